@@ -1,0 +1,32 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState } from "react";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { signInAction, type SignInState } from "./actions";
+
+export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
+  const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, {});
+  return (
+    <form action={action} className="space-y-5" noValidate>
+      <input type="hidden" name="callbackUrl" value={callbackUrl ?? ""} />
+      <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={state.email} required autoFocus />
+      <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+      {state.error ? (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200">
+          {state.error}
+        </p>
+      ) : null}
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </Button>
+      <p className="text-center text-sm text-zinc-600">
+        New here?{" "}
+        <Link href={callbackUrl ? `/sign-up?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/sign-up"} className="font-medium text-indigo-600 hover:text-indigo-500">
+          Create an account
+        </Link>
+      </p>
+    </form>
+  );
+}

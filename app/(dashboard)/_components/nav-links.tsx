@@ -1,0 +1,60 @@
+"use client";
+
+import { CalendarDays, KeyRound, ReceiptText, ScrollText, Webhook } from "lucide-react";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/components/ui/cn";
+
+const sections = [
+  {
+    heading: "Knowledge",
+    group: "Events",
+    links: [
+      { href: "/knowledge/events", label: "All Events", icon: CalendarDays },
+      { href: "/knowledge/events/webhook", label: "Webhook", icon: Webhook },
+    ],
+  },
+  {
+    heading: "Settings",
+    links: [
+      { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
+      { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
+      { href: "/settings/plan", label: "Plan", icon: ReceiptText },
+    ],
+  },
+];
+
+export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="space-y-6">
+      {sections.map((section) => (
+        <div key={section.heading}>
+          <p className="px-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{section.heading}</p>
+          {section.group ? <p className="mt-3 px-2 text-xs font-medium text-zinc-400">{section.group}</p> : null}
+          <ul className="mt-1.5 space-y-0.5">
+            {section.links.map(({ href, label, icon: Icon }) => {
+              const active = pathname === href;
+              return (
+                <li key={href}>
+                  <Link
+                    href={href}
+                    onClick={onNavigate}
+                    aria-current={active ? "page" : undefined}
+                    className={cn(
+                      "flex items-center gap-2.5 rounded-md px-2 py-1.5 text-sm font-medium transition-colors",
+                      active ? "bg-indigo-50 text-indigo-700" : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900",
+                    )}
+                  >
+                    <Icon className={cn("size-4", active ? "text-indigo-600" : "text-zinc-400")} aria-hidden />
+                    {label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,30 @@
+import { spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, startEmbeddedPostgres } from "../db/embedded";
+import { applyMigrations } from "../db/migrate";
+import { bin, supervise } from "./processes";
+import { runCli } from "./run-cli";
+
+// The server Playwright tests run against: the production build on a fresh, throw-away database.
+runCli(async () => {
+  const port = process.env.E2E_PORT ?? "3100";
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-pg-"));
+  const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });
+  await applyMigrations(database.url);
+  const env = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+    APP_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
+    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    APP_BASE_URL: `http://127.0.0.1:${port}`,
+  };
+  const child = spawn(bin("next"), ["start", "-p", port, "-H", "127.0.0.1"], { stdio: "inherit", env });
+  return supervise(child, async () => {
+    await database.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

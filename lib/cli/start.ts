@@ -1,0 +1,46 @@
+import { spawn } from "node:child_process";
+import { applyMigrations } from "../db/migrate";
+import { ensureSecrets, openDatabase } from "../runtime/local-environment";
+import { buildIsCurrent, recordBuild } from "./build-fingerprint";
+import { bin, run, supervise } from "./processes";
+import { runCli } from "./run-cli";
+
+/*
+ * npm start:   embedded PostgreSQL (unless DATABASE_URL), migrations, a build when missing or stale,
+ *              then the production server.
+ * npm run dev: the same database setup, then the Next.js development server.
+ */
+runCli(async () => {
+  const dev = process.argv.includes("--dev");
+  const port = process.env.PORT ?? "3000";
+  const started = Date.now();
+  ensureSecrets();
+  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+  process.env.APP_BASE_URL ??= process.env.NEXTAUTH_URL;
+
+  const usingExternal = Boolean(process.env.DATABASE_URL);
+  const database = await openDatabase();
+  console.log(usingExternal ? "▸ Using the database at DATABASE_URL" : `▸ Embedded PostgreSQL ready (data in .data/postgres, port ${database.embedded?.port})`);
+  try {
+    const applied = await applyMigrations(database.url);
+    console.log(applied.length ? `▸ Applied migrations: ${applied.join(", ")}` : "▸ Database schema is up to date");
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+
+  if (!dev && !buildIsCurrent()) {
+    console.log("▸ Building the app (the build is missing or older than the source)…");
+    const code = await run(bin("next"), ["build"]);
+    if (code !== 0) {
+      await database.stop();
+      console.error("✖ The build failed; see the output above.");
+      return code;
+    }
+    recordBuild();
+  }
+
+  console.log(`▸ Ready in ${((Date.now() - started) / 1000).toFixed(1)} s — starting the ${dev ? "development" : "production"} server on http://localhost:${port}`);
+  const child = spawn(bin("next"), [dev ? "dev" : "start", "-p", port], { stdio: "inherit", env: process.env });
+  return supervise(child, database.stop);
+});

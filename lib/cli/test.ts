@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import { recordBuild } from "./build-fingerprint";
+import { bin, run } from "./processes";
+
+/*
+ * npm test: type-check, lint, Vitest (unit + integration on a fresh PostgreSQL), a production build,
+ * then Playwright on that build with Debian's Chromium. Stops at the first failing step.
+ */
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const steps: Array<{ name: string; command: string; args: string[]; before?: () => boolean; after?: () => void }> = [
+  { name: "Type-check", command: bin("tsc"), args: ["--noEmit"] },
+  { name: "Lint", command: bin("eslint"), args: ["--max-warnings=0", "."] },
+  { name: "Unit and integration tests", command: bin("vitest"), args: ["run"] },
+  {
+    name: "Production build",
+    command: bin("next"),
+    args: ["build"],
+    before: () => {
+      if (fs.existsSync(chromium)) return true;
+      console.error(
+        `\n✖ Chromium was not found at ${chromium}; the end-to-end tests need it.\n` +
+          `  Install it with:  apt-get update && apt-get install -y chromium\n` +
+          `  or point CHROMIUM_PATH at an existing Chromium or Chrome binary.\n`,
+      );
+      return false;
+    },
+    after: recordBuild,
+  },
+  { name: "End-to-end tests", command: bin("playwright"), args: ["test"] },
+];
+
+async function main() {
+  const results: string[] = [];
+  for (const step of steps) {
+    if (step.before && !step.before()) return 1;
+    console.log(`\n━━ ${step.name} ━━`);
+    const started = Date.now();
+    const code = await run(step.command, step.args);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    results.push(`${code === 0 ? "✔" : "✖"} ${step.name} (${seconds} s)`);
+    if (code !== 0) {
+      console.error(`\n${results.join("\n")}\n\n✖ ${step.name} failed.`);
+      return code;
+    }
+    step.after?.();
+  }
+  console.log(`\n${results.join("\n")}\n\nAll checks passed.`);
+  return 0;
+}
+
+main().then((code) => process.exit(code));

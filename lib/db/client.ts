@@ -1,0 +1,57 @@
+import "server-only";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "./generated/client";
+
+/*
+ * One pg pool and one Prisma client per process. Hot paths (webhook ingestion, API key checks) use the
+ * pool directly with hand-written SQL; everything else uses Prisma on the same pool.
+ * The short connection timeout turns a stopped database into a fast 503 instead of a hang.
+ */
+
+type Database = { pool: pg.Pool; prisma: PrismaClient };
+
+const globalForDb = globalThis as unknown as { __database?: Database };
+
+function createDatabase(): Database {
+  const connectionString = process.env.DATABASE_URL;
+  if (!connectionString) throw new Error("DATABASE_URL is not set");
+  const pool = new pg.Pool({
+    connectionString,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+    query_timeout: 10_000,
+  });
+  // A dropped idle connection must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+}
+
+function database(): Database {
+  globalForDb.__database ??= createDatabase();
+  return globalForDb.__database;
+}
+
+export const db = {
+  get pool() {
+    return database().pool;
+  },
+  get prisma() {
+    return database().prisma;
+  },
+};
+
+/** True when the error means the database could not be reached (not a query or constraint error). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === "object" && !seen.has(current)) {
+    seen.add(current);
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|57P0[1-3]|08\d{3}|53300)$/.test(code)) return true;
+    if (typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout/i.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

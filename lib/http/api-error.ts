@@ -1,0 +1,39 @@
+/*
+ * The one error shape of both HTTP APIs (the events webhook and the public API):
+ *   {"ok": false, "error": {"code": "…", "message": "…", "details": […]}}
+ * Messages are written for the integrator; internal error text never reaches a client.
+ */
+
+export type ErrorDetail = { field?: string; message: string; [key: string]: unknown };
+
+export type ApiErrorBody = { ok: false; error: { code: string; message: string; details: ErrorDetail[] } };
+
+export function errorBody(code: string, message: string, details: ErrorDetail[] = []): ApiErrorBody {
+  return { ok: false, error: { code, message, details } };
+}
+
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  options: { details?: ErrorDetail[]; headers?: HeadersInit } = {},
+): Response {
+  const headers = new Headers(options.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(errorBody(code, message, options.details)), { status, headers });
+}
+
+export function jsonResponse(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+/** 503 for a database that cannot be reached: a retryable answer, never a 200 for an uncommitted change. */
+export function unavailableResponse(): Response {
+  return errorResponse(503, "unavailable", "The service is temporarily unavailable. Retry shortly.", {
+    headers: { "Retry-After": "5" },
+  });
+}

@@ -1,0 +1,49 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded";
+
+/*
+ * What `npm start`, `npm run dev` and the db scripts share: the .data/ folder, secrets generated once
+ * into it when the environment does not set them, and the embedded PostgreSQL used when DATABASE_URL
+ * is not set. Production sets DATABASE_URL, NEXTAUTH_SECRET and APP_ENCRYPTION_KEY itself.
+ */
+
+export const DATA_DIR = path.resolve(process.env.DATA_DIR ?? ".data");
+export const DEFAULT_EMBEDDED_PORT = 54329;
+
+type Secrets = { NEXTAUTH_SECRET: string; APP_ENCRYPTION_KEY: string };
+
+export function ensureSecrets(): void {
+  const file = path.join(DATA_DIR, "secrets.json");
+  let stored: Partial<Secrets> = {};
+  if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, "utf8")) as Partial<Secrets>;
+  const generated: Secrets = {
+    NEXTAUTH_SECRET: stored.NEXTAUTH_SECRET ?? crypto.randomBytes(32).toString("base64url"),
+    APP_ENCRYPTION_KEY: stored.APP_ENCRYPTION_KEY ?? crypto.randomBytes(32).toString("base64"),
+  };
+  if (!stored.NEXTAUTH_SECRET || !stored.APP_ENCRYPTION_KEY) {
+    fs.mkdirSync(DATA_DIR, { recursive: true });
+    // Readable by the owner only: these keys decrypt the signing secrets and sign sessions.
+    fs.writeFileSync(file, JSON.stringify(generated, null, 2) + "\n", { mode: 0o600 });
+  }
+  for (const [name, value] of Object.entries(generated)) process.env[name] ??= value;
+}
+
+export type OpenDatabase = { url: string; embedded: EmbeddedDatabase | null; stop: () => Promise<void> };
+
+/** DATABASE_URL when set; otherwise the embedded PostgreSQL whose data lives in .data/postgres. */
+export async function openDatabase(log?: (line: string) => void): Promise<OpenDatabase> {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, embedded: null, stop: async () => {} };
+  }
+  const port = Number(process.env.EMBEDDED_DB_PORT ?? DEFAULT_EMBEDDED_PORT);
+  const embedded = await startEmbeddedPostgres({
+    dir: path.join(DATA_DIR, "postgres"),
+    port,
+    persistent: true,
+    log,
+  });
+  process.env.DATABASE_URL = embedded.url;
+  return { url: embedded.url, embedded, stop: embedded.stop };
+}

@@ -1,0 +1,47 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { freePort, startEmbeddedPostgres } from "../../lib/db/embedded";
+import { applyMigrations } from "../../lib/db/migrate";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+/*
+ * A fresh database per run: a new database on TEST_DATABASE_URL's server when set, otherwise an
+ * embedded PostgreSQL on a free port in a temporary folder. Both are removed afterwards.
+ */
+export default async function setup(project: TestProject) {
+  let databaseUrl: string;
+  let teardown: () => Promise<void>;
+  if (process.env.TEST_DATABASE_URL) {
+    const name = `test_${Date.now()}_${crypto.randomBytes(3).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const url = new URL(process.env.TEST_DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    teardown = async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    };
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitest-pg-"));
+    const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });
+    databaseUrl = database.url;
+    teardown = async () => {
+      await database.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  await applyMigrations(databaseUrl);
+  project.provide("databaseUrl", databaseUrl);
+  return teardown;
+}
