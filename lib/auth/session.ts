@@ -1,12 +1,11 @@
 import "server-only";
-import { getServerSession } from "next-auth";
-import { encode } from "next-auth/jwt";
+import { decode, encode } from "next-auth/jwt";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { db } from "@/lib/db/client";
 import type { Role } from "@/lib/db/generated/enums";
-import { authOptions, SESSION_MAX_AGE_SECONDS } from "./options";
+import { SESSION_MAX_AGE_SECONDS } from "./options";
 
 export type SessionContext = {
   user: { id: string; name: string; email: string };
@@ -42,8 +41,12 @@ export async function endSession(): Promise<void> {
  * removed membership or changed role takes effect at once. Null without a valid session.
  */
 export const getSessionContext = cache(async (): Promise<SessionContext | null> => {
-  const session = await getServerSession(authOptions);
-  const userId = (session?.user as { id?: string } | undefined)?.id;
+  // The same JWT next-auth issues and getServerSession would decode; decoding it here keeps one
+  // code path for pages, actions and tests.
+  const token = (await cookies()).get(sessionCookieName())?.value;
+  if (!token) return null;
+  const claims = await decode({ token, secret: process.env.NEXTAUTH_SECRET! }).catch(() => null);
+  const userId = claims?.sub;
   if (!userId) return null;
   const membership = await db.prisma.membership.findFirst({
     where: { userId },

@@ -1,7 +1,10 @@
 import crypto from "node:crypto";
-import { inject } from "vitest";
+import { inject, vi } from "vitest";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.NEXTAUTH_SECRET ??= crypto.randomBytes(32).toString("base64url");
 process.env.APP_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("base64");
 process.env.APP_BASE_URL ??= "http://localhost:3000";
+
+// Server actions and sessions read Next's request context; tests supply it (see request-context.ts).
+vi.mock("next/headers", async () => (await import("../support/request-context")).nextHeadersModule());

@@ -1,0 +1,24 @@
+import crypto from "node:crypto";
+import { signUp } from "@/lib/accounts/sign-up";
+import { db } from "@/lib/db/client";
+import type { Role } from "@/lib/db/generated/enums";
+import type { SessionContext } from "@/lib/auth/session";
+
+export const uniqueEmail = (label = "user") => `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`;
+
+export type TestAccount = { user: SessionContext["user"]; accountId: string; password: string };
+
+/** A user who signed up: their own account, owner membership and everything sign-up creates. */
+export async function createAccount(name = "Ada Lovelace"): Promise<TestAccount> {
+  const password = "correct horse battery";
+  const result = await signUp({ name, email: uniqueEmail(), password });
+  if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
+  return { user: result.user, accountId: result.accountId, password };
+}
+
+/** Another person on an existing account, with the given role. */
+export async function addMember(accountId: string, role: Role, name = "Grace Hopper"): Promise<SessionContext["user"]> {
+  const user = await db.prisma.user.create({ data: { name, email: uniqueEmail(role), passwordHash: "not-used" } });
+  await db.prisma.membership.create({ data: { userId: user.id, accountId, role } });
+  return { id: user.id, name: user.name, email: user.email };
+}
