@@ -32,13 +32,14 @@ export default async function DashboardLayout({ children }: { children: React.Re
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-16 items-center justify-between gap-4 border-b border-zinc-200 bg-white px-4 sm:px-6">
-          <div className="flex items-center gap-2">
+          <div className="flex min-w-0 items-center gap-2">
             <MobileNav />
-            <p className="text-sm text-zinc-500">
-              Account <span className="font-medium text-zinc-900">{account.name}</span>
+            <p className="truncate text-sm text-zinc-500">
+              <span className="hidden sm:inline">Account </span>
+              <span className="font-medium text-zinc-900">{account.name}</span>
             </p>
           </div>
-          <div className="flex items-center gap-3">
+          <div className="flex shrink-0 items-center gap-3">
             <div className="hidden text-right sm:block">
               <p className="text-sm font-medium text-zinc-900">{user.name}</p>
               <p className="text-xs text-zinc-500">
@@ -51,7 +52,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <form action={signOutAction}>
               <button type="submit" className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900">
                 <LogOut className="size-4" aria-hidden />
-                Sign out
+                <span className="sr-only sm:not-sr-only">Sign out</span>
               </button>
             </form>
           </div>

@@ -1,0 +1,53 @@
+import { expect, test } from "@playwright/test";
+
+const newPerson = () => {
+  const id = Math.random().toString(36).slice(2, 10);
+  return { name: `Ada ${id}`, email: `ada-${id}@example.test`, password: "a long password" };
+};
+
+test("a visitor signs up, lands in the dashboard, signs out and signs back in", async ({ page }) => {
+  const person = newPerson();
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(person.name);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+
+  await expect(page).toHaveURL(/\/knowledge\/events$/);
+  await expect(page.getByRole("heading", { name: "All Events" })).toBeVisible();
+  const nav = page.getByRole("navigation", { name: "Main" });
+  for (const link of ["All Events", "Webhook", "API Keys", "Audit log", "Plan"]) {
+    await expect(nav.getByRole("link", { name: link })).toBeVisible();
+  }
+  await expect(page.getByText(person.email)).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.goto("/settings/plan");
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fsettings%2Fplan$/);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/settings\/plan$/);
+  await expect(page.getByRole("heading", { name: "Plan" })).toBeVisible();
+});
+
+test("sign-up shows field errors for bad input and keeps what was typed", async ({ page }) => {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill("Grace");
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel("Password").fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+  await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
+  await expect(page.getByLabel("Name")).toHaveValue("Grace");
+});
+
+test("a wrong password gets one generic message", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill("nobody@example.test");
+  await page.getByLabel("Password").fill("wrong password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "incorrect" })).toHaveText("The email or password is incorrect.");
+});
