@@ -74,8 +74,31 @@ class CatalogFriendlyClient extends pg.Client {
 }
 
 type Queryable = { queryRaw: (query: SqlQuery) => Promise<SqlResultSet> };
+type ScriptRunner = {
+  executeScript?: (script: string) => Promise<void>;
+  client?: { query: (text: string) => Promise<unknown> };
+  onError?: (error: unknown) => never;
+};
+
+/*
+ * The pg adapter runs a migration script by splitting it on ";", which breaks any function body or
+ * DO block ($$ … ; … $$). PostgreSQL's simple query protocol runs a whole multi-statement script in
+ * one call, so send it as it is.
+ */
+function runScriptsWhole(queryable: ScriptRunner): void {
+  const { client, onError } = queryable;
+  if (!queryable.executeScript || !client || !onError) return;
+  queryable.executeScript = async (script) => {
+    try {
+      await client.query(script);
+    } catch (error) {
+      onError.call(queryable, error);
+    }
+  };
+}
 
 function restoreCharColumns<T extends Queryable>(queryable: T): T {
+  runScriptsWhole(queryable as ScriptRunner);
   const queryRaw = queryable.queryRaw.bind(queryable);
   queryable.queryRaw = async (query) => {
     const result = await queryRaw(query);
