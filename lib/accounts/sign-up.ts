@@ -13,21 +13,36 @@ export const signUpSchema = z.object({
     .string()
     .min(10, "Use at least 10 characters.")
     .max(200, "Use at most 200 characters."),
+  /** The browser's IANA time zone, so dashboard times read as local from the first visit. */
+  timezone: z
+    .string()
+    .optional()
+    .transform((zone) => (zone && isTimeZone(zone) ? zone : "UTC")),
 });
 
-export type SignUpInput = z.infer<typeof signUpSchema>;
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return zone.length <= 64;
+  } catch {
+    return false;
+  }
+}
+
+export type SignUpInput = z.input<typeof signUpSchema>;
 export type SignUpResult =
   | { ok: true; user: { id: string; name: string; email: string }; accountId: string }
-  | { ok: false; fieldErrors: Partial<Record<keyof SignUpInput, string>> };
+  | { ok: false; fieldErrors: Partial<Record<"name" | "email" | "password", string>> };
 
 /** Creates the user, an account named after them and their owner membership, in one transaction. */
-export async function signUp(input: SignUpInput): Promise<SignUpResult> {
+export async function signUp(raw: SignUpInput): Promise<SignUpResult> {
+  const input = signUpSchema.parse(raw);
   const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.prisma.$transaction(async (tx) => {
       const user = await tx.user.create({ data: { email, name: input.name, passwordHash } });
-      const account = await tx.account.create({ data: { name: input.name } });
+      const account = await tx.account.create({ data: { name: input.name, timezone: input.timezone } });
       await tx.membership.create({ data: { userId: user.id, accountId: account.id, role: "owner" } });
       await onAccountCreated(tx, account.id);
       return { ok: true as const, user: { id: user.id, name: user.name, email: user.email }, accountId: account.id };

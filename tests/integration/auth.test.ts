@@ -120,3 +120,16 @@ describe("sessions and roles", () => {
     expect(await getSessionContext()).toBeNull();
   });
 });
+
+describe("account time zone", () => {
+  it("takes the browser's time zone at sign-up and falls back to UTC for an unknown one", async () => {
+    const berlin = uniqueEmail();
+    await redirectOf(() => signUpAction({}, form({ name: "Ada", email: berlin, password: "long enough pw", timezone: "Europe/Berlin" })));
+    const bogus = uniqueEmail();
+    await redirectOf(() => signUpAction({}, form({ name: "Bob", email: bogus, password: "long enough pw", timezone: "Mars/Olympus" })));
+    const zoneOf = async (email: string) =>
+      (await db.prisma.membership.findFirstOrThrow({ where: { user: { email } }, include: { account: true } })).account.timezone;
+    expect(await zoneOf(berlin)).toBe("Europe/Berlin");
+    expect(await zoneOf(bogus)).toBe("UTC");
+  });
+});

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useSyncExternalStore } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { signUpAction, type SignUpState } from "./actions";
@@ -9,9 +9,15 @@ import { signUpAction, type SignUpState } from "./actions";
 export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
   const [state, action, pending] = useActionState<SignUpState, FormData>(signUpAction, {});
   const errors = state.fieldErrors ?? {};
+  const timezone = useSyncExternalStore(
+    () => () => {},
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+    () => "",
+  );
   return (
     <form action={action} className="space-y-5" noValidate>
       <input type="hidden" name="callbackUrl" value={callbackUrl ?? ""} />
+      <input type="hidden" name="timezone" value={timezone} />
       <Field label="Name" name="name" autoComplete="name" defaultValue={state.values?.name} error={errors.name} required autoFocus />
       <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={state.values?.email} error={errors.email} required />
       <Field
