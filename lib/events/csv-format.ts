@@ -50,7 +50,7 @@ export function parseEventsCsv(content: Buffer | string): ParsedCsv {
 
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true });
+    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records;
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     return { ok: false, message: `The file is not valid CSV${line ? ` (near line ${line})` : ""}: check for an unclosed quote.` };
