@@ -1,0 +1,112 @@
+"use client";
+
+import { createColumnHelper } from "@tanstack/react-table";
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
+import type { ApiKeyState } from "@/lib/api-keys/keys";
+import type { Scope } from "@/lib/api-keys/scopes";
+import { RevokeKeyButton } from "./revoke-key-button";
+
+/** One key as the page sends it to the browser: display fields only, dates already formatted. */
+export type ApiKeyRow = {
+  id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  scopes: Scope[];
+  state: ApiKeyState;
+  created: Moment;
+  createdBy: string | null;
+  lastUsed: Moment | null;
+  expires: Moment | null;
+  revoked: Moment | null;
+};
+
+/** A date and time formatted on the server, in the account's time zone. */
+type Moment = { date: string; time: string; full: string };
+
+function MomentCell({ moment, below }: { moment: Moment | null; below?: React.ReactNode }) {
+  if (!moment) return <span className="text-zinc-400">never</span>;
+  return (
+    <div className="whitespace-nowrap" title={moment.full}>
+      <p>{moment.date}</p>
+      <p className="mt-0.5 text-xs text-zinc-500">{below ?? moment.time}</p>
+    </div>
+  );
+}
+
+const STATE_TONES: Record<ApiKeyState, BadgeTone> = { active: "green", expired: "amber", revoked: "neutral" };
+const STATE_LABELS: Record<ApiKeyState, string> = { active: "Active", expired: "Expired", revoked: "Revoked" };
+
+const column = createColumnHelper<ApiKeyRow>();
+
+function columns(canManage: boolean) {
+  return [
+    column.accessor("name", {
+      header: "Name",
+      cell: ({ row }) => (
+        <div className="min-w-40">
+          <p className="font-medium break-words text-zinc-900">{row.original.name}</p>
+          <p className="mt-0.5 font-mono text-xs text-zinc-500" aria-label={`Key ${row.original.prefix} ending ${row.original.last4}`}>
+            {row.original.prefix}…{row.original.last4}
+          </p>
+        </div>
+      ),
+    }),
+    column.accessor("scopes", {
+      header: "Scopes",
+      cell: ({ getValue }) => (
+        <div className="flex max-w-60 min-w-40 flex-wrap gap-1">
+          {getValue().map((scope) => (
+            <Badge key={scope} tone="indigo" mono>
+              {scope}
+            </Badge>
+          ))}
+        </div>
+      ),
+    }),
+    column.accessor("created", {
+      header: "Created",
+      cell: ({ row }) => <MomentCell moment={row.original.created} below={row.original.createdBy ? `by ${row.original.createdBy}` : "by a former member"} />,
+    }),
+    column.accessor("lastUsed", { header: "Last used", cell: ({ getValue }) => <MomentCell moment={getValue()} /> }),
+    column.accessor("expires", { header: "Expires", cell: ({ getValue }) => <MomentCell moment={getValue()} /> }),
+    column.accessor("state", {
+      header: "State",
+      cell: ({ row }) => (
+        <div className="whitespace-nowrap">
+          <Badge tone={STATE_TONES[row.original.state]} dot>
+            {STATE_LABELS[row.original.state]}
+          </Badge>
+          {row.original.revoked ? (
+            <p className="mt-1 text-xs text-zinc-500" title={row.original.revoked.full}>
+              {row.original.revoked.date}
+            </p>
+          ) : null}
+        </div>
+      ),
+    }),
+    ...(canManage
+      ? [
+          column.display({
+            id: "actions",
+            header: () => <span className="sr-only">Actions</span>,
+            meta: { cellClassName: "w-12 text-right", headerClassName: "w-12" },
+            cell: ({ row }) => (row.original.state === "revoked" ? null : <RevokeKeyButton keyId={row.original.id} keyName={row.original.name} />),
+          }),
+        ]
+      : []),
+  ];
+}
+
+export function ApiKeysTable({ rows, canManage }: { rows: ApiKeyRow[]; canManage: boolean }) {
+  return (
+    <DataTable
+      label="API keys"
+      columns={columns(canManage)}
+      data={rows}
+      getRowId={(row) => row.id}
+      rowClassName={(row) => (row.state === "revoked" ? "text-zinc-400 [&_p]:text-zinc-400" : undefined)}
+    />
+  );
+}

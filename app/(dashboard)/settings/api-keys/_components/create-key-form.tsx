@@ -1,0 +1,149 @@
+"use client";
+
+import { CircleAlert } from "lucide-react";
+import { useId, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { DialogBody, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { MAX_KEY_NAME_LENGTH, type CreateApiKeyField, type CreateApiKeyFieldErrors } from "@/lib/api-keys/input";
+import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type Scope } from "@/lib/api-keys/scopes";
+import type { CreateApiKeyState } from "../actions";
+import { ExpiryField } from "./expiry-field";
+
+type Props = { state: CreateApiKeyState; action: (form: FormData) => void; pending: boolean; onCancel: () => void };
+
+const sameScopes = (a: ReadonlySet<Scope>, b: readonly Scope[]) => a.size === b.length && b.every((scope) => a.has(scope));
+
+export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
+  // Controlled fields: React resets uncontrolled ones after a form action, which would wipe the
+  // user's input when the server answers with field errors.
+  const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<ReadonlySet<Scope>>(new Set());
+  const scopesId = useId();
+
+  // A field's error stays until the user changes that field; a new answer from the server starts afresh.
+  const [edited, setEdited] = useState<{ answer: CreateApiKeyState; fields: ReadonlySet<CreateApiKeyField> }>({ answer: state, fields: new Set() });
+  const editedFields = edited.answer === state ? edited.fields : new Set<CreateApiKeyField>();
+  const markEdited = (field: CreateApiKeyField) => setEdited({ answer: state, fields: new Set([...editedFields, field]) });
+  const allErrors = state.status === "invalid" ? state.fieldErrors : {};
+  const errors = Object.fromEntries(Object.entries(allErrors).filter(([field]) => !editedFields.has(field as CreateApiKeyField))) as CreateApiKeyFieldErrors;
+  const formError = state.status === "invalid" ? state.formError : undefined;
+
+  const chooseScopes = (next: ReadonlySet<Scope>) => {
+    setScopes(next);
+    markEdited("scopes");
+  };
+  const toggle = (scope: Scope, checked: boolean) => {
+    const next = new Set(scopes);
+    if (checked) next.add(scope);
+    else next.delete(scope);
+    chooseScopes(next);
+  };
+
+  return (
+    <form action={action} className={dialogFormClasses} noValidate>
+      <DialogBody>
+        {formError ? (
+          <div role="alert" className="flex gap-2 rounded-lg bg-red-50 px-3 py-2.5 text-sm text-red-700 ring-1 ring-red-200 ring-inset">
+            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+            <p>{formError}</p>
+          </div>
+        ) : null}
+
+        <Field
+          label="Name"
+          name="name"
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            markEdited("name");
+          }}
+          maxLength={MAX_KEY_NAME_LENGTH}
+          placeholder="e.g. Zapier – lead sync"
+          hint="Say which integration uses it, so you know what breaks if you revoke it."
+          error={errors.name}
+          autoComplete="off"
+          required
+          autoFocus
+        />
+
+        <fieldset aria-describedby={errors.scopes ? `${scopesId}-error` : undefined} className="space-y-3">
+          <legend className="text-sm font-medium text-zinc-800">Scopes</legend>
+          <div>
+            <p className="mb-1.5 text-xs text-zinc-500">Start from a recommended set:</p>
+            <div className="flex flex-wrap gap-1.5">
+              {SCOPE_PRESETS.map((preset) => {
+                const selected = sameScopes(scopes, preset.scopes);
+                return (
+                  <button
+                    key={preset.label}
+                    type="button"
+                    aria-pressed={selected}
+                    title={preset.scopes.join(", ")}
+                    onClick={() => chooseScopes(new Set(preset.scopes))}
+                    className={cn(
+                      "rounded-full px-2.5 py-1 text-xs font-medium ring-1 ring-inset transition-colors",
+                      selected ? "bg-indigo-50 text-indigo-700 ring-indigo-300" : "bg-white text-zinc-600 ring-zinc-300 hover:bg-zinc-50",
+                    )}
+                  >
+                    {preset.label}
+                  </button>
+                );
+              })}
+            </div>
+          </div>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {SCOPES.map((scope) => {
+              const checked = scopes.has(scope);
+              return (
+                // The label makes the whole card clickable; aria-labelledby keeps the accessible name to the scope itself.
+                <label
+                  key={scope}
+                  className={cn(
+                    "flex cursor-pointer gap-3 rounded-lg p-3 ring-1 ring-inset transition-colors",
+                    checked ? "bg-indigo-50/60 ring-indigo-300" : "ring-zinc-200 hover:bg-zinc-50",
+                  )}
+                >
+                  <input
+                    type="checkbox"
+                    name="scopes"
+                    value={scope}
+                    checked={checked}
+                    onChange={(event) => toggle(scope, event.target.checked)}
+                    aria-labelledby={`${scopesId}-${scope}`}
+                    aria-describedby={`${scopesId}-${scope}-description`}
+                    className="mt-0.5 size-4 shrink-0 rounded accent-indigo-600"
+                  />
+                  <span className="min-w-0">
+                    <span id={`${scopesId}-${scope}`} className="block font-mono text-xs font-semibold text-zinc-900">
+                      {scope}
+                    </span>
+                    <span id={`${scopesId}-${scope}-description`} className="mt-0.5 block text-xs leading-5 text-zinc-600">
+                      {SCOPE_DESCRIPTIONS[scope]}
+                    </span>
+                  </span>
+                </label>
+              );
+            })}
+          </div>
+          {errors.scopes ? (
+            <p id={`${scopesId}-error`} className="text-xs font-medium text-red-600">
+              {errors.scopes}
+            </p>
+          ) : null}
+        </fieldset>
+
+        <ExpiryField error={errors.expiresAt} onChange={() => markEdited("expiresAt")} />
+      </DialogBody>
+      <DialogFooter>
+        <Button variant="secondary" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? "Creating…" : "Create"}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

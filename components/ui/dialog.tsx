@@ -1,0 +1,72 @@
+"use client";
+
+import { X } from "lucide-react";
+import { Dialog as DialogPrimitive } from "radix-ui";
+import { cn } from "./cn";
+
+/*
+ * A modal dialog on Radix (focus trap, Escape, aria wiring). Compose:
+ *   <Dialog open onOpenChange><DialogTrigger asChild>…</DialogTrigger>
+ *     <DialogContent title="…" description="…">…<DialogFooter>…</DialogFooter></DialogContent></Dialog>
+ */
+
+export const Dialog = DialogPrimitive.Root;
+export const DialogTrigger = DialogPrimitive.Trigger;
+export const DialogClose = DialogPrimitive.Close;
+
+const sizes = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-2xl" } as const;
+
+export type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitive.Content>, "title"> & {
+  title: React.ReactNode;
+  description?: React.ReactNode;
+  size?: keyof typeof sizes;
+  /** An icon shown beside the title. */
+  icon?: React.ReactNode;
+  /** The top-right close button (named "Close"); it goes through onOpenChange like Escape does. */
+  showClose?: boolean;
+};
+
+export function DialogContent({ title, description, size = "md", icon, showClose = true, className, children, ...props }: DialogContentProps) {
+  return (
+    <DialogPrimitive.Portal>
+      <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-zinc-950/40 backdrop-blur-[1px]" />
+      <DialogPrimitive.Content
+        // Without a description Radix wants aria-describedby removed explicitly.
+        {...(description ? {} : { "aria-describedby": undefined })}
+        className={cn(
+          "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-xl bg-white shadow-2xl ring-1 ring-zinc-900/10 focus:outline-none",
+          sizes[size],
+          className,
+        )}
+        {...props}
+      >
+        <div className="flex items-start gap-3 border-b border-zinc-100 px-6 pt-5 pb-4">
+          {icon ? <div className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">{icon}</div> : null}
+          <div className="min-w-0 flex-1">
+            <DialogPrimitive.Title className="text-base font-semibold text-zinc-900">{title}</DialogPrimitive.Title>
+            {description ? <DialogPrimitive.Description className="mt-1 text-sm text-zinc-600">{description}</DialogPrimitive.Description> : null}
+          </div>
+          {showClose ? (
+            <DialogPrimitive.Close className="-mt-1 -mr-2 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700" aria-label="Close">
+              <X className="size-4" aria-hidden />
+            </DialogPrimitive.Close>
+          ) : null}
+        </div>
+        {children}
+      </DialogPrimitive.Content>
+    </DialogPrimitive.Portal>
+  );
+}
+
+/** Padded body of a dialog; it scrolls while the header and footer stay in view. */
+export function DialogBody({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn("min-h-0 flex-1 space-y-5 overflow-y-auto px-6 py-5", className)} {...props} />;
+}
+
+/** For a <form> wrapping DialogBody and DialogFooter, so the body still scrolls inside the dialog. */
+export const dialogFormClasses = "flex min-h-0 flex-1 flex-col";
+
+/** Right-aligned actions at the bottom of a dialog. */
+export function DialogFooter({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn("flex flex-col-reverse gap-2 border-t border-zinc-100 bg-zinc-50/70 px-6 py-4 sm:flex-row sm:justify-end", className)} {...props} />;
+}

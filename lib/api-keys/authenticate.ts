@@ -1,0 +1,92 @@
+import "server-only";
+import type pg from "pg";
+import { hashApiKey, isWellFormedApiKey } from "./key-format";
+import { isScope, type Scope } from "./scopes";
+
+/*
+ * The hot path of every public API request: read the bearer key, reject what cannot be a key without
+ * touching the database, then one statement that finds the key by its hash, reports revoked/expired by
+ * the database clock (one clock for every instance), and refreshes last_used_at at most once a minute.
+ * Nothing is cached, so a revocation or an expiry holds from the very next request on every instance.
+ */
+
+export type ApiKeyPrincipal = {
+  account: { id: string; name: string };
+  key: { id: string; name: string; prefix: string; scopes: Scope[]; expiresAt: Date | null; createdAt: Date };
+};
+
+export type AuthFailure = "missing" | "wrong_scheme" | "empty" | "malformed" | "unknown" | "revoked" | "expired";
+
+export type AuthResult = { ok: true; principal: ApiKeyPrincipal } | { ok: false; failure: AuthFailure };
+
+/** Extracts the key from `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110). */
+export function readBearerToken(header: string | null): { ok: true; token: string } | { ok: false; failure: AuthFailure } {
+  const value = header?.trim() ?? "";
+  if (!value) return { ok: false, failure: "missing" };
+  const match = /^(\S+)(?:\s+([\s\S]*))?$/.exec(value);
+  if (!match || match[1].toLowerCase() !== "bearer") return { ok: false, failure: "wrong_scheme" };
+  const token = (match[2] ?? "").trim();
+  if (!token) return { ok: false, failure: "empty" };
+  if (!isWellFormedApiKey(token)) return { ok: false, failure: "malformed" };
+  return { ok: true, token };
+}
+
+/*
+ * The UPDATE's conditions test the target row itself (k.last_used_at), so when concurrent requests race
+ * for the once-a-minute write, the ones that wait re-check against the freshly written value and skip.
+ * A data-modifying CTE runs even though the outer SELECT does not read it.
+ */
+export const LOOKUP_SQL = `
+WITH found AS (
+  SELECT k.id, k.account_id, a.name AS account_name, k.name, k.prefix, k.scopes, k.expires_at, k.created_at,
+         k.revoked_at IS NOT NULL AS revoked,
+         (k.expires_at IS NOT NULL AND k.expires_at <= now()) AS expired
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id
+  WHERE k.key_hash = $1
+), touched AS (
+  UPDATE api_keys k SET last_used_at = now()
+  FROM found f
+  WHERE k.id = f.id AND NOT f.revoked AND NOT f.expired
+    AND (k.last_used_at IS NULL OR k.last_used_at <= now() - interval '1 minute')
+  RETURNING k.id
+)
+SELECT id, account_id, account_name, name, prefix, scopes, expires_at, created_at, revoked, expired FROM found`;
+
+type LookupRow = {
+  id: string;
+  account_id: string;
+  account_name: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  expires_at: Date | null;
+  created_at: Date;
+  revoked: boolean;
+  expired: boolean;
+};
+
+/** Throws only for database errors (the caller maps unavailability to 503). */
+export async function authenticateApiKey(pool: pg.Pool, authorization: string | null): Promise<AuthResult> {
+  const parsed = readBearerToken(authorization);
+  if (!parsed.ok) return parsed;
+  // A named statement is parsed and planned once per connection instead of on every request.
+  const { rows } = await pool.query<LookupRow>({ name: "api-key-lookup", text: LOOKUP_SQL, values: [hashApiKey(parsed.token)] });
+  const row = rows[0];
+  if (!row) return { ok: false, failure: "unknown" };
+  if (row.revoked) return { ok: false, failure: "revoked" };
+  if (row.expired) return { ok: false, failure: "expired" };
+  return {
+    ok: true,
+    principal: {
+      account: { id: row.account_id, name: row.account_name },
+      key: {
+        id: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        scopes: row.scopes.filter(isScope),
+        expiresAt: row.expires_at,
+        createdAt: row.created_at,
+      },
+    },
+  };
+}

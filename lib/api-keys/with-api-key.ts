@@ -1,0 +1,95 @@
+import "server-only";
+import { db, isDatabaseUnavailable } from "@/lib/db/client";
+import { errorResponse, unavailableResponse } from "@/lib/http/api-error";
+import { authenticateApiKey, type ApiKeyPrincipal, type AuthFailure } from "./authenticate";
+import type { Scope } from "./scopes";
+
+/*
+ * The one wrapper for every bearer-key route: authentication, the scope check and error mapping live
+ * here, so a route handler only ever sees a verified account and key and cannot forget a check.
+ * Route handlers must scope every query by `account.id` and answer 404 for anything outside it, so a
+ * key of another account cannot learn whether a resource exists.
+ */
+
+export type ApiKeyContext<Params> = ApiKeyPrincipal & { params: Promise<Params> };
+
+export type ApiKeyHandler<Params> = (request: Request, context: ApiKeyContext<Params>) => Promise<Response> | Response;
+
+export type WithApiKeyOptions = {
+  /** The scope the route needs, or null for routes any valid key may call (the connection test). Required so that no route is open by omission. */
+  scope: Scope | null;
+};
+
+const FAILURE_MESSAGES: Record<AuthFailure, string> = {
+  missing: "Send an API key in the Authorization header: Authorization: Bearer <key>.",
+  wrong_scheme: "Use the Bearer scheme: Authorization: Bearer <key>.",
+  empty: "The Authorization header names the Bearer scheme but carries no API key.",
+  malformed: "The API key is malformed. Check that it was copied completely.",
+  unknown: "The API key is not valid.",
+  revoked: "The API key has been revoked.",
+  expired: "The API key has expired.",
+};
+
+export function unauthorizedResponse(failure: AuthFailure): Response {
+  // RFC 6750: a request without credentials gets a challenge without an error attribute.
+  const challenge = failure === "missing" ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"';
+  const code = failure === "missing" ? "unauthorized" : "invalid_token";
+  return errorResponse(401, code, FAILURE_MESSAGES[failure], { headers: { "WWW-Authenticate": challenge } });
+}
+
+export function insufficientScopeResponse(scope: Scope): Response {
+  return errorResponse(403, "insufficient_scope", `This API key does not have the ${scope} scope, which this request needs.`, {
+    details: [{ scope, message: `Create a key with the ${scope} scope for this integration.` }],
+    headers: { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
+  });
+}
+
+export function notFoundResponse(what = "resource"): Response {
+  return errorResponse(404, "not_found", `The ${what} was not found.`);
+}
+
+function internalErrorResponse(): Response {
+  return errorResponse(500, "internal_error", "Something went wrong on our side. Retry shortly.");
+}
+
+/** Every public API response is private to its key: no shared or browser caching. */
+function noStore(response: Response): Response {
+  try {
+    response.headers.set("Cache-Control", "no-store");
+    return response;
+  } catch {
+    // Some responses (e.g. Response.redirect) have immutable headers; copy them.
+    const headers = new Headers(response.headers);
+    headers.set("Cache-Control", "no-store");
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+function logFailure(error: unknown) {
+  // Name and message only: never the request, whose headers carry the key.
+  const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
+  console.error(`[public-api] ${name}: ${message}`);
+}
+
+export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandler<Params>, options: WithApiKeyOptions) {
+  return async function authenticatedRoute(request: Request, route: { params: Promise<Params> }): Promise<Response> {
+    let principal: ApiKeyPrincipal;
+    try {
+      const result = await authenticateApiKey(db.pool, request.headers.get("authorization"));
+      if (!result.ok) return unauthorizedResponse(result.failure);
+      principal = result.principal;
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return unavailableResponse();
+      logFailure(error);
+      return internalErrorResponse();
+    }
+    if (options.scope && !principal.key.scopes.includes(options.scope)) return insufficientScopeResponse(options.scope);
+    try {
+      return noStore(await handler(request, { ...principal, params: route?.params ?? Promise.resolve({} as Params) }));
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return unavailableResponse();
+      logFailure(error);
+      return internalErrorResponse();
+    }
+  };
+}

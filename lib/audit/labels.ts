@@ -1,0 +1,23 @@
+import type { AuditAction } from "./record";
+
+/** How each recorded action reads in Settings → Audit log. */
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  "api_key.created": "Created API key",
+  "api_key.revoked": "Revoked API key",
+  "webhook_source.created": "Created webhook source",
+  "webhook_source.activated": "Activated webhook source",
+  "webhook_source.deactivated": "Deactivated webhook source",
+  "webhook_source.secret_rotated": "Rotated signing secret",
+  "webhook_source.updated": "Updated webhook source",
+};
+
+export function describeAuditAction(action: string): string {
+  return AUDIT_ACTION_LABELS[action as AuditAction] ?? action;
+}
+
+/** A short secondary line for the target, from what the entry recorded (never a secret). */
+export function describeAuditTarget(entry: { targetType: string; metadata: Record<string, unknown> }): string | null {
+  const { prefix, last4 } = entry.metadata;
+  if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
+  return null;
+}

@@ -1,0 +1,45 @@
+/*
+ * Dates are formatted on the server in the account's time zone and sent to the browser as text, so the
+ * server render and hydration always agree (the browser's own zone would differ from the server's).
+ */
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function cached(map: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions) {
+  let format = map.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    map.set(timeZone, format);
+  }
+  return format;
+}
+
+/** "Mar 3, 2026, 14:05 UTC" */
+export function formatDateTime(date: Date, timeZone = "UTC"): string {
+  return cached(dateTimeFormats, timeZone, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).format(date);
+}
+
+/** "Mar 3, 2026" */
+export function formatDate(date: Date, timeZone = "UTC"): string {
+  return cached(dateFormats, timeZone, { year: "numeric", month: "short", day: "numeric" }).format(date);
+}
+
+/** "14:05 UTC" */
+export function formatTime(date: Date, timeZone = "UTC"): string {
+  return cached(timeFormats, timeZone, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" }).format(date);
+}
+
+/** Date and time as two parts, for compact two-line table cells. */
+export function formatMoment(date: Date, timeZone = "UTC"): { date: string; time: string; full: string } {
+  return { date: formatDate(date, timeZone), time: formatTime(date, timeZone), full: formatDateTime(date, timeZone) };
+}

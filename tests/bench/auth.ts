@@ -1,0 +1,172 @@
+import autocannon from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
+import { sourceFingerprint } from "@/lib/cli/build-fingerprint";
+import { bin, run } from "@/lib/cli/processes";
+import { freePort, startEmbeddedPostgres } from "@/lib/db/embedded";
+import { applyMigrations } from "@/lib/db/migrate";
+
+/*
+ * npm run bench:auth — GET /api/public/zapier/me with a valid key under load (every request verified
+ * against the database), beside a bare node:http + pg server doing the same lookup
+ * (tests/bench/auth-reference-server.ts). Production build in .next-bench-auth (rebuilt only when the
+ * source changed), a throw-away embedded PostgreSQL, then autocannon with 50 connections.
+ */
+
+const DIST_DIR = ".next-bench-auth";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP_SECONDS = 5;
+const CONNECTIONS = 50;
+const TARGETS = { requestsPerSecond: 1_000, p99: 100, ratio: 0.3 };
+
+type Result = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; total: number };
+
+async function buildIfNeeded(): Promise<void> {
+  const stamp = path.join(DIST_DIR, "source-fingerprint");
+  const fingerprint = sourceFingerprint();
+  if (fs.existsSync(path.join(DIST_DIR, "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint) {
+    console.log(`▸ Production build in ${DIST_DIR} is current`);
+    return;
+  }
+  console.log(`▸ Building into ${DIST_DIR}…`);
+  // next build rewrites tsconfig.json (and may touch next-env.d.ts) for its dist dir; keep the checked-in ones.
+  const kept = ["tsconfig.json", "next-env.d.ts"].filter((file) => fs.existsSync(file)).map((file) => [file, fs.readFileSync(file, "utf8")] as const);
+  try {
+    const code = await run(bin("next"), ["build"], { ...process.env, NEXT_DIST_DIR: DIST_DIR, NODE_OPTIONS: "" });
+    if (code !== 0) throw new Error("next build failed");
+  } finally {
+    for (const [file, text] of kept) if (fs.readFileSync(file, "utf8") !== text) fs.writeFileSync(file, text);
+  }
+  fs.writeFileSync(stamp, fingerprint);
+}
+
+/** A fresh account and key for one server's run; the key exists only in this process. */
+async function createKey(databaseUrl: string, label: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const key = generateApiKey();
+    const { prefix, last4 } = displayParts(key);
+    const account = await client.query<{ id: string }>("INSERT INTO accounts (name) VALUES ($1) RETURNING id", [`Benchmark ${label}`]);
+    await client.query(
+      "INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes) VALUES ($1, $2, $3, $4, $5, ARRAY['webhooks', 'read:leads'])",
+      [account.rows[0].id, label, hashApiKey(key), prefix, last4],
+    );
+    return key;
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForMe(url: string, key: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+      const body = await response.text();
+      if (response.status === 200) return;
+      throw new Error(`GET ${url} answered ${response.status}: ${body}`);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith("GET ")) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`server at ${url} did not start`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function load(url: string, key: string, seconds: number): Promise<Result> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", headers: { authorization: `Bearer ${key}` } }] });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess): Promise<Result> {
+  const port = await freePort();
+  const child = start(port);
+  try {
+    const url = `http://127.0.0.1:${port}/api/public/zapier/me`;
+    const key = await createKey(databaseUrl, label);
+    await waitForMe(url, key, child);
+    await load(url, key, WARMUP_SECONDS);
+    console.log(`▸ ${label}: ${SECONDS} s, ${CONNECTIONS} connections…`);
+    return await load(url, key, SECONDS);
+  } finally {
+    await stop(child);
+  }
+}
+
+function report(ours: Result, reference: Result): number {
+  const ratio = ours.requestsPerSecond / reference.requestsPerSecond;
+  const columns = (cells: Array<string | number>) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join("");
+  console.log(`\nAPI key auth benchmark: GET /api/public/zapier/me, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`);
+  console.log(columns(["", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests"]));
+  for (const [label, r] of [["Next.js app (ours)", ours], ["Reference node:http + pg", reference]] as const) {
+    console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
+  }
+  console.log(`Ratio ours/reference: ${ratio.toFixed(2)}`);
+  const checks = [
+    [`≥ ${TARGETS.requestsPerSecond} req/s`, ours.requestsPerSecond >= TARGETS.requestsPerSecond],
+    [`p99 < ${TARGETS.p99} ms`, ours.p99 < TARGETS.p99],
+    [`ratio ≥ ${TARGETS.ratio}`, ratio >= TARGETS.ratio],
+    ["zero errors and non-2xx", ours.errors + ours.non2xx + reference.errors + reference.non2xx === 0],
+  ] as const;
+  console.log(`Targets: ${checks.map(([name, ok]) => `${ok ? "✔" : "✖"} ${name}`).join(", ")}`);
+  return checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+async function main(): Promise<number> {
+  await buildIfNeeded();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-auth-pg-"));
+  const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });
+  try {
+    await applyMigrations(database.url);
+    const env = {
+      ...process.env,
+      NODE_ENV: "production" as const,
+      NODE_OPTIONS: "",
+      DATABASE_URL: database.url,
+      NEXT_DIST_DIR: DIST_DIR,
+      APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? crypto.randomBytes(32).toString("base64"),
+      NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
+    };
+    const quiet = ["ignore", "ignore", "inherit"] as const;
+    const ours = await measure("Next.js app", database.url, (port) =>
+      spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { env: { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}` }, stdio: [...quiet] }),
+    );
+    const reference = await measure("Reference node:http + pg", database.url, (port) =>
+      spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)], { env, stdio: [...quiet] }),
+    );
+    return report(ours, reference);
+  } finally {
+    await database.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
