@@ -1,8 +1,9 @@
 import "server-only";
 import type { Prisma } from "@/lib/db/generated/client";
+import { createInitialSource } from "@/lib/events-webhook/sources";
 
 /** Work that belongs to a new account, run inside the sign-up transaction. */
 export async function onAccountCreated(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
-  void tx;
-  void accountId;
+  // A new account has one webhook source ready (design.md section 6).
+  await createInitialSource(tx, accountId);
 }

@@ -1,0 +1,117 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { isUuid } from "@/lib/events/sql";
+import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
+import { isPublicIdFormat } from "./ids";
+
+/*
+ * Recent Deliveries (Events → Webhook): newest first, paged by a (received_at, id) keyset cursor on the
+ * index (source_id, received_at DESC, id DESC), so a page costs the same at millions of rows and rows
+ * arriving meanwhile never shift a page (no skips, no repeats). Only the last 30 days are shown, even
+ * before the retention sweep has removed older rows.
+ */
+
+export const DELIVERY_RETENTION_DAYS = 30;
+
+export type DeliverySummary = {
+  id: string;
+  receivedAt: Date;
+  action: string | null;
+  status: number;
+  eventTitle: string | null;
+  /** The error code returned, or "duplicate" for an already accepted request answered with 200. */
+  errorCode: string | null;
+  latencyMs: number;
+};
+
+export type DeliveryDetail = DeliverySummary & { sourceId: string; body: string; bodyBytes: number; bodyTruncated: boolean; headers: LoggedHeaders };
+
+export type DeliveryPage = { items: DeliverySummary[]; olderCursor: string | null; newerCursor: string | null };
+
+export type ListDeliveriesOptions = {
+  cursor?: string | null;
+  direction?: "older" | "newer";
+  action?: "upsert" | "cancel" | "delete";
+  statusClass?: "2xx" | "4xx" | "5xx";
+  limit?: number;
+};
+
+type Row = { id: string; received_at: Date; action: string | null; status: number; event_title: string | null; error_code: string | null; latency_ms: number };
+
+const SUMMARY_COLUMNS = "d.id, d.received_at, d.action, d.status, d.event_title, d.error_code, d.latency_ms";
+const toSummary = (row: Row): DeliverySummary => ({
+  id: row.id,
+  receivedAt: row.received_at,
+  action: row.action,
+  status: row.status,
+  eventTitle: row.event_title,
+  errorCode: row.error_code,
+  latencyMs: row.latency_ms,
+});
+
+const encodeCursor = (row: Row) => Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString("base64url");
+
+function decodeCursor(cursor: string | null | undefined): [string, string] | null {
+  if (!cursor) return null;
+  const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  return time && !Number.isNaN(Date.parse(time)) && isUuid(id) ? [time, id] : null;
+}
+
+const STATUS_RANGES = { "2xx": [200, 299], "4xx": [400, 499], "5xx": [500, 599] } as const;
+
+export async function listDeliveries(accountId: string, sourceId: string, options: ListDeliveriesOptions = {}): Promise<DeliveryPage> {
+  const empty: DeliveryPage = { items: [], olderCursor: null, newerCursor: null };
+  if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicIdFormat(sourceId))) return empty;
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
+  const cursor = decodeCursor(options.cursor);
+  const newer = Boolean(cursor) && options.direction === "newer";
+
+  const params: unknown[] = [accountId, sourceId];
+  const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
+  const where = [
+    "d.account_id = $1::uuid",
+    `d.source_id = (SELECT id FROM webhook_sources WHERE account_id = $1::uuid AND ${isUuid(sourceId) ? "id = $2::uuid" : "public_id = $2::text"})`,
+    `d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days'`,
+  ];
+  if (options.action) where.push(`d.action = ${param(options.action, "text")}`);
+  if (options.statusClass) {
+    const [low, high] = STATUS_RANGES[options.statusClass];
+    where.push(`d.status BETWEEN ${low} AND ${high}`);
+  }
+  if (cursor) where.push(`(d.received_at, d.id) ${newer ? ">" : "<"} (${param(cursor[0], "timestamptz")}, ${param(cursor[1], "uuid")})`);
+  const order = newer ? "ASC" : "DESC";
+  const result = await db.pool.query<Row>(
+    `SELECT ${SUMMARY_COLUMNS} FROM webhook_deliveries d WHERE ${where.join(" AND ")}
+     ORDER BY d.received_at ${order}, d.id ${order} LIMIT ${limit + 1}`,
+    params,
+  );
+  const more = result.rows.length > limit;
+  const rows = result.rows.slice(0, limit);
+  if (newer) rows.reverse();
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return {
+    items: rows.map(toSummary),
+    olderCursor: last && (newer || more) ? encodeCursor(last) : null,
+    newerCursor: first && (cursor ? !newer || more : false) ? encodeCursor(first) : null,
+  };
+}
+
+export async function getDelivery(accountId: string, deliveryId: string): Promise<DeliveryDetail | null> {
+  if (!isUuid(accountId) || !isUuid(deliveryId)) return null;
+  const result = await db.pool.query<Row & { source_id: string; body: string; body_bytes: number; headers: LoggedHeaders }>(
+    `SELECT ${SUMMARY_COLUMNS}, d.source_id, d.body, d.body_bytes, d.headers FROM webhook_deliveries d
+     WHERE d.id = $1::uuid AND d.account_id = $2::uuid AND d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days'`,
+    [deliveryId, accountId],
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  return {
+    ...toSummary(row),
+    sourceId: row.source_id,
+    body: row.body,
+    bodyBytes: row.body_bytes,
+    bodyTruncated: row.body_bytes > LOGGED_BODY_BYTES,
+    headers: row.headers,
+  };
+}

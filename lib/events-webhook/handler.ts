@@ -1,0 +1,185 @@
+import "server-only";
+import type pg from "pg";
+import { PLANS, type PlanName } from "@/lib/accounts/plans";
+import { db, isDatabaseUnavailable } from "@/lib/db/client";
+import { eventFieldParams } from "@/lib/events/sql";
+import { unavailableResponse } from "@/lib/http/api-error";
+import { readBody, type BodyRead } from "./body";
+import { bodyExcerpt, loggedHeaders, loggedTitle, type LoggedHeaders } from "./delivery-record";
+import { isPublicIdFormat } from "./ids";
+import { CANCEL_SQL, DELETE_SQL, FIND_SOURCE_SQL, INVALID_SQL, REJECTED_SQL, UPSERT_SQL } from "./ingest-sql";
+import { parsePayload, type ParsedPayload } from "./payload";
+import { accepted, duplicate, internalError, planLimitReached, rateLimited, REJECTIONS, rejection, type RateState, type RejectionCode } from "./responses";
+import { decryptSecret } from "./secrets";
+import { isFreshTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "./signature";
+
+/*
+ * POST /api/v1/events/webhook/<source_id>, checks in the order of design.md section 4; the first that
+ * fails decides the answer. Nothing is parsed before the signature over the raw bytes is verified.
+ *
+ * Sources are cached per handler (per process) only to verify signatures without a lookup; every
+ * accepted request is confirmed against the database in the same statement that applies it (see
+ * ingest-sql.ts), and every refusal is decided on a freshly loaded source. A handler is bound to a pool,
+ * so tests can run two "instances" on one database.
+ */
+
+export type WebhookHandlerOptions = {
+  pool: pg.Pool;
+  /** Server time in ms, for the timestamp window. */
+  now?: () => number;
+  /** Time after which a request still waiting for the database gets 503 (kept under 5 s). */
+  deadlineMs?: number;
+};
+
+type SourceRow = { id: string; account_id: string; active: boolean; secret_ciphertext: string; rate_limit_per_minute: number; plan: PlanName };
+type Source = SourceRow & { secret: string };
+type Outcome = {
+  code: string;
+  id: string | null;
+  status: string | null;
+  created: boolean | null;
+  points: number | null;
+  expire: string | null;
+  now_ms: string;
+  rate_limit: number | null;
+  plan: PlanName | null;
+};
+
+class DeadlineExceeded extends Error {}
+
+const STATEMENTS = { upsert: UPSERT_SQL, cancel: CANCEL_SQL, delete: DELETE_SQL } as const;
+const PLAN_LIMITS = JSON.stringify(Object.fromEntries(Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxEvents])));
+const MAX_CACHED_SOURCES = 10_000;
+
+// Connection loss, a stopped server, overload, lock timeouts: retryable, so 503 rather than 500.
+const isRetryable = (error: unknown) =>
+  error instanceof DeadlineExceeded || isDatabaseUnavailable(error) || /^(40|53|55|57|58|08)/.test(String((error as { code?: unknown })?.code ?? ""));
+
+/** Checks 2-5 on a source: which refusal applies, if any. Pure; no I/O. */
+function refusalFor(source: Source, body: BodyRead, timestamp: string | null, signature: string | null, nowMs: number, logged: LoggedHeaders): RejectionCode | null {
+  logged.signature_valid = null;
+  if (!source.active) return "source_inactive";
+  if (!body.ok) return "payload_too_large";
+  if (!isFreshTimestamp(timestamp, nowMs)) return "invalid_timestamp";
+  logged.signature_valid = verifySignature(source.secret, timestamp, body.bytes, signature);
+  return logged.signature_valid ? null : "invalid_signature";
+}
+
+function rateState(limit: number, outcome: Pick<Outcome, "points" | "expire" | "now_ms">): RateState {
+  return { limit, points: outcome.points ?? 0, resetMs: Number(outcome.expire ?? outcome.now_ms) - Number(outcome.now_ms) };
+}
+
+export function createWebhookHandler(options: WebhookHandlerOptions) {
+  const { pool } = options;
+  const now = options.now ?? Date.now;
+  const deadlineMs = options.deadlineMs ?? 4_500;
+  const cache = new Map<string, Source>();
+
+  return async function handle(request: Request, publicId: string): Promise<Response> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    let timer: NodeJS.Timeout | undefined;
+    // Bounds the wait for the database; a statement that outlives it may still commit, which a 503 allows.
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DeadlineExceeded()), deadlineMs);
+    });
+    expired.catch(() => {});
+    const query = <R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]) =>
+      Promise.race([pool.query<R>({ name, text, values }), expired]);
+
+    const load = async (): Promise<Source | null> => {
+      const row = (await query<SourceRow>("webhook-find-source", FIND_SOURCE_SQL, [publicId])).rows[0];
+      if (!row) {
+        cache.delete(publicId);
+        return null;
+      }
+      const source = { ...row, secret: decryptSecret(row.secret_ciphertext) };
+      if (cache.size >= MAX_CACHED_SOURCES) cache.clear();
+      cache.set(publicId, source);
+      return source;
+    };
+
+    try {
+      if (!isPublicIdFormat(publicId)) return rejection("source_not_found");
+      const logged = loggedHeaders(request.headers);
+      const timestamp = request.headers.get(TIMESTAMP_HEADER);
+      const signature = request.headers.get(SIGNATURE_HEADER);
+      let source = cache.get(publicId) ?? null;
+      let fresh = false;
+      let body: BodyRead | null = null;
+      let payload: ParsedPayload | null = null;
+
+      // A cached attempt, then fresh ones: every refusal, and every retry after the statement found the
+      // cached copy stale, is decided on the source as it is in the database now.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (!source || attempt > 0) {
+          source = await load();
+          fresh = true;
+        }
+        if (!source) return rejection("source_not_found");
+        body ??= await readBody(request);
+        const bodySize = body.ok ? body.bytes.byteLength : body.size;
+        const excerpt = bodyExcerpt(body.bytes);
+
+        const refusal = refusalFor(source, body, timestamp, signature, now(), logged);
+        if (refusal && !fresh) continue;
+        if (refusal) {
+          await query("webhook-log-rejected", REJECTED_SQL, [
+            source.id, source.account_id, REJECTIONS[refusal].status, refusal, elapsed(), excerpt, bodySize, JSON.stringify(logged),
+          ]).catch(() => {});
+          return rejection(refusal);
+        }
+
+        payload ??= parsePayload(body.bytes);
+        if (!payload.ok) {
+          if (!fresh) continue;
+          const result = await query<Outcome>("webhook-invalid", INVALID_SQL, [
+            source.id, source.account_id, source.rate_limit_per_minute, payload.code, payload.action, loggedTitle(payload.title),
+            elapsed(), excerpt, bodySize, JSON.stringify(logged),
+          ]);
+          const outcome = result.rows[0];
+          if (outcome.code === "rate_limited") return rateLimited(rateState(source.rate_limit_per_minute, outcome));
+          return rejection(payload.code, { message: payload.message, details: payload.details });
+        }
+
+        const event =
+          payload.action === "upsert" ? eventFieldParams(payload.event) : [payload.event.title, payload.event.startsAt.toISOString(), payload.event.location];
+        const result = await query<Outcome>(`webhook-${payload.action}`, STATEMENTS[payload.action], [
+          source.id, source.account_id, signature!.slice("sha256=".length), source.secret_ciphertext, PLAN_LIMITS, payload.action,
+          elapsed(), excerpt, bodySize, JSON.stringify(logged), ...event,
+        ]);
+        const outcome = result.rows[0];
+        if (outcome.code === "stale") continue;
+        const rate = outcome.points === null ? null : rateState(outcome.rate_limit ?? 0, outcome);
+        switch (outcome.code) {
+          case "ok":
+            return accepted(payload.action, { id: outcome.id!, status: outcome.status!, created: outcome.created === true }, rate);
+          case "duplicate":
+            return duplicate(rate);
+          case "rate_limited":
+            return rateLimited(rate!);
+          case "plan_limit_reached":
+            return planLimitReached(outcome.plan ?? source.plan);
+          default:
+            return rejection("event_not_found");
+        }
+      }
+      // The source changed under three consecutive attempts: let the sender retry.
+      return unavailableResponse();
+    } catch (error) {
+      if (isRetryable(error)) return unavailableResponse();
+      console.error("events webhook: unexpected error", error instanceof Error ? error.name : typeof error);
+      return internalError();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+let defaultHandler: ReturnType<typeof createWebhookHandler> | null = null;
+
+/** The route's entry point: the process-wide pool. */
+export function handleWebhookRequest(request: Request, publicId: string): Promise<Response> {
+  defaultHandler ??= createWebhookHandler({ pool: db.pool });
+  return defaultHandler(request, publicId);
+}

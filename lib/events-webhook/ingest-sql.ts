@@ -1,0 +1,147 @@
+import { identityMatch, upsertEventSql } from "@/lib/events/sql";
+
+/*
+ * The webhook's hot path is ONE statement (one round trip, one transaction) that does, in this order:
+ *   source still current → duplicate check → rate-limit increment → the event change → replay record →
+ *   delivery log.
+ * The handler verifies the signature with a cached copy of the source; the statement then checks, in
+ * the same snapshot as the change, that the source is still active and its secret ciphertext is still
+ * the one that was used. If not (rotated, deactivated, deleted), nothing happens and the outcome is
+ * "stale": the handler reloads the source and checks again. So a rotated-away secret fails on the very
+ * next request on every instance, without a separate lookup per request. The event change, its replay
+ * record and its log entry commit together or not at all: a 200 always means committed.
+ *
+ * Rate limit: a fixed one-minute window per source in rate_limits (rate-limiter-flexible's layout and
+ * arithmetic), on the database clock so every instance agrees. Duplicates (check 6) are answered before
+ * the rate limit (check 7) and do not count against it.
+ *
+ * The replay record is written only for an accepted change, so a refused request (404, 403) can be
+ * retried byte for byte once the cause is fixed. Two identical requests racing each other both apply the
+ * same change (harmless: the same full replacement) and meet on the replay primary key; the loser
+ * answers {"duplicate": true}.
+ *
+ * 429s are logged at most once per source per second through a one-second "gate" row in rate_limits.
+ * No server-only marker: the benchmark's reference server runs exactly these statements.
+ */
+
+export const RATE_WINDOW_MS = 60_000;
+
+export const FIND_SOURCE_SQL = `SELECT s.id, s.account_id, s.active, s.secret_ciphertext, s.rate_limit_per_minute, a.plan::text AS plan
+  FROM webhook_sources s JOIN accounts a ON a.id = s.account_id WHERE s.public_id = $1::text`;
+
+const clock = "clock AS (SELECT (extract(epoch FROM statement_timestamp()) * 1000)::bigint AS ms)";
+
+const rateLimit = (source: string, from: string) => `rl AS (
+    INSERT INTO rate_limits AS r (key, points, expire)
+    SELECT 'webhook:' || ${source}::text, 1, clock.ms + ${RATE_WINDOW_MS} FROM ${from}
+    ON CONFLICT (key) DO UPDATE SET
+      points = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN 1 ELSE r.points + 1 END,
+      expire = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN EXCLUDED.expire ELSE r.expire END
+    RETURNING points, expire)`;
+
+const gate = (source: string) => `gate AS (
+    INSERT INTO rate_limits AS g (key, points, expire)
+    SELECT 'webhook-429-log:' || ${source}::text, 1, clock.ms + 1000 FROM clock, outcome WHERE outcome.code = 'rate_limited'
+    ON CONFLICT (key) DO UPDATE SET points = 1, expire = EXCLUDED.expire WHERE COALESCE(g.expire, 0) <= EXCLUDED.expire - 1000
+    RETURNING 1)`;
+
+const latency = (elapsed: string) => `${elapsed}::int + (extract(epoch FROM clock_timestamp() - statement_timestamp()) * 1000)::int`;
+
+const statusOf = `CASE outcome.code WHEN 'ok' THEN 200 WHEN 'duplicate' THEN 200 WHEN 'rate_limited' THEN 429
+  WHEN 'plan_limit_reached' THEN 403 WHEN 'event_not_found' THEN 404 ELSE 400 END`;
+
+/*
+ * Parameters of the three action statements:
+ *   $1 source id, $2 account id, $3 signature (hex), $4 the secret ciphertext the signature was checked
+ *   with, $5 plan event limits as JSON ({"free":1000,…}), $6 action, $7 ms spent before the statement,
+ *   $8 body excerpt, $9 body bytes, $10 logged headers (JSON), $11… the event: upsert sends the ten
+ *   fields of eventFieldParams; cancel and delete send title, starts_at, location.
+ */
+function actionStatement(actionCtes: string, failureCode: string): string {
+  return `WITH ${clock},
+  src AS (
+    SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan, ($5::jsonb ->> a.plan::text)::int AS max_events
+    FROM webhook_sources s JOIN accounts a ON a.id = s.account_id
+    WHERE s.id = $1::uuid AND s.account_id = $2::uuid AND s.active AND s.secret_ciphertext = $4::text),
+  dup AS (SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = $1::uuid AND signature = $3::text) AS hit FROM src),
+  ${rateLimit("$1", "clock, dup WHERE NOT dup.hit")},
+  allowed AS (SELECT 1 FROM rl, src WHERE rl.points <= src.rate_limit),
+  ${actionCtes},
+  replay AS (
+    INSERT INTO webhook_replays (source_id, signature) SELECT $1::uuid, $3::text FROM (SELECT 1 FROM ev LIMIT 1) accepted
+    ON CONFLICT DO NOTHING RETURNING 1),
+  outcome AS (SELECT CASE
+      WHEN NOT EXISTS (SELECT 1 FROM src) THEN 'stale'
+      WHEN (SELECT hit FROM dup) THEN 'duplicate'
+      WHEN NOT EXISTS (SELECT 1 FROM allowed) THEN 'rate_limited'
+      WHEN NOT EXISTS (SELECT 1 FROM ev) THEN '${failureCode}'
+      WHEN NOT EXISTS (SELECT 1 FROM replay) THEN 'duplicate'
+      ELSE 'ok' END AS code),
+  ${gate("$1")},
+  logged AS (
+    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
+    SELECT $2::uuid, $1::uuid, $6::text, ${statusOf}, $11::text, NULLIF(outcome.code, 'ok'), ${latency("$7")},
+           $8::text, $9::int, $10::jsonb
+    FROM outcome WHERE outcome.code <> 'stale' AND (outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate))
+    RETURNING 1)
+  SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire, clock.ms AS now_ms, src.rate_limit, src.plan
+  FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`;
+}
+
+export const UPSERT_SQL = actionStatement(
+  `existing AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
+  ev AS (${upsertEventSql(
+    2,
+    11,
+    `FROM allowed WHERE EXISTS (SELECT 1 FROM existing)
+       OR EXISTS (SELECT 1 FROM accounts, src WHERE accounts.id = $2::uuid AND accounts.event_count < src.max_events)`,
+  )})`,
+  "plan_limit_reached",
+);
+
+// Cancelling a cancelled event is a success that changes nothing visible (updated_at is kept).
+export const CANCEL_SQL = actionStatement(
+  `ev AS (
+    UPDATE events SET status = 'cancelled', updated_at = CASE WHEN status = 'cancelled' THEN updated_at ELSE now() END
+    WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM allowed)
+    RETURNING id, status::text AS status, false AS created)`,
+  "event_not_found",
+);
+
+// A twin request that deleted the event a moment earlier leaves nothing to delete; the event this
+// request saw still counts as deleted (and the replay key then marks it as the duplicate it is).
+export const DELETE_SQL = actionStatement(
+  `existing AS (SELECT id FROM events WHERE ${identityMatch(2, 11, 12, 13)}),
+  removed AS (DELETE FROM events WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM allowed) RETURNING id),
+  ev AS (
+    SELECT id, 'deleted'::text AS status, false AS created FROM removed
+    UNION ALL
+    SELECT id, 'deleted'::text, false FROM existing
+    WHERE EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM removed))`,
+  "event_not_found",
+);
+
+/*
+ * A verified request whose body is not a valid action (check 8) still counts against the rate limit,
+ * which comes first (check 7). Run with a freshly loaded source. Parameters: $1 source, $2 account,
+ * $3 rate limit, $4 error code, $5 action or null, $6 title or null, $7 ms before, $8 body excerpt,
+ * $9 body bytes, $10 headers.
+ */
+export const INVALID_SQL = `WITH ${clock},
+  ${rateLimit("$1", "clock")},
+  outcome AS (SELECT CASE WHEN rl.points > $3::int THEN 'rate_limited' ELSE $4::text END AS code FROM rl),
+  ${gate("$1")},
+  logged AS (
+    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
+    SELECT $2::uuid, $1::uuid, $5::text, ${statusOf}, $6::text, outcome.code, ${latency("$7")}, $8::text, $9::int, $10::jsonb
+    FROM outcome WHERE outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate)
+    RETURNING 1)
+  SELECT outcome.code, rl.points, rl.expire, clock.ms AS now_ms, $3::int AS rate_limit FROM outcome CROSS JOIN rl CROSS JOIN clock`;
+
+/**
+ * Requests refused before the signature is verified (checks 2-5): logged, nothing else. Their body is
+ * kept for debugging but not parsed. $1 source, $2 account, $3 status, $4 code, $5 ms before,
+ * $6 body excerpt, $7 body bytes, $8 headers.
+ */
+export const REJECTED_SQL = `INSERT INTO webhook_deliveries (account_id, source_id, status, error_code, latency_ms, body, body_bytes, headers)
+  VALUES ($2::uuid, $1::uuid, $3::int, $4::text, ${latency("$5")}, $6::text, $7::int, $8::jsonb)`;

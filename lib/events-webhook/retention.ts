@@ -1,0 +1,65 @@
+import "server-only";
+import type pg from "pg";
+import { db } from "@/lib/db/client";
+import { DELIVERY_RETENTION_DAYS } from "./deliveries";
+
+/*
+ * Deletes what the webhook no longer needs, in small batches so no statement holds many locks or runs
+ * long: delivery log entries older than 30 days, replay records past any timestamp window (a request is
+ * only valid within ±300 s of its timestamp, so a record matters for at most 10 minutes after
+ * acceptance), and rate-limit rows that expired over an hour ago. FOR UPDATE SKIP LOCKED lets several
+ * instances sweep at once without waiting on or double-deleting each other's rows.
+ */
+
+export type SweepResult = { deliveries: number; replays: number; rateLimits: number };
+
+const BATCHES = {
+  deliveries: `DELETE FROM webhook_deliveries WHERE id IN (
+      SELECT id FROM webhook_deliveries WHERE received_at < now() - interval '${DELIVERY_RETENTION_DAYS} days'
+      ORDER BY received_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+  replays: `DELETE FROM webhook_replays WHERE (source_id, signature) IN (
+      SELECT source_id, signature FROM webhook_replays WHERE accepted_at < now() - interval '15 minutes'
+      LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+  rateLimits: `DELETE FROM rate_limits WHERE key IN (
+      SELECT key FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000)::bigint - 3600000
+      LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+} as const;
+
+export async function sweepRetention(options: { pool?: pg.Pool; batchSize?: number; maxBatches?: number; pauseMs?: number } = {}): Promise<SweepResult> {
+  const pool = options.pool ?? db.pool;
+  const batchSize = options.batchSize ?? 1_000;
+  const maxBatches = options.maxBatches ?? 500;
+  const result: SweepResult = { deliveries: 0, replays: 0, rateLimits: 0 };
+  for (const [kind, sql] of Object.entries(BATCHES) as [keyof SweepResult, string][]) {
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const deleted = (await pool.query(sql, [batchSize])).rowCount ?? 0;
+      result[kind] += deleted;
+      if (deleted < batchSize) break;
+      // A short pause between batches leaves room for the webhook's own writes.
+      if (options.pauseMs !== 0) await new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? 50));
+    }
+  }
+  return result;
+}
+
+const globalForSweep = globalThis as unknown as { __webhookRetention?: NodeJS.Timeout };
+
+/**
+ * Runs the sweep every `intervalMs` (default 10 minutes) in this process, first after a random delay so
+ * instances started together do not sweep in lockstep. Timers are unref'd: they never keep the process
+ * alive. Failures (database down) are reported and retried at the next tick.
+ */
+export function startRetentionSchedule(intervalMs = 10 * 60_000): void {
+  if (globalForSweep.__webhookRetention) return;
+  const run = () =>
+    sweepRetention().catch((error: unknown) => {
+      console.warn("webhook retention sweep failed; retrying at the next run:", error instanceof Error ? error.message : String(error));
+    });
+  const first = setTimeout(() => {
+    void run();
+    globalForSweep.__webhookRetention = setInterval(() => void run(), intervalMs);
+    globalForSweep.__webhookRetention.unref();
+  }, 30_000 + Math.floor(Math.random() * 30_000));
+  first.unref();
+  globalForSweep.__webhookRetention = first;
+}

@@ -1,0 +1,63 @@
+import "server-only";
+import crypto from "node:crypto";
+
+/*
+ * Signing secrets: `whsec_` + 43 base64url characters (32 random bytes). Stored only as AES-256-GCM
+ * ciphertext, base64url(iv | tag | ciphertext), under APP_ENCRYPTION_KEY (base64 of 32 bytes).
+ * GCM authenticates, so a tampered or foreign ciphertext fails to decrypt instead of yielding a wrong key.
+ */
+
+export const SECRET_PREFIX = "whsec_";
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+// Binds ciphertexts to their purpose: a value encrypted for something else under the same key fails.
+const AAD = Buffer.from("webhook-signing-secret:v1");
+
+export function generateSecret(): string {
+  return SECRET_PREFIX + crypto.randomBytes(32).toString("base64url");
+}
+
+export function isSecretFormat(value: string): boolean {
+  return /^whsec_[A-Za-z0-9_-]{43}$/.test(value);
+}
+
+let cachedKey: { source: string; key: Buffer } | null = null;
+
+function encryptionKey(): Buffer {
+  const source = process.env.APP_ENCRYPTION_KEY ?? "";
+  if (cachedKey?.source === source) return cachedKey.key;
+  const key = Buffer.from(source, "base64");
+  if (key.length !== 32) throw new Error("APP_ENCRYPTION_KEY must be the base64 encoding of 32 bytes");
+  cachedKey = { source, key };
+  return key;
+}
+
+export function encryptSecret(secret: string): string {
+  const iv = crypto.randomBytes(IV_BYTES);
+  const cipher = crypto.createCipheriv("aes-256-gcm", encryptionKey(), iv);
+  cipher.setAAD(AAD);
+  const ciphertext = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64url");
+}
+
+/*
+ * Every webhook request reads the ciphertext from the database (so a rotation is seen by the very next
+ * request on every instance) but need not pay for decryption each time: results are memoised by
+ * ciphertext, which changes on rotation. Bounded so that many sources cannot grow it without limit.
+ */
+const MEMO_LIMIT = 1_000;
+const memo = new Map<string, string>();
+
+export function decryptSecret(stored: string): string {
+  const known = memo.get(stored);
+  if (known !== undefined) return known;
+  const raw = Buffer.from(stored, "base64url");
+  if (raw.length <= IV_BYTES + TAG_BYTES) throw new Error("The stored secret is malformed");
+  const decipher = crypto.createDecipheriv("aes-256-gcm", encryptionKey(), raw.subarray(0, IV_BYTES));
+  decipher.setAAD(AAD);
+  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  const secret = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(stored, secret);
+  return secret;
+}

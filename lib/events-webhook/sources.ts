@@ -1,0 +1,227 @@
+import "server-only";
+import { PLANS } from "@/lib/accounts/plans";
+import { recordAudit, type AuditEntry } from "@/lib/audit/record";
+import { canManage, type SessionContext } from "@/lib/auth/session";
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import { isUuid } from "@/lib/events/sql";
+import { generatePublicId, isPublicIdFormat } from "./ids";
+import { decryptSecret, encryptSecret, generateSecret } from "./secrets";
+
+/*
+ * Webhook sources for the dashboard (Events → Webhook). Reads take the account id; changes take the
+ * session context, re-check the role (server actions are public endpoints) and write an audit entry in
+ * the same transaction as the change. Every query is scoped by account. `sourceId` may be the row id
+ * or the public id (src_…).
+ */
+
+export type WebhookSourceView = {
+  id: string;
+  /** The last path segment of the endpoint URL. */
+  publicId: string;
+  name: string;
+  active: boolean;
+  rateLimitPerMinute: number;
+  endpointUrl: string;
+  secretRotatedAt: Date | null;
+  createdAt: Date;
+};
+
+export type SourceFailure = { ok: false; code: "forbidden" | "not_found" | "plan_limit_reached" | "invalid"; message: string; field?: "name" | "rateLimitPerMinute" };
+export type SourceResult<T> = ({ ok: true } & T) | SourceFailure;
+
+export const MAX_SOURCE_NAME_LENGTH = 100;
+export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
+
+/** The per-source default for new sources: WEBHOOK_RATE_LIMIT_PER_MINUTE, else 300 (design.md). */
+export function defaultRateLimit(): number {
+  const configured = Number(process.env.WEBHOOK_RATE_LIMIT_PER_MINUTE);
+  return Number.isInteger(configured) && configured >= 1 && configured <= MAX_RATE_LIMIT_PER_MINUTE ? configured : 300;
+}
+
+export function endpointUrl(publicId: string): string {
+  const base = (process.env.APP_BASE_URL || process.env.NEXTAUTH_URL || "http://localhost:3000").replace(/\/+$/, "");
+  return `${base}/api/v1/events/webhook/${publicId}`;
+}
+
+type SourceRow = { id: string; publicId: string; name: string; active: boolean; rateLimitPerMinute: number; secretRotatedAt: Date | null; createdAt: Date };
+const viewSelect = { id: true, publicId: true, name: true, active: true, rateLimitPerMinute: true, secretRotatedAt: true, createdAt: true } as const;
+
+const toView = (row: SourceRow): WebhookSourceView => ({ ...row, endpointUrl: endpointUrl(row.publicId) });
+
+function sourceWhere(accountId: string, sourceId: string): Prisma.WebhookSourceWhereInput | null {
+  if (!isUuid(accountId)) return null;
+  if (isUuid(sourceId)) return { id: sourceId, accountId };
+  if (isPublicIdFormat(sourceId)) return { publicId: sourceId, accountId };
+  return null;
+}
+
+const forbidden: SourceFailure = { ok: false, code: "forbidden", message: "Only owners and admins can manage webhook sources." };
+const notFound: SourceFailure = { ok: false, code: "not_found", message: "This webhook source does not exist." };
+
+function validName(name: unknown): string | SourceFailure {
+  const trimmed = typeof name === "string" ? name.trim() : "";
+  if (!trimmed) return { ok: false, code: "invalid", field: "name", message: "Enter a name for the source." };
+  if (trimmed.length > MAX_SOURCE_NAME_LENGTH) {
+    return { ok: false, code: "invalid", field: "name", message: `Use at most ${MAX_SOURCE_NAME_LENGTH} characters.` };
+  }
+  return trimmed;
+}
+
+const actorOf = (context: SessionContext): AuditEntry["actor"] => context.user;
+
+export async function listSources(accountId: string): Promise<WebhookSourceView[]> {
+  if (!isUuid(accountId)) return [];
+  const rows = await db.prisma.webhookSource.findMany({ where: { accountId }, select: viewSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map(toView);
+}
+
+export async function getSource(accountId: string, sourceId: string): Promise<WebhookSourceView | null> {
+  const where = sourceWhere(accountId, sourceId);
+  if (!where) return null;
+  const row = await db.prisma.webhookSource.findFirst({ where, select: viewSelect });
+  return row ? toView(row) : null;
+}
+
+/** Inserts a source with a fresh id and secret; used by createSource and at sign-up. */
+async function insertSource(tx: Prisma.TransactionClient, accountId: string, name: string) {
+  const secret = generateSecret();
+  const row = await tx.webhookSource.create({
+    data: { accountId, name, publicId: generatePublicId(), secretCiphertext: encryptSecret(secret), rateLimitPerMinute: defaultRateLimit() },
+    select: viewSelect,
+  });
+  return { source: toView(row), secret };
+}
+
+/** A new account has one source ready (run inside the sign-up transaction). */
+export async function createInitialSource(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
+  const { source } = await insertSource(tx, accountId, "Default source");
+  await recordAudit(
+    { accountId, actor: null, action: "webhook_source.created", target: { type: "webhook_source", id: source.id, label: source.name }, metadata: { publicId: source.publicId } },
+    tx,
+  );
+}
+
+/** Creates a source within the plan's source limit; the secret is returned so the dashboard can show it. */
+export async function createSource(context: SessionContext, name: string): Promise<SourceResult<{ source: WebhookSourceView; secret: string }>> {
+  if (!canManage(context)) return forbidden;
+  const valid = validName(name);
+  if (typeof valid !== "string") return valid;
+  const accountId = context.account.id;
+  return db.prisma.$transaction(async (tx) => {
+    // Locking the account row serialises concurrent creations, so the limit cannot be overshot.
+    const [account] = await tx.$queryRaw<{ plan: "free" | "pro" }[]>`SELECT plan::text AS plan FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
+    if (!account) return notFound;
+    const limit = PLANS[account.plan].maxSources;
+    if ((await tx.webhookSource.count({ where: { accountId } })) >= limit) {
+      return {
+        ok: false as const,
+        code: "plan_limit_reached" as const,
+        message: `Your plan allows ${limit} webhook sources. Delete or reuse one, or upgrade the plan.`,
+      };
+    }
+    const created = await insertSource(tx, accountId, valid);
+    await recordAudit(
+      {
+        accountId,
+        actor: actorOf(context),
+        action: "webhook_source.created",
+        target: { type: "webhook_source", id: created.source.id, label: created.source.name },
+        metadata: { publicId: created.source.publicId },
+      },
+      tx,
+    );
+    return { ok: true as const, ...created };
+  });
+}
+
+export async function setSourceActive(context: SessionContext, sourceId: string, active: boolean): Promise<SourceResult<{ source: WebhookSourceView }>> {
+  if (!canManage(context)) return forbidden;
+  const where = sourceWhere(context.account.id, sourceId);
+  if (!where) return notFound;
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
+    if (!before) return notFound;
+    if (before.active === active) return { ok: true as const, source: toView(before) };
+    const row = await tx.webhookSource.update({ where: { id: before.id }, data: { active }, select: viewSelect });
+    await recordAudit(
+      {
+        accountId: context.account.id,
+        actor: actorOf(context),
+        action: active ? "webhook_source.activated" : "webhook_source.deactivated",
+        target: { type: "webhook_source", id: row.id, label: row.name },
+      },
+      tx,
+    );
+    return { ok: true as const, source: toView(row) };
+  });
+}
+
+export async function updateSourceSettings(
+  context: SessionContext,
+  sourceId: string,
+  settings: { name?: string; rateLimitPerMinute?: number },
+): Promise<SourceResult<{ source: WebhookSourceView }>> {
+  if (!canManage(context)) return forbidden;
+  const data: { name?: string; rateLimitPerMinute?: number } = {};
+  if (settings.name !== undefined) {
+    const valid = validName(settings.name);
+    if (typeof valid !== "string") return valid;
+    data.name = valid;
+  }
+  if (settings.rateLimitPerMinute !== undefined) {
+    const limit = settings.rateLimitPerMinute;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT_PER_MINUTE) {
+      return { ok: false, code: "invalid", field: "rateLimitPerMinute", message: `Enter a whole number from 1 to ${MAX_RATE_LIMIT_PER_MINUTE.toLocaleString("en-US")}.` };
+    }
+    data.rateLimitPerMinute = limit;
+  }
+  const where = sourceWhere(context.account.id, sourceId);
+  if (!where) return notFound;
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
+    if (!before) return notFound;
+    const row = await tx.webhookSource.update({ where: { id: before.id }, data, select: viewSelect });
+    const changes = Object.fromEntries(
+      Object.entries(data).map(([key, value]) => [key, { from: before[key as keyof typeof data], to: value }]),
+    );
+    await recordAudit(
+      { accountId: context.account.id, actor: actorOf(context), action: "webhook_source.updated", target: { type: "webhook_source", id: row.id, label: row.name }, metadata: changes },
+      tx,
+    );
+    return { ok: true as const, source: toView(row) };
+  });
+}
+
+/** The current signing secret in plain text. The caller decides who may see it (managers). */
+export async function readSecret(accountId: string, sourceId: string): Promise<string | null> {
+  const where = sourceWhere(accountId, sourceId);
+  if (!where) return null;
+  const row = await db.prisma.webhookSource.findFirst({ where, select: { secretCiphertext: true } });
+  return row ? decryptSecret(row.secretCiphertext) : null;
+}
+
+/**
+ * Replaces the secret in one transaction. The webhook reads the ciphertext on every request, so the
+ * old secret fails from the very next request on every instance.
+ */
+export async function rotateSecret(context: SessionContext, sourceId: string): Promise<SourceResult<{ source: WebhookSourceView; secret: string }>> {
+  if (!canManage(context)) return forbidden;
+  const where = sourceWhere(context.account.id, sourceId);
+  if (!where) return notFound;
+  const secret = generateSecret();
+  return db.prisma.$transaction(async (tx) => {
+    const before = await tx.webhookSource.findFirst({ where, select: { id: true } });
+    if (!before) return notFound;
+    const row = await tx.webhookSource.update({
+      where: { id: before.id },
+      data: { secretCiphertext: encryptSecret(secret), secretRotatedAt: new Date() },
+      select: viewSelect,
+    });
+    await recordAudit(
+      { accountId: context.account.id, actor: actorOf(context), action: "webhook_source.secret_rotated", target: { type: "webhook_source", id: row.id, label: row.name } },
+      tx,
+    );
+    return { ok: true as const, source: toView(row), secret };
+  });
+}

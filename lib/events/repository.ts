@@ -1,0 +1,133 @@
+import "server-only";
+import { PLANS, type PlanName } from "@/lib/accounts/plans";
+import { db } from "@/lib/db/client";
+import { parseEventFields, type FieldError } from "./schema";
+import { EVENT_COLUMNS, eventFieldParams, identityMatch, isUuid, toEventRecord, upsertEventSql, type EventRecord, type EventRow } from "./sql";
+
+/*
+ * Account-scoped reads and writes of single events for the dashboard (manual create/edit, cancel,
+ * delete) and the CSV import (upsertEvent). Inputs are the wire-format fields of spec 2.4 and are
+ * validated with the same schema as the webhook. Every statement carries account_id.
+ */
+
+export type EventWriteResult =
+  | { ok: true; event: EventRecord; created: boolean }
+  | { ok: false; code: "invalid_payload"; message: string; details: FieldError[] }
+  | { ok: false; code: "plan_limit_reached" | "duplicate_identity" | "event_not_found"; message: string; details: FieldError[] };
+
+const failure = (code: "plan_limit_reached" | "duplicate_identity" | "event_not_found", message: string): EventWriteResult => ({
+  ok: false,
+  code,
+  message,
+  details: [],
+});
+
+const invalid = (details: FieldError[]): EventWriteResult => ({
+  ok: false,
+  code: "invalid_payload",
+  message: "Some fields are invalid.",
+  details,
+});
+
+const planLimitMessage = (plan: PlanName) =>
+  `This account has reached its plan's limit of ${PLANS[plan].maxEvents.toLocaleString("en-US")} events. Delete events or upgrade the plan.`;
+const duplicateMessage = "Another event already has this title, start time and location.";
+
+async function accountPlan(accountId: string): Promise<PlanName> {
+  const result = await db.pool.query<{ plan: PlanName }>("SELECT plan::text AS plan FROM accounts WHERE id = $1::uuid", [accountId]);
+  return result.rows[0]?.plan ?? "free";
+}
+
+export async function getEvent(accountId: string, eventId: string): Promise<EventRecord | null> {
+  if (!isUuid(eventId) || !isUuid(accountId)) return null;
+  const result = await db.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1::uuid AND account_id = $2::uuid`, [eventId, accountId]);
+  return result.rows[0] ? toEventRecord(result.rows[0]) : null;
+}
+
+/** Events in the account and the plan's ceiling, for the Plan page and the events list header. */
+export async function eventUsage(accountId: string): Promise<{ count: number; limit: number; plan: PlanName }> {
+  const result = await db.pool.query<{ event_count: number; plan: PlanName }>(
+    "SELECT event_count, plan::text AS plan FROM accounts WHERE id = $1::uuid",
+    [accountId],
+  );
+  const row = result.rows[0] ?? { event_count: 0, plan: "free" as const };
+  return { count: row.event_count, limit: PLANS[row.plan].maxEvents, plan: row.plan };
+}
+
+/** Creates a new event; fails when one with the same identity exists or the plan's limit is reached. */
+export async function createEvent(accountId: string, input: unknown): Promise<EventWriteResult> {
+  const parsed = parseEventFields(input);
+  if (!parsed.ok) return invalid(parsed.details);
+  const plan = await accountPlan(accountId);
+  const result = await db.pool.query<EventRow>(
+    `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status)
+     SELECT $1::uuid, $2::text, $3::timestamptz, $4::text, $5::timestamptz, $6::text, $7::text, $8::text, $9::text, $10::text, $11::"EventStatus"
+     FROM accounts WHERE id = $1::uuid AND event_count < $12::int
+     ON CONFLICT (account_id, title, starts_at, location) DO NOTHING
+     RETURNING ${EVENT_COLUMNS}`,
+    [accountId, ...eventFieldParams(parsed.value), PLANS[plan].maxEvents],
+  );
+  if (result.rows[0]) return { ok: true, event: toEventRecord(result.rows[0]), created: true };
+  const { title, startsAt, location } = parsed.value;
+  const exists = await db.pool.query(
+    "SELECT 1 FROM events WHERE account_id = $1::uuid AND title = $2::text AND starts_at = $3::timestamptz AND location = $4::text",
+    [accountId, title, startsAt.toISOString(), location],
+  );
+  return exists.rowCount ? failure("duplicate_identity", duplicateMessage) : failure("plan_limit_reached", planLimitMessage(plan));
+}
+
+/** The webhook's upsert for other writers (CSV import): create, or fully replace the event with this identity. */
+export async function upsertEvent(accountId: string, input: unknown): Promise<EventWriteResult> {
+  const parsed = parseEventFields(input);
+  if (!parsed.ok) return invalid(parsed.details);
+  const plan = await accountPlan(accountId);
+  const result = await db.pool.query<{ id: string; created: boolean }>(
+    `WITH existing AS (SELECT 1 FROM events WHERE ${identityMatch(1, 2, 3, 7)}),
+          room AS (SELECT 1 FROM accounts WHERE id = $1::uuid AND event_count < $12::int)
+     ${upsertEventSql(1, 2, "WHERE EXISTS (SELECT 1 FROM existing) OR EXISTS (SELECT 1 FROM room)")}`,
+    [accountId, ...eventFieldParams(parsed.value), PLANS[plan].maxEvents],
+  );
+  const row = result.rows[0];
+  if (!row) return failure("plan_limit_reached", planLimitMessage(plan));
+  const event = await getEvent(accountId, row.id);
+  return event ? { ok: true, event, created: row.created } : failure("event_not_found", "The event was deleted meanwhile.");
+}
+
+/** Full replacement of an event's fields, identity included. */
+export async function updateEvent(accountId: string, eventId: string, input: unknown): Promise<EventWriteResult> {
+  const parsed = parseEventFields(input);
+  if (!parsed.ok) return invalid(parsed.details);
+  if (!isUuid(eventId) || !isUuid(accountId)) return failure("event_not_found", "The event does not exist.");
+  try {
+    const result = await db.pool.query<EventRow>(
+      `UPDATE events SET title = $3::text, starts_at = $4::timestamptz, starts_at_offset = $5::text, ends_at = $6::timestamptz,
+         description = $7::text, location = $8::text, url = $9::text, price = $10::text, recurring = $11::text,
+         status = $12::"EventStatus", updated_at = now()
+       WHERE id = $1::uuid AND account_id = $2::uuid
+       RETURNING ${EVENT_COLUMNS}`,
+      [eventId, accountId, ...eventFieldParams(parsed.value)],
+    );
+    return result.rows[0] ? { ok: true, event: toEventRecord(result.rows[0]), created: false } : failure("event_not_found", "The event does not exist.");
+  } catch (error) {
+    if ((error as { code?: string }).code === "23505") return failure("duplicate_identity", duplicateMessage);
+    throw error;
+  }
+}
+
+/** Sets the status to cancelled; cancelling a cancelled event changes nothing. Null when there is no such event. */
+export async function cancelEvent(accountId: string, eventId: string): Promise<EventRecord | null> {
+  if (!isUuid(eventId) || !isUuid(accountId)) return null;
+  const result = await db.pool.query<EventRow>(
+    `UPDATE events SET status = 'cancelled', updated_at = CASE WHEN status = 'cancelled' THEN updated_at ELSE now() END
+     WHERE id = $1::uuid AND account_id = $2::uuid RETURNING ${EVENT_COLUMNS}`,
+    [eventId, accountId],
+  );
+  return result.rows[0] ? toEventRecord(result.rows[0]) : null;
+}
+
+/** Removes the event; false when there was no such event in this account. */
+export async function deleteEvent(accountId: string, eventId: string): Promise<boolean> {
+  if (!isUuid(eventId) || !isUuid(accountId)) return false;
+  const result = await db.pool.query("DELETE FROM events WHERE id = $1::uuid AND account_id = $2::uuid", [eventId, accountId]);
+  return (result.rowCount ?? 0) > 0;
+}

@@ -1,0 +1,158 @@
+import { z } from "zod";
+import { parseDateTime } from "./datetime";
+
+/*
+ * The event fields and their rules, shared by every writer of the event knowledge: the webhook, the
+ * dashboard's manual edit and the CSV import. Field names are the wire names (snake_case), so one set of
+ * error details serves the webhook's `details` and the forms' field errors.
+ * No server imports: forms may use it for early hints.
+ */
+
+export const EVENT_LIMITS = { title: 300, description: 5_000, location: 500, url: 2_048, price: 100 } as const;
+export const RECURRENCES = ["daily", "weekly", "monthly", "yearly", ""] as const;
+export const EVENT_STATUSES = ["upcoming", "cancelled"] as const;
+
+export type Recurrence = (typeof RECURRENCES)[number];
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** What identifies an event within an account: trimmed title, start instant, trimmed location. */
+export type EventIdentity = { title: string; startsAt: Date; startsAtOffset: string; location: string };
+
+/** A full replacement of an event's fields (upsert, create, edit). */
+export type EventInput = EventIdentity & {
+  endsAt: Date | null;
+  description: string;
+  url: string;
+  price: string;
+  recurring: Recurrence;
+  status: EventStatus;
+};
+
+// Limits count characters (code points), not UTF-16 units: an emoji is one character.
+const codePoints = (value: string) => Array.from(value).length;
+
+const required = (issue: { input: unknown }) => (issue.input === undefined ? "This field is required." : "Must be a string.");
+
+/*
+ * PostgreSQL text cannot hold NUL, and lone UTF-16 surrogates would be silently replaced on the way to
+ * UTF-8; both are rejected here so that what is stored is exactly what was sent.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const storableText = (max: number) =>
+  z
+    .string({ error: required })
+    .trim()
+    .refine((value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value), "Must not contain NUL characters or unpaired surrogates.")
+    .refine((value) => codePoints(value) <= max, `Use at most ${max.toLocaleString("en-US")} characters.`);
+
+const optionalText = (max: number) =>
+  storableText(max)
+    .nullish()
+    .transform((value) => value ?? "");
+
+const title = storableText(EVENT_LIMITS.title).refine((value) => value.length > 0, "Must not be empty.");
+
+const dateTime = z
+  .string({ error: required })
+  .transform((value, ctx) => {
+    const parsed = parseDateTime(value);
+    if (parsed.ok) return parsed.value;
+    ctx.issues.push({ code: "custom", message: parsed.message, input: value });
+    return z.NEVER;
+  });
+
+const optionalDateTime = z.preprocess((value) => (value === "" || value === null ? undefined : value), dateTime.optional());
+
+const url = optionalText(EVENT_LIMITS.url).refine((value) => {
+  if (value === "") return true;
+  // The scheme check is on the text itself: WHATWG URL parsing is lenient ("http:example" parses).
+  if (!/^https?:\/\/[^\s/?#]/i.test(value) || !URL.canParse(value)) return false;
+  return ["http:", "https:"].includes(new URL(value).protocol);
+}, "Must be an absolute http(s) URL.");
+
+const recurring = z
+  .enum(RECURRENCES, { error: 'Must be one of daily, weekly, monthly, yearly or "".' })
+  .nullish()
+  .transform((value): Recurrence => value ?? "");
+
+const status = z
+  .enum(EVENT_STATUSES, { error: "Must be upcoming or cancelled." })
+  .nullish()
+  .transform((value): EventStatus => value ?? "upcoming");
+
+// A JSON value that is not an object gets one message, not zod's type jargon.
+const objectError = { error: "Must be a JSON object." };
+
+const identityShape = { title, starts_at: dateTime, location: optionalText(EVENT_LIMITS.location) };
+
+/** cancel and delete: only the identity is read; other fields are ignored. */
+export const eventIdentitySchema = z
+  .object(identityShape, objectError)
+  .transform((raw): EventIdentity => ({
+    title: raw.title,
+    startsAt: raw.starts_at.instant,
+    startsAtOffset: raw.starts_at.offset,
+    location: raw.location,
+  }));
+
+/** upsert, dashboard create/edit, CSV rows. Unknown fields are ignored. */
+export const eventFieldsSchema = z
+  .object(
+    {
+      ...identityShape,
+      ends_at: optionalDateTime,
+      description: optionalText(EVENT_LIMITS.description),
+      url,
+      price: optionalText(EVENT_LIMITS.price),
+      recurring,
+      status,
+    },
+    objectError,
+  )
+  .superRefine((raw, ctx) => {
+    if (raw.ends_at && raw.starts_at && raw.ends_at.instant.getTime() < raw.starts_at.instant.getTime()) {
+      ctx.addIssue({ code: "custom", path: ["ends_at"], message: "Must not be before starts_at." });
+    }
+  })
+  .transform(
+    (raw): EventInput => ({
+      title: raw.title,
+      startsAt: raw.starts_at.instant,
+      startsAtOffset: raw.starts_at.offset,
+      location: raw.location,
+      endsAt: raw.ends_at?.instant ?? null,
+      description: raw.description,
+      url: raw.url,
+      price: raw.price,
+      recurring: raw.recurring,
+      status: raw.status,
+    }),
+  );
+
+export type FieldError = { field: string; message: string };
+
+/** zod issues as `[{ field: "event.title", message }]`, one entry per field, in input order. */
+export function fieldErrors(error: z.ZodError, prefix = ""): FieldError[] {
+  const seen = new Set<string>();
+  const details: FieldError[] = [];
+  for (const issue of error.issues) {
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
+    if (seen.has(field)) continue;
+    seen.add(field);
+    details.push({ field, message: issue.message });
+  }
+  return details;
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; details: FieldError[] };
+
+export function parseEventFields(input: unknown, prefix = ""): ParseResult<EventInput> {
+  const result = eventFieldsSchema.safeParse(input);
+  return result.success ? { ok: true, value: result.data } : { ok: false, details: fieldErrors(result.error, prefix) };
+}
+
+export function parseEventIdentity(input: unknown, prefix = ""): ParseResult<EventIdentity> {
+  const result = eventIdentitySchema.safeParse(input);
+  return result.success ? { ok: true, value: result.data } : { ok: false, details: fieldErrors(result.error, prefix) };
+}

@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sourceFingerprint } from "@/lib/cli/build-fingerprint";
+import { bin, run } from "@/lib/cli/processes";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { applyMigrations } from "@/lib/db/migrate";
+
+/*
+ * What every benchmark shares: a production build in its own dist dir (rebuilt only when the source
+ * changed, so a run never touches .next), a throw-away embedded PostgreSQL with the migrations applied,
+ * and `next start` on a free port.
+ */
+
+export async function buildIfNeeded(distDir: string): Promise<void> {
+  const stamp = path.join(distDir, "source-fingerprint");
+  const fingerprint = sourceFingerprint();
+  if (fs.existsSync(path.join(distDir, "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint) {
+    console.log(`▸ Production build in ${distDir} is current`);
+    return;
+  }
+  console.log(`▸ Building into ${distDir}…`);
+  // next build rewrites tsconfig.json and next-env.d.ts for its dist dir; keep the checked-in ones.
+  const kept = ["tsconfig.json", "next-env.d.ts"].filter((file) => fs.existsSync(file)).map((file) => [file, fs.readFileSync(file, "utf8")] as const);
+  try {
+    const code = await run(bin("next"), ["build"], { ...process.env, NEXT_DIST_DIR: distDir, NODE_OPTIONS: "" });
+    if (code !== 0) throw new Error("next build failed");
+  } finally {
+    for (const [file, text] of kept) if (fs.readFileSync(file, "utf8") !== text) fs.writeFileSync(file, text);
+  }
+  fs.writeFileSync(stamp, fingerprint);
+}
+
+export type BenchDatabase = EmbeddedDatabase & { dispose: () => Promise<void> };
+
+export async function startBenchDatabase(label: string): Promise<BenchDatabase> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${label}-pg-`));
+  const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });
+  await applyMigrations(database.url);
+  return {
+    ...database,
+    dispose: async () => {
+      await database.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function benchEnv(databaseUrl: string, distDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    NODE_OPTIONS: "",
+    DATABASE_URL: databaseUrl,
+    NEXT_DIST_DIR: distDir,
+    APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? crypto.randomBytes(32).toString("base64"),
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? crypto.randomBytes(32).toString("base64url"),
+  };
+}
+
+export function startNext(port: number, env: NodeJS.ProcessEnv): ChildProcess {
+  const url = `http://127.0.0.1:${port}`;
+  return spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...env, NEXTAUTH_URL: url, APP_BASE_URL: url },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+export async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    const ok = await fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server at ${baseUrl} did not start`);
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+export function runMain(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

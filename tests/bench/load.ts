@@ -1,0 +1,95 @@
+import autocannon from "autocannon";
+import fs from "node:fs";
+import { computeSignature } from "@/lib/events-webhook/signature";
+
+/*
+ * The load: 50 connections sending correctly signed upserts over 10,000 distinct events. Each request
+ * is built when it is sent, with the current timestamp and a fresh signature; a sequence number in the
+ * description makes every body unique, so no request is a duplicate of another.
+ */
+
+export const DISTINCT_EVENTS = 10_000;
+
+export type LoadResult = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; total: number; peakRssMb: number };
+
+function eventBody(index: number, sequence: number): string {
+  const start = new Date(Date.UTC(2027, 0, 1, 9) + (index % 2_000) * 3_600_000);
+  return JSON.stringify({
+    action: "upsert",
+    event: {
+      title: `Benchmark event ${index}`,
+      starts_at: start.toISOString().replace(".000Z", "+00:00"),
+      ends_at: new Date(start.getTime() + 5_400_000).toISOString(),
+      description: `Load test delivery ${sequence}`,
+      location: `Hall ${index % 7}`,
+      url: `https://example.com/events/${index}`,
+      price: index % 3 === 0 ? "Free" : "€12",
+      recurring: "",
+    },
+  });
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export function treeRss(pid: number): number {
+  let total = 0;
+  const visit = (id: number) => {
+    try {
+      const status = fs.readFileSync(`/proc/${id}/status`, "utf8");
+      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+      for (const task of fs.readdirSync(`/proc/${id}/task`)) {
+        const children = fs.readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
+        for (const child of children ? children.split(/\s+/) : []) visit(Number(child));
+      }
+    } catch {
+      // The process ended between listing and reading.
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+export async function runLoad(options: { port: number; publicId: string; secret: string; seconds: number; serverPid: number }): Promise<LoadResult> {
+  let sequence = 0;
+  let peakRss = treeRss(options.serverPid);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, treeRss(options.serverPid));
+  }, 500);
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${options.port}`,
+      connections: 50,
+      duration: options.seconds,
+      requests: [
+        {
+          method: "POST",
+          path: `/api/v1/events/webhook/${options.publicId}`,
+          setupRequest: (request) => {
+            const body = eventBody(Math.floor(Math.random() * DISTINCT_EVENTS), ++sequence);
+            const timestamp = String(Math.floor(Date.now() / 1000));
+            return {
+              ...request,
+              body,
+              headers: {
+                "content-type": "application/json",
+                "user-agent": "webhook-bench/1",
+                "x-service-timestamp": timestamp,
+                "x-service-signature": computeSignature(options.secret, timestamp, body),
+              },
+            };
+          },
+        },
+      ],
+    });
+    return {
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      total: result.requests.total,
+      peakRssMb: Math.round(peakRss / 1024 / 1024),
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import os from "node:os";
+import pg from "pg";
+import { freePort } from "@/lib/db/embedded";
+import { generatePublicId } from "@/lib/events-webhook/ids";
+import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
+import { benchEnv, buildIfNeeded, runMain, startBenchDatabase, startNext, stopProcess } from "./harness";
+import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
+
+/*
+ * npm run bench:webhook — the webhook under load, against a bare node:http + pg server doing the same
+ * work (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt only when the source
+ * changed), a throw-away embedded PostgreSQL, a fresh account and source per server, then autocannon.
+ * BENCH_SECONDS sets the measured duration (default 20); each server is warmed up for 5 s first.
+ */
+
+const DIST_DIR = ".next-bench";
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP_SECONDS = 5;
+const TARGETS = { requestsPerSecond: 800, p99: 100, ratio: 0.3 };
+
+type Measured = LoadResult & { rows: string };
+
+async function createSource(databaseUrl: string, label: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const secret = generateSecret();
+    const publicId = generatePublicId();
+    const account = await client.query<{ id: string }>(`INSERT INTO accounts (name, plan) VALUES ($1, 'pro') RETURNING id`, [`Benchmark ${label}`]);
+    // The rate limit is raised so the benchmark measures ingestion, not refusals.
+    await client.query(
+      `INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, $3, $4, 10000000)`,
+      [account.rows[0].id, publicId, label, encryptSecret(secret)],
+    );
+    return { publicId, secret, accountId: account.rows[0].id };
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    const up = await fetch(`http://127.0.0.1:${port}/api/v1/events/webhook/src_000000000000000000000000`, { method: "POST" }).then(
+      (response) => response.arrayBuffer().then(() => true),
+      () => false,
+    );
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server on port ${port} did not start`);
+}
+
+async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess): Promise<Measured> {
+  const port = await freePort();
+  const child = start(port);
+  try {
+    await waitForPort(port, child);
+    const warmup = await createSource(databaseUrl, `${label} warm-up`);
+    await runLoad({ port, ...warmup, seconds: WARMUP_SECONDS, serverPid: child.pid! });
+    const source = await createSource(databaseUrl, label);
+    console.log(`▸ ${label}: ${SECONDS} s, 50 connections…`);
+    const result = await runLoad({ port, ...source, seconds: SECONDS, serverPid: child.pid! });
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const counts = await client.query(
+      `SELECT (SELECT count(*) FROM events WHERE account_id = $1) AS events, (SELECT count(*) FROM webhook_deliveries WHERE account_id = $1) AS deliveries`,
+      [source.accountId],
+    );
+    await client.end();
+    return { ...result, rows: `${counts.rows[0].events} events, ${counts.rows[0].deliveries} delivery log rows` };
+  } finally {
+    await stopProcess(child);
+  }
+}
+
+function report(ours: Measured, reference: Measured): number {
+  const ratio = ours.requestsPerSecond / reference.requestsPerSecond;
+  const columns = ["req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "RSS MB", "requests"];
+  const line = (label: string, r: LoadResult) =>
+    label.padEnd(26) + [r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.peakRssMb, r.total].map((value, i) => String(value).padStart(i === 0 ? 10 : 9)).join("");
+  console.log(`\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`);
+  console.log("".padEnd(26) + columns.map((name, i) => name.padStart(i === 0 ? 10 : 9)).join(""));
+  console.log(line("Next.js app (ours)", ours));
+  console.log(line("Reference node:http + pg", reference));
+  console.log(`Rows written: ours ${ours.rows}; reference ${reference.rows}`);
+  console.log(`Ratio ours/reference: ${ratio.toFixed(2)}`);
+  const checks = [
+    [`≥ ${TARGETS.requestsPerSecond} req/s`, ours.requestsPerSecond >= TARGETS.requestsPerSecond],
+    [`p99 < ${TARGETS.p99} ms`, ours.p99 < TARGETS.p99],
+    [`ratio ≥ ${TARGETS.ratio}`, ratio >= TARGETS.ratio],
+    ["zero errors and non-2xx", ours.errors + ours.non2xx === 0],
+  ] as const;
+  console.log(`Targets: ${checks.map(([name, ok]) => `${ok ? "✔" : "✖"} ${name}`).join(", ")}`);
+  return checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+runMain(async () => {
+  await buildIfNeeded(DIST_DIR);
+  const database = await startBenchDatabase("webhook");
+  try {
+    const env = benchEnv(database.url, DIST_DIR);
+    // The bench process encrypts the secrets it inserts; the servers must decrypt with the same key.
+    process.env.APP_ENCRYPTION_KEY = env.APP_ENCRYPTION_KEY;
+    const ours = await measure("Next.js app", database.url, (port) => startNext(port, env));
+    const reference = await measure("Reference node:http + pg", database.url, (port) =>
+      spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/reference-server.ts", String(port)], {
+        env,
+        stdio: ["ignore", "ignore", "inherit"],
+      }),
+    );
+    return report(ours, reference);
+  } finally {
+    await database.dispose();
+  }
+});

@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
+import { sweepRetention } from "@/lib/events-webhook/retention";
+import { createSource, deliveryCount, lastDelivery, sample, send, upsert, type TestSource } from "./support";
+
+describe("what a delivery log entry holds", () => {
+  it("logs an accepted request with time, action, status, title, latency, body and the headers that matter, never the secret", async () => {
+    const source = await createSource();
+    const body = upsert(sample({ description: "logged" }));
+    const before = Date.now();
+    await send(source, body, { headers: { "User-Agent": "booking-platform/2.1", "Content-Length": String(Buffer.byteLength(body)) } });
+    const row = await lastDelivery(source);
+    expect(row).toMatchObject({
+      action: "upsert",
+      status: 200,
+      event_title: "Spring Open Day",
+      error_code: null,
+      body,
+      body_bytes: Buffer.byteLength(body),
+      headers: {
+        content_type: "application/json",
+        user_agent: "booking-platform/2.1",
+        content_length: String(Buffer.byteLength(body)),
+        timestamp: expect.stringMatching(/^\d{10}$/),
+        signature_present: true,
+        signature_valid: true,
+      },
+    });
+    expect((row!.received_at as Date).getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect(row!.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(row!.latency_ms).toBeLessThan(5_000);
+    const stored = JSON.stringify(row);
+    expect(stored).not.toContain(source.secret);
+    expect(stored).not.toContain(source.secret.slice(6));
+    expect(stored).not.toMatch(/sha256=/);
+  });
+
+  it("keeps the first 16 KiB of a larger body and its full size", async () => {
+    const source = await createSource();
+    const body = upsert(sample({ description: "é".repeat(4_000) + "x".repeat(12_000) }));
+    await send(source, body);
+    const row = await lastDelivery(source);
+    expect(row!.body_bytes).toBe(Buffer.byteLength(body));
+    expect(Buffer.from(row!.body as string).subarray(0, 100).toString()).toBe(Buffer.from(body).subarray(0, 100).toString());
+    expect((row!.body as string).length).toBeLessThanOrEqual(16 * 1024);
+    const detail = await getDelivery(source.accountId, row!.id as string);
+    expect(detail).toMatchObject({ bodyTruncated: true, bodyBytes: Buffer.byteLength(body), action: "upsert" });
+  });
+
+  it("stores bodies with NUL bytes and invalid UTF-8 readably", async () => {
+    const source = await createSource();
+    await send(source, new Uint8Array([0x7b, 0x00, 0xff, 0x7d]));
+    const row = await lastDelivery(source);
+    expect(row).toMatchObject({ status: 400, error_code: "invalid_json", body: "{\uFFFD\uFFFD}", body_bytes: 4 });
+  });
+});
+
+describe("429s in the log", () => {
+  it("logs at most one rate-limited request per source per second", async () => {
+    const source = await createSource({ rateLimit: 1 });
+    await send(source, upsert(sample()));
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(source, upsert(sample({ title: `Flood ${i}` })))));
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    expect(answers.every((answer) => answer.status === 429)).toBe(true);
+    const logged429 = async () => (await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1 AND status = 429", [source.sourceId])).rows[0].n;
+    const first = await logged429();
+    expect(first).toBeGreaterThanOrEqual(1);
+    expect(first).toBeLessThanOrEqual(Math.ceil(elapsedSeconds) + 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await send(source, upsert(sample({ title: "After a second" })));
+    expect(await logged429()).toBe(first + 1);
+    expect(await deliveryCount(source)).toBe(1 + first + 1);
+  });
+});
+
+describe("retention", () => {
+  it("deletes entries older than 30 days, expired replay records and stale rate-limit rows, in batches, and nothing newer", async () => {
+    const source = await createSource();
+    await db.pool.query(
+      `INSERT INTO webhook_deliveries (account_id, source_id, received_at, status)
+       SELECT $1, $2, now() - make_interval(days => d) - interval '1 minute', 200 FROM unnest(ARRAY[31, 31, 31, 45, 400, 29, 1, 0]) AS d`,
+      [source.accountId, source.sourceId],
+    );
+    await db.pool.query(
+      `INSERT INTO webhook_replays (source_id, signature, accepted_at) VALUES ($1, 'old', now() - interval '20 minutes'), ($1, 'fresh', now() - interval '1 minute')`,
+      [source.sourceId],
+    );
+    const nowMs = Date.now();
+    await db.pool.query(`INSERT INTO rate_limits (key, points, expire) VALUES ($1, 1, $2), ($3, 1, $4)`, [
+      `test-stale-${source.sourceId}`, nowMs - 2 * 3_600_000, `test-live-${source.sourceId}`, nowMs + 60_000,
+    ]);
+    const visible = await listDeliveries(source.accountId, source.sourceId, { limit: 100 });
+    expect(visible.items).toHaveLength(3);
+
+    // Two sweeps at once, as two instances would run them: neither fails, each old row goes once.
+    const [a, b] = await Promise.all([sweepRetention({ batchSize: 2, pauseMs: 0 }), sweepRetention({ batchSize: 2, pauseMs: 0 })]);
+    expect(a.deliveries + b.deliveries).toBeGreaterThanOrEqual(5);
+    const left = await db.pool.query("SELECT received_at FROM webhook_deliveries WHERE source_id = $1", [source.sourceId]);
+    expect(left.rows).toHaveLength(3);
+    for (const row of left.rows) expect(Date.now() - row.received_at.getTime()).toBeLessThan(30 * 86_400_000);
+    const replays = await db.pool.query("SELECT signature FROM webhook_replays WHERE source_id = $1", [source.sourceId]);
+    expect(replays.rows.map((row) => row.signature)).toEqual(["fresh"]);
+    const rates = await db.pool.query("SELECT key FROM rate_limits WHERE key LIKE $1", [`test-%-${source.sourceId}`]);
+    expect(rates.rows.map((row) => row.key)).toEqual([`test-live-${source.sourceId}`]);
+  });
+});
+
+async function seedDeliveries(source: TestSource, count: number) {
+  // Pairs share a received_at, so the id tie-breaker is exercised.
+  await db.pool.query(
+    `INSERT INTO webhook_deliveries (account_id, source_id, received_at, status, action, event_title)
+     SELECT $1, $2, now() - interval '1 hour' + (n / 2) * interval '1 second',
+            CASE WHEN n % 5 = 0 THEN 401 WHEN n % 7 = 0 THEN 503 ELSE 200 END,
+            CASE WHEN n % 3 = 0 THEN 'delete' ELSE 'upsert' END, 'Seed ' || n
+     FROM generate_series(1, $3) AS n`,
+    [source.accountId, source.sourceId, count],
+  );
+}
+
+describe("listing deliveries", () => {
+  it("pages newest first by cursor with no skips or repeats while new entries arrive, and back again", async () => {
+    const source = await createSource();
+    await seedDeliveries(source, 61);
+    const expected = (
+      await db.pool.query("SELECT id FROM webhook_deliveries WHERE source_id = $1 ORDER BY received_at DESC, id DESC", [source.sourceId])
+    ).rows.map((row) => row.id);
+
+    const seen: string[] = [];
+    const cursors: (string | null)[] = [];
+    let page = await listDeliveries(source.accountId, source.sourceId, { limit: 7 });
+    expect(page.newerCursor).toBeNull();
+    for (;;) {
+      seen.push(...page.items.map((item) => item.id));
+      cursors.push(page.newerCursor);
+      // New requests arrive between page views.
+      await send(source, upsert(sample({ title: `Arrived during paging ${seen.length}` })));
+      if (!page.olderCursor) break;
+      page = await listDeliveries(source.accountId, source.sourceId, { limit: 7, cursor: page.olderCursor, direction: "older" });
+    }
+    expect(seen).toEqual(expected);
+
+    // Walking back with "newer" from the last page returns the same pages in reverse.
+    let back = await listDeliveries(source.accountId, source.sourceId, { limit: 7, cursor: cursors[cursors.length - 1], direction: "newer" });
+    const lastPageStart = Math.floor((expected.length - 1) / 7) * 7;
+    expect(back.items.map((item) => item.id)).toEqual(expected.slice(lastPageStart - 7, lastPageStart));
+    expect(back.olderCursor).not.toBeNull();
+    while (back.newerCursor) back = await listDeliveries(source.accountId, source.sourceId, { limit: 7, cursor: back.newerCursor, direction: "newer" });
+    // The newest page now also shows the entries that arrived meanwhile.
+    expect(back.items[0].eventTitle).toMatch(/^Arrived during paging/);
+  });
+
+  it("filters by action and status class", async () => {
+    const source = await createSource();
+    await seedDeliveries(source, 30);
+    const deletes = await listDeliveries(source.accountId, source.sourceId, { action: "delete", limit: 100 });
+    expect(deletes.items.length).toBe(10);
+    expect(deletes.items.every((item) => item.action === "delete")).toBe(true);
+    const clientErrors = await listDeliveries(source.accountId, source.sourceId, { statusClass: "4xx", limit: 100 });
+    expect(clientErrors.items.map((item) => item.status)).toEqual(Array(6).fill(401));
+    const serverErrors = await listDeliveries(source.accountId, source.sourceId, { statusClass: "5xx", action: "upsert", limit: 100 });
+    expect(serverErrors.items.every((item) => item.status === 503 && item.action === "upsert")).toBe(true);
+    const ok = await listDeliveries(source.accountId, source.sourceId, { statusClass: "2xx", limit: 100 });
+    expect(ok.items.length + clientErrors.items.length + (await listDeliveries(source.accountId, source.sourceId, { statusClass: "5xx", limit: 100 })).items.length).toBe(30);
+  });
+
+  it("accepts the public source id as well as the row id, and ignores a malformed cursor", async () => {
+    const source = await createSource();
+    await seedDeliveries(source, 3);
+    const byPublicId = await listDeliveries(source.accountId, source.publicId, { cursor: "not-a-cursor" });
+    expect(byPublicId.items).toHaveLength(3);
+  });
+});
+
+describe("isolation between accounts", () => {
+  it("never shows another account's deliveries", async () => {
+    const owner = await createSource();
+    const other = await createSource();
+    await send(owner, upsert(sample()));
+    const delivery = await lastDelivery(owner);
+    expect((await listDeliveries(other.accountId, owner.sourceId)).items).toEqual([]);
+    expect((await listDeliveries(other.accountId, owner.publicId)).items).toEqual([]);
+    expect(await getDelivery(other.accountId, delivery!.id as string)).toBeNull();
+    expect(await getDelivery(owner.accountId, delivery!.id as string)).toMatchObject({ id: delivery!.id, status: 200 });
+    expect(await getDelivery(owner.accountId, "not-a-uuid")).toBeNull();
+  });
+});

@@ -1,0 +1,147 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { applyMigrations } from "@/lib/db/migrate";
+import { createWebhookHandler } from "@/lib/events-webhook/handler";
+import { generatePublicId } from "@/lib/events-webhook/ids";
+import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
+import { rotateSecret } from "@/lib/events-webhook/sources";
+import { db } from "@/lib/db/client";
+import { createSource, eventRows, nowSeconds, sample, send, signedRequest, upsert, type TestSource } from "./support";
+
+const pools: pg.Pool[] = [];
+/** A second app instance: its own pool on the same database, as another process would have. */
+function otherInstance(connectionString = process.env.DATABASE_URL!) {
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 3_000 });
+  pool.on("error", () => {});
+  pools.push(pool);
+  return createWebhookHandler({ pool });
+}
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end().catch(() => {})));
+});
+
+describe("concurrency", () => {
+  it("turns 50 concurrent identical signed upserts into exactly one event and 50 answers of 200", async () => {
+    const source = await createSource({ rateLimit: 1_000 });
+    const body = upsert(sample({ description: "racing" }));
+    const timestamp = String(nowSeconds());
+    const answers = await Promise.all(Array.from({ length: 50 }, () => send(source, body, { timestamp })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+    expect(answers.filter((answer) => answer.body.duplicate !== true).length).toBeGreaterThanOrEqual(1);
+    expect(await eventRows(source)).toHaveLength(1);
+  });
+
+  it("turns 50 concurrent upserts of one event with different timestamps into one event, all processed", async () => {
+    const source = await createSource({ rateLimit: 1_000 });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => send(source, upsert(sample({ description: `writer ${i}` })), { timestamp: String(nowSeconds() - i) })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+    expect(answers.every((answer) => answer.body.action === "upsert")).toBe(true);
+    expect(answers.filter((answer) => (answer.body.event as { created: boolean }).created)).toHaveLength(1);
+    expect(await eventRows(source)).toHaveLength(1);
+    const count = await db.pool.query("SELECT event_count FROM accounts WHERE id = $1", [source.accountId]);
+    expect(count.rows[0].event_count).toBe(1);
+  });
+});
+
+describe("two app instances on one database", () => {
+  it("share one rate limit", async () => {
+    const source = await createSource({ rateLimit: 10 });
+    const [a, b] = [otherInstance(), otherInstance()];
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await send(source, upsert(sample({ title: `Event ${i}` })), { handler: i % 2 ? a : b })).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+
+  it("see a rotation immediately: the old secret fails on the other instance's very next request", async () => {
+    const source: TestSource = await createSource();
+    const [a, b] = [otherInstance(), otherInstance()];
+    expect((await send(source, upsert(sample()), { handler: a })).status).toBe(200);
+    expect((await send(source, upsert(sample({ title: "warm b" })), { handler: b })).status).toBe(200);
+    const rotated = await rotateSecret(source.context, source.sourceId);
+    if (!rotated.ok) throw new Error(rotated.message);
+    for (const handler of [a, b]) {
+      expect((await send(source, upsert(sample({ title: "old" })), { handler })).status).toBe(401);
+      expect((await send(source, upsert(sample({ title: "new" })), { handler, secret: rotated.secret })).status).toBe(200);
+    }
+  });
+});
+
+describe("database outage", () => {
+  let database: EmbeddedDatabase | null = null;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "webhook-outage-"));
+  afterAll(async () => {
+    await database?.stop().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers 503 within 5 s while the database is down, resumes when it is back, and loses no 200", { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    database = await startEmbeddedPostgres({ dir, port, persistent: true });
+    await applyMigrations(database.url);
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    const secret = generateSecret();
+    const publicId = generatePublicId();
+    const account = await admin.query("INSERT INTO accounts (name, plan) VALUES ('Outage', 'pro') RETURNING id");
+    const created = await admin.query(
+      "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, 'Outage', $3, 100000) RETURNING id",
+      [account.rows[0].id, publicId, encryptSecret(secret)],
+    );
+    await admin.end();
+    const source = { publicId, secret, sourceId: created.rows[0].id } as TestSource;
+    const handler = otherInstance(database.url);
+
+    const results: { title: string; status: number; ms: number; phase: string }[] = [];
+    let phase = "before";
+    let sequence = 0;
+    let running = true;
+    const worker = async () => {
+      while (running) {
+        const title = `Delivery ${++sequence}`;
+        const started = performance.now();
+        const response = await handler(signedRequest(source, upsert({ title, starts_at: "2026-05-01T10:00:00Z" })), publicId);
+        results.push({ title, status: response.status, ms: performance.now() - started, phase });
+        if (response.status === 503) {
+          expect(response.headers.get("Retry-After")).toBe("5");
+          expect(await response.json()).toMatchObject({ ok: false, error: { code: "unavailable" } });
+        }
+        if (response.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const workers = Array.from({ length: 4 }, worker);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    phase = "down";
+    await database.stop();
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    phase = "restarting";
+    database = await startEmbeddedPostgres({ dir, port, persistent: true });
+    phase = "back";
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    running = false;
+    await Promise.all(workers);
+
+    const byPhase = (name: string) => results.filter((result) => result.phase === name);
+    expect(byPhase("before").filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    expect(byPhase("down").length).toBeGreaterThan(0);
+    expect(byPhase("down").filter((r) => r.status !== 200 && r.status !== 503)).toEqual([]);
+    expect(results.every((r) => r.status === 200 || r.status === 503)).toBe(true);
+    expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(5_000);
+    expect(byPhase("back").filter((r) => r.status === 200).length).toBeGreaterThan(0);
+
+    const check = new pg.Client({ connectionString: database.url });
+    await check.connect();
+    const stored = new Set((await check.query("SELECT title FROM events")).rows.map((row) => row.title as string));
+    await check.end();
+    const missing = results.filter((r) => r.status === 200 && !stored.has(r.title));
+    expect(missing).toEqual([]);
+  });
+});
