@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startEmbeddedPostgres } from "../db/embedded";
 import { applyMigrations } from "../db/migrate";
-import { bin, supervise } from "./processes";
+import { supervise } from "./processes";
 import { runCli } from "./run-cli";
 
 // The server Playwright tests run against: the production build on a fresh, throw-away database.
@@ -22,7 +22,7 @@ runCli(async () => {
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     APP_BASE_URL: `http://127.0.0.1:${port}`,
   };
-  const child = spawn(bin("next"), ["start", "-p", port, "-H", "127.0.0.1"], { stdio: "inherit", env });
+  const child = spawn(process.execPath, ["lib/cli/serve.mjs"], { stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
   return supervise(child, async () => {
     await database.stop();
     fs.rmSync(dir, { recursive: true, force: true });

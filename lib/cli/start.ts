@@ -41,6 +41,9 @@ runCli(async () => {
   }
 
   console.log(`▸ Ready in ${((Date.now() - started) / 1000).toFixed(1)} s — starting the ${dev ? "development" : "production"} server on http://localhost:${port}`);
-  const child = spawn(bin("next"), [dev ? "dev" : "start", "-p", port], { stdio: "inherit", env: process.env });
+  // Production runs our server (Next.js plus the API hot paths, lib/cli/serve.mjs); dev runs next dev.
+  const child = dev
+    ? spawn(bin("next"), ["dev", "-p", port], { stdio: "inherit", env: process.env })
+    : spawn(process.execPath, ["lib/cli/serve.mjs"], { stdio: "inherit", env: { ...process.env, PORT: port } });
   return supervise(child, database.stop);
 });
