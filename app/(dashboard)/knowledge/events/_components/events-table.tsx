@@ -1,0 +1,138 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import { Ban, Pencil, Trash2 } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { toast } from "sonner";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { DataTable } from "@/components/ui/data-table";
+import { cancelEventAction, deleteEventAction } from "../actions";
+import { EventFormDialog, type EventFormValues } from "./event-form-dialog";
+
+type Moment = { date: string; time: string; full: string };
+
+function MomentCell({ moment, title }: { moment: Moment; title?: string }) {
+  return (
+    <span title={title ?? moment.full} className="block whitespace-nowrap">
+      {moment.date}
+      <span className="block text-xs text-zinc-500">{moment.time}</span>
+    </span>
+  );
+}
+
+export type EventRowView = {
+  id: string;
+  title: string;
+  starts: Moment;
+  startsOriginal: string;
+  ends: Moment | null;
+  location: string;
+  price: string;
+  recurring: string;
+  status: "upcoming" | "cancelled";
+  past: boolean;
+  url: string;
+  form: EventFormValues;
+};
+
+function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) {
+  const router = useRouter();
+  const [editing, setEditing] = useState(false);
+  const run = async (action: () => Promise<{ ok: boolean; message: string }>) => {
+    const result = await action();
+    if (result.ok) toast.success(result.message);
+    else toast.error(result.message);
+    router.refresh();
+  };
+  return (
+    <div className="-mr-2 flex justify-end gap-0.5">
+      <Button variant="ghost" size="sm" aria-label={`Edit ${row.title}`} onClick={() => setEditing(true)}>
+        <Pencil className="size-4" aria-hidden />
+      </Button>
+      <EventFormDialog open={editing} onOpenChange={setEditing} eventId={row.id} initial={row.form} timezone={timezone} />
+      {row.status !== "cancelled" ? (
+        <ConfirmDialog
+          trigger={
+            <Button variant="ghost" size="sm" aria-label={`Cancel ${row.title}`}>
+              <Ban className="size-4" aria-hidden />
+            </Button>
+          }
+          title={`Cancel “${row.title}”?`}
+          description="The event stays in your knowledge with the status cancelled, as a cancel from the webhook would leave it."
+          confirmLabel="Cancel event"
+          cancelLabel="Keep it"
+          icon={<Ban className="size-5" aria-hidden />}
+          onConfirm={() => run(() => cancelEventAction(row.id))}
+        />
+      ) : null}
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="sm" aria-label={`Delete ${row.title}`}>
+            <Trash2 className="size-4" aria-hidden />
+          </Button>
+        }
+        title={`Delete “${row.title}”?`}
+        description="The event is removed from your knowledge. This cannot be undone; a later upsert from your system would create it again."
+        confirmLabel="Delete"
+        icon={<Trash2 className="size-5" aria-hidden />}
+        onConfirm={() => run(() => deleteEventAction(row.id))}
+      />
+    </div>
+  );
+}
+
+export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows: EventRowView[]; canManage: boolean; timezone: string; emptyMessage: React.ReactNode }) {
+  const columns: ColumnDef<EventRowView>[] = [
+    {
+      id: "title",
+      header: "Title",
+      cell: ({ row }) => (
+        <div className="max-w-64 min-w-36">
+          <p className="font-medium text-zinc-900">{row.original.title}</p>
+          {row.original.url ? (
+            <a href={row.original.url} target="_blank" rel="noopener noreferrer nofollow" className="text-xs break-all text-indigo-600 hover:underline">
+              {row.original.url.replace(/^https?:\/\//, "").slice(0, 48)}
+            </a>
+          ) : null}
+        </div>
+      ),
+    },
+    {
+      id: "starts",
+      header: "Starts",
+      cell: ({ row }) => <MomentCell moment={row.original.starts} title={`${row.original.starts.full} · sent as ${row.original.startsOriginal}`} />,
+    },
+    { id: "ends", header: "Ends", cell: ({ row }) => (row.original.ends ? <MomentCell moment={row.original.ends} /> : <span className="text-zinc-400">—</span>) },
+    { id: "location", header: "Location", cell: ({ row }) => row.original.location || <span className="text-zinc-400">—</span> },
+    { id: "price", header: "Price", cell: ({ row }) => row.original.price || <span className="text-zinc-400">—</span> },
+    { id: "recurring", header: "Recurring", cell: ({ row }) => (row.original.recurring ? <span className="capitalize">{row.original.recurring}</span> : <span className="text-zinc-400">—</span>) },
+    {
+      id: "status",
+      header: "Status",
+      cell: ({ row }) => (
+        <span className="flex flex-wrap gap-1">
+          <Badge tone={row.original.status === "cancelled" ? "red" : "green"} dot>
+            {row.original.status}
+          </Badge>
+          {row.original.past ? <Badge tone="neutral">past</Badge> : null}
+        </span>
+      ),
+    },
+  ];
+  if (canManage) {
+    columns.push({ id: "actions", header: () => <span className="sr-only">Actions</span>, cell: ({ row }) => <RowActions row={row.original} timezone={timezone} /> });
+  }
+  return (
+    <DataTable
+      label="Events"
+      columns={columns}
+      data={rows}
+      getRowId={(row) => row.id}
+      rowClassName={(row) => (row.past || row.status === "cancelled" ? "text-zinc-500" : undefined)}
+      emptyMessage={emptyMessage}
+    />
+  );
+}

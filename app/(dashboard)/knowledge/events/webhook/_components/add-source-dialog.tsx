@@ -1,0 +1,55 @@
+"use client";
+
+import { Plus, Webhook } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useActionState, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { createSourceAction, type CreateSourceState } from "../actions";
+
+export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: number }) {
+  const [open, setOpen] = useState(false);
+  const [state, action, pending] = useActionState<CreateSourceState, FormData>(createSourceAction, {});
+  const router = useRouter();
+
+  useEffect(() => {
+    if (!state.ok || !state.source) return;
+    toast.success(`Source “${state.source.name}” created`);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- closing after the action's result arrives
+    setOpen(false);
+    router.push(`/knowledge/events/webhook?source=${state.source.publicId}`);
+  }, [state, router]);
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" disabled={atLimit} title={atLimit ? `Your plan allows ${limit} sources` : undefined}>
+          <Plus className="size-4" aria-hidden />
+          Add source
+        </Button>
+      </DialogTrigger>
+      <DialogContent title="Add a webhook source" description="Each source has its own endpoint URL and signing secret. Use one per sending system." icon={<Webhook className="size-4" aria-hidden />} size="sm">
+        <form action={action} className={dialogFormClasses}>
+          <DialogBody>
+            <Field label="Source name" name="name" placeholder="e.g. Booking platform" maxLength={100} error={state.fieldErrors?.name} required autoFocus />
+            {state.message ? (
+              <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200">
+                {state.message}
+              </p>
+            ) : null}
+          </DialogBody>
+          <DialogFooter>
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              {pending ? "Creating…" : "Create source"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

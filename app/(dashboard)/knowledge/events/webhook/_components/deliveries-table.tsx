@@ -1,0 +1,75 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { DataTable } from "@/components/ui/data-table";
+import { StatusBadge } from "./status-badge";
+
+export type DeliveryRow = {
+  id: string;
+  time: string;
+  relative: string;
+  iso: string;
+  action: string | null;
+  status: number;
+  eventTitle: string | null;
+  errorCode: string | null;
+  latencyMs: number;
+};
+
+function useDetailHref() {
+  const pathname = usePathname();
+  const params = useSearchParams();
+  return (id: string) => {
+    const next = new URLSearchParams(params);
+    next.set("delivery", id);
+    return `${pathname}?${next}`;
+  };
+}
+
+export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; emptyMessage: React.ReactNode }) {
+  const detailHref = useDetailHref();
+  const columns: ColumnDef<DeliveryRow>[] = [
+    {
+      id: "time",
+      header: "Time",
+      cell: ({ row }) => (
+        <Link href={detailHref(row.original.id)} scroll={false} className="group block" aria-label={`Delivery at ${row.original.time}: view details`}>
+          <time dateTime={row.original.iso} title={row.original.iso} className="block font-medium text-zinc-900 group-hover:text-indigo-600">
+            {row.original.time}
+          </time>
+          <span className="text-xs text-zinc-500">{row.original.relative}</span>
+        </Link>
+      ),
+    },
+    {
+      id: "action",
+      header: "Action",
+      cell: ({ row }) => (row.original.action ? <span className="font-mono text-xs">{row.original.action}</span> : <span className="text-zinc-400">—</span>),
+    },
+    {
+      id: "status",
+      header: "Status",
+      cell: ({ row }) => (
+        <span className="flex flex-wrap items-center gap-1.5">
+          <StatusBadge status={row.original.status} />
+          {row.original.errorCode ? <span className="font-mono text-xs text-zinc-500">{row.original.errorCode}</span> : null}
+        </span>
+      ),
+    },
+    {
+      id: "event",
+      header: "Event",
+      cell: ({ row }) => (row.original.eventTitle ? <span className="line-clamp-2 break-words">{row.original.eventTitle}</span> : <span className="text-zinc-400">—</span>),
+      meta: { cellClassName: "max-w-xs" },
+    },
+    {
+      id: "latency",
+      header: "Latency",
+      cell: ({ row }) => <span className="tabular-nums text-zinc-600">{row.original.latencyMs} ms</span>,
+      meta: { headerClassName: "text-right", cellClassName: "text-right" },
+    },
+  ];
+  return <DataTable label="Recent deliveries" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage={emptyMessage} />;
+}

@@ -1,0 +1,162 @@
+"use client";
+
+import { AlertTriangle, RefreshCw, Send } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { toast } from "sonner";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { inputClasses } from "@/components/ui/field";
+import { rotateSecretAction, sendTestEventAction, setSourceActiveAction } from "../actions";
+import { SecretField } from "./secret-field";
+import { Switch } from "./switch";
+
+export type SourceCardProps = {
+  source: { id: string; publicId: string; name: string; active: boolean; endpointUrl: string; rotatedAt: string | null };
+  canManage: boolean;
+};
+
+type TestResult = { status: number; summary: string };
+
+function summarise(status: number, body: unknown): string {
+  const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+  if (error?.code) return `${error.code}: ${error.message ?? ""}`;
+  const event = (body as { event?: { created?: boolean } } | null)?.event;
+  if (status === 200) return event?.created ? "Event created" : "Event updated";
+  return `HTTP ${status}`;
+}
+
+export function SourceCard({ source, canManage }: SourceCardProps) {
+  const router = useRouter();
+  const [active, setActive] = useState(source.active);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [justRotated, setJustRotated] = useState(false);
+  const [testResult, setTestResult] = useState<TestResult | null>(null);
+  const [switching, startSwitch] = useTransition();
+  const [testing, startTest] = useTransition();
+
+  const toggle = (next: boolean) =>
+    startSwitch(async () => {
+      setActive(next);
+      const result = await setSourceActiveAction(source.id, next);
+      if (!result.ok) {
+        setActive(!next);
+        toast.error(result.message);
+        return;
+      }
+      toast.success(next ? "Source activated: requests are accepted again." : "Source deactivated: requests now get 403.");
+    });
+
+  const rotate = async () => {
+    const result = await rotateSecretAction(source.id);
+    if (!result.ok) {
+      toast.error(result.message);
+      return;
+    }
+    setSecret(result.secret);
+    setJustRotated(true);
+    toast.success("Secret rotated. Copy the new secret into your sending system now.");
+  };
+
+  // The page is refreshed only after the user acknowledges the new secret, so no re-render can mask it first.
+  const acknowledgeRotation = () => {
+    setJustRotated(false);
+    router.refresh();
+  };
+
+  const sendTest = () =>
+    startTest(async () => {
+      const result = await sendTestEventAction(source.id);
+      if (!result.ok) {
+        toast.error(result.message);
+        return;
+      }
+      const outcome = { status: result.status, summary: summarise(result.status, result.body) };
+      setTestResult(outcome);
+      if (result.status === 200) toast.success(`Test event delivered: ${result.status} OK`);
+      else toast.error(`Test event answered ${result.status}: ${outcome.summary}`);
+    });
+
+  return (
+    <section aria-labelledby={`source-${source.id}`} className="rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
+      <div className="flex flex-col gap-3 border-b border-zinc-200 px-6 py-4 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex items-center gap-3">
+          <h2 id={`source-${source.id}`} className="text-base font-semibold text-zinc-900">
+            {source.name}
+          </h2>
+          <Badge tone={active ? "green" : "neutral"} dot>
+            {active ? "Receiving" : "Inactive"}
+          </Badge>
+        </div>
+        <Switch label="Active" checked={active} disabled={!canManage || switching} onCheckedChange={toggle} />
+      </div>
+
+      <div className="space-y-5 px-6 py-5">
+        {!active ? (
+          <p role="status" className="flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-sm text-amber-900 ring-1 ring-amber-200">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+            This source is inactive: every request to its endpoint is answered with 403 <code className="font-mono text-xs">source_inactive</code> and nothing is
+            stored. Switch it on to receive events again.
+          </p>
+        ) : null}
+
+        <div className="space-y-1.5">
+          <label htmlFor={`endpoint-${source.id}`} className="block text-sm font-medium text-zinc-800">
+            Endpoint URL
+          </label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <input id={`endpoint-${source.id}`} readOnly value={source.endpointUrl} className={`${inputClasses} min-w-0 flex-1 font-mono`} onFocus={(event) => event.currentTarget.select()} />
+            <CopyButton value={source.endpointUrl} toastMessage="Endpoint URL copied" aria-label="Copy endpoint URL" />
+          </div>
+        </div>
+
+        <SecretField key={secret ?? "masked"} sourceId={source.id} canReveal={canManage} secret={secret} onSecret={setSecret} />
+
+        {justRotated ? (
+          <div role="status" className="flex flex-col gap-3 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 sm:flex-row sm:items-center sm:justify-between">
+            <p>This is the new signing secret. The old one no longer works: update your sending system now.</p>
+            <Button size="sm" variant="secondary" onClick={acknowledgeRotation}>
+              I have updated it
+            </Button>
+          </div>
+        ) : null}
+
+        {canManage ? (
+          <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-5">
+            <ConfirmDialog
+              trigger={
+                <Button variant="secondary">
+                  <RefreshCw className="size-4" aria-hidden />
+                  Rotate secret
+                </Button>
+              }
+              title="Rotate the signing secret?"
+              description="A new secret is created and the current one stops working immediately: every request signed with it gets 401 until your sending system uses the new secret. Update it right after rotating."
+              confirmLabel="Rotate"
+              pendingLabel="Rotating…"
+              icon={<RefreshCw className="size-5" aria-hidden />}
+              onConfirm={rotate}
+            />
+            <Button variant="secondary" onClick={sendTest} disabled={testing}>
+              <Send className="size-4" aria-hidden />
+              {testing ? "Sending…" : "Send test event"}
+            </Button>
+            {testResult ? (
+              <p role="status" aria-label="Test result" className="text-sm text-zinc-600">
+                Last test:{" "}
+                <Badge tone={testResult.status === 200 ? "green" : testResult.status >= 500 ? "red" : "amber"} mono>
+                  {testResult.status}
+                </Badge>{" "}
+                {testResult.summary}
+              </p>
+            ) : null}
+          </div>
+        ) : (
+          <p className="border-t border-zinc-100 pt-4 text-sm text-zinc-500">You have read-only access. Owners and admins can rotate the secret, switch the source and send test events.</p>
+        )}
+      </div>
+    </section>
+  );
+}

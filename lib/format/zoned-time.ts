@@ -1,0 +1,66 @@
+/*
+ * The dashboard's date-time inputs (<input type="datetime-local">) hold wall-clock time in the account's
+ * time zone; events are stored as instants with the offset the writer used. These convert between the
+ * two without a date library: Intl knows every zone's offset at any instant.
+ */
+
+const partsFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneParts(timeZone: string) {
+  let format = partsFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    partsFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The zone's offset from UTC at an instant, in minutes (Berlin in summer: +120). */
+export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
+  const parts = Object.fromEntries(zoneParts(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((wall - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+const pad = (value: number) => String(value).padStart(2, "0");
+
+export function formatOffset(minutes: number): string {
+  if (minutes === 0) return "Z";
+  const sign = minutes < 0 ? "-" : "+";
+  const absolute = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(absolute / 60))}:${pad(absolute % 60)}`;
+}
+
+/** "2026-05-01T10:00" for a datetime-local input showing the instant in the zone. */
+export function toZonedInputValue(instant: Date, timeZone: string): string {
+  const local = new Date(instant.getTime() + zoneOffsetMinutes(instant, timeZone) * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * "2026-05-01T10:00" in Europe/Berlin → "2026-05-01T10:00:00+02:00". Null when the text is not a
+ * datetime-local value. A wall time skipped by a DST change resolves to the later offset.
+ */
+export function zonedInputToIso(value: string, timeZone: string): string | null {
+  const match = LOCAL.exec(value.trim());
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match;
+  const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
+  let offset = zoneOffsetMinutes(new Date(asUtc), timeZone);
+  const corrected = zoneOffsetMinutes(new Date(asUtc - offset * 60_000), timeZone);
+  if (corrected !== offset) offset = corrected;
+  const instant = new Date(asUtc - offset * 60_000);
+  const wall = new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 19);
+  return `${wall}${formatOffset(offset)}`;
+}

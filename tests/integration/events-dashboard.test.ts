@@ -1,0 +1,189 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { createEventAction, csvImportAction, cancelEventAction, deleteEventAction, updateEventAction } from "@/app/(dashboard)/knowledge/events/actions";
+import {
+  createSourceAction,
+  revealSecretAction,
+  rotateSecretAction,
+  sendTestEventAction,
+  setSourceActiveAction,
+  updateSourceSettingsAction,
+} from "@/app/(dashboard)/knowledge/events/webhook/actions";
+import { db } from "@/lib/db/client";
+import { listDeliveries } from "@/lib/events-webhook/deliveries";
+import { listSources, readSecret } from "@/lib/events-webhook/sources";
+import { importEvents, validateCsvRows } from "@/lib/events/csv-import";
+import { parseEventsCsv } from "@/lib/events/csv-format";
+import { addMember, createAccount, type TestAccount } from "../support/factories";
+import { signInAs, signOut } from "../support/request-context";
+
+const form = (values: Record<string, string | File>) => {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(values)) data.set(key, value);
+  return data;
+};
+const csvFile = (text: string, name = "events.csv") => new File([text], name, { type: "text/csv" });
+const eventsOf = (accountId: string) => db.prisma.event.findMany({ where: { accountId }, orderBy: { startsAt: "asc" } });
+
+let owner: TestAccount;
+beforeEach(async () => {
+  owner = await createAccount();
+  await signInAs(owner.user);
+});
+
+describe("manual event editing", () => {
+  it("creates an event from wall-clock times in the account's time zone", async () => {
+    await db.prisma.account.update({ where: { id: owner.accountId }, data: { timezone: "Europe/Berlin" } });
+    const state = await createEventAction({}, form({ title: "Open Day", starts_at: "2026-05-01T10:00", ends_at: "2026-05-01T12:00", location: "Berlin", status: "upcoming", recurring: "" }));
+    expect(state).toMatchObject({ ok: true });
+    const [event] = await eventsOf(owner.accountId);
+    expect(event).toMatchObject({ title: "Open Day", startsAt: new Date("2026-05-01T08:00:00Z"), startsAtOffset: "+02:00", location: "Berlin" });
+  });
+
+  it("returns field errors from the shared schema and stores nothing", async () => {
+    const state = await createEventAction({}, form({ title: "", starts_at: "", url: "javascript:alert(1)" }));
+    expect(state.ok).toBe(false);
+    expect(state.fieldErrors).toMatchObject({ starts_at: expect.any(String) });
+    const again = await createEventAction({}, form({ title: " ", starts_at: "2026-05-01T10:00", url: "javascript:alert(1)", status: "upcoming" }));
+    expect(again.fieldErrors).toMatchObject({ title: expect.any(String), url: expect.any(String) });
+    expect(await eventsOf(owner.accountId)).toHaveLength(0);
+  });
+
+  it("edits, cancels and deletes an event", async () => {
+    await createEventAction({}, form({ title: "Talk", starts_at: "2026-05-01T10:00", status: "upcoming" }));
+    const [event] = await eventsOf(owner.accountId);
+    expect(await updateEventAction(event.id, {}, form({ title: "Talk (moved)", starts_at: "2026-05-02T10:00", location: "Room 2", status: "upcoming" }))).toMatchObject({ ok: true });
+    expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Talk (moved)", location: "Room 2" }]);
+    expect(await cancelEventAction(event.id)).toMatchObject({ ok: true });
+    expect((await eventsOf(owner.accountId))[0].status).toBe("cancelled");
+    expect(await deleteEventAction(event.id)).toMatchObject({ ok: true });
+    expect(await eventsOf(owner.accountId)).toHaveLength(0);
+  });
+
+  it("refuses visitors without a session and read-only members, changing nothing", async () => {
+    await createEventAction({}, form({ title: "Keep me", starts_at: "2026-05-01T10:00", status: "upcoming" }));
+    const [event] = await eventsOf(owner.accountId);
+    const member = await addMember(owner.accountId, "member");
+    for (const signIn of [() => signInAs(member), async () => signOut()]) {
+      await signIn();
+      expect((await createEventAction({}, form({ title: "New", starts_at: "2026-05-01T10:00" }))).ok).toBe(false);
+      expect((await updateEventAction(event.id, {}, form({ title: "Changed", starts_at: "2026-05-01T10:00" }))).ok).toBe(false);
+      expect((await cancelEventAction(event.id)).ok).toBe(false);
+      expect((await deleteEventAction(event.id)).ok).toBe(false);
+    }
+    expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Keep me", status: "upcoming" }]);
+  });
+
+  it("cannot read or change another account's event or source", async () => {
+    await createEventAction({}, form({ title: "Mine", starts_at: "2026-05-01T10:00", status: "upcoming" }));
+    const [event] = await eventsOf(owner.accountId);
+    const [source] = await listSources(owner.accountId);
+    const secretBefore = await readSecret(owner.accountId, source.id);
+
+    const intruder = await createAccount("Mallory");
+    await signInAs(intruder.user);
+    expect(await updateEventAction(event.id, {}, form({ title: "Hacked", starts_at: "2026-05-01T10:00", status: "upcoming" }))).toMatchObject({ ok: false });
+    expect(await cancelEventAction(event.id)).toMatchObject({ ok: false });
+    expect(await deleteEventAction(event.id)).toMatchObject({ ok: false });
+    expect(await revealSecretAction(source.id)).toMatchObject({ ok: false });
+    expect(await rotateSecretAction(source.id)).toMatchObject({ ok: false });
+    expect(await setSourceActiveAction(source.id, false)).toMatchObject({ ok: false });
+    expect(await sendTestEventAction(source.id)).toMatchObject({ ok: false });
+
+    expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Mine", status: "upcoming" }]);
+    expect(await readSecret(owner.accountId, source.id)).toBe(secretBefore);
+    expect((await listSources(owner.accountId))[0].active).toBe(true);
+  });
+});
+
+describe("webhook page actions", () => {
+  it("sends a signed test event through the real handler: logged and stored", async () => {
+    const [source] = await listSources(owner.accountId);
+    const result = await sendTestEventAction(source.id);
+    expect(result).toMatchObject({ ok: true, status: 200 });
+    const deliveries = await listDeliveries(owner.accountId, source.id);
+    expect(deliveries.items).toMatchObject([{ action: "upsert", status: 200, eventTitle: "Webhook test event" }]);
+    expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Webhook test event", location: "Online" }]);
+  });
+
+  it("rotates the secret and reveals only the new one; members may do neither", async () => {
+    const [source] = await listSources(owner.accountId);
+    const before = await revealSecretAction(source.id);
+    const rotated = await rotateSecretAction(source.id);
+    expect(rotated.ok && before.ok && rotated.secret !== before.secret).toBe(true);
+    expect(await revealSecretAction(source.id)).toEqual(rotated);
+
+    const member = await addMember(owner.accountId, "member");
+    await signInAs(member);
+    expect(await revealSecretAction(source.id)).toMatchObject({ ok: false, message: "Only owners and admins can do this." });
+    expect(await rotateSecretAction(source.id)).toMatchObject({ ok: false });
+    expect(await readSecret(owner.accountId, source.id)).toBe(rotated.ok ? rotated.secret : "");
+  });
+
+  it("switches a source off and on, renames it and validates its rate limit", async () => {
+    const [source] = await listSources(owner.accountId);
+    expect(await setSourceActiveAction(source.id, false)).toEqual({ ok: true, active: false });
+    expect(await sendTestEventAction(source.id)).toMatchObject({ ok: true, status: 403 });
+    expect(await setSourceActiveAction(source.id, true)).toEqual({ ok: true, active: true });
+    expect(await updateSourceSettingsAction(source.id, {}, form({ name: "CRM", rateLimitPerMinute: "0" }))).toMatchObject({ fieldErrors: { rateLimitPerMinute: expect.any(String) } });
+    expect(await updateSourceSettingsAction(source.id, {}, form({ name: "CRM", rateLimitPerMinute: "600" }))).toMatchObject({ ok: true });
+    expect((await listSources(owner.accountId))[0]).toMatchObject({ name: "CRM", rateLimitPerMinute: 600 });
+  });
+
+  it("adds a source within the plan's limit of three", async () => {
+    expect(await createSourceAction({}, form({ name: "" }))).toMatchObject({ fieldErrors: { name: expect.any(String) } });
+    expect(await createSourceAction({}, form({ name: "Second" }))).toMatchObject({ ok: true });
+    expect(await createSourceAction({}, form({ name: "Third" }))).toMatchObject({ ok: true });
+    expect(await createSourceAction({}, form({ name: "Fourth" }))).toMatchObject({ ok: false, message: expect.stringMatching(/allows 3 webhook sources/) });
+    expect(await listSources(owner.accountId)).toHaveLength(3);
+  });
+});
+
+describe("CSV import", () => {
+  const mixed = "title,starts_at,location,price\r\nGood one,2027-01-01T10:00:00Z,Berlin,Free\r\nBad date,tomorrow,Paris,\r\n,2027-02-01T10:00:00Z,Rome,\r\n\"Quoted, with comma\",2027-03-01T10:00:00+01:00,\"Line\nbreak\",\r\n";
+
+  it("previews valid and invalid rows with line numbers without storing anything", async () => {
+    const state = await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "preview" }));
+    expect(state).toMatchObject({ stage: "preview", total: 4, valid: 2 });
+    if (state.stage !== "preview") throw new Error("no preview");
+    expect(state.problems).toEqual([
+      { line: 3, field: "starts_at", message: expect.stringMatching(/ISO 8601/) },
+      { line: 4, field: "title", message: "Must not be empty." },
+    ]);
+    expect(await eventsOf(owner.accountId)).toHaveLength(0);
+  });
+
+  it("imports the valid rows as upserts and reports created, updated and failed counts", async () => {
+    const first = await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "import" }));
+    expect(first).toMatchObject({ stage: "done", created: 2, updated: 0, failed: 2 });
+    const again = await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "import" }));
+    expect(again).toMatchObject({ stage: "done", created: 0, updated: 2, failed: 2 });
+    expect(await eventsOf(owner.accountId)).toMatchObject([
+      { title: "Good one", location: "Berlin", price: "Free" },
+      { title: "Quoted, with comma", location: "Line\nbreak", startsAt: new Date("2027-03-01T09:00:00Z") },
+    ]);
+  });
+
+  it("rejects a wrong header, a file over 5 MiB and members", async () => {
+    expect(await csvImportAction({ stage: "idle" }, form({ file: csvFile("name,when\nx,y\n"), intent: "preview" }))).toMatchObject({ stage: "error", message: expect.stringMatching(/header row is wrong/) });
+    const big = csvFile("title,starts_at\n" + "x".repeat(5 * 1024 * 1024));
+    expect(await csvImportAction({ stage: "idle" }, form({ file: big, intent: "import" }))).toMatchObject({ stage: "error", message: expect.stringMatching(/5 MiB/) });
+    await signInAs(await addMember(owner.accountId, "member"));
+    expect(await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "import" }))).toMatchObject({ stage: "error" });
+    expect(await eventsOf(owner.accountId)).toHaveLength(0);
+  });
+
+  it("stops creating at the plan's event limit but still applies updates", async () => {
+    const rows = (count: number, from = 0) =>
+      "title,starts_at\n" + Array.from({ length: count }, (_, index) => `Event ${from + index},2027-01-01T10:00:00Z`).join("\n") + "\n";
+    const parsedRows = (text: string) => {
+      const parsed = parseEventsCsv(text);
+      if (!parsed.ok) throw new Error(parsed.message);
+      return validateCsvRows(parsed).valid;
+    };
+    expect(await importEvents(owner.accountId, parsedRows(rows(998)))).toMatchObject({ created: 998, failed: 0 });
+    const summary = await importEvents(owner.accountId, parsedRows(rows(5, 996)));
+    expect(summary).toMatchObject({ created: 2, updated: 2, failed: 1 });
+    expect(summary.problems).toEqual([{ line: 6, message: expect.stringMatching(/limit of 1,000 events/) }]);
+    expect(await db.prisma.event.count({ where: { accountId: owner.accountId } })).toBe(1000);
+  });
+});
