@@ -1,49 +1,25 @@
 import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
-import crypto from "node:crypto";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
-import { sourceFingerprint } from "@/lib/cli/build-fingerprint";
-import { bin, run } from "@/lib/cli/processes";
-import { freePort, startEmbeddedPostgres } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
+import { freePort } from "@/lib/db/embedded";
+import { benchEnv, buildIfNeeded, runMain, startBenchDatabase, startNext, stopProcess } from "./harness";
 
 /*
  * npm run bench:auth — GET /api/public/zapier/me with a valid key under load (every request verified
  * against the database), beside a bare node:http + pg server doing the same lookup
- * (tests/bench/auth-reference-server.ts). Production build in .next-bench-auth (rebuilt only when the
- * source changed), a throw-away embedded PostgreSQL, then autocannon with 50 connections.
+ * (tests/bench/auth-reference-server.ts). The production server as `npm start` runs it (tests/bench/
+ * harness.ts), a throw-away embedded PostgreSQL, then autocannon with 50 connections.
  */
 
-const DIST_DIR = ".next-bench-auth";
+const DIST_DIR = ".next-bench";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 5;
 const CONNECTIONS = 50;
 const TARGETS = { requestsPerSecond: 1_000, p99: 100, ratio: 0.3 };
 
 type Result = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; total: number };
-
-async function buildIfNeeded(): Promise<void> {
-  const stamp = path.join(DIST_DIR, "source-fingerprint");
-  const fingerprint = sourceFingerprint();
-  if (fs.existsSync(path.join(DIST_DIR, "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint) {
-    console.log(`▸ Production build in ${DIST_DIR} is current`);
-    return;
-  }
-  console.log(`▸ Building into ${DIST_DIR}…`);
-  // next build rewrites tsconfig.json (and may touch next-env.d.ts) for its dist dir; keep the checked-in ones.
-  const kept = ["tsconfig.json", "next-env.d.ts"].filter((file) => fs.existsSync(file)).map((file) => [file, fs.readFileSync(file, "utf8")] as const);
-  try {
-    const code = await run(bin("next"), ["build"], { ...process.env, NEXT_DIST_DIR: DIST_DIR, NODE_OPTIONS: "" });
-    if (code !== 0) throw new Error("next build failed");
-  } finally {
-    for (const [file, text] of kept) if (fs.readFileSync(file, "utf8") !== text) fs.writeFileSync(file, text);
-  }
-  fs.writeFileSync(stamp, fingerprint);
-}
 
 /** A fresh account and key for one server's run; the key exists only in this process. */
 async function createKey(databaseUrl: string, label: string): Promise<string> {
@@ -79,15 +55,6 @@ async function waitForMe(url: string, key: string, child: ChildProcess): Promise
   throw new Error(`server at ${url} did not start`);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 async function load(url: string, key: string, seconds: number): Promise<Result> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", headers: { authorization: `Bearer ${key}` } }] });
   return {
@@ -111,7 +78,7 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
     console.log(`▸ ${label}: ${SECONDS} s, ${CONNECTIONS} connections…`);
     return await load(url, key, SECONDS);
   } finally {
-    await stop(child);
+    await stopProcess(child);
   }
 }
 
@@ -134,39 +101,20 @@ function report(ours: Result, reference: Result): number {
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }
 
-async function main(): Promise<number> {
-  await buildIfNeeded();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-auth-pg-"));
-  const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });
+runMain(async () => {
+  await buildIfNeeded(DIST_DIR);
+  const database = await startBenchDatabase("auth");
   try {
-    await applyMigrations(database.url);
-    const env = {
-      ...process.env,
-      NODE_ENV: "production" as const,
-      NODE_OPTIONS: "",
-      DATABASE_URL: database.url,
-      NEXT_DIST_DIR: DIST_DIR,
-      APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? crypto.randomBytes(32).toString("base64"),
-      NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64url"),
-    };
-    const quiet = ["ignore", "ignore", "inherit"] as const;
-    const ours = await measure("Next.js app", database.url, (port) =>
-      spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], { env: { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}` }, stdio: [...quiet] }),
-    );
+    const env = benchEnv(database.url, DIST_DIR);
+    const ours = await measure("Next.js app", database.url, (port) => startNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
-      spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)], { env, stdio: [...quiet] }),
+      spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)], {
+        env,
+        stdio: ["ignore", "ignore", "inherit"],
+      }),
     );
     return report(ours, reference);
   } finally {
-    await database.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await database.dispose();
   }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+});

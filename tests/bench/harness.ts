@@ -60,10 +60,11 @@ export function benchEnv(databaseUrl: string, distDir: string): NodeJS.ProcessEn
   };
 }
 
+/** The production server exactly as `npm start` runs it (lib/cli/serve.mjs: Next.js plus the API hot paths). */
 export function startNext(port: number, env: NodeJS.ProcessEnv): ChildProcess {
   const url = `http://127.0.0.1:${port}`;
-  return spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...env, NEXTAUTH_URL: url, APP_BASE_URL: url },
+  return spawn(process.execPath, ["lib/cli/serve.mjs"], {
+    env: { ...env, PORT: String(port), HOST: "127.0.0.1", NEXTAUTH_URL: url, APP_BASE_URL: url },
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
