@@ -5,6 +5,7 @@ import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { signInAction, type SignInState } from "./actions";
+import { FormAlert } from "@/components/ui/form-alert";
 
 export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, {});
@@ -13,11 +14,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
       <input type="hidden" name="callbackUrl" value={callbackUrl ?? ""} />
       <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={state.email} required autoFocus />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-      {state.error ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200">
-          {state.error}
-        </p>
-      ) : null}
+      <FormAlert>{state.error}</FormAlert>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </Button>

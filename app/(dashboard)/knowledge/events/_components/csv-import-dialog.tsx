@@ -8,6 +8,7 @@ import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger } from "
 import { inputClasses } from "@/components/ui/field";
 import { csvImportAction, type CsvImportState } from "../actions";
 import { CsvPreview, CsvProblems } from "./csv-preview";
+import { FormAlert } from "@/components/ui/form-alert";
 
 const number = new Intl.NumberFormat("en-US");
 const IDLE: CsvImportState = { stage: "idle" };
@@ -114,11 +115,7 @@ function CsvImportFlow({ onClose, onImported }: { onClose: () => void; onImporte
                 </a>
               </p>
             </div>
-            {state.stage === "error" ? (
-              <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200">
-                {state.message}
-              </p>
-            ) : null}
+            <FormAlert>{state.stage === "error" ? state.message : null}</FormAlert>
             {state.stage === "preview" ? <CsvPreview preview={state} /> : null}
           </>
         )}

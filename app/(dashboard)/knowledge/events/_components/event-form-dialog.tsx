@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogBody, DialogContent, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field, inputClasses } from "@/components/ui/field";
 import { createEventAction, updateEventAction, type EventFormState } from "../actions";
+import { FormAlert } from "@/components/ui/form-alert";
 
 export type EventFormValues = {
   title: string;
@@ -99,11 +100,7 @@ function EventForm({ eventId, initial, timezone, onDone }: { eventId: string | n
           <textarea id={descriptionId} name="description" rows={3} maxLength={5000} defaultValue={values.description} className={inputClasses} />
           {errors.description ? <p className="text-xs font-medium text-red-600">{errors.description}</p> : null}
         </div>
-        {state.message && !state.ok ? (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200">
-            {state.message}
-          </p>
-        ) : null}
+        <FormAlert>{state.message && !state.ok ? state.message : null}</FormAlert>
       </DialogBody>
       <DialogFooter>
         <Button variant="secondary" onClick={onDone}>

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { createSourceAction, type CreateSourceState } from "../actions";
+import { FormAlert } from "@/components/ui/form-alert";
 
 export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: number }) {
   const [open, setOpen] = useState(false);
@@ -34,11 +35,7 @@ export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: n
         <form action={action} className={dialogFormClasses}>
           <DialogBody>
             <Field label="Source name" name="name" placeholder="e.g. Booking platform" maxLength={100} error={state.fieldErrors?.name} required autoFocus />
-            {state.message ? (
-              <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 ring-1 ring-red-200">
-                {state.message}
-              </p>
-            ) : null}
+            <FormAlert>{state.message}</FormAlert>
           </DialogBody>
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)}>
