@@ -1,22 +1,22 @@
 /*
  * Reads the raw request body once, as bytes, never more than the limit plus one chunk: a declared
- * Content-Length over the limit is refused before reading, and a body without one (chunked) is read
- * through a capped stream, so an oversized upload cannot make the server buffer it whole.
+ * Content-Length over the limit is refused before reading, and any body (chunked or lying about its
+ * length) is read through a capped stream, so an oversized upload cannot make the server buffer it
+ * whole. Reading the stream directly also costs less than request.arrayBuffer() on the hot path.
  */
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
 export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; bytes: Uint8Array; size: number };
 
+const EMPTY = new Uint8Array(0);
+
 export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyRead> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared)) {
-    const size = Number(declared);
-    if (size > limit) return { ok: false, bytes: new Uint8Array(0), size };
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    return bytes.byteLength > limit ? { ok: false, bytes, size: bytes.byteLength } : { ok: true, bytes };
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    return { ok: false, bytes: EMPTY, size: Number(declared) };
   }
-  if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
+  if (!request.body) return { ok: true, bytes: EMPTY };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -39,8 +39,8 @@ type Outcome = {
   status: string | null;
   created: boolean | null;
   points: number | null;
-  expire: string | null;
-  now_ms: string;
+  /** Milliseconds until the rate-limit window resets (bigint, so a string). */
+  reset_ms: string | null;
   rate_limit: number | null;
   plan: PlanName | null;
 };
@@ -65,8 +65,8 @@ function refusalFor(source: Source, body: BodyRead, timestamp: string | null, si
   return logged.signature_valid ? null : "invalid_signature";
 }
 
-function rateState(limit: number, outcome: Pick<Outcome, "points" | "expire" | "now_ms">): RateState {
-  return { limit, points: outcome.points ?? 0, resetMs: Number(outcome.expire ?? outcome.now_ms) - Number(outcome.now_ms) };
+function rateState(limit: number, outcome: Pick<Outcome, "points" | "reset_ms">): RateState {
+  return { limit, points: outcome.points ?? 0, resetMs: Number(outcome.reset_ms ?? 0) };
 }
 
 export function createWebhookHandler(options: WebhookHandlerOptions) {

@@ -84,17 +84,17 @@ function actionStatement(actionCtes: string, failureCode: string): string {
            $8::text, $9::int, $10::jsonb
     FROM outcome WHERE outcome.code <> 'stale' AND (outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate))
     RETURNING 1)
-  SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire, clock.ms AS now_ms, src.rate_limit, src.plan
+  SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms, src.rate_limit, src.plan
   FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`;
 }
 
 export const UPSERT_SQL = actionStatement(
-  `existing AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
-  ev AS (${upsertEventSql(
+  // Room under the plan's limit is checked first: the identity lookup only runs at the limit.
+  `ev AS (${upsertEventSql(
     2,
     11,
-    `FROM allowed WHERE EXISTS (SELECT 1 FROM existing)
-       OR EXISTS (SELECT 1 FROM accounts, src WHERE accounts.id = $2::uuid AND accounts.event_count < src.max_events)`,
+    `FROM allowed WHERE EXISTS (SELECT 1 FROM accounts, src WHERE accounts.id = $2::uuid AND accounts.event_count < src.max_events)
+       OR EXISTS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)})`,
   )})`,
   "plan_limit_reached",
 );
@@ -136,7 +136,7 @@ export const INVALID_SQL = `WITH ${clock},
     SELECT $2::uuid, $1::uuid, $5::text, ${statusOf}, $6::text, outcome.code, ${latency("$7")}, $8::text, $9::int, $10::jsonb
     FROM outcome WHERE outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate)
     RETURNING 1)
-  SELECT outcome.code, rl.points, rl.expire, clock.ms AS now_ms, $3::int AS rate_limit FROM outcome CROSS JOIN rl CROSS JOIN clock`;
+  SELECT outcome.code, rl.points, rl.expire - clock.ms AS reset_ms FROM outcome CROSS JOIN rl CROSS JOIN clock`;
 
 /**
  * Requests refused before the signature is verified (checks 2-5): logged, nothing else. Their body is

@@ -1,5 +1,5 @@
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
-import { errorResponse, jsonResponse, type ErrorDetail } from "@/lib/http/api-error";
+import { errorResponse, type ErrorDetail } from "@/lib/http/api-error";
 
 /*
  * The webhook's answers (design.md section 4). Messages are written for the integrator and never carry
@@ -61,12 +61,18 @@ export function planLimitReached(plan: PlanName): Response {
   return errorResponse(403, "plan_limit_reached", `This account has reached its plan's limit of ${limit} events; the event was not created.`);
 }
 
+// Successes are built with a plain header object: it is the hot path, and the shape is jsonResponse's.
+function success(body: unknown, rate: RateState | null): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+  return new Response(JSON.stringify(body), { status: 200, headers: rate ? Object.assign(headers, rateHeaders(rate)) : headers });
+}
+
 export function accepted(action: string, event: { id: string; status: string; created: boolean }, rate: RateState | null): Response {
-  return jsonResponse({ ok: true, action, event }, { headers: rate ? rateHeaders(rate) : undefined });
+  return success({ ok: true, action, event }, rate);
 }
 
 export function duplicate(rate: RateState | null): Response {
-  return jsonResponse({ ok: true, duplicate: true }, { headers: rate ? rateHeaders(rate) : undefined });
+  return success({ ok: true, duplicate: true }, rate);
 }
 
 export function internalError(): Response {

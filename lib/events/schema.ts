@@ -28,23 +28,37 @@ export type EventInput = EventIdentity & {
   status: EventStatus;
 };
 
-// Limits count characters (code points), not UTF-16 units: an emoji is one character.
-const codePoints = (value: string) => Array.from(value).length;
+// Limits count characters (code points), not UTF-16 units: an emoji is one character. A string no
+// longer in UTF-16 units than the limit is within it, so most values skip the count.
+function withinLimit(value: string, max: number): boolean {
+  if (value.length <= max) return true;
+  let count = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff || i === 0 || (value.charCodeAt(i - 1) & 0xfc00) !== 0xd800) count++;
+  }
+  return count <= max;
+}
 
 const required = (issue: { input: unknown }) => (issue.input === undefined ? "This field is required." : "Must be a string.");
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+type MaybeWellFormed = string & { isWellFormed?: () => boolean };
+const isWellFormed = (value: string) => {
+  const native = (value as MaybeWellFormed).isWellFormed;
+  return native ? native.call(value) : !LONE_SURROGATE.test(value);
+};
 
 /*
  * PostgreSQL text cannot hold NUL, and lone UTF-16 surrogates would be silently replaced on the way to
  * UTF-8; both are rejected here so that what is stored is exactly what was sent.
  */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 const storableText = (max: number) =>
   z
     .string({ error: required })
     .trim()
-    .refine((value) => !value.includes("\u0000") && !LONE_SURROGATE.test(value), "Must not contain NUL characters or unpaired surrogates.")
-    .refine((value) => codePoints(value) <= max, `Use at most ${max.toLocaleString("en-US")} characters.`);
+    .refine((value) => !value.includes("\u0000") && isWellFormed(value), "Must not contain NUL characters or unpaired surrogates.")
+    .refine((value) => withinLimit(value, max), `Use at most ${max.toLocaleString("en-US")} characters.`);
 
 const optionalText = (max: number) =>
   storableText(max)
@@ -67,8 +81,7 @@ const optionalDateTime = z.preprocess((value) => (value === "" || value === null
 const url = optionalText(EVENT_LIMITS.url).refine((value) => {
   if (value === "") return true;
   // The scheme check is on the text itself: WHATWG URL parsing is lenient ("http:example" parses).
-  if (!/^https?:\/\/[^\s/?#]/i.test(value) || !URL.canParse(value)) return false;
-  return ["http:", "https:"].includes(new URL(value).protocol);
+  return /^https?:\/\/[^\s/?#]/i.test(value) && URL.canParse(value);
 }, "Must be an absolute http(s) URL.");
 
 const recurring = z

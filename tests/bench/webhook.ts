@@ -8,9 +8,10 @@ import { benchEnv, buildIfNeeded, runMain, startBenchDatabase, startNext, stopPr
 import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
 
 /*
- * npm run bench:webhook — the webhook under load, against a bare node:http + pg server doing the same
- * work (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt only when the source
- * changed), a throw-away embedded PostgreSQL, a fresh account and source per server, then autocannon.
+ * npm run bench:webhook — the webhook under load on the production server (lib/cli/serve.mjs, as
+ * `npm start` runs it), against a bare node:http + pg server doing the same work
+ * (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt only when the source
+ * changed), a throw-away embedded PostgreSQL, a fresh pro account and source per server, then autocannon.
  * BENCH_SECONDS sets the measured duration (default 20); each server is warmed up for 5 s first.
  */
 
@@ -82,7 +83,7 @@ function report(ours: Measured, reference: Measured): number {
     label.padEnd(26) + [r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.peakRssMb, r.total].map((value, i) => String(value).padStart(i === 0 ? 10 : 9)).join("");
   console.log(`\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`);
   console.log("".padEnd(26) + columns.map((name, i) => name.padStart(i === 0 ? 10 : 9)).join(""));
-  console.log(line("Next.js app (ours)", ours));
+  console.log(line("App server (ours)", ours));
   console.log(line("Reference node:http + pg", reference));
   console.log(`Rows written: ours ${ours.rows}; reference ${reference.rows}`);
   console.log(`Ratio ours/reference: ${ratio.toFixed(2)}`);
@@ -103,7 +104,7 @@ runMain(async () => {
     const env = benchEnv(database.url, DIST_DIR);
     // The bench process encrypts the secrets it inserts; the servers must decrypt with the same key.
     process.env.APP_ENCRYPTION_KEY = env.APP_ENCRYPTION_KEY;
-    const ours = await measure("Next.js app", database.url, (port) => startNext(port, env));
+    const ours = await measure("App server", database.url, (port) => startNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
       spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/reference-server.ts", String(port)], {
         env,

@@ -75,6 +75,30 @@ describe("two app instances on one database", () => {
   });
 });
 
+describe("an instance that has the source cached", () => {
+  it("sees deactivation, a new rate limit and deletion on its very next request", async () => {
+    const source = await createSource();
+    const warm = otherInstance();
+    expect((await send(source, upsert(sample()), { handler: warm })).status).toBe(200);
+
+    await db.pool.query("UPDATE webhook_sources SET active = false WHERE id = $1", [source.sourceId]);
+    expect((await send(source, upsert(sample({ title: "while off" })), { handler: warm })).body).toMatchObject({ error: { code: "source_inactive" } });
+    await db.pool.query("UPDATE webhook_sources SET active = true, rate_limit_per_minute = 2 WHERE id = $1", [source.sourceId]);
+    const limited = await send(source, upsert(sample({ title: "limit 2" })), { handler: warm });
+    expect(limited.headers.get("RateLimit-Limit")).toBe("2");
+    expect((await send(source, upsert(sample({ title: "over" })), { handler: warm })).status).toBe(429);
+
+    await db.pool.query("DELETE FROM webhook_sources WHERE id = $1", [source.sourceId]);
+    expect((await send(source, upsert(sample({ title: "gone" })), { handler: warm })).body).toMatchObject({ error: { code: "source_not_found" } });
+    // The delivery log and replay records of a deleted source go with it.
+    const left = await db.pool.query(
+      "SELECT (SELECT count(*) FROM webhook_deliveries WHERE source_id = $1)::int AS deliveries, (SELECT count(*) FROM webhook_replays WHERE source_id = $1)::int AS replays",
+      [source.sourceId],
+    );
+    expect(left.rows[0]).toEqual({ deliveries: 0, replays: 0 });
+  });
+});
+
 describe("database outage", () => {
   let database: EmbeddedDatabase | null = null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "webhook-outage-"));
