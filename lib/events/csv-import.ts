@@ -7,8 +7,10 @@ import { parseEventFields, type EventInput } from "./schema";
 /*
  * The bulk initial import (spec 4.3: no rate limit). Rows are validated with the webhook's own schema,
  * then written as upserts in batches: one INSERT … SELECT FROM unnest(…) ON CONFLICT per batch, so
- * 10,000 rows cost 20 statements, not 10,000. The account row is locked per batch so the plan's event
- * limit cannot be overshot by an import racing the webhook.
+ * 10,000 rows cost 20 statements, not 10,000. The plan's limit is checked against the account's event
+ * count before each batch. The account row is not locked first: the count trigger locks it after the
+ * events, the same order the webhook takes, so an import racing the webhook cannot deadlock it; like the
+ * webhook, concurrent writers may overshoot the limit by what is in flight.
  */
 
 export const IMPORT_BATCH_SIZE = 500;
@@ -86,7 +88,7 @@ export async function importEvents(accountId: string, rows: ValidRow[]): Promise
     try {
       await client.query("BEGIN");
       const account = await client.query<{ plan: PlanName; event_count: number }>(
-        "SELECT plan::text AS plan, event_count FROM accounts WHERE id = $1::uuid FOR UPDATE",
+        "SELECT plan::text AS plan, event_count FROM accounts WHERE id = $1::uuid",
         [accountId],
       );
       if (!account.rows[0]) throw new Error("account not found");

@@ -12,6 +12,15 @@ export type FastRoute = (request: Request) => Promise<Response>;
 
 const WEBHOOK_PREFIX = "/api/v1/events/webhook/";
 
+/** Malformed percent-encoding is passed through as is; the handler answers 404 to ids it cannot know. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function matchFastRoute(method: string, pathname: string): FastRoute | null {
   if (pathname === "/api/public/zapier/me" && (method === "GET" || method === "HEAD")) {
     return (request) => zapierMe(request, { params: Promise.resolve({}) });
@@ -19,7 +28,7 @@ export function matchFastRoute(method: string, pathname: string): FastRoute | nu
   if (method === "POST" && pathname.startsWith(WEBHOOK_PREFIX)) {
     const sourceId = pathname.slice(WEBHOOK_PREFIX.length);
     if (!sourceId || sourceId.includes("/")) return null;
-    return (request) => eventsWebhook(request, { params: Promise.resolve({ sourceId: decodeURIComponent(sourceId) }) });
+    return (request) => eventsWebhook(request, { params: Promise.resolve({ sourceId: decodeSegment(sourceId) }) });
   }
   return null;
 }

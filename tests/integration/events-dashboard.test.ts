@@ -187,3 +187,22 @@ describe("CSV import", () => {
     expect(await db.prisma.event.count({ where: { accountId: owner.accountId } })).toBe(1000);
   });
 });
+
+describe("production server routing", () => {
+  it("passes a source id with malformed percent-encoding through, to be answered 404", async () => {
+    const { matchFastRoute } = await import("@/lib/server/fast-routes");
+    const route = matchFastRoute("POST", "/api/v1/events/webhook/%E0%A4%A");
+    expect(route).not.toBeNull();
+    const response = await route!(new Request("http://localhost/api/v1/events/webhook/%E0%A4%A", { method: "POST", body: "{}" }));
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.code).toBe("source_not_found");
+  });
+
+  it("leaves every other path to Next.js", async () => {
+    const { matchFastRoute } = await import("@/lib/server/fast-routes");
+    expect(matchFastRoute("GET", "/knowledge/events")).toBeNull();
+    expect(matchFastRoute("GET", "/api/v1/events/webhook/src_x")).toBeNull();
+    expect(matchFastRoute("POST", "/api/v1/events/webhook/a/b")).toBeNull();
+    expect(matchFastRoute("GET", "/api/public/zapier/me")).not.toBeNull();
+  });
+});
