@@ -87,7 +87,7 @@ function report(ours: Result, reference: Result): number {
   const columns = (cells: Array<string | number>) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join("");
   console.log(`\nAPI key auth benchmark: GET /api/public/zapier/me, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`);
   console.log(columns(["", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests"]));
-  for (const [label, r] of [["Next.js app (ours)", ours], ["Reference node:http + pg", reference]] as const) {
+  for (const [label, r] of [["App server (ours)", ours], ["Reference node:http + pg", reference]] as const) {
     console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
   }
   console.log(`Ratio ours/reference: ${ratio.toFixed(2)}`);
@@ -106,7 +106,7 @@ runMain(async () => {
   const database = await startBenchDatabase("auth");
   try {
     const env = benchEnv(database.url, DIST_DIR);
-    const ours = await measure("Next.js app", database.url, (port) => startNext(port, env));
+    const ours = await measure("App server", database.url, (port) => startNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
       spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)], {
         env,
