@@ -112,6 +112,7 @@ test("Recent Deliveries pages through more than two pages without skipping or re
 
   await page.getByRole("link", { name: "Older" }).click();
   await expect(page).toHaveURL(/dir=older/);
+  await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText(title(35));
   seen.push(...(await eventColumn(page)));
   await send(request, endpoint, secret, { title: "Late 4", starts_at: "2027-01-01T10:00:00Z" });
   await page.getByRole("link", { name: "Older" }).click();
@@ -123,6 +124,8 @@ test("Recent Deliveries pages through more than two pages without skipping or re
 
   // And back: "Newer" from the last page shows exactly the middle page again.
   await page.getByRole("link", { name: "Newer" }).click();
+  await expect(page).toHaveURL(/dir=newer/);
+  await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText(seen[25]);
   expect(await eventColumn(page)).toEqual(seen.slice(25, 50));
 });
 

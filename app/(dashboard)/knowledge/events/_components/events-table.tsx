@@ -9,19 +9,9 @@ import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
+import { MomentCell, type Moment } from "@/components/ui/moment-cell";
 import { cancelEventAction, deleteEventAction } from "../actions";
 import { EventFormDialog, type EventFormValues } from "./event-form-dialog";
-
-type Moment = { date: string; time: string; full: string };
-
-function MomentCell({ moment, title }: { moment: Moment; title?: string }) {
-  return (
-    <span title={title ?? moment.full} className="block whitespace-nowrap">
-      {moment.date}
-      <span className="block text-xs text-zinc-500">{moment.time}</span>
-    </span>
-  );
-}
 
 export type EventRowView = {
   id: string;
@@ -105,7 +95,7 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
       header: "Starts",
       cell: ({ row }) => <MomentCell moment={row.original.starts} title={`${row.original.starts.full} · sent as ${row.original.startsOriginal}`} />,
     },
-    { id: "ends", header: "Ends", cell: ({ row }) => (row.original.ends ? <MomentCell moment={row.original.ends} /> : <span className="text-zinc-400">—</span>) },
+    { id: "ends", header: "Ends", cell: ({ row }) => <MomentCell moment={row.original.ends} /> },
     { id: "location", header: "Location", cell: ({ row }) => row.original.location || <span className="text-zinc-400">—</span> },
     { id: "price", header: "Price", cell: ({ row }) => row.original.price || <span className="text-zinc-400">—</span> },
     { id: "recurring", header: "Recurring", cell: ({ row }) => (row.original.recurring ? <span className="capitalize">{row.original.recurring}</span> : <span className="text-zinc-400">—</span>) },

@@ -3,6 +3,7 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
+import { MomentCell, type Moment } from "@/components/ui/moment-cell";
 import type { ApiKeyState } from "@/lib/api-keys/keys";
 import type { Scope } from "@/lib/api-keys/scopes";
 import { RevokeKeyButton } from "./revoke-key-button";
@@ -23,18 +24,6 @@ export type ApiKeyRow = {
 };
 
 /** A date and time formatted on the server, in the account's time zone. */
-type Moment = { date: string; time: string; full: string };
-
-function MomentCell({ moment, below }: { moment: Moment | null; below?: React.ReactNode }) {
-  if (!moment) return <span className="text-zinc-400">never</span>;
-  return (
-    <div className="whitespace-nowrap" title={moment.full}>
-      <p>{moment.date}</p>
-      <p className="mt-0.5 text-xs text-zinc-500">{below ?? moment.time}</p>
-    </div>
-  );
-}
-
 const STATE_TONES: Record<ApiKeyState, BadgeTone> = { active: "green", expired: "amber", revoked: "neutral" };
 const STATE_LABELS: Record<ApiKeyState, string> = { active: "Active", expired: "Expired", revoked: "Revoked" };
 
@@ -69,8 +58,8 @@ function columns(canManage: boolean) {
       header: "Created",
       cell: ({ row }) => <MomentCell moment={row.original.created} below={row.original.createdBy ? `by ${row.original.createdBy}` : "by a former member"} />,
     }),
-    column.accessor("lastUsed", { header: "Last used", cell: ({ getValue }) => <MomentCell moment={getValue()} /> }),
-    column.accessor("expires", { header: "Expires", cell: ({ getValue }) => <MomentCell moment={getValue()} /> }),
+    column.accessor("lastUsed", { header: "Last used", cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" /> }),
+    column.accessor("expires", { header: "Expires", cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" /> }),
     column.accessor("state", {
       header: "State",
       cell: ({ row }) => (
