@@ -4,7 +4,7 @@ import os from "node:os";
 import pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
 import { freePort } from "@/lib/db/embedded";
-import { benchEnv, buildIfNeeded, runMain, startBenchDatabase, startNext, stopProcess } from "./harness";
+import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, stopProcess, summarise, type LoadSummary } from "./harness";
 
 /*
  * npm run bench:auth — GET /api/public/zapier/me with a valid key under load (every request verified
@@ -19,7 +19,7 @@ const WARMUP_SECONDS = 5;
 const CONNECTIONS = 50;
 const TARGETS = { requestsPerSecond: 1_000, p99: 100, ratio: 0.3 };
 
-type Result = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; total: number };
+type Result = LoadSummary;
 
 /** A fresh account and key for one server's run; the key exists only in this process. */
 async function createKey(databaseUrl: string, label: string): Promise<string> {
@@ -56,15 +56,7 @@ async function waitForMe(url: string, key: string, child: ChildProcess): Promise
 }
 
 async function load(url: string, key: string, seconds: number): Promise<Result> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", headers: { authorization: `Bearer ${key}` } }] });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    total: result.requests.total,
-  };
+  return summarise(await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", headers: { authorization: `Bearer ${key}` } }] }));
 }
 
 async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess): Promise<Result> {
@@ -83,22 +75,13 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
 }
 
 function report(ours: Result, reference: Result): number {
-  const ratio = ours.requestsPerSecond / reference.requestsPerSecond;
   const columns = (cells: Array<string | number>) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join("");
   console.log(`\nAPI key auth benchmark: GET /api/public/zapier/me, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`);
   console.log(columns(["", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests"]));
   for (const [label, r] of [["App server (ours)", ours], ["Reference node:http + pg", reference]] as const) {
     console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
   }
-  console.log(`Ratio ours/reference: ${ratio.toFixed(2)}`);
-  const checks = [
-    [`≥ ${TARGETS.requestsPerSecond} req/s`, ours.requestsPerSecond >= TARGETS.requestsPerSecond],
-    [`p99 < ${TARGETS.p99} ms`, ours.p99 < TARGETS.p99],
-    [`ratio ≥ ${TARGETS.ratio}`, ratio >= TARGETS.ratio],
-    ["zero errors and non-2xx", ours.errors + ours.non2xx + reference.errors + reference.non2xx === 0],
-  ] as const;
-  console.log(`Targets: ${checks.map(([name, ok]) => `${ok ? "✔" : "✖"} ${name}`).join(", ")}`);
-  return checks.every(([, ok]) => ok) ? 0 : 1;
+  return checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx + reference.errors + reference.non2xx);
 }
 
 runMain(async () => {

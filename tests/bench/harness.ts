@@ -102,3 +102,42 @@ export function runMain(main: () => Promise<number>): void {
     },
   );
 }
+
+export type LoadSummary = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; total: number };
+
+/** The figures every load benchmark reports, from an autocannon result. */
+export function summarise(result: {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}): LoadSummary {
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+/** Prints the ratio and each target as met or missed; the exit code is 0 only when all are met. */
+export function checkTargets(
+  ours: LoadSummary,
+  reference: LoadSummary,
+  targets: { requestsPerSecond: number; p99: number; ratio: number },
+  failedRequests: number,
+): number {
+  const ratio = ours.requestsPerSecond / reference.requestsPerSecond;
+  console.log(`Ratio ours/reference: ${ratio.toFixed(2)}`);
+  const checks = [
+    [`≥ ${targets.requestsPerSecond} req/s`, ours.requestsPerSecond >= targets.requestsPerSecond],
+    [`p99 < ${targets.p99} ms`, ours.p99 < targets.p99],
+    [`ratio ≥ ${targets.ratio}`, ratio >= targets.ratio],
+    ["zero errors and non-2xx", failedRequests === 0],
+  ] as const;
+  console.log(`Targets: ${checks.map(([name, ok]) => `${ok ? "✔" : "✖"} ${name}`).join(", ")}`);
+  return checks.every(([, ok]) => ok) ? 0 : 1;
+}

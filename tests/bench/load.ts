@@ -1,6 +1,7 @@
 import autocannon from "autocannon";
 import fs from "node:fs";
 import { computeSignature } from "@/lib/events-webhook/signature";
+import { summarise, type LoadSummary } from "./harness";
 
 /*
  * The load: 50 connections sending correctly signed upserts over 10,000 distinct events. Each request is
@@ -12,7 +13,7 @@ import { computeSignature } from "@/lib/events-webhook/signature";
 
 export const DISTINCT_EVENTS = 10_000;
 
-export type LoadResult = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; total: number; peakRssMb: number };
+export type LoadResult = LoadSummary & { peakRssMb: number };
 
 function eventBody(index: number): string {
   const start = new Date(Date.UTC(2027, 0, 1, 9) + (index % 2_000) * 3_600_000);
@@ -94,15 +95,7 @@ export async function runLoad(options: { port: number; publicId: string; secret:
         },
       ],
     });
-    return {
-      requestsPerSecond: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      errors: result.errors + result.timeouts,
-      non2xx: result.non2xx,
-      total: result.requests.total,
-      peakRssMb: Math.round(peakRss / 1024 / 1024),
-    };
+    return { ...summarise(result), peakRssMb: Math.round(peakRss / 1024 / 1024) };
   } finally {
     clearInterval(sampler);
   }

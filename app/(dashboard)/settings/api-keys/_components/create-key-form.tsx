@@ -10,6 +10,7 @@ import { MAX_KEY_NAME_LENGTH, type CreateApiKeyField, type CreateApiKeyFieldErro
 import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type Scope } from "@/lib/api-keys/scopes";
 import type { CreateApiKeyState } from "../actions";
 import { ExpiryField } from "./expiry-field";
+import { ChipButton } from "@/components/ui/chip-button";
 
 type Props = { state: CreateApiKeyState; action: (form: FormData) => void; pending: boolean; onCancel: () => void };
 
@@ -76,19 +77,9 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
               {SCOPE_PRESETS.map((preset) => {
                 const selected = sameScopes(scopes, preset.scopes);
                 return (
-                  <button
-                    key={preset.label}
-                    type="button"
-                    aria-pressed={selected}
-                    title={preset.scopes.join(", ")}
-                    onClick={() => chooseScopes(new Set(preset.scopes))}
-                    className={cn(
-                      "rounded-full px-2.5 py-1 text-xs font-medium ring-1 ring-inset transition-colors",
-                      selected ? "bg-indigo-50 text-indigo-700 ring-indigo-300" : "bg-white text-zinc-600 ring-zinc-300 hover:bg-zinc-50",
-                    )}
-                  >
+                  <ChipButton key={preset.label} selected={selected} onClick={() => chooseScopes(new Set(preset.scopes))} title={preset.scopes.join(", ")}>
                     {preset.label}
-                  </button>
+                  </ChipButton>
                 );
               })}
             </div>

@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { inputClasses } from "@/components/ui/field";
+import { ChipButton } from "@/components/ui/chip-button";
 
 /*
  * The optional expiry: a date, with presets. The key stops working at the end of the chosen day in the
@@ -65,18 +66,9 @@ export function ExpiryField({ error, onChange }: { error?: string; onChange?: ()
             const value = preset.days === null ? "" : presetDate(preset.days);
             const selected = date === value;
             return (
-              <button
-                key={preset.label}
-                type="button"
-                aria-pressed={selected}
-                onClick={() => setDate(value)}
-                className={cn(
-                  "rounded-full px-2.5 py-1 text-xs font-medium ring-1 ring-inset transition-colors",
-                  selected ? "bg-indigo-50 text-indigo-700 ring-indigo-300" : "bg-white text-zinc-600 ring-zinc-300 hover:bg-zinc-50",
-                )}
-              >
+              <ChipButton key={preset.label} selected={selected} onClick={() => setDate(value)}>
                 {preset.label}
-              </button>
+              </ChipButton>
             );
           })}
         </div>
