@@ -69,10 +69,12 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
   const exportHref = `/knowledge/events/export${pageHref(params, null, "next")}`;
   const actions = (
     <>
-      <a href={exportHref} className={buttonClasses("secondary")} download>
-        <Download className="size-4" aria-hidden />
-        Export CSV
-      </a>
+      {usage.count > 0 ? (
+        <a href={exportHref} className={buttonClasses("secondary")} download>
+          <Download className="size-4" aria-hidden />
+          Export CSV
+        </a>
+      ) : null}
       {manager ? <CsvImportDialog /> : null}
       {manager ? <NewEventButton timezone={account.timezone} /> : null}
     </>
