@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { getSessionContext, MANAGER_ROLES, type SessionContext } from "@/lib/auth/session";
+import { canManage, getSessionContext, type SessionContext } from "@/lib/auth/session";
 import { CHECK_FIELDS, fail, type ActionResult } from "./result";
 
 export { fail, ok, type ActionResult } from "./result";
@@ -9,9 +9,10 @@ export { fail, ok, type ActionResult } from "./result";
  * Every server action is a public POST endpoint, so every one is declared through defineAction, which
  * checks, in this order and before the handler runs: the session, the role, and the input (zod).
  *
- * Role checks belong HERE and nowhere else. lib/ domain functions take the session's account (and user)
- * as given and scope every statement by it; they do not look at roles. Pages may hide controls from
- * members, but that is presentation: the action's `role` is the authority.
+ * Role checks belong HERE: the action's `role` is the authority on who may call it. lib/ domain functions
+ * take the session's account (and user) as given and scope every statement by it; they need not check
+ * roles (where one still does, it is a second guard, not the rule). Pages hide controls from members, but
+ * that is presentation only.
  *
  *   role "manager": owners and admins;  "member": anyone signed in to the account;  "public": no session.
  */
@@ -69,6 +70,6 @@ async function authorize(role: ActionRole): Promise<SessionContext | null | stri
   if (role === "public") return null;
   const context = await getSessionContext();
   if (!context) return SESSION_ENDED;
-  if (role === "manager" && !MANAGER_ROLES.includes(context.role)) return MANAGERS_ONLY;
+  if (role === "manager" && !canManage(context)) return MANAGERS_ONLY;
   return context;
 }

@@ -96,18 +96,9 @@ export async function requireSession(): Promise<SessionContext> {
 
 export const MANAGER_ROLES: readonly Role[] = ["owner", "admin"];
 
+/** Owners and admins. Server actions enforce it through defineAction's `role` (lib/actions/action.ts). */
 export function canManage(context: SessionContext): boolean {
   return MANAGER_ROLES.includes(context.role);
-}
-
-export type Authorization = { ok: true; context: SessionContext } | { ok: false; message: string };
-
-/** For server actions, which are public POST endpoints: re-check the session and the role every time. */
-export async function authorizeManager(): Promise<Authorization> {
-  const context = await getSessionContext();
-  if (!context) return { ok: false, message: "Your session has ended. Sign in again." };
-  if (!canManage(context)) return { ok: false, message: "Only owners and admins can do this." };
-  return { ok: true, context };
 }
 
 /**
