@@ -1,5 +1,5 @@
 import "server-only";
-import { takePoints } from "./rate-limit";
+import { takePoint } from "./rate-limit";
 
 /*
  * Each sign-up costs an argon2 hash and creates rows, so sign-ups are counted per client IP and across
@@ -12,11 +12,13 @@ export const SIGN_UP_LIMITS = {
   global: { limit: 100, windowSeconds: 60 },
 } as const;
 
-/** Counts a sign-up attempt; true when the IP and the product are both under their limits. */
+/**
+ * Counts a sign-up attempt; true when the IP and the product are both under their limits. The global
+ * point is taken only once the IP's is granted, so one address hammering away spends its own budget and
+ * cannot use up everyone's.
+ */
 export async function takeSignUpAttempt(ip: string): Promise<boolean> {
-  const hit = await takePoints([
-    { key: `signup-ip:${ip}`, ...SIGN_UP_LIMITS.ip },
-    { key: "signup-global", ...SIGN_UP_LIMITS.global },
-  ]);
-  return hit.allowed;
+  const { ip: perIp, global } = SIGN_UP_LIMITS;
+  if (!(await takePoint(`signup-ip:${ip}`, perIp.limit, perIp.windowSeconds)).allowed) return false;
+  return (await takePoint("signup-global", global.limit, global.windowSeconds)).allowed;
 }

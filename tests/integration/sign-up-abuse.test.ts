@@ -40,6 +40,14 @@ describe("sign-up throttling", () => {
     expect(await redirectOf(() => signUpAction(null, newPerson()))).toBe("/knowledge/events");
   });
 
+  it("does not let one throttled IP use up the global allowance", async () => {
+    setRequestHeaders({ "x-client-ip": "10.66.1.1" });
+    await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-ip:10.66.1.1', 10, $1)", [Date.now() + 3_600_000]);
+    for (let attempt = 0; attempt < 20; attempt++) expect(await signUpAction(null, newPerson())).toEqual(REFUSED);
+    const { rows } = await db.pool.query("SELECT points FROM rate_limits WHERE key = 'signup-global'");
+    expect(rows).toEqual([]);
+  });
+
   it("refuses every IP once 100 sign-ups happened in the current minute", async () => {
     await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-global', 100, $1)", [Date.now() + 60_000]);
     const users = await db.prisma.user.count();
