@@ -51,3 +51,34 @@ test("a wrong password gets one generic message", async ({ page }) => {
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "incorrect" })).toHaveText("The email or password is incorrect.");
 });
+
+test("a cookie copied before sign-out stops working, and signing up again with that email gets a neutral refusal", async ({ page, browser }) => {
+  const person = newPerson();
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(person.name);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/knowledge\/events$/);
+  const copied = await page.context().cookies();
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  const elsewhere = await browser.newContext();
+  await elsewhere.addCookies(copied);
+  const thief = await elsewhere.newPage();
+  await thief.goto("/settings/plan");
+  await expect(thief).toHaveURL(/\/sign-in\?callbackUrl=%2Fsettings%2Fplan$/);
+  await elsewhere.close();
+
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill("Someone else");
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill("another long password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "couldn't create" })).toHaveText(
+    "We couldn't create an account with these details. If you already have an account, sign in.",
+  );
+  await expect(page.getByLabel("Email")).toHaveValue(person.email);
+});

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { normaliseEmail } from "@/lib/auth/credentials";
+import { normaliseEmail, type SignedInUser } from "@/lib/auth/credentials";
 import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
@@ -30,11 +30,16 @@ function isTimeZone(zone: string): boolean {
 }
 
 export type SignUpInput = z.input<typeof signUpSchema>;
-export type SignUpResult =
-  | { ok: true; user: { id: string; name: string; email: string }; accountId: string }
-  | { ok: false; fieldErrors: Partial<Record<"name" | "email" | "password", string>> };
+/**
+ * `email_taken` is for the caller's logs and tests only: shown to the visitor, it would tell anyone which
+ * emails have an account. The action answers it with the same words as any other refusal.
+ */
+export type SignUpResult = { ok: true; user: SignedInUser; accountId: string } | { ok: false; reason: "email_taken" };
 
-/** Creates the user, an account named after them and their owner membership, in one transaction. */
+/**
+ * Creates the user, an account named after them and their owner membership, in one transaction. The
+ * password is hashed first whether or not the email is taken, so both answers cost the same work.
+ */
 export async function signUp(raw: SignUpInput): Promise<SignUpResult> {
   const input = signUpSchema.parse(raw);
   const email = normaliseEmail(input.email);
@@ -45,11 +50,12 @@ export async function signUp(raw: SignUpInput): Promise<SignUpResult> {
       const account = await tx.account.create({ data: { name: input.name, timezone: input.timezone } });
       await tx.membership.create({ data: { userId: user.id, accountId: account.id, role: "owner" } });
       await onAccountCreated(tx, account.id);
-      return { ok: true as const, user: { id: user.id, name: user.name, email: user.email }, accountId: account.id };
+      const signedIn = { id: user.id, name: user.name, email: user.email, sessionVersion: user.sessionVersion };
+      return { ok: true as const, user: signedIn, accountId: account.id };
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      return { ok: false, fieldErrors: { email: "An account with this email already exists. Sign in instead." } };
+      return { ok: false, reason: "email_taken" };
     }
     throw error;
   }

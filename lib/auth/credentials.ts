@@ -1,10 +1,12 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { dummyPasswordHash, verifyPassword } from "./password";
-import { clearFailedSignIns, recordFailedSignIn, signInRetryAfter } from "./sign-in-throttle";
+import { signInSucceeded, takeSignInAttempt } from "./sign-in-throttle";
+
+export type SignedInUser = { id: string; name: string; email: string; sessionVersion: number };
 
 export type CredentialCheck =
-  | { ok: true; user: { id: string; name: string; email: string } }
+  | { ok: true; user: SignedInUser }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "throttled"; retryAfterSeconds: number };
 
@@ -12,19 +14,16 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Checks an email and password, throttling repeated failures per email and per IP. */
+/** Checks an email and password; every attempt is counted (per email and per IP) before the check. */
 export async function checkCredentials(rawEmail: string, password: string, ip: string): Promise<CredentialCheck> {
   const email = normaliseEmail(rawEmail);
-  const retryAfterSeconds = await signInRetryAfter(email, ip);
+  const retryAfterSeconds = await takeSignInAttempt(email, ip);
   if (retryAfterSeconds > 0) return { ok: false, reason: "throttled", retryAfterSeconds };
 
   const user = await db.prisma.user.findUnique({ where: { email } });
   // Verify against a dummy hash for unknown emails so both paths take the same time.
   const valid = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
-  if (!user || !valid) {
-    await recordFailedSignIn(email, ip);
-    return { ok: false, reason: "invalid" };
-  }
-  await clearFailedSignIns(email);
-  return { ok: true, user: { id: user.id, name: user.name, email: user.email } };
+  if (!user || !valid) return { ok: false, reason: "invalid" };
+  await signInSucceeded(email, ip);
+  return { ok: true, user: { id: user.id, name: user.name, email: user.email, sessionVersion: user.sessionVersion } };
 }

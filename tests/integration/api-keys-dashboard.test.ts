@@ -1,13 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { createApiKeyAction, revokeApiKeyAction, type CreateApiKeyState } from "@/app/(dashboard)/settings/api-keys/actions";
+import { createApiKeyAction, revokeApiKeyAction } from "@/app/(dashboard)/settings/api-keys/actions";
 import ApiKeysPage from "@/app/(dashboard)/settings/api-keys/page";
 import { hashApiKey } from "@/lib/api-keys/key-format";
 import { db } from "@/lib/db/client";
 import { createKey } from "../support/api-keys";
 import { addMember, createAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
-
-const IDLE: CreateApiKeyState = { status: "idle" };
 
 function form(values: { name?: string; scopes?: string[]; expiresAt?: string }) {
   const data = new FormData();
@@ -38,13 +36,13 @@ describe("creating a key", () => {
   it("returns the full key once, stores only its hash, display parts and an audit entry", async () => {
     const owner = await createAccount();
     await signInAs(owner.user);
-    const state = await createApiKeyAction(IDLE, form({ name: "  Zapier – leads ", scopes: ["write:leads", "webhooks", "read:leads"], expiresAt: "2099-12-31T22:59:59.999Z" }));
-    expect(state.status).toBe("created");
-    if (state.status !== "created") return;
-    const { secret } = state.key;
+    const state = await createApiKeyAction(form({ name: "  Zapier – leads ", scopes: ["write:leads", "webhooks", "read:leads"], expiresAt: "2099-12-31T22:59:59.999Z" }));
+    expect(state.ok).toBe(true);
+    if (!state.ok) return;
+    const { secret } = state.data;
     expect(secret).toMatch(/^ik_live_[0-9A-Za-z]{38}$/);
 
-    const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: state.key.id } });
+    const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: state.data.id } });
     expect(row).toMatchObject({
       accountId: owner.accountId,
       name: "Zapier – leads",
@@ -66,9 +64,9 @@ describe("creating a key", () => {
   it("leaves the full key nowhere in the database, nor in what the page renders afterwards", async () => {
     const owner = await createAccount();
     await signInAs(owner.user);
-    const state = await createApiKeyAction(IDLE, form({}));
-    if (state.status !== "created") throw new Error("not created");
-    const { secret } = state.key;
+    const state = await createApiKeyAction(form({}));
+    if (!state.ok) throw new Error("not created");
+    const { secret } = state.data;
     expect(await databaseContains(secret)).toEqual([]);
     // Not even the random part without the fixed prefix.
     expect(await databaseContains(secret.slice(8, 40))).toEqual([]);
@@ -94,8 +92,8 @@ describe("creating a key", () => {
   ])("refuses %s with a field error and creates nothing", async (_label, values, field, message) => {
     const owner = await createAccount();
     await signInAs(owner.user);
-    const state = await createApiKeyAction(IDLE, form(values));
-    expect(state).toEqual({ status: "invalid", fieldErrors: { [field]: message } });
+    const state = await createApiKeyAction(form(values));
+    expect(state).toEqual({ ok: false, error: "Check the fields marked below.", fieldErrors: { [field]: [message] } });
     expect(await keyCount(owner.accountId)).toBe(0);
     expect(await auditCount(owner.accountId)).toBe(0);
   });
@@ -110,18 +108,17 @@ describe("creating a key", () => {
        FROM generate_series(1, 100) AS n`,
       [owner.accountId],
     );
-    expect((await createApiKeyAction(IDLE, form({ name: "100th" }))).status).toBe("created");
-    const refused = await createApiKeyAction(IDLE, form({ name: "101st" }));
+    expect((await createApiKeyAction(form({ name: "100th" }))).ok).toBe(true);
+    const refused = await createApiKeyAction(form({ name: "101st" }));
     expect(refused).toEqual({
-      status: "invalid",
-      fieldErrors: {},
-      formError: "This account already has 100 active API keys, the most allowed. Revoke a key you no longer use, then create this one.",
+      ok: false,
+      error: "This account already has 100 active API keys, the most allowed. Revoke a key you no longer use, then create this one.",
     });
     expect(await db.prisma.apiKey.count({ where: { accountId: owner.accountId, name: "101st" } })).toBe(0);
 
     const oldest = await db.prisma.apiKey.findFirstOrThrow({ where: { accountId: owner.accountId, name: "bulk 2" } });
-    expect((await revokeApiKeyAction(oldest.id)).ok).toBe(true);
-    expect((await createApiKeyAction(IDLE, form({ name: "101st" }))).status).toBe("created");
+    expect((await revokeApiKeyAction({ keyId: oldest.id })).ok).toBe(true);
+    expect((await createApiKeyAction(form({ name: "101st" }))).ok).toBe(true);
   });
 
   it("holds the limit when creates race each other", async () => {
@@ -132,17 +129,17 @@ describe("creating a key", () => {
        SELECT $1, 'bulk ' || n, md5(random()::text || n), 'ik_live_bulk', 'xxxx', ARRAY['webhooks'] FROM generate_series(1, 95) AS n`,
       [owner.accountId],
     );
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createApiKeyAction(IDLE, form({ name: `race ${i}` }))));
-    expect(results.filter((state) => state.status === "created")).toHaveLength(5);
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createApiKeyAction(form({ name: `race ${i}` }))));
+    expect(results.filter((state) => state.ok)).toHaveLength(5);
     expect(await keyCount(owner.accountId)).toBe(100);
   });
 
   it("changes nothing without a session, or for a member", async () => {
     const owner = await createAccount();
     const member = await addMember(owner.accountId, "member");
-    expect(await createApiKeyAction(IDLE, form({}))).toEqual({ status: "invalid", fieldErrors: {}, formError: "Your session has ended. Sign in again." });
+    expect(await createApiKeyAction(form({}))).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
     await signInAs(member);
-    expect(await createApiKeyAction(IDLE, form({}))).toEqual({ status: "invalid", fieldErrors: {}, formError: "Only owners and admins can do this." });
+    expect(await createApiKeyAction(form({}))).toEqual({ ok: false, error: "Only owners and admins can do this." });
     expect(await keyCount(owner.accountId)).toBe(0);
   });
 
@@ -150,7 +147,7 @@ describe("creating a key", () => {
     const owner = await createAccount();
     const admin = await addMember(owner.accountId, "admin");
     await signInAs(admin);
-    expect((await createApiKeyAction(IDLE, form({}))).status).toBe("created");
+    expect((await createApiKeyAction(form({}))).ok).toBe(true);
     expect((await db.prisma.apiKey.findFirstOrThrow({ where: { accountId: owner.accountId } })).createdById).toBe(admin.id);
   });
 });
@@ -160,11 +157,11 @@ describe("revoking a key", () => {
     const owner = await createAccount();
     const key = await createKey(owner, { name: "CRM sync" });
     await signInAs(owner.user);
-    expect(await revokeApiKeyAction(key.id)).toEqual({ ok: true, message: 'Revoked "CRM sync". It stops working immediately.' });
+    expect(await revokeApiKeyAction({ keyId: key.id })).toEqual({ ok: true, data: { message: 'Revoked "CRM sync". It stops working immediately.' } });
     const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
     expect(row.revokedAt).toBeInstanceOf(Date);
     expect(row.revokedById).toBe(owner.user.id);
-    expect(await revokeApiKeyAction(key.id)).toEqual({ ok: true, message: '"CRM sync" was already revoked.' });
+    expect(await revokeApiKeyAction({ keyId: key.id })).toEqual({ ok: true, data: { message: '"CRM sync" was already revoked.' } });
     const actions = (await db.prisma.auditLog.findMany({ where: { accountId: owner.accountId, targetType: "api_key" }, orderBy: { createdAt: "asc" } })).map((entry) => entry.action);
     expect(actions).toEqual(["api_key.created", "api_key.revoked"]);
   });
@@ -177,13 +174,13 @@ describe("revoking a key", () => {
     const mine = await createKey(owner);
 
     await signInAs(owner.user);
-    expect(await revokeApiKeyAction(theirs.id)).toEqual({ ok: false, message: "That API key was not found." });
-    expect(await revokeApiKeyAction("not-a-uuid")).toEqual({ ok: false, message: "That API key was not found." });
-    expect(await revokeApiKeyAction({ id: mine.id })).toEqual({ ok: false, message: "That API key was not found." });
+    expect(await revokeApiKeyAction({ keyId: theirs.id })).toEqual({ ok: false, error: "That API key was not found." });
+    expect(await revokeApiKeyAction({ keyId: "not-a-uuid" })).toEqual({ ok: false, error: "That API key was not found." });
+    expect(await revokeApiKeyAction({ id: mine.id })).toMatchObject({ ok: false, fieldErrors: { keyId: [expect.any(String)] } });
     await signInAs(member);
-    expect(await revokeApiKeyAction(mine.id)).toEqual({ ok: false, message: "Only owners and admins can do this." });
+    expect(await revokeApiKeyAction({ keyId: mine.id })).toEqual({ ok: false, error: "Only owners and admins can do this." });
     signOut();
-    expect(await revokeApiKeyAction(mine.id)).toEqual({ ok: false, message: "Your session has ended. Sign in again." });
+    expect(await revokeApiKeyAction({ keyId: mine.id })).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
 
     const rows = await db.prisma.apiKey.findMany({ where: { id: { in: [theirs.id, mine.id] } } });
     expect(rows.map((row) => row.revokedAt)).toEqual([null, null]);

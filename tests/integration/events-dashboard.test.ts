@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { createEventAction, csvImportAction, cancelEventAction, deleteEventAction, updateEventAction } from "@/app/(dashboard)/knowledge/events/actions";
+import { cancelEventAction, csvImportAction, deleteEventAction, saveEventAction } from "@/app/(dashboard)/knowledge/events/actions";
 import {
   createSourceAction,
   revealSecretAction,
@@ -33,61 +33,61 @@ beforeEach(async () => {
 describe("manual event editing", () => {
   it("creates an event from wall-clock times in the account's time zone", async () => {
     await db.prisma.account.update({ where: { id: owner.accountId }, data: { timezone: "Europe/Berlin" } });
-    const state = await createEventAction({}, form({ title: "Open Day", starts_at: "2026-05-01T10:00", ends_at: "2026-05-01T12:00", location: "Berlin", status: "upcoming", recurring: "" }));
+    const state = await saveEventAction(form({ title: "Open Day", starts_at: "2026-05-01T10:00", ends_at: "2026-05-01T12:00", location: "Berlin", status: "upcoming", recurring: "" }));
     expect(state).toMatchObject({ ok: true });
     const [event] = await eventsOf(owner.accountId);
     expect(event).toMatchObject({ title: "Open Day", startsAt: new Date("2026-05-01T08:00:00Z"), startsAtOffset: "+02:00", location: "Berlin" });
   });
 
   it("returns field errors from the shared schema and stores nothing", async () => {
-    const state = await createEventAction({}, form({ title: "", starts_at: "", url: "javascript:alert(1)" }));
+    const state = await saveEventAction(form({ title: "", starts_at: "", url: "javascript:alert(1)" }));
     expect(state.ok).toBe(false);
-    expect(state.fieldErrors).toMatchObject({ starts_at: expect.any(String) });
-    const again = await createEventAction({}, form({ title: " ", starts_at: "2026-05-01T10:00", url: "javascript:alert(1)", status: "upcoming" }));
-    expect(again.fieldErrors).toMatchObject({ title: expect.any(String), url: expect.any(String) });
+    expect(state).toMatchObject({ ok: false, fieldErrors: { starts_at: [expect.any(String)] } });
+    const again = await saveEventAction(form({ title: " ", starts_at: "2026-05-01T10:00", url: "javascript:alert(1)", status: "upcoming" }));
+    expect(again).toMatchObject({ ok: false, fieldErrors: { title: [expect.any(String)], url: [expect.any(String)] } });
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
   });
 
   it("edits, cancels and deletes an event", async () => {
-    await createEventAction({}, form({ title: "Talk", starts_at: "2026-05-01T10:00", status: "upcoming" }));
+    await saveEventAction(form({ title: "Talk", starts_at: "2026-05-01T10:00", status: "upcoming" }));
     const [event] = await eventsOf(owner.accountId);
-    expect(await updateEventAction(event.id, {}, form({ title: "Talk (moved)", starts_at: "2026-05-02T10:00", location: "Room 2", status: "upcoming" }))).toMatchObject({ ok: true });
+    expect(await saveEventAction(form({ eventId: event.id, title: "Talk (moved)", starts_at: "2026-05-02T10:00", location: "Room 2", status: "upcoming" }))).toMatchObject({ ok: true });
     expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Talk (moved)", location: "Room 2" }]);
-    expect(await cancelEventAction(event.id)).toMatchObject({ ok: true });
+    expect(await cancelEventAction({ eventId: event.id })).toMatchObject({ ok: true });
     expect((await eventsOf(owner.accountId))[0].status).toBe("cancelled");
-    expect(await deleteEventAction(event.id)).toMatchObject({ ok: true });
+    expect(await deleteEventAction({ eventId: event.id })).toMatchObject({ ok: true });
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
   });
 
   it("refuses visitors without a session and read-only members, changing nothing", async () => {
-    await createEventAction({}, form({ title: "Keep me", starts_at: "2026-05-01T10:00", status: "upcoming" }));
+    await saveEventAction(form({ title: "Keep me", starts_at: "2026-05-01T10:00", status: "upcoming" }));
     const [event] = await eventsOf(owner.accountId);
     const member = await addMember(owner.accountId, "member");
     for (const signIn of [() => signInAs(member), async () => signOut()]) {
       await signIn();
-      expect((await createEventAction({}, form({ title: "New", starts_at: "2026-05-01T10:00" }))).ok).toBe(false);
-      expect((await updateEventAction(event.id, {}, form({ title: "Changed", starts_at: "2026-05-01T10:00" }))).ok).toBe(false);
-      expect((await cancelEventAction(event.id)).ok).toBe(false);
-      expect((await deleteEventAction(event.id)).ok).toBe(false);
+      expect((await saveEventAction(form({ title: "New", starts_at: "2026-05-01T10:00" }))).ok).toBe(false);
+      expect((await saveEventAction(form({ eventId: event.id, title: "Changed", starts_at: "2026-05-01T10:00" }))).ok).toBe(false);
+      expect((await cancelEventAction({ eventId: event.id })).ok).toBe(false);
+      expect((await deleteEventAction({ eventId: event.id })).ok).toBe(false);
     }
     expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Keep me", status: "upcoming" }]);
   });
 
   it("cannot read or change another account's event or source", async () => {
-    await createEventAction({}, form({ title: "Mine", starts_at: "2026-05-01T10:00", status: "upcoming" }));
+    await saveEventAction(form({ title: "Mine", starts_at: "2026-05-01T10:00", status: "upcoming" }));
     const [event] = await eventsOf(owner.accountId);
     const [source] = await listSources(owner.accountId);
     const secretBefore = await readSecret(owner.accountId, source.id);
 
     const intruder = await createAccount("Mallory");
     await signInAs(intruder.user);
-    expect(await updateEventAction(event.id, {}, form({ title: "Hacked", starts_at: "2026-05-01T10:00", status: "upcoming" }))).toMatchObject({ ok: false });
-    expect(await cancelEventAction(event.id)).toMatchObject({ ok: false });
-    expect(await deleteEventAction(event.id)).toMatchObject({ ok: false });
-    expect(await revealSecretAction(source.id)).toMatchObject({ ok: false });
-    expect(await rotateSecretAction(source.id)).toMatchObject({ ok: false });
-    expect(await setSourceActiveAction(source.id, false)).toMatchObject({ ok: false });
-    expect(await sendTestEventAction(source.id)).toMatchObject({ ok: false });
+    expect(await saveEventAction(form({ eventId: event.id, title: "Hacked", starts_at: "2026-05-01T10:00", status: "upcoming" }))).toMatchObject({ ok: false });
+    expect(await cancelEventAction({ eventId: event.id })).toMatchObject({ ok: false });
+    expect(await deleteEventAction({ eventId: event.id })).toMatchObject({ ok: false });
+    expect(await revealSecretAction({ sourceId: source.id })).toMatchObject({ ok: false });
+    expect(await rotateSecretAction({ sourceId: source.id })).toMatchObject({ ok: false });
+    expect(await setSourceActiveAction({ sourceId: source.id, active: false })).toMatchObject({ ok: false });
+    expect(await sendTestEventAction({ sourceId: source.id })).toMatchObject({ ok: false });
 
     expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Mine", status: "upcoming" }]);
     expect(await readSecret(owner.accountId, source.id)).toBe(secretBefore);
@@ -98,8 +98,8 @@ describe("manual event editing", () => {
 describe("webhook page actions", () => {
   it("sends a signed test event through the real handler: logged and stored", async () => {
     const [source] = await listSources(owner.accountId);
-    const result = await sendTestEventAction(source.id);
-    expect(result).toMatchObject({ ok: true, status: 200 });
+    const result = await sendTestEventAction({ sourceId: source.id });
+    expect(result).toMatchObject({ ok: true, data: { status: 200 } });
     const deliveries = await listDeliveries(owner.accountId, source.id);
     expect(deliveries.items).toMatchObject([{ action: "upsert", status: 200, eventTitle: "Webhook test event" }]);
     expect(await eventsOf(owner.accountId)).toMatchObject([{ title: "Webhook test event", location: "Online" }]);
@@ -107,33 +107,33 @@ describe("webhook page actions", () => {
 
   it("rotates the secret and reveals only the new one; members may do neither", async () => {
     const [source] = await listSources(owner.accountId);
-    const before = await revealSecretAction(source.id);
-    const rotated = await rotateSecretAction(source.id);
-    expect(rotated.ok && before.ok && rotated.secret !== before.secret).toBe(true);
-    expect(await revealSecretAction(source.id)).toEqual(rotated);
+    const before = await revealSecretAction({ sourceId: source.id });
+    const rotated = await rotateSecretAction({ sourceId: source.id });
+    expect(rotated.ok && before.ok && rotated.data.secret !== before.data.secret).toBe(true);
+    expect(await revealSecretAction({ sourceId: source.id })).toEqual(rotated);
 
     const member = await addMember(owner.accountId, "member");
     await signInAs(member);
-    expect(await revealSecretAction(source.id)).toMatchObject({ ok: false, message: "Only owners and admins can do this." });
-    expect(await rotateSecretAction(source.id)).toMatchObject({ ok: false });
-    expect(await readSecret(owner.accountId, source.id)).toBe(rotated.ok ? rotated.secret : "");
+    expect(await revealSecretAction({ sourceId: source.id })).toEqual({ ok: false, error: "Only owners and admins can do this." });
+    expect(await rotateSecretAction({ sourceId: source.id })).toMatchObject({ ok: false });
+    expect(await readSecret(owner.accountId, source.id)).toBe(rotated.ok ? rotated.data.secret : "");
   });
 
   it("switches a source off and on, renames it and validates its rate limit", async () => {
     const [source] = await listSources(owner.accountId);
-    expect(await setSourceActiveAction(source.id, false)).toEqual({ ok: true, active: false });
-    expect(await sendTestEventAction(source.id)).toMatchObject({ ok: true, status: 403 });
-    expect(await setSourceActiveAction(source.id, true)).toEqual({ ok: true, active: true });
-    expect(await updateSourceSettingsAction(source.id, {}, form({ name: "CRM", rateLimitPerMinute: "0" }))).toMatchObject({ fieldErrors: { rateLimitPerMinute: expect.any(String) } });
-    expect(await updateSourceSettingsAction(source.id, {}, form({ name: "CRM", rateLimitPerMinute: "600" }))).toMatchObject({ ok: true });
+    expect(await setSourceActiveAction({ sourceId: source.id, active: false })).toEqual({ ok: true, data: { active: false } });
+    expect(await sendTestEventAction({ sourceId: source.id })).toMatchObject({ ok: true, data: { status: 403 } });
+    expect(await setSourceActiveAction({ sourceId: source.id, active: true })).toEqual({ ok: true, data: { active: true } });
+    expect(await updateSourceSettingsAction(form({ sourceId: source.id, name: "CRM", rateLimitPerMinute: "0" }))).toMatchObject({ ok: false, fieldErrors: { rateLimitPerMinute: [expect.any(String)] } });
+    expect(await updateSourceSettingsAction(form({ sourceId: source.id, name: "CRM", rateLimitPerMinute: "600" }))).toMatchObject({ ok: true });
     expect((await listSources(owner.accountId))[0]).toMatchObject({ name: "CRM", rateLimitPerMinute: 600 });
   });
 
   it("adds a source within the plan's limit of three", async () => {
-    expect(await createSourceAction({}, form({ name: "" }))).toMatchObject({ fieldErrors: { name: expect.any(String) } });
-    expect(await createSourceAction({}, form({ name: "Second" }))).toMatchObject({ ok: true });
-    expect(await createSourceAction({}, form({ name: "Third" }))).toMatchObject({ ok: true });
-    expect(await createSourceAction({}, form({ name: "Fourth" }))).toMatchObject({ ok: false, message: expect.stringMatching(/allows 3 webhook sources/) });
+    expect(await createSourceAction(form({ name: "" }))).toMatchObject({ ok: false, fieldErrors: { name: [expect.any(String)] } });
+    expect(await createSourceAction(form({ name: "Second" }))).toMatchObject({ ok: true });
+    expect(await createSourceAction(form({ name: "Third" }))).toMatchObject({ ok: true });
+    expect(await createSourceAction(form({ name: "Fourth" }))).toMatchObject({ ok: false, error: expect.stringMatching(/allows 3 webhook sources/) });
     expect(await listSources(owner.accountId)).toHaveLength(3);
   });
 });
@@ -142,10 +142,10 @@ describe("CSV import", () => {
   const mixed = "title,starts_at,location,price\r\nGood one,2027-01-01T10:00:00Z,Berlin,Free\r\nBad date,tomorrow,Paris,\r\n,2027-02-01T10:00:00Z,Rome,\r\n\"Quoted, with comma\",2027-03-01T10:00:00+01:00,\"Line\nbreak\",\r\n";
 
   it("previews valid and invalid rows with line numbers without storing anything", async () => {
-    const state = await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "preview" }));
-    expect(state).toMatchObject({ stage: "preview", total: 4, valid: 2 });
-    if (state.stage !== "preview") throw new Error("no preview");
-    expect(state.problems).toEqual([
+    const state = await csvImportAction(form({ file: csvFile(mixed), intent: "preview" }));
+    expect(state).toMatchObject({ ok: true, data: { stage: "preview", total: 4, valid: 2 } });
+    if (!state.ok || state.data.stage !== "preview") throw new Error("no preview");
+    expect(state.data.problems).toEqual([
       { line: 3, field: "starts_at", message: expect.stringMatching(/ISO 8601/) },
       { line: 4, field: "title", message: "Must not be empty." },
     ]);
@@ -153,10 +153,10 @@ describe("CSV import", () => {
   });
 
   it("imports the valid rows as upserts and reports created, updated and failed counts", async () => {
-    const first = await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "import" }));
-    expect(first).toMatchObject({ stage: "done", created: 2, updated: 0, failed: 2 });
-    const again = await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "import" }));
-    expect(again).toMatchObject({ stage: "done", created: 0, updated: 2, failed: 2 });
+    const first = await csvImportAction(form({ file: csvFile(mixed), intent: "import" }));
+    expect(first).toMatchObject({ ok: true, data: { stage: "done", created: 2, updated: 0, failed: 2 } });
+    const again = await csvImportAction(form({ file: csvFile(mixed), intent: "import" }));
+    expect(again).toMatchObject({ ok: true, data: { stage: "done", created: 0, updated: 2, failed: 2 } });
     expect(await eventsOf(owner.accountId)).toMatchObject([
       { title: "Good one", location: "Berlin", price: "Free" },
       { title: "Quoted, with comma", location: "Line\nbreak", startsAt: new Date("2027-03-01T09:00:00Z") },
@@ -164,11 +164,11 @@ describe("CSV import", () => {
   });
 
   it("rejects a wrong header, a file over 5 MiB and members", async () => {
-    expect(await csvImportAction({ stage: "idle" }, form({ file: csvFile("name,when\nx,y\n"), intent: "preview" }))).toMatchObject({ stage: "error", message: expect.stringMatching(/header row is wrong/) });
+    expect(await csvImportAction(form({ file: csvFile("name,when\nx,y\n"), intent: "preview" }))).toMatchObject({ ok: false, error: expect.stringMatching(/header row is wrong/) });
     const big = csvFile("title,starts_at\n" + "x".repeat(5 * 1024 * 1024));
-    expect(await csvImportAction({ stage: "idle" }, form({ file: big, intent: "import" }))).toMatchObject({ stage: "error", message: expect.stringMatching(/5 MiB/) });
+    expect(await csvImportAction(form({ file: big, intent: "import" }))).toMatchObject({ ok: false, error: expect.stringMatching(/5 MiB/) });
     await signInAs(await addMember(owner.accountId, "member"));
-    expect(await csvImportAction({ stage: "idle" }, form({ file: csvFile(mixed), intent: "import" }))).toMatchObject({ stage: "error" });
+    expect(await csvImportAction(form({ file: csvFile(mixed), intent: "import" }))).toEqual({ ok: false, error: "Only owners and admins can do this." });
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
   });
 

@@ -12,7 +12,7 @@ export type TestAccount = { user: SessionContext["user"]; accountId: string; pas
 export async function createAccount(name = "Ada Lovelace"): Promise<TestAccount> {
   const password = "correct horse battery";
   const result = await signUp({ name, email: uniqueEmail(), password });
-  if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
+  if (!result.ok) throw new Error(`sign-up refused: ${result.reason}`);
   return { user: result.user, accountId: result.accountId, password };
 }
 

@@ -1,9 +1,10 @@
 import { encode } from "next-auth/jwt";
+import { db } from "@/lib/db/client";
 
 /*
  * Stands in for Next's per-request cookies() and headers() (vi.mock of "next/headers" in
- * tests/setup/environment.ts), so server actions and getServerSession run their real code paths:
- * signing in a test user means minting the same JWT cookie next-auth issues.
+ * tests/setup/environment.ts), so server actions and sessions run their real code paths: signing in a
+ * test user means minting the same JWT cookie startSession issues, with the user's current session version.
  */
 
 const jar = new Map<string, string>();
@@ -33,7 +34,8 @@ export function nextHeadersModule() {
 }
 
 export async function signInAs(user: { id: string; name: string; email: string }): Promise<void> {
-  const token = await encode({ token: { sub: user.id, name: user.name, email: user.email }, secret: process.env.NEXTAUTH_SECRET! });
+  const { sessionVersion } = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true } });
+  const token = await encode({ token: { sub: user.id, name: user.name, email: user.email, sv: sessionVersion }, secret: process.env.NEXTAUTH_SECRET! });
   jar.clear();
   jar.set("next-auth.session-token", token);
 }

@@ -1,25 +1,24 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { z } from "zod";
+import { defineAction, fail } from "@/lib/actions/action";
 import { checkCredentials } from "@/lib/auth/credentials";
 import { clientIp, startSession } from "@/lib/auth/session";
 import { safeCallbackUrl } from "../safe-callback";
 
-export type SignInState = { error?: string; email?: string };
+const signInInput = z
+  .object({ email: z.string().default(""), password: z.string().default(""), callbackUrl: z.string().optional() })
+  .refine((input) => input.email.trim() !== "" && input.password !== "", { message: "Enter your email and password." });
 
-export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
-  const email = String(form.get("email") ?? "");
-  const password = String(form.get("password") ?? "");
-  if (!email.trim() || !password) return { error: "Enter your email and password.", email };
-
-  const result = await checkCredentials(email, password, await clientIp());
+/** Succeeds by redirecting; every answer it returns is a refusal. */
+export const signInAction = defineAction({ role: "public", input: signInInput }, async (input) => {
+  const result = await checkCredentials(input.email, input.password, await clientIp());
   if (!result.ok) {
-    if (result.reason === "throttled") {
-      return { error: `Too many failed attempts. Try again in ${result.retryAfterSeconds} seconds.`, email };
-    }
+    if (result.reason === "throttled") return fail(`Too many failed attempts. Try again in ${result.retryAfterSeconds} seconds.`);
     // One message for unknown email and wrong password, so neither can be probed.
-    return { error: "The email or password is incorrect.", email };
+    return fail("The email or password is incorrect.");
   }
   await startSession(result.user);
-  redirect(safeCallbackUrl(form.get("callbackUrl")));
-}
+  redirect(safeCallbackUrl(input.callbackUrl));
+});

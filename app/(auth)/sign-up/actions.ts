@@ -1,34 +1,25 @@
 "use server";
 
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import { signUp, signUpSchema } from "@/lib/accounts/sign-up";
-import { startSession } from "@/lib/auth/session";
+import { defineAction, fail } from "@/lib/actions/action";
+import { clientIp, startSession } from "@/lib/auth/session";
+import { takeSignUpAttempt } from "@/lib/auth/sign-up-throttle";
 import { safeCallbackUrl } from "../safe-callback";
+import { SIGN_UP_REFUSED } from "./messages";
 
-export type SignUpState = {
-  fieldErrors?: Partial<Record<"name" | "email" | "password", string>>;
-  values?: { name: string; email: string };
-};
+/**
+ * Succeeds by redirecting. A taken email and a throttled attempt get the same words, so the answer does
+ * not tell whether an email has an account; sign-up hashes the password in both cases, so neither does
+ * the time taken.
+ */
+const signUpInput = signUpSchema.extend({ callbackUrl: z.string().optional() });
 
-export async function signUpAction(_previous: SignUpState, form: FormData): Promise<SignUpState> {
-  const raw = {
-    name: String(form.get("name") ?? ""),
-    email: String(form.get("email") ?? ""),
-    password: String(form.get("password") ?? ""),
-    timezone: String(form.get("timezone") ?? ""),
-  };
-  const values = { name: raw.name, email: raw.email };
-  const parsed = signUpSchema.safeParse(raw);
-  if (!parsed.success) {
-    const fieldErrors: SignUpState["fieldErrors"] = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as keyof NonNullable<SignUpState["fieldErrors"]>;
-      fieldErrors[field] ??= issue.message;
-    }
-    return { fieldErrors, values };
-  }
-  const result = await signUp(parsed.data);
-  if (!result.ok) return { fieldErrors: result.fieldErrors, values };
+export const signUpAction = defineAction({ role: "public", input: signUpInput }, async (input) => {
+  if (!(await takeSignUpAttempt(await clientIp()))) return fail(SIGN_UP_REFUSED);
+  const result = await signUp(input);
+  if (!result.ok) return fail(SIGN_UP_REFUSED);
   await startSession(result.user);
-  redirect(safeCallbackUrl(form.get("callbackUrl")));
-}
+  redirect(safeCallbackUrl(input.callbackUrl));
+});

@@ -1,14 +1,19 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState, useSyncExternalStore } from "react";
+import { useActionState, useState, useSyncExternalStore } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { signUpAction, type SignUpState } from "./actions";
+import { FormAlert } from "@/components/ui/form-alert";
+import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
+import { signUpAction } from "./actions";
 
 export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
-  const [state, action, pending] = useActionState<SignUpState, FormData>(signUpAction, {});
-  const errors = state.fieldErrors ?? {};
+  const [state, action, pending] = useActionState<ActionResult<unknown> | null, FormData>(signUpAction, null);
+  const errors = firstFieldErrors(state);
+  // Controlled, so what was typed survives a refused attempt (React resets uncontrolled fields).
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
   const timezone = useSyncExternalStore(
     () => () => {},
     () => Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -18,8 +23,8 @@ export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
     <form action={action} className="space-y-5" noValidate>
       <input type="hidden" name="callbackUrl" value={callbackUrl ?? ""} />
       <input type="hidden" name="timezone" value={timezone} />
-      <Field label="Name" name="name" autoComplete="name" defaultValue={state.values?.name} error={errors.name} required autoFocus />
-      <Field label="Email" name="email" type="email" autoComplete="email" defaultValue={state.values?.email} error={errors.email} required />
+      <Field label="Name" name="name" autoComplete="name" value={name} onChange={(event) => setName(event.target.value)} error={errors.name} required autoFocus />
+      <Field label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} error={errors.email} required />
       <Field
         label="Password"
         name="password"
@@ -29,6 +34,7 @@ export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
         hint="At least 10 characters."
         required
       />
+      <FormAlert>{formError(state)}</FormAlert>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? "Creating account…" : "Create account"}
       </Button>

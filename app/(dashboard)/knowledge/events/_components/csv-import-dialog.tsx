@@ -6,11 +6,13 @@ import { startTransition, useActionState, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { inputClasses } from "@/components/ui/field";
-import { csvImportAction, type CsvImportState } from "../actions";
+import { csvImportAction, type CsvImportDone, type CsvPreview as CsvPreviewData } from "../actions";
 import { CsvPreview, CsvProblems } from "./csv-preview";
 import { FormAlert } from "@/components/ui/form-alert";
 
 const number = new Intl.NumberFormat("en-US");
+/** The flow's screen: the action's data, or its refusal shown on the upload step. */
+type CsvImportState = { stage: "idle" } | { stage: "error"; message: string } | CsvPreviewData | CsvImportDone;
 const IDLE: CsvImportState = { stage: "idle" };
 
 /**
@@ -54,12 +56,13 @@ export function CsvImportDialog() {
 
 function CsvImportFlow({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
   const [file, setFile] = useState<File | null>(null);
-  const [state, dispatch, pending] = useActionState<CsvImportState, FormData>(async (previous, form) => {
+  const [state, dispatch, pending] = useActionState<CsvImportState, FormData>(async (_previous, form) => {
     // Choosing another file clears the previous preview without asking the server.
     if (form.get("intent") === "reset") return IDLE;
-    const next = await csvImportAction(previous, form);
-    if (next.stage === "done") onImported();
-    return next;
+    const result = await csvImportAction(form);
+    if (!result.ok) return { stage: "error", message: result.error };
+    if (result.data.stage === "done") onImported();
+    return result.data;
   }, IDLE);
 
   const send = (intent: "preview" | "import" | "reset", chosen = file) => {

@@ -1,6 +1,6 @@
 import { AlertCircle, CheckCircle2 } from "lucide-react";
 import type { CsvRowProblem } from "@/lib/events/csv-format";
-import type { CsvImportState } from "../actions";
+import type { CsvPreview as CsvPreviewData } from "../actions";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -24,7 +24,7 @@ export function CsvProblems({ problems }: { problems: CsvRowProblem[] }) {
   );
 }
 
-export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { stage: "preview" }> }) {
+export function CsvPreview({ preview }: { preview: CsvPreviewData }) {
   const invalid = preview.total - preview.valid;
   return (
     <div className="space-y-4">

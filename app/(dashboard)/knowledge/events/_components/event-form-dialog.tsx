@@ -6,8 +6,12 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogBody, DialogContent, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field, inputClasses } from "@/components/ui/field";
-import { createEventAction, updateEventAction, type EventFormState } from "../actions";
 import { FormAlert } from "@/components/ui/form-alert";
+import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
+import { saveEventAction } from "../actions";
+
+/** The action's answer, with what was sent: the form shows it again after a refusal. */
+type EventFormState = { result: ActionResult<{ message: string }> | null; values?: Partial<EventFormValues> };
 
 export type EventFormValues = {
   title: string;
@@ -43,20 +47,23 @@ function Select({ label, name, defaultValue, options, error }: { label: string; 
 }
 
 function EventForm({ eventId, initial, timezone, onDone }: { eventId: string | null; initial: EventFormValues; timezone: string; onDone: () => void }) {
-  const action = eventId ? updateEventAction.bind(null, eventId) : createEventAction;
-  const [state, submit, pending] = useActionState<EventFormState, FormData>(action, {});
+  const [state, submit, pending] = useActionState<EventFormState, FormData>(
+    async (_previous, form) => ({ result: await saveEventAction(form), values: Object.fromEntries(form) as Partial<EventFormValues> }),
+    { result: null },
+  );
   const descriptionId = useId();
   const values = { ...initial, ...state.values };
-  const errors = state.fieldErrors ?? {};
+  const errors = firstFieldErrors(state.result);
 
   useEffect(() => {
-    if (!state.ok) return;
-    toast.success(state.message ?? "Saved");
+    if (!state.result?.ok) return;
+    toast.success(state.result.data.message);
     onDone();
   }, [state, onDone]);
 
   return (
     <form action={submit} className={dialogFormClasses} noValidate>
+      {eventId ? <input type="hidden" name="eventId" value={eventId} /> : null}
       <DialogBody>
         <Field label="Title" name="title" defaultValue={values.title} error={errors.title} maxLength={300} required autoFocus />
         <div className="grid gap-4 sm:grid-cols-2">
@@ -100,7 +107,7 @@ function EventForm({ eventId, initial, timezone, onDone }: { eventId: string | n
           <textarea id={descriptionId} name="description" rows={3} maxLength={5000} defaultValue={values.description} className={inputClasses} />
           {errors.description ? <p className="text-xs font-medium text-red-600">{errors.description}</p> : null}
         </div>
-        <FormAlert>{state.message && !state.ok ? state.message : null}</FormAlert>
+        <FormAlert>{formError(state.result)}</FormAlert>
       </DialogBody>
       <DialogFooter>
         <Button variant="secondary" onClick={onDone}>

@@ -10,6 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { MomentCell, type Moment } from "@/components/ui/moment-cell";
+import type { ActionResult } from "@/lib/actions/result";
 import { cancelEventAction, deleteEventAction } from "../actions";
 import { EventFormDialog, type EventFormValues } from "./event-form-dialog";
 
@@ -31,10 +32,10 @@ export type EventRowView = {
 function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
-  const run = async (action: () => Promise<{ ok: boolean; message: string }>) => {
+  const run = async (action: () => Promise<ActionResult<{ message: string }>>) => {
     const result = await action();
-    if (result.ok) toast.success(result.message);
-    else toast.error(result.message);
+    if (result.ok) toast.success(result.data.message);
+    else toast.error(result.error);
     router.refresh();
   };
   return (
@@ -55,7 +56,7 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
           confirmLabel="Cancel event"
           cancelLabel="Keep it"
           icon={<Ban className="size-5" aria-hidden />}
-          onConfirm={() => run(() => cancelEventAction(row.id))}
+          onConfirm={() => run(() => cancelEventAction({ eventId: row.id }))}
         />
       ) : null}
       <ConfirmDialog
@@ -68,7 +69,7 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
         description="The event is removed from your knowledge. This cannot be undone; a later upsert from your system would create it again."
         confirmLabel="Delete"
         icon={<Trash2 className="size-5" aria-hidden />}
-        onConfirm={() => run(() => deleteEventAction(row.id))}
+        onConfirm={() => run(() => deleteEventAction({ eventId: row.id }))}
       />
     </div>
   );

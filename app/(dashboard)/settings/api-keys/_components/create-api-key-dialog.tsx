@@ -5,7 +5,8 @@ import { useRouter } from "next/navigation";
 import { useActionState, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
-import { createApiKeyAction, type CreateApiKeyState } from "../actions";
+import type { ActionResult } from "@/lib/actions/result";
+import { createApiKeyAction, type CreatedApiKey } from "../actions";
 import { CreateKeyForm } from "./create-key-form";
 import { RevealKey } from "./reveal-key";
 
@@ -38,9 +39,9 @@ export function CreateApiKeyDialog() {
 }
 
 function CreateKeyFlow({ onCancel, onFinished }: { onCancel: () => void; onFinished: () => void }) {
-  const [state, formAction, pending] = useActionState<CreateApiKeyState, FormData>(createApiKeyAction, { status: "idle" });
+  const [state, formAction, pending] = useActionState<ActionResult<CreatedApiKey> | null, FormData>(createApiKeyAction, null);
   const [confirmingClose, setConfirmingClose] = useState(false);
-  const created = state.status === "created" ? state.key : null;
+  const created = state?.ok ? state.data : null;
 
   return (
     <DialogContent

@@ -8,11 +8,12 @@ import { DialogBody, DialogFooter, dialogFormClasses } from "@/components/ui/dia
 import { Field } from "@/components/ui/field";
 import { MAX_KEY_NAME_LENGTH, type CreateApiKeyField, type CreateApiKeyFieldErrors } from "@/lib/api-keys/input";
 import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type Scope } from "@/lib/api-keys/scopes";
-import type { CreateApiKeyState } from "../actions";
+import { firstFieldErrors, formError as formErrorOf, type ActionResult } from "@/lib/actions/result";
+import type { CreatedApiKey } from "../actions";
 import { ExpiryField } from "./expiry-field";
 import { ChipButton } from "@/components/ui/chip-button";
 
-type Props = { state: CreateApiKeyState; action: (form: FormData) => void; pending: boolean; onCancel: () => void };
+type Props = { state: ActionResult<CreatedApiKey> | null; action: (form: FormData) => void; pending: boolean; onCancel: () => void };
 
 const sameScopes = (a: ReadonlySet<Scope>, b: readonly Scope[]) => a.size === b.length && b.every((scope) => a.has(scope));
 
@@ -24,12 +25,12 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
   const scopesId = useId();
 
   // A field's error stays until the user changes that field; a new answer from the server starts afresh.
-  const [edited, setEdited] = useState<{ answer: CreateApiKeyState; fields: ReadonlySet<CreateApiKeyField> }>({ answer: state, fields: new Set() });
+  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<CreateApiKeyField> }>({ answer: state, fields: new Set() });
   const editedFields = edited.answer === state ? edited.fields : new Set<CreateApiKeyField>();
   const markEdited = (field: CreateApiKeyField) => setEdited({ answer: state, fields: new Set([...editedFields, field]) });
-  const allErrors = state.status === "invalid" ? state.fieldErrors : {};
+  const allErrors = firstFieldErrors(state);
   const errors = Object.fromEntries(Object.entries(allErrors).filter(([field]) => !editedFields.has(field as CreateApiKeyField))) as CreateApiKeyFieldErrors;
-  const formError = state.status === "invalid" ? state.formError : undefined;
+  const formError = formErrorOf(state);
 
   const chooseScopes = (next: ReadonlySet<Scope>) => {
     setScopes(next);

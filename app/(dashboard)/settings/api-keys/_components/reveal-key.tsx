@@ -9,15 +9,13 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { DialogBody, DialogFooter } from "@/components/ui/dialog";
 import { inputClasses } from "@/components/ui/field";
 import { cn } from "@/components/ui/cn";
-import type { CreateApiKeyState } from "../actions";
+import type { CreatedApiKey } from "../actions";
 
 // Rendered only in the browser (the dialog opens on a click), so the user's own time zone is right here.
 const expiryFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-type CreatedKey = Extract<CreateApiKeyState, { status: "created" }>["key"];
-
 type Props = {
-  created: CreatedKey;
+  created: CreatedApiKey;
   confirmingClose: boolean;
   onConfirmingCloseChange: (open: boolean) => void;
   onClosed: () => void;

@@ -13,9 +13,9 @@ export function RevokeKeyButton({ keyId, keyName }: { keyId: string; keyName: st
   const [, startTransition] = useTransition();
 
   const revoke = async () => {
-    const result = await revokeApiKeyAction(keyId);
-    if (result.ok) toast.success(result.message);
-    else toast.error(result.message);
+    const result = await revokeApiKeyAction({ keyId });
+    if (result.ok) toast.success(result.data.message);
+    else toast.error(result.error);
     startTransition(() => router.refresh());
   };
 

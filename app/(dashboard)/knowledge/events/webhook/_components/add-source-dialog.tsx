@@ -7,20 +7,22 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { createSourceAction, type CreateSourceState } from "../actions";
 import { FormAlert } from "@/components/ui/form-alert";
+import { firstFieldErrors, formError } from "@/lib/actions/result";
+import { createSourceAction } from "../actions";
 
 export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: number }) {
   const [open, setOpen] = useState(false);
-  const [state, action, pending] = useActionState<CreateSourceState, FormData>(createSourceAction, {});
+  const [state, action, pending] = useActionState(createSourceAction, null);
   const router = useRouter();
 
   useEffect(() => {
-    if (!state.ok || !state.source) return;
-    toast.success(`Source “${state.source.name}” created`);
+    if (!state?.ok) return;
+    const { source } = state.data;
+    toast.success(`Source “${source.name}” created`);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- closing after the action's result arrives
     setOpen(false);
-    router.push(`/knowledge/events/webhook?source=${state.source.publicId}`);
+    router.push(`/knowledge/events/webhook?source=${source.publicId}`);
   }, [state, router]);
 
   return (
@@ -34,8 +36,8 @@ export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: n
       <DialogContent title="Add a webhook source" description="Each source has its own endpoint URL and signing secret. Use one per sending system." icon={<Webhook className="size-4" aria-hidden />} size="sm">
         <form action={action} className={dialogFormClasses}>
           <DialogBody>
-            <Field label="Source name" name="name" placeholder="e.g. Booking platform" maxLength={100} error={state.fieldErrors?.name} required autoFocus />
-            <FormAlert>{state.message}</FormAlert>
+            <Field label="Source name" name="name" placeholder="e.g. Booking platform" maxLength={100} error={firstFieldErrors(state).name} required autoFocus />
+            <FormAlert>{formError(state)}</FormAlert>
           </DialogBody>
           <DialogFooter>
             <Button variant="secondary" onClick={() => setOpen(false)}>

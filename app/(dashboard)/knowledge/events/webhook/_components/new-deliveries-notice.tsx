@@ -20,7 +20,8 @@ export function NewDeliveriesNotice({ sourceId, newestId, newestHref }: { source
     let stopped = false;
     const timer = setInterval(async () => {
       if (document.hidden) return;
-      const latest = await newestDeliveryAction(sourceId).catch(() => newestId);
+      const result = await newestDeliveryAction({ sourceId }).catch(() => null);
+      const latest = result?.ok ? result.data : newestId;
       if (!stopped && latest && latest !== newestId) setArrived(true);
     }, POLL_MS);
     return () => {

@@ -22,12 +22,12 @@ export function SecretField({ sourceId, canReveal, secret, onSecret }: { sourceI
 
   const reveal = () =>
     startTransition(async () => {
-      const result = await revealSecretAction(sourceId);
+      const result = await revealSecretAction({ sourceId });
       if (!result.ok) {
-        toast.error(result.message);
+        toast.error(result.error);
         return;
       }
-      onSecret(result.secret);
+      onSecret(result.data.secret);
       setVisible(true);
     });
 

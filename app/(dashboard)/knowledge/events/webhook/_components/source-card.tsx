@@ -40,22 +40,22 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
   const toggle = (next: boolean) =>
     startSwitch(async () => {
       setActive(next);
-      const result = await setSourceActiveAction(source.id, next);
+      const result = await setSourceActiveAction({ sourceId: source.id, active: next });
       if (!result.ok) {
         setActive(!next);
-        toast.error(result.message);
+        toast.error(result.error);
         return;
       }
       toast.success(next ? "Source activated: requests are accepted again." : "Source deactivated: requests now get 403.");
     });
 
   const rotate = async () => {
-    const result = await rotateSecretAction(source.id);
+    const result = await rotateSecretAction({ sourceId: source.id });
     if (!result.ok) {
-      toast.error(result.message);
+      toast.error(result.error);
       return;
     }
-    setSecret(result.secret);
+    setSecret(result.data.secret);
     setJustRotated(true);
     toast.success("Secret rotated. Copy the new secret into your sending system now.");
   };
@@ -68,15 +68,16 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
 
   const sendTest = () =>
     startTest(async () => {
-      const result = await sendTestEventAction(source.id);
+      const result = await sendTestEventAction({ sourceId: source.id });
       if (!result.ok) {
-        toast.error(result.message);
+        toast.error(result.error);
         return;
       }
-      const outcome = { status: result.status, summary: summarise(result.status, result.body) };
+      const { status, body } = result.data;
+      const outcome = { status, summary: summarise(status, body) };
       setTestResult(outcome);
-      if (result.status === 200) toast.success(`Test event delivered: ${result.status} OK`);
-      else toast.error(`Test event answered ${result.status}: ${outcome.summary}`);
+      if (status === 200) toast.success(`Test event delivered: ${status} OK`);
+      else toast.error(`Test event answered ${status}: ${outcome.summary}`);
     });
 
   return (
