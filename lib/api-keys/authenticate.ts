@@ -1,13 +1,16 @@
 import "server-only";
 import type pg from "pg";
+import { CLOCK_CTE, fixedWindowCounterCte, type RateState } from "@/lib/http/rate-limit";
 import { hashApiKey, isWellFormedApiKey } from "./key-format";
 import { isScope, type Scope } from "./scopes";
+import type { Env } from "@/lib/http/client-ip";
 
 /*
  * The hot path of every public API request: read the bearer key, reject what cannot be a key without
  * touching the database, then one statement that finds the key by its hash, reports revoked/expired by
- * the database clock (one clock for every instance), and refreshes last_used_at at most once a minute.
- * Nothing is cached, so a revocation or an expiry holds from the very next request on every instance.
+ * the database clock (one clock for every instance), refreshes last_used_at at most once a minute and
+ * counts the request against the key's per-minute rate limit. Nothing is cached, so a revocation or an
+ * expiry holds from the very next request on every instance.
  */
 
 export type ApiKeyPrincipal = {
@@ -17,7 +20,15 @@ export type ApiKeyPrincipal = {
 
 export type AuthFailure = "missing" | "wrong_scheme" | "empty" | "malformed" | "unknown" | "revoked" | "expired";
 
-export type AuthResult = { ok: true; principal: ApiKeyPrincipal } | { ok: false; failure: AuthFailure };
+export type AuthResult = { ok: true; principal: ApiKeyPrincipal; rate: RateState } | { ok: false; failure: AuthFailure };
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+/** PUBLIC_API_RATE_LIMIT_PER_MINUTE: requests per key per minute, shared by every instance. */
+export function publicApiRateLimit(env: Env = process.env): number {
+  const value = Number(env.PUBLIC_API_RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_RATE_LIMIT_PER_MINUTE;
+}
 
 /** Extracts the key from `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110). */
 export function readBearerToken(header: string | null): { ok: true; token: string } | { ok: false; failure: AuthFailure } {
@@ -34,10 +45,12 @@ export function readBearerToken(header: string | null): { ok: true; token: strin
 /*
  * The UPDATE's conditions test the target row itself (k.last_used_at), so when concurrent requests race
  * for the once-a-minute write, the ones that wait re-check against the freshly written value and skip.
- * A data-modifying CTE runs even though the outer SELECT does not read it.
+ * A data-modifying CTE runs even though the outer SELECT does not read it. Only a usable key is counted
+ * (per key id, so all of an account's integrations do not share one budget).
  */
 export const LOOKUP_SQL = `
-WITH found AS (
+WITH ${CLOCK_CTE},
+found AS (
   SELECT k.id, k.account_id, a.name AS account_name, k.name, k.prefix, k.scopes, k.expires_at, k.created_at,
          k.revoked_at IS NOT NULL AS revoked,
          (k.expires_at IS NOT NULL AND k.expires_at <= now()) AS expired
@@ -49,8 +62,11 @@ WITH found AS (
   WHERE k.id = f.id AND NOT f.revoked AND NOT f.expired
     AND (k.last_used_at IS NULL OR k.last_used_at <= now() - interval '1 minute')
   RETURNING k.id
-)
-SELECT id, account_id, account_name, name, prefix, scopes, expires_at, created_at, revoked, expired FROM found`;
+),
+${fixedWindowCounterCte("'api-key:' || f.id::text", "found f, clock WHERE NOT f.revoked AND NOT f.expired")}
+SELECT f.id, f.account_id, f.account_name, f.name, f.prefix, f.scopes, f.expires_at, f.created_at, f.revoked, f.expired,
+       rl.points, rl.expire - clock.ms AS reset_ms
+FROM found f CROSS JOIN clock LEFT JOIN rl ON true`;
 
 type LookupRow = {
   id: string;
@@ -63,10 +79,17 @@ type LookupRow = {
   created_at: Date;
   revoked: boolean;
   expired: boolean;
+  points: number | null;
+  /** bigint, so a string. */
+  reset_ms: string | null;
 };
 
 /** Throws only for database errors (the caller maps unavailability to 503). */
-export async function authenticateApiKey(pool: pg.Pool, authorization: string | null): Promise<AuthResult> {
+export async function authenticateApiKey(
+  pool: pg.Pool,
+  authorization: string | null,
+  options: { rateLimitPerMinute?: number } = {},
+): Promise<AuthResult> {
   const parsed = readBearerToken(authorization);
   if (!parsed.ok) return parsed;
   // A named statement is parsed and planned once per connection instead of on every request.
@@ -77,6 +100,7 @@ export async function authenticateApiKey(pool: pg.Pool, authorization: string | 
   if (row.expired) return { ok: false, failure: "expired" };
   return {
     ok: true,
+    rate: { limit: options.rateLimitPerMinute ?? publicApiRateLimit(), points: row.points ?? 0, resetMs: Number(row.reset_ms ?? 0) },
     principal: {
       account: { id: row.account_id, name: row.account_name },
       key: {

@@ -1,12 +1,13 @@
 import "server-only";
 import { db, isDatabaseUnavailable } from "@/lib/db/client";
-import { errorResponse, unavailableResponse } from "@/lib/http/api-error";
+import { errorResponse, internalErrorResponse, unavailableResponse } from "@/lib/http/api-error";
+import { isOverLimit, rateLimitedResponse, rateLimitHeaders, type RateState } from "@/lib/http/rate-limit";
 import { authenticateApiKey, type ApiKeyPrincipal, type AuthFailure } from "./authenticate";
 import type { Scope } from "./scopes";
 
 /*
- * The one wrapper for every bearer-key route: authentication, the scope check and error mapping live
- * here, so a route handler only ever sees a verified account and key and cannot forget a check.
+ * The one wrapper for every bearer-key route: authentication, the per-key rate limit, the scope check and
+ * error mapping live here, so a route handler only ever sees a verified account and key and cannot forget a check.
  * Route handlers must scope every query by `account.id` and answer 404 for anything outside it, so a
  * key of another account cannot learn whether a resource exists.
  */
@@ -48,19 +49,16 @@ export function notFoundResponse(what = "resource"): Response {
   return errorResponse(404, "not_found", `The ${what} was not found.`);
 }
 
-function internalErrorResponse(): Response {
-  return errorResponse(500, "internal_error", "Something went wrong on our side. Retry shortly.");
-}
-
-/** Every public API response is private to its key: no shared or browser caching. */
-function noStore(response: Response): Response {
+/** Every public API response is private to its key (no shared or browser caching) and tells the key's rate budget. */
+function finalise(response: Response, rate: RateState): Response {
+  const extra = { "Cache-Control": "no-store", ...rateLimitHeaders(rate) };
   try {
-    response.headers.set("Cache-Control", "no-store");
+    for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
     return response;
   } catch {
     // Some responses (e.g. Response.redirect) have immutable headers; copy them.
     const headers = new Headers(response.headers);
-    headers.set("Cache-Control", "no-store");
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   }
 }
@@ -74,18 +72,20 @@ function logFailure(error: unknown) {
 export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandler<Params>, options: WithApiKeyOptions) {
   return async function authenticatedRoute(request: Request, route: { params: Promise<Params> }): Promise<Response> {
     let principal: ApiKeyPrincipal;
+    let rate: RateState;
     try {
       const result = await authenticateApiKey(db.pool, request.headers.get("authorization"));
       if (!result.ok) return unauthorizedResponse(result.failure);
-      principal = result.principal;
+      ({ principal, rate } = result);
     } catch (error) {
       if (isDatabaseUnavailable(error)) return unavailableResponse();
       logFailure(error);
       return internalErrorResponse();
     }
+    if (isOverLimit(rate)) return rateLimitedResponse(rate, "this API key");
     if (options.scope && !principal.key.scopes.includes(options.scope)) return insufficientScopeResponse(options.scope);
     try {
-      return noStore(await handler(request, { ...principal, params: route?.params ?? Promise.resolve({} as Params) }));
+      return finalise(await handler(request, { ...principal, params: route?.params ?? Promise.resolve({} as Params) }), rate);
     } catch (error) {
       if (isDatabaseUnavailable(error)) return unavailableResponse();
       logFailure(error);

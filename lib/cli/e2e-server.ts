@@ -21,8 +21,10 @@ runCli(async () => {
     APP_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     APP_BASE_URL: `http://127.0.0.1:${port}`,
+    // A loopback test server: plain http is meant.
+    ALLOW_INSECURE_HTTP: "1",
   };
-  const child = spawn(process.execPath, ["lib/cli/serve.mjs"], { stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
+  const child = spawn(process.execPath, ["server.mjs"], { stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
   return supervise(child, async () => {
     await database.stop();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,11 @@ runCli(async () => {
   const port = process.env.PORT ?? "3000";
   const started = Date.now();
   ensureSecrets();
-  process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+  if (!process.env.NEXTAUTH_URL) {
+    process.env.NEXTAUTH_URL = `http://localhost:${port}`;
+    // Plain http is refused in production unless meant; this URL is local-only, so it is.
+    process.env.ALLOW_INSECURE_HTTP ??= "1";
+  }
   process.env.APP_BASE_URL ??= process.env.NEXTAUTH_URL;
 
   const usingExternal = Boolean(process.env.DATABASE_URL);
@@ -41,9 +45,9 @@ runCli(async () => {
   }
 
   console.log(`▸ Ready in ${((Date.now() - started) / 1000).toFixed(1)} s — starting the ${dev ? "development" : "production"} server on http://localhost:${port}`);
-  // Production runs our server (Next.js plus the API hot paths, lib/cli/serve.mjs); dev runs next dev.
+  // Production runs our server (server.mjs: Next.js plus the API hot paths); dev runs next dev.
   const child = dev
     ? spawn(bin("next"), ["dev", "-p", port], { stdio: "inherit", env: process.env })
-    : spawn(process.execPath, ["lib/cli/serve.mjs"], { stdio: "inherit", env: { ...process.env, PORT: port } });
+    : spawn(process.execPath, ["server.mjs"], { stdio: "inherit", env: { ...process.env, PORT: port } });
   return supervise(child, database.stop);
 });

@@ -23,11 +23,28 @@ export function isSecretFormat(value: string): boolean {
 
 let cachedKey: { source: string; key: Buffer } | null = null;
 
+/*
+ * Node's base64 decoder skips characters it does not know and stops at the first "=", so a mistyped key
+ * would silently become a different (or shorter) one. The key must be canonical base64 of 32 bytes:
+ * 43 characters and one "=" (the padding may be left out), as `openssl rand -base64 32` prints it.
+ */
+const KEY_FORMAT = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$/;
+
+/** Why APP_ENCRYPTION_KEY cannot be used, or null when it is a valid key. */
+export function encryptionKeyProblem(value: string | undefined): string | null {
+  if (!value) return "APP_ENCRYPTION_KEY is not set. Set it to 32 random bytes in base64, e.g. the output of: openssl rand -base64 32";
+  if (!KEY_FORMAT.test(value.trim())) {
+    return "APP_ENCRYPTION_KEY must be exactly 32 bytes in base64 (44 characters ending in \"=\", e.g. the output of: openssl rand -base64 32).";
+  }
+  return null;
+}
+
 function encryptionKey(): Buffer {
   const source = process.env.APP_ENCRYPTION_KEY ?? "";
   if (cachedKey?.source === source) return cachedKey.key;
-  const key = Buffer.from(source, "base64");
-  if (key.length !== 32) throw new Error("APP_ENCRYPTION_KEY must be the base64 encoding of 32 bytes");
+  const problem = encryptionKeyProblem(source);
+  if (problem) throw new Error(problem);
+  const key = Buffer.from(source.trim(), "base64");
   cachedKey = { source, key };
   return key;
 }

@@ -37,3 +37,17 @@ export function unavailableResponse(): Response {
     headers: { "Retry-After": "5" },
   });
 }
+
+/** Unknown paths under /api/ answer this, never an HTML page. */
+export function apiNotFoundResponse(): Response {
+  return errorResponse(404, "not_found", "No API endpoint has this path. Check the URL.");
+}
+
+/** A known path asked with a method it does not take; `Allow` lists the ones it does. */
+export function methodNotAllowedResponse(allow: readonly string[]): Response {
+  return errorResponse(405, "method_not_allowed", `This endpoint accepts ${allow.join(", ")} only.`, { headers: { Allow: allow.join(", ") } });
+}
+
+export function internalErrorResponse(): Response {
+  return errorResponse(500, "internal_error", "Something went wrong on our side. Retry shortly.");
+}

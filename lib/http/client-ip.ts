@@ -10,7 +10,7 @@ import { isIP } from "node:net";
 
 export const CLIENT_IP_HEADER = "x-client-ip";
 
-export function trustedProxyHops(env: Record<string, string | undefined> = process.env): number {
+export function trustedProxyHops(env: Env = process.env): number {
   const hops = Number(env.TRUSTED_PROXY_HOPS ?? 0);
   return Number.isInteger(hops) && hops >= 0 && hops <= 10 ? hops : 0;
 }
@@ -35,3 +35,6 @@ export function resolveClientIp(input: {
   const candidate = chain[chain.length - input.trustedHops];
   return candidate && isIP(candidate) ? candidate : peer;
 }
+
+/** Environment variables as the server reads them (tests pass plain objects). */
+export type Env = Readonly<Record<string, string | undefined>>;

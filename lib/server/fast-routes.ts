@@ -1,16 +1,36 @@
-import { GET as zapierMe } from "@/app/api/public/zapier/me/route";
-import { POST as eventsWebhook } from "@/app/api/v1/events/webhook/[sourceId]/route";
+import "server-only";
+import { handleWebhookRequest } from "@/lib/events-webhook/handler";
+import { MAX_BODY_BYTES as WEBHOOK_BODY_LIMIT } from "@/lib/events-webhook/body";
+import { zapierMe } from "@/lib/public-api/zapier-me";
 
 /*
- * The two machine-facing hot paths (the public API and the events webhook) answered straight from
- * node:http by the production server (lib/cli/serve.mjs), skipping Next's page/route pipeline, which
- * costs more CPU per request than the work itself. The handlers are the very route exports Next serves
- * (and serves alone under `next dev`), so there is one implementation of each route.
+ * The two machine-facing hot paths (the public API and the events webhook), answered straight from
+ * node:http by the production server (server.mjs), skipping Next's page/route pipeline, which costs more
+ * CPU per request than the work itself. The handlers are the ones the app routes re-export (and
+ * `next dev` serves alone), so each route has one implementation.
  */
 
-export type FastRoute = (request: Request) => Promise<Response>;
+export type FastHandler = (request: Request) => Promise<Response>;
+
+export type FastRoute = {
+  /** For the start-up log: which fast routes are active. */
+  readonly label: string;
+  readonly methods: readonly string[];
+  /** The adapter reads at most this many bytes (plus one, so the handler can tell "too large"). */
+  readonly maxBodyBytes: number;
+  /** The handler for this path, or null when the path is not this route's. */
+  readonly bind: (pathname: string) => FastHandler | null;
+};
+
+/** What the production server does with a request: a fast handler, a JSON error, or Next.js. */
+export type FastMatch =
+  | { kind: "route"; handler: FastHandler; maxBodyBytes: number }
+  | { kind: "method_not_allowed"; allow: readonly string[] }
+  | { kind: "not_found" }
+  | null;
 
 const WEBHOOK_PREFIX = "/api/v1/events/webhook/";
+const ME_PATH = "/api/public/zapier/me";
 
 /** Malformed percent-encoding is passed through as is; the handler answers 404 to ids it cannot know. */
 function decodeSegment(segment: string): string {
@@ -21,14 +41,46 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export function matchFastRoute(method: string, pathname: string): FastRoute | null {
-  if (pathname === "/api/public/zapier/me" && (method === "GET" || method === "HEAD")) {
-    return (request) => zapierMe(request, { params: Promise.resolve({}) });
+const noParams = { params: Promise.resolve({}) };
+const meHandler: FastHandler = (request) => zapierMe(request, noParams);
+
+export const FAST_ROUTES: readonly FastRoute[] = [
+  {
+    label: "GET|HEAD /api/public/zapier/me",
+    methods: ["GET", "HEAD"],
+    maxBodyBytes: 0,
+    bind: (pathname) => (pathname === ME_PATH ? meHandler : null),
+  },
+  {
+    label: "POST /api/v1/events/webhook/:sourceId",
+    methods: ["POST"],
+    maxBodyBytes: WEBHOOK_BODY_LIMIT,
+    bind: (pathname) => {
+      if (!pathname.startsWith(WEBHOOK_PREFIX)) return null;
+      const sourceId = pathname.slice(WEBHOOK_PREFIX.length);
+      if (!sourceId || sourceId.includes("/")) return null;
+      const publicId = decodeSegment(sourceId);
+      return (request) => handleWebhookRequest(request, publicId);
+    },
+  },
+];
+
+/** The webhook owns every path under its prefix: anything deeper than one segment is a JSON 404 at once. */
+const OWNED_PREFIXES = [WEBHOOK_PREFIX];
+
+export function resolveFastPath(method: string, pathname: string, routes: readonly FastRoute[] = FAST_ROUTES): FastMatch {
+  for (const route of routes) {
+    const handler = route.bind(pathname);
+    if (!handler) continue;
+    if (route.methods.includes(method)) return { kind: "route", handler, maxBodyBytes: route.maxBodyBytes };
+    // OPTIONS stays with Next.js, which answers it for every route with the methods it exports.
+    return method === "OPTIONS" ? null : { kind: "method_not_allowed", allow: route.methods };
   }
-  if (method === "POST" && pathname.startsWith(WEBHOOK_PREFIX)) {
-    const sourceId = pathname.slice(WEBHOOK_PREFIX.length);
-    if (!sourceId || sourceId.includes("/")) return null;
-    return (request) => eventsWebhook(request, { params: Promise.resolve({ sourceId: decodeSegment(sourceId) }) });
-  }
-  return null;
+  return OWNED_PREFIXES.some((prefix) => pathname.startsWith(prefix)) ? { kind: "not_found" } : null;
+}
+
+/** The handler for a method and path, or null (kept for callers that only need the route itself). */
+export function matchFastRoute(method: string, pathname: string): FastHandler | null {
+  const match = resolveFastPath(method, pathname);
+  return match?.kind === "route" ? match.handler : null;
 }

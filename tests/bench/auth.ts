@@ -4,12 +4,24 @@ import os from "node:os";
 import pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
 import { freePort } from "@/lib/db/embedded";
-import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, stopProcess, summarise, type LoadSummary } from "./harness";
+import {
+  benchEnv,
+  buildIfNeeded,
+  checkTargets,
+  runMain,
+  startBenchDatabase,
+  startNext,
+  startPlainNext,
+  stopProcess,
+  summarise,
+  type LoadSummary,
+} from "./harness";
 
 /*
  * npm run bench:auth — GET /api/public/zapier/me with a valid key under load (every request verified
- * against the database), beside a bare node:http + pg server doing the same lookup
- * (tests/bench/auth-reference-server.ts). The production server as `npm start` runs it (tests/bench/
+ * against the database and counted against its rate limit), on the production server, on plain
+ * `next start` of the same build (what the fast path gains), and on a bare node:http + pg server doing
+ * the same lookup (tests/bench/auth-reference-server.ts). The production server as `npm start` runs it (tests/bench/
  * harness.ts), a throw-away embedded PostgreSQL, then autocannon with 50 connections.
  */
 
@@ -74,13 +86,13 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
   }
 }
 
-function report(ours: Result, reference: Result): number {
+function report(ours: Result, plainNext: Result, reference: Result): number {
   const columns = (cells: Array<string | number>) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join("");
   console.log(`\nAPI key auth benchmark: GET /api/public/zapier/me, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`);
   console.log(columns(["", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests"]));
-  for (const [label, r] of [["App server (ours)", ours], ["Reference node:http + pg", reference]] as const) {
-    console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
-  }
+  const rows = [["App server (ours)", ours], ["Plain next start", plainNext], ["Reference node:http + pg", reference]] as const;
+  for (const [label, r] of rows) console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
+  console.log(`Ratio ours/next start: ${(ours.requestsPerSecond / plainNext.requestsPerSecond).toFixed(2)}`);
   return checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx + reference.errors + reference.non2xx);
 }
 
@@ -90,13 +102,14 @@ runMain(async () => {
   try {
     const env = benchEnv(database.url, DIST_DIR);
     const ours = await measure("App server", database.url, (port) => startNext(port, env));
+    const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
       spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)], {
         env,
         stdio: ["ignore", "ignore", "inherit"],
       }),
     );
-    return report(ours, reference);
+    return report(ours, plainNext, reference);
   } finally {
     await database.dispose();
   }

@@ -11,7 +11,7 @@ import { applyMigrations } from "@/lib/db/migrate";
 /*
  * What every benchmark shares: a production build in its own dist dir (rebuilt only when the source
  * changed, so a run never touches .next), a throw-away embedded PostgreSQL with the migrations applied,
- * and `next start` on a free port.
+ * and the production server (server.mjs) or plain `next start` of the same build on a free port.
  */
 
 export async function buildIfNeeded(distDir: string): Promise<void> {
@@ -57,14 +57,28 @@ export function benchEnv(databaseUrl: string, distDir: string): NodeJS.ProcessEn
     NEXT_DIST_DIR: distDir,
     APP_ENCRYPTION_KEY: process.env.APP_ENCRYPTION_KEY ?? crypto.randomBytes(32).toString("base64"),
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? crypto.randomBytes(32).toString("base64url"),
+    // Loopback servers over plain http, on purpose.
+    ALLOW_INSECURE_HTTP: "1",
+    // The benchmarks measure throughput with one key, far beyond the default 600 requests a minute; the
+    // limit is still counted on every request.
+    PUBLIC_API_RATE_LIMIT_PER_MINUTE: "1000000000",
   };
 }
 
-/** The production server exactly as `npm start` runs it (lib/cli/serve.mjs: Next.js plus the API hot paths). */
+/** The production server exactly as `npm start` runs it (server.mjs: Next.js plus the API hot paths). */
 export function startNext(port: number, env: NodeJS.ProcessEnv): ChildProcess {
   const url = `http://127.0.0.1:${port}`;
-  return spawn(process.execPath, ["lib/cli/serve.mjs"], {
+  return spawn(process.execPath, ["server.mjs"], {
     env: { ...env, PORT: String(port), HOST: "127.0.0.1", NEXTAUTH_URL: url, APP_BASE_URL: url },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/** Plain `next start` of the same build: what the custom server's fast path is measured against. */
+export function startPlainNext(port: number, env: NodeJS.ProcessEnv): ChildProcess {
+  const url = `http://127.0.0.1:${port}`;
+  return spawn(bin("next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...env, NEXTAUTH_URL: url, APP_BASE_URL: url },
     stdio: ["ignore", "ignore", "inherit"],
   });
 }

@@ -4,13 +4,13 @@ import pg from "pg";
 import { freePort } from "@/lib/db/embedded";
 import { generatePublicId } from "@/lib/events-webhook/ids";
 import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
-import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, stopProcess } from "./harness";
+import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, startPlainNext, stopProcess } from "./harness";
 import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
 
 /*
- * npm run bench:webhook — the webhook under load on the production server (lib/cli/serve.mjs, as
- * `npm start` runs it), against a bare node:http + pg server doing the same work
- * (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt only when the source
+ * npm run bench:webhook — the webhook under load on the production server (server.mjs, as `npm start`
+ * runs it), against plain `next start` of the same build (what the fast path gains) and a bare
+ * node:http + pg server doing the same work (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt only when the source
  * changed), a throw-away embedded PostgreSQL, a fresh pro account and source per server, then autocannon.
  * BENCH_SECONDS sets the measured duration (default 20); each server is warmed up for 5 s first.
  */
@@ -76,15 +76,17 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
   }
 }
 
-function report(ours: Measured, reference: Measured): number {
+function report(ours: Measured, plainNext: Measured, reference: Measured): number {
   const columns = ["req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "RSS MB", "requests"];
   const line = (label: string, r: LoadResult) =>
     label.padEnd(26) + [r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.peakRssMb, r.total].map((value, i) => String(value).padStart(i === 0 ? 10 : 9)).join("");
   console.log(`\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`);
   console.log("".padEnd(26) + columns.map((name, i) => name.padStart(i === 0 ? 10 : 9)).join(""));
   console.log(line("App server (ours)", ours));
+  console.log(line("Plain next start", plainNext));
   console.log(line("Reference node:http + pg", reference));
-  console.log(`Rows written: ours ${ours.rows}; reference ${reference.rows}`);
+  console.log(`Rows written: ours ${ours.rows}; next start ${plainNext.rows}; reference ${reference.rows}`);
+  console.log(`Ratio ours/next start: ${(ours.requestsPerSecond / plainNext.requestsPerSecond).toFixed(2)}`);
   return checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx);
 }
 
@@ -96,13 +98,14 @@ runMain(async () => {
     // The bench process encrypts the secrets it inserts; the servers must decrypt with the same key.
     process.env.APP_ENCRYPTION_KEY = env.APP_ENCRYPTION_KEY;
     const ours = await measure("App server", database.url, (port) => startNext(port, env));
+    const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
       spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/reference-server.ts", String(port)], {
         env,
         stdio: ["ignore", "ignore", "inherit"],
       }),
     );
-    return report(ours, reference);
+    return report(ours, plainNext, reference);
   } finally {
     await database.dispose();
   }

@@ -1,0 +1,150 @@
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
+import { apiNotFoundResponse, errorResponse, internalErrorResponse, methodNotAllowedResponse } from "@/lib/http/api-error";
+import { bodyLimitFor, formatBytes } from "@/lib/http/body-limits";
+import { CLIENT_IP_HEADER, resolveClientIp, trustedProxyHops, type Env } from "@/lib/http/client-ip";
+import { hstsFor, SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { FAST_ROUTES, resolveFastPath, type FastRoute } from "./fast-routes";
+import { ClientAborted, toFetchRequest, writeFetchResponse } from "./node-adapter";
+
+/*
+ * Every request the production server receives passes here first: the client IP is decided (from the
+ * socket, or TRUSTED_PROXY_HOPS), security headers are set, a body over the path's limit is refused
+ * before it is read, then the fast routes answer their paths and Next.js everything else.
+ */
+
+export type NextHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+export type ListenerOptions = {
+  nextHandler: NextHandler;
+  routes?: readonly FastRoute[];
+  env?: Env;
+  logError?: (line: string) => void;
+};
+
+/** Slow or idle clients cannot hold connections for long; a load balancer's 60 s idle timeout stays below ours. */
+export const SERVER_TIMEOUTS = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 65_000 } as const;
+export const DEFAULT_MAX_CONNECTIONS = 2_000;
+/** After refusing a body, unread bytes are drained this long at most before the connection is cut. */
+const LINGER_MS = 2_000;
+
+export function configureServer(server: Server, env: Env = process.env): void {
+  server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
+  server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
+  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
+  const cap = Number(env.MAX_CONNECTIONS ?? DEFAULT_MAX_CONNECTIONS);
+  server.maxConnections = Number.isInteger(cap) && cap > 0 ? cap : DEFAULT_MAX_CONNECTIONS;
+}
+
+let sequence = 0;
+/** Short, unique per process: enough to find a client's failed request in the log. */
+function requestId(): string {
+  return `${process.pid.toString(36)}-${Date.now().toString(36)}-${(++sequence).toString(36)}`;
+}
+
+/** After the answer, the connection closes; bytes still arriving are discarded for a moment, then it is cut. */
+function closeAfterResponse(req: IncomingMessage, res: ServerResponse): void {
+  res.on("finish", () => {
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    timer.unref();
+    req.socket.once("close", () => clearTimeout(timer));
+  });
+}
+
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  closeAfterResponse(req, res);
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  const response = errorResponse(413, "payload_too_large", `The body is larger than ${formatBytes(limit)}.`);
+  void writeFetchResponse(res, response, { head: req.method === "HEAD", close: true });
+}
+
+/*
+ * A body without a Content-Length (chunked) is counted as Node.js hands it to the request stream; past
+ * the limit nothing more is passed on, reading from the socket stops, and the client gets a 413.
+ */
+function capUnsizedBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  let received = 0;
+  const push = req.push;
+  req.push = function countedPush(this: IncomingMessage, chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk !== null && chunk !== undefined) {
+      received += (chunk as Buffer).length;
+      if (received > limit) {
+        req.push = () => false;
+        refuseTooLarge(req, res, limit);
+        return false;
+      }
+    }
+    return push.call(this, chunk, encoding);
+  };
+}
+
+export function createRequestListener(options: ListenerOptions): RequestListener {
+  const env = options.env ?? process.env;
+  const routes = options.routes ?? FAST_ROUTES;
+  const hops = trustedProxyHops(env);
+  const hsts = hstsFor(env);
+  const logError = options.logError ?? ((line: string) => console.error(line));
+
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
+    if (error instanceof ClientAborted) return;
+    const id = requestId();
+    // Name and message only: the request (its headers carry keys and cookies) is never logged.
+    const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
+    logError(`[server] request ${id} ${req.method} ${(req.url ?? "").split("?", 1)[0]} failed: ${name}: ${message}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const response = internalErrorResponse();
+    response.headers.set("X-Request-Id", id);
+    void writeFetchResponse(res, response, { head: req.method === "HEAD", close: false });
+  };
+  const answer = (req: IncomingMessage, res: ServerResponse, response: Response) =>
+    writeFetchResponse(res, response, { head: req.method === "HEAD", close: false }).catch((error: unknown) => fail(req, res, error));
+
+  return (req, res) => {
+    const method = req.method ?? "GET";
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const pathname = query === -1 ? url : url.slice(0, query);
+
+    // Whatever the client claims as its address is replaced by what the socket (and trusted proxies) say.
+    const clientIp = resolveClientIp({ remoteAddress: req.socket.remoteAddress, forwardedFor: req.headers["x-forwarded-for"], trustedHops: hops });
+    req.headers[CLIENT_IP_HEADER] = clientIp;
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+
+    const limit = bodyLimitFor(pathname);
+    const declared = req.headers["content-length"];
+    if (declared !== undefined && Number(declared) > limit) return refuseTooLarge(req, res, limit);
+
+    const match = resolveFastPath(method, pathname, routes);
+    if (match === null) {
+      if (declared === undefined && req.headers["transfer-encoding"] !== undefined) capUnsizedBody(req, res, limit);
+      try {
+        Promise.resolve(options.nextHandler(req, res)).catch((error: unknown) => fail(req, res, error));
+      } catch (error) {
+        fail(req, res, error);
+      }
+      return;
+    }
+    if (match.kind === "not_found") return void answer(req, res, apiNotFoundResponse());
+    if (match.kind === "method_not_allowed") return void answer(req, res, methodNotAllowedResponse(match.allow));
+    serveFast(match.handler, match.maxBodyBytes, clientIp, req, res).catch((error: unknown) => fail(req, res, error));
+  };
+}
+
+async function serveFast(
+  handler: (request: Request) => Promise<Response>,
+  maxBodyBytes: number,
+  clientIp: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const { request, bodyUnread } = await toFetchRequest(req, { maxBodyBytes, override: { [CLIENT_IP_HEADER]: clientIp } });
+  const response = await handler(request);
+  if (bodyUnread) closeAfterResponse(req, res);
+  await writeFetchResponse(res, response, { head: req.method === "HEAD", close: bodyUnread });
+}
