@@ -50,6 +50,7 @@ export function placeCluster(options: { dir: string; binaries?: string; persiste
       );
     }
   }
+  ensureExecutable(source);
   const dir = path.resolve(options.dir);
   const runAs = process.getuid?.() === 0 ? postgresUser() : null;
   if (!runAs) return { binDir: source, dataDir: dir, runAs, relocatedFrom: null };
@@ -62,6 +63,19 @@ export function placeCluster(options: { dir: string; binaries?: string; persiste
   const dataRoot = options.reachableRoot ?? (options.persistent ? root : os.tmpdir());
   ensureTraversable(dataRoot, runAs);
   return { binDir, dataDir: path.join(dataRoot, clusterName(dir)), runAs, relocatedFrom: dir };
+}
+
+/** Some installers drop the executable bits of packaged binaries; restore them when we may. */
+function ensureExecutable(source: string): void {
+  for (const program of ["initdb", "postgres"]) {
+    const file = path.join(source, "bin", program);
+    try {
+      const { mode } = fs.statSync(file);
+      if ((mode & 0o555) !== 0o555) fs.chmodSync(file, mode | 0o555);
+    } catch {
+      // read-only installation: running it will tell
+    }
+  }
 }
 
 /** A readable, collision-free folder name per checkout: the path's tail plus a hash of the full path. */

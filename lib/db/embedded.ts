@@ -129,7 +129,8 @@ export async function startEmbeddedPostgres(options: {
   const { dataDir } = placement;
   const notes: string[] = [];
   if (placement.relocatedFrom) {
-    notes.push(`the data is in ${dataDir}, because the "${placement.runAs?.name}" user that runs PostgreSQL cannot reach ${placement.relocatedFrom}`);
+    const user = placement.runAs?.name;
+    notes.push(`the data lives in ${dataDir} rather than in ${placement.relocatedFrom}: PostgreSQL refuses to run as root, so it runs as the "${user}" user, who cannot reach that folder`);
   }
   if (clusterIsRunning(dataDir)) throw dataFolderInUse(dataDir);
   const port = await choosePort(options, notes);
