@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import path from "node:path";
 import { applyMigrations } from "../db/migrate";
 import { ensureSecrets, openDatabase } from "../runtime/local-environment";
 import { buildIsCurrent, recordBuild } from "./build-fingerprint";
@@ -22,9 +23,14 @@ runCli(async () => {
   }
   process.env.APP_BASE_URL ??= process.env.NEXTAUTH_URL;
 
-  const usingExternal = Boolean(process.env.DATABASE_URL);
   const database = await openDatabase();
-  console.log(usingExternal ? "▸ Using the database at DATABASE_URL" : `▸ Embedded PostgreSQL ready (data in .data/postgres, port ${database.embedded?.port})`);
+  if (!database.embedded) console.log("▸ Using the database at DATABASE_URL");
+  else {
+    const { dataDir, port: dbPort, notes } = database.embedded;
+    const shown = path.relative(process.cwd(), dataDir).startsWith("..") ? dataDir : path.relative(process.cwd(), dataDir);
+    console.log(`▸ Embedded PostgreSQL ready (data in ${shown}, port ${dbPort})`);
+    for (const note of notes) console.log(`  Note: ${note}.`);
+  }
   try {
     const applied = await applyMigrations(database.url);
     console.log(applied.length ? `▸ Applied migrations: ${applied.join(", ")}` : "▸ Database schema is up to date");

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded";
+import { EmbeddedDatabaseError, startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded";
 
 /*
  * What `npm start`, `npm run dev` and the db scripts share: the .data/ folder, secrets generated once
@@ -10,7 +10,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded";
  */
 
 export const DATA_DIR = path.resolve(process.env.DATA_DIR ?? ".data");
-export const DEFAULT_EMBEDDED_PORT = 54329;
+/** The embedded database's port, picked free on first start and re-used while it stays free. */
+export const PORT_FILE = path.join(DATA_DIR, "embedded-postgres.json");
 
 type Secrets = { NEXTAUTH_SECRET: string; APP_ENCRYPTION_KEY: string };
 
@@ -32,18 +33,31 @@ export function ensureSecrets(): void {
 
 export type OpenDatabase = { url: string; embedded: EmbeddedDatabase | null; stop: () => Promise<void> };
 
-/** DATABASE_URL when set; otherwise the embedded PostgreSQL whose data lives in .data/postgres. */
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL whose data lives in .data/postgres (or, as
+ * root when the postgres user cannot reach this checkout, in a folder it can; see lib/db/embedded-placement.ts).
+ */
 export async function openDatabase(log?: (line: string) => void): Promise<OpenDatabase> {
   if (process.env.DATABASE_URL) {
     return { url: process.env.DATABASE_URL, embedded: null, stop: async () => {} };
   }
-  const port = Number(process.env.EMBEDDED_DB_PORT ?? DEFAULT_EMBEDDED_PORT);
   const embedded = await startEmbeddedPostgres({
     dir: path.join(DATA_DIR, "postgres"),
-    port,
+    port: fixedPort(),
+    portFile: PORT_FILE,
     persistent: true,
     log,
   });
   process.env.DATABASE_URL = embedded.url;
   return { url: embedded.url, embedded, stop: embedded.stop };
+}
+
+function fixedPort(): number | undefined {
+  const value = process.env.EMBEDDED_DB_PORT;
+  if (!value) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new EmbeddedDatabaseError(`EMBEDDED_DB_PORT is "${value}", which is not a port number (1-65535). Set it to a free port, or unset it to let a free port be picked.`);
+  }
+  return port;
 }

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { freePort, startEmbeddedPostgres } from "../../lib/db/embedded";
+import { EmbeddedDatabaseError, freePort, startEmbeddedPostgres } from "../../lib/db/embedded";
 import { applyMigrations } from "../../lib/db/migrate";
 
 declare module "vitest" {
@@ -34,7 +34,12 @@ export default async function setup(project: TestProject) {
     };
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitest-pg-"));
-    const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });
+    const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false }).catch((error: unknown) => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      // The message says what to do; a stack trace into the setup would only bury it.
+      if (error instanceof EmbeddedDatabaseError) error.stack = `EmbeddedDatabaseError: ${error.message}`;
+      throw error;
+    });
     databaseUrl = database.url;
     teardown = async () => {
       await database.stop();

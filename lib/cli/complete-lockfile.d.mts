@@ -1,0 +1,1 @@
+export function completeLockfile(text: string): { text: string; added: number };
