@@ -10,8 +10,8 @@ import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 /*
  * Reads, always within one account. Lists page by keyset on (created_at, id), walking the index
  * (account_id, created_at, id) — or (account_id, stage, created_at, id) with a stage filter — in either
- * direction, so page 500 costs what page 1 costs. `q` matches name, email or company by ILIKE '%q%',
- * which the trigram indexes on those columns serve.
+ * direction, so page 500 costs what page 1 costs. `q` matches name, email or company by ILIKE '%q%'
+ * on one expression that a trigram index covers.
  */
 
 export async function getLead(accountId: string, id: string): Promise<Lead | null> {
@@ -30,6 +30,9 @@ export type ListLeadsOptions = {
   updatedAfter?: Date;
 };
 
+/** Exactly the expression of the index leads_search_trgm_idx (see the leads migration). */
+export const SEARCH_EXPRESSION = `(coalesce(name, '') || E'\\n' || coalesce(email, '') || E'\\n' || coalesce(company, ''))`;
+
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export function buildListQuery(accountId: string, options: ListLeadsOptions): { text: string; values: unknown[] } {
@@ -38,8 +41,7 @@ export function buildListQuery(accountId: string, options: ListLeadsOptions): { 
   const where = ["account_id = $1"];
   if (options.stage) where.push(`stage = ${param(options.stage)}`);
   if (options.q) {
-    const pattern = param(`%${escapeLike(options.q)}%`);
-    where.push(`(name ILIKE ${pattern} OR email ILIKE ${pattern} OR company ILIKE ${pattern})`);
+    where.push(`${SEARCH_EXPRESSION} ILIKE ${param(`%${escapeLike(options.q)}%`)}`);
   }
   if (options.createdAfter) where.push(`created_at > ${param(options.createdAfter)}`);
   if (options.updatedAfter) where.push(`updated_at > ${param(options.updatedAfter)}`);
