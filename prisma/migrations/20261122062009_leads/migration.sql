@@ -50,6 +50,9 @@ CREATE INDEX "leads_account_id_created_at_id_idx" ON "leads"("account_id", "crea
 -- CreateIndex
 CREATE INDEX "leads_account_id_stage_created_at_id_idx" ON "leads"("account_id", "stage", "created_at", "id");
 
+-- CreateIndex
+CREATE INDEX "leads_account_id_updated_at_idx" ON "leads"("account_id", "updated_at");
+
 -- The search `q` over name, email and company: one trigram index on one expression, so a search is one
 -- index scan. lib/leads/read.ts must use exactly this expression for the planner to match it.
 CREATE INDEX "leads_search_trgm_idx" ON "leads" USING GIN (
