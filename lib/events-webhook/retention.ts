@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { db } from "@/lib/db/client";
+import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/public-api/idempotency-sweep";
 import { DELIVERY_RETENTION_DAYS } from "./deliveries";
 
 /*
@@ -11,7 +12,7 @@ import { DELIVERY_RETENTION_DAYS } from "./deliveries";
  * instances sweep at once without waiting on or double-deleting each other's rows.
  */
 
-export type SweepResult = { deliveries: number; replays: number; rateLimits: number };
+export type SweepResult = { deliveries: number; replays: number; rateLimits: number; idempotencyKeys: number };
 
 const BATCHES = {
   deliveries: `DELETE FROM webhook_deliveries WHERE id IN (
@@ -23,13 +24,15 @@ const BATCHES = {
   rateLimits: `DELETE FROM rate_limits WHERE key IN (
       SELECT key FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000)::bigint - 3600000
       LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+  // The public API's stored Idempotency-Key answers, kept 24 hours.
+  idempotencyKeys: IDEMPOTENCY_SWEEP_SQL,
 } as const;
 
 export async function sweepRetention(options: { pool?: pg.Pool; batchSize?: number; maxBatches?: number; pauseMs?: number } = {}): Promise<SweepResult> {
   const pool = options.pool ?? db.pool;
   const batchSize = options.batchSize ?? 1_000;
   const maxBatches = options.maxBatches ?? 500;
-  const result: SweepResult = { deliveries: 0, replays: 0, rateLimits: 0 };
+  const result: SweepResult = { deliveries: 0, replays: 0, rateLimits: 0, idempotencyKeys: 0 };
   for (const [kind, sql] of Object.entries(BATCHES) as [keyof SweepResult, string][]) {
     for (let batch = 0; batch < maxBatches; batch++) {
       const deleted = (await pool.query(sql, [batchSize])).rowCount ?? 0;

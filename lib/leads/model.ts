@@ -1,0 +1,71 @@
+/*
+ * A lead as the domain hands it out, who acts on leads, and how a write ends. The public API, the
+ * dashboard and the chat all call the same domain functions with `{ accountId, actor }`.
+ */
+
+export type Lead = {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  source: string | null;
+  stage: string;
+  notes: string | null;
+  metadata: Record<string, string>;
+  conversationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  stageChangedAt: Date;
+};
+
+export type LeadActor =
+  | { type: "api_key"; apiKeyId: string }
+  | { type: "user"; userId: string }
+  | { type: "chat"; conversationId: string | null }
+  | { type: "system" };
+
+export type LeadContext = { accountId: string; actor: LeadActor };
+
+export type FieldProblem = { field: string; message: string };
+
+export type LeadWriteResult =
+  | { ok: true; lead: Lead }
+  | { ok: false; reason: "invalid"; details: FieldProblem[] }
+  | { ok: false; reason: "exists"; leadId: string }
+  | { ok: false; reason: "not_found" };
+
+/** Where a lead came from when the writer does not say. */
+export function defaultSource(actor: LeadActor): string | null {
+  switch (actor.type) {
+    case "api_key":
+      return "api";
+    case "user":
+      return "dashboard";
+    case "chat":
+      return "chat";
+    default:
+      return null;
+  }
+}
+
+/** The public API's representation: snake_case, ISO 8601 instants in UTC. */
+export function serializeLead(lead: Lead) {
+  return {
+    id: lead.id,
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone,
+    company: lead.company,
+    source: lead.source,
+    stage: lead.stage,
+    notes: lead.notes,
+    metadata: lead.metadata,
+    conversation_id: lead.conversationId,
+    created_at: lead.createdAt.toISOString(),
+    updated_at: lead.updatedAt.toISOString(),
+    stage_changed_at: lead.stageChangedAt.toISOString(),
+  };
+}
+
+export type ApiLead = ReturnType<typeof serializeLead>;

@@ -1,0 +1,65 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { encodeCursor } from "@/lib/public-api/cursor";
+import { isPublicId } from "@/lib/public-api/ids";
+import type { ListPage } from "@/lib/public-api/list";
+import type { Lead } from "./model";
+import { LEAD_ID_PREFIX, type LeadCursor } from "./schemas";
+import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
+
+/*
+ * Reads, always within one account. Lists page by keyset on (created_at, id), walking the index
+ * (account_id, created_at, id) — or (account_id, stage, created_at, id) with a stage filter — in either
+ * direction, so page 500 costs what page 1 costs. `q` matches name, email or company by ILIKE '%q%'
+ * on one expression that a trigram index covers.
+ */
+
+export async function getLead(accountId: string, id: string): Promise<Lead | null> {
+  if (!isPublicId(id, LEAD_ID_PREFIX)) return null;
+  const { rows } = await db.pool.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  return rows[0] ? toLead(rows[0]) : null;
+}
+
+export type ListLeadsOptions = {
+  limit: number;
+  order: "desc" | "asc";
+  cursor: LeadCursor | null;
+  q?: string | null;
+  stage?: string | null;
+  createdAfter?: Date;
+  updatedAfter?: Date;
+};
+
+/** Exactly the expression of the index leads_search_trgm_idx (see the leads migration). */
+export const SEARCH_EXPRESSION = `(coalesce(name, '') || E'\\n' || coalesce(email, '') || E'\\n' || coalesce(company, ''))`;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+export function buildListQuery(accountId: string, options: ListLeadsOptions): { text: string; values: unknown[] } {
+  const values: unknown[] = [accountId];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const where = ["account_id = $1"];
+  if (options.stage) where.push(`stage = ${param(options.stage)}`);
+  if (options.q) {
+    where.push(`${SEARCH_EXPRESSION} ILIKE ${param(`%${escapeLike(options.q)}%`)}`);
+  }
+  if (options.createdAfter) where.push(`created_at > ${param(options.createdAfter)}`);
+  if (options.updatedAfter) where.push(`updated_at > ${param(options.updatedAfter)}`);
+  const desc = options.order === "desc";
+  if (options.cursor) {
+    where.push(`(created_at, id) ${desc ? "<" : ">"} (${param(options.cursor.createdAt)}::timestamptz, ${param(options.cursor.id)})`);
+  }
+  const direction = desc ? "DESC" : "ASC";
+  const text = `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(" AND ")}
+    ORDER BY created_at ${direction}, id ${direction} LIMIT ${param(options.limit + 1)}`;
+  return { text, values };
+}
+
+export async function listLeads(accountId: string, options: ListLeadsOptions): Promise<ListPage<Lead>> {
+  const { text, values } = buildListQuery(accountId, options);
+  const { rows } = await db.pool.query<LeadRow>(text, values);
+  const hasMore = rows.length > options.limit;
+  const data = (hasMore ? rows.slice(0, options.limit) : rows).map(toLead);
+  const last = data[data.length - 1];
+  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null };
+}

@@ -1,0 +1,148 @@
+import { z } from "zod";
+import { cursorParam, limitParam, orderParam } from "@/lib/public-api/list";
+import { isPublicId } from "@/lib/public-api/ids";
+
+/*
+ * The request schemas of the leads API, one exported zod schema per body or query, so that the same
+ * schemas can later describe the API (OpenAPI). Wire names are snake_case. Unknown fields are ignored.
+ * No server imports: pure validation, unit-tested on its own.
+ *
+ * Text fields are trimmed; on create, a missing, null or empty field is "not set"; on PATCH a missing
+ * field is unchanged and null or "" clears it. Metadata values set to null are deleted on PATCH.
+ */
+
+export const LEAD_ID_PREFIX = "lead_";
+
+export const LEAD_LIMITS = {
+  name: 200,
+  email: 320,
+  phone: 50,
+  company: 200,
+  source: 100,
+  notes: 5_000,
+  stage: 100,
+  q: 200,
+  metadataKeys: 50,
+  metadataKey: 40,
+  metadataValue: 500,
+} as const;
+
+// Limits count characters (code points), not UTF-16 units: an emoji is one character.
+function withinLimit(value: string, max: number): boolean {
+  if (value.length <= max) return true;
+  // Only values longer in UTF-16 units than the limit pay for counting code points.
+  return Array.from(value).length <= max;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** PostgreSQL text cannot hold NUL, and unpaired surrogates would not survive UTF-8: both are refused. */
+const storable = (value: string) => !value.includes("\u0000") && !LONE_SURROGATE.test(value);
+
+const string = (max: number) =>
+  z
+    .string({ error: "Must be a string." })
+    .refine(storable, "Must not contain NUL characters or unpaired surrogates.")
+    .refine((value) => withinLimit(value, max), `Use at most ${max.toLocaleString("en-US")} characters.`);
+
+/** undefined: not sent; null: sent as null or empty. */
+const text = (max: number) =>
+  z
+    .string({ error: "Must be a string." })
+    .trim()
+    .pipe(string(max))
+    .nullish()
+    .transform((value) => (value === undefined ? undefined : value || null));
+
+const emailFormat = z.email();
+
+const email = text(LEAD_LIMITS.email)
+  .refine((value) => value == null || emailFormat.safeParse(value).success, "Must be a valid email address.")
+  .transform((value) => (value == null ? value : value.toLowerCase()));
+
+const stageKey = z
+  .string({ error: "Must be a string." })
+  .trim()
+  .min(1, "Must not be empty.")
+  .pipe(string(LEAD_LIMITS.stage));
+
+/** Sent keys with string values (or null: delete on PATCH, ignored on create). */
+export const metadataSchema = z
+  .record(
+    z.string().min(1, "Keys must not be empty.").max(LEAD_LIMITS.metadataKey, `Keys use at most ${LEAD_LIMITS.metadataKey} characters.`),
+    string(LEAD_LIMITS.metadataValue).nullable(),
+    { error: "Must be a JSON object of string values." },
+  )
+  .refine((value) => Object.keys(value).length <= LEAD_LIMITS.metadataKeys, `Use at most ${LEAD_LIMITS.metadataKeys} keys.`);
+
+export type MetadataChanges = Record<string, string | null>;
+
+const leadFields = {
+  name: text(LEAD_LIMITS.name),
+  email,
+  phone: text(LEAD_LIMITS.phone),
+  company: text(LEAD_LIMITS.company),
+  source: text(LEAD_LIMITS.source),
+  notes: text(LEAD_LIMITS.notes),
+  stage: stageKey.nullish(),
+  metadata: metadataSchema.nullish(),
+};
+
+const objectError = { error: "The body must be a JSON object." };
+export const AT_LEAST_ONE = "Send at least one of name, email or phone.";
+
+/** POST /api/public/leads */
+export const createLeadSchema = z
+  .object(leadFields, objectError)
+  .refine((lead) => Boolean(lead.name || lead.email || lead.phone), { path: ["name"], message: AT_LEAST_ONE })
+  .transform((lead) => ({
+    name: lead.name ?? null,
+    email: lead.email ?? null,
+    phone: lead.phone ?? null,
+    company: lead.company ?? null,
+    source: lead.source ?? null,
+    notes: lead.notes ?? null,
+    stage: lead.stage ?? null,
+    metadata: Object.fromEntries(Object.entries(lead.metadata ?? {}).filter((entry): entry is [string, string] => entry[1] !== null)),
+  }));
+
+export type CreateLeadBody = z.output<typeof createLeadSchema>;
+
+/** PATCH /api/public/leads/{id}: only the fields sent change; `metadata: null` removes every key. */
+export const updateLeadSchema = z.object(leadFields, objectError).transform((lead) => ({
+  ...lead,
+  stage: lead.stage ?? undefined,
+  metadata: lead.metadata === null ? ("clear" as const) : lead.metadata,
+}));
+
+export type UpdateLeadBody = z.output<typeof updateLeadSchema>;
+
+/** POST /api/public/leads/{id}/stage */
+export const changeStageSchema = z.object({ stage: stageKey }, objectError);
+
+const dateTime = z
+  .string()
+  .pipe(z.iso.datetime({ offset: true, error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z." }))
+  .transform((value) => new Date(value));
+
+export type LeadCursor = { createdAt: string; id: string };
+
+function acceptLeadCursor(values: unknown[]): LeadCursor | null {
+  const [createdAt, id] = values;
+  if (values.length !== 2 || typeof createdAt !== "string" || typeof id !== "string") return null;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(createdAt) || Number.isNaN(Date.parse(createdAt))) return null;
+  return isPublicId(id, LEAD_ID_PREFIX) ? { createdAt, id } : null;
+}
+
+/** GET /api/public/leads */
+export const listLeadsQuerySchema = z.object({
+  limit: limitParam,
+  order: orderParam,
+  cursor: cursorParam(acceptLeadCursor),
+  q: z.string().trim().pipe(string(LEAD_LIMITS.q)).optional().transform((value) => value || null),
+  stage: z.string().trim().pipe(string(LEAD_LIMITS.stage)).optional().transform((value) => value || null),
+  created_after: dateTime.optional(),
+  updated_after: dateTime.optional(),
+});
+
+export type ListLeadsQuery = z.output<typeof listLeadsQuerySchema>;

@@ -1,0 +1,82 @@
+import "server-only";
+import type pg from "pg";
+import { db } from "@/lib/db/client";
+import type { Lead } from "./model";
+
+/* Shared SQL pieces of the leads domain. Hot paths use the pg pool directly (no ORM per request). */
+
+export const LEAD_COLUMNS = `id, name, email, phone, company, source, stage, notes, metadata, conversation_id, created_at, updated_at, stage_changed_at`;
+
+export type LeadRow = {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  source: string | null;
+  stage: string;
+  notes: string | null;
+  metadata: Record<string, string>;
+  conversation_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  stage_changed_at: Date;
+};
+
+export function toLead(row: LeadRow): Lead {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    company: row.company,
+    source: row.source,
+    stage: row.stage,
+    notes: row.notes,
+    metadata: row.metadata ?? {},
+    conversationId: row.conversation_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    stageChangedAt: row.stage_changed_at,
+  };
+}
+
+export type Queryable = Pick<pg.PoolClient, "query">;
+
+/** Runs `work` in one transaction on one connection; rolls back on any error. */
+export async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function stageExists(client: Queryable, accountId: string, key: string): Promise<boolean> {
+  const { rowCount } = await client.query("SELECT 1 FROM pipeline_stages WHERE account_id = $1 AND key = $2", [accountId, key]);
+  return rowCount === 1;
+}
+
+export async function stageKeys(client: Queryable, accountId: string): Promise<string[]> {
+  const { rows } = await client.query<{ key: string }>("SELECT key FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key", [accountId]);
+  return rows.map((row) => row.key);
+}
+
+export async function unknownStageProblem(client: Queryable, accountId: string) {
+  const keys = await stageKeys(client, accountId);
+  return { field: "stage", message: keys.length ? `Unknown stage. Use one of: ${keys.join(", ")}.` : "The pipeline has no stages." };
+}
+
+export async function leadIdByEmail(client: Queryable, accountId: string, email: string): Promise<string | null> {
+  const { rows } = await client.query<{ id: string }>("SELECT id FROM leads WHERE account_id = $1 AND email = $2", [accountId, email]);
+  return rows[0]?.id ?? null;
+}
+
+export const isUniqueViolation = (error: unknown) => (error as { code?: unknown })?.code === "23505";

@@ -1,0 +1,130 @@
+import "server-only";
+import crypto from "node:crypto";
+import type pg from "pg";
+import { db } from "@/lib/db/client";
+import { errorResponse } from "@/lib/http/api-error";
+import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-sweep";
+import { invalidRequestResponse } from "./validation";
+
+/*
+ * Idempotency-Key on every public POST (docs/api.md, idempotency): the first answer for (API key,
+ * Idempotency-Key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`.
+ *
+ * The key row is claimed first, with INSERT … ON CONFLICT DO NOTHING in a statement of its own, so of
+ * any number of concurrent requests with one key exactly one runs the handler; the others wait for its
+ * stored answer (or get 409 idempotency_request_in_progress). The row remembers a fingerprint of the
+ * request (method, path, raw body): the same key with another request is 409 idempotency_key_reused.
+ * A 5xx answer or a thrown error is not stored: the claim is released so that a retry runs again.
+ */
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const HEADER = "idempotency-key";
+/** Headers of the first answer that a replay repeats (Cache-Control is set on every answer anyway). */
+const STORED_HEADERS = ["content-type", "location"];
+/** A claim still unanswered after this long belongs to a request that died (the statement timeout is far lower). */
+const ABANDONED_AFTER_SECONDS = 60;
+
+export type IdempotencyOptions = { pool?: pg.Pool; waitMs?: number };
+
+type StoredRow = { fingerprint: string; status: number | null; body: string | null; headers: Record<string, string> | null; stale: boolean };
+
+const CLAIM_SQL = `INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`;
+const READ_SQL = `SELECT fingerprint, status, body, headers,
+    created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
+      OR (status IS NULL AND created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds') AS stale
+  FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`;
+const DROP_STALE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2
+    AND (created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
+      OR (status IS NULL AND created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds'))`;
+const STORE_SQL = `UPDATE idempotency_keys SET status = $3, body = $4, headers = $5, completed_at = now() WHERE api_key_id = $1 AND key = $2`;
+const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND status IS NULL`;
+
+export function requestFingerprint(request: Request, body: Uint8Array): string {
+  return crypto
+    .createHash("sha256")
+    .update(`${request.method.toUpperCase()} ${new URL(request.url).pathname}\n`)
+    .update(body)
+    .digest("hex");
+}
+
+/** Runs `handle` at most once per (API key, Idempotency-Key); without the header it simply runs it. */
+export async function withIdempotency(
+  request: Request,
+  apiKeyId: string,
+  body: Uint8Array,
+  handle: () => Promise<Response>,
+  options: IdempotencyOptions = {},
+): Promise<Response> {
+  const key = request.headers.get(HEADER);
+  if (key === null) return handle();
+  const problem = checkKey(key);
+  if (problem) return invalidRequestResponse([{ field: "Idempotency-Key", message: problem }], "The Idempotency-Key header is not valid.");
+
+  const pool = options.pool ?? db.pool;
+  const fingerprint = requestFingerprint(request, body);
+  const deadline = Date.now() + (options.waitMs ?? 5_000);
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0 && Date.now() >= deadline) return inProgressResponse();
+    const claimed = await pool.query(CLAIM_SQL, [apiKeyId, key, fingerprint]);
+    if (claimed.rowCount === 1) return runAndStore(pool, apiKeyId, key, handle);
+
+    const { rows } = await pool.query<StoredRow>(READ_SQL, [apiKeyId, key]);
+    const stored = rows[0];
+    if (!stored) continue; // The first request failed and released its claim: claim it again.
+    if (stored.stale) {
+      await pool.query(DROP_STALE_SQL, [apiKeyId, key]);
+      continue;
+    }
+    if (stored.fingerprint !== fingerprint) {
+      return errorResponse(409, "idempotency_key_reused", "This Idempotency-Key was already used for a different request.", {
+        details: [{ field: "Idempotency-Key", message: "Use a new key for each distinct request." }],
+      });
+    }
+    if (stored.status !== null) return replay(stored);
+    await sleep(Math.min(25 * 2 ** Math.min(attempt, 3), 200));
+  }
+}
+
+function inProgressResponse(): Response {
+  return errorResponse(409, "idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed. Retry shortly.", {
+    headers: { "Retry-After": "1" },
+  });
+}
+
+function checkKey(key: string): string | null {
+  if (key.length === 0) return "Must not be empty.";
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `Use at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`;
+  if (!/^[\x20-\x7e]+$/.test(key)) return "Use printable ASCII characters only.";
+  return null;
+}
+
+async function runAndStore(pool: pg.Pool, apiKeyId: string, key: string, handle: () => Promise<Response>): Promise<Response> {
+  let response: Response;
+  try {
+    response = await handle();
+  } catch (error) {
+    await pool.query(RELEASE_SQL, [apiKeyId, key]).catch(() => {});
+    throw error;
+  }
+  if (response.status >= 500) {
+    await pool.query(RELEASE_SQL, [apiKeyId, key]).catch(() => {});
+    return response;
+  }
+  const text = await response.text();
+  const headers: Record<string, string> = {};
+  for (const name of STORED_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  await pool.query(STORE_SQL, [apiKeyId, key, response.status, text, JSON.stringify(headers)]);
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function replay(stored: StoredRow): Response {
+  const headers = new Headers(stored.headers ?? {});
+  headers.set("Idempotent-Replayed", "true");
+  headers.set("Cache-Control", "no-store");
+  return new Response(stored.body ?? "", { status: stored.status ?? 200, headers });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

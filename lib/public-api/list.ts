@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { jsonResponse } from "@/lib/http/api-error";
+import { decodeCursor, type CursorValue } from "./cursor";
+
+/*
+ * What every public list shares: `limit` 1–100 (default 25), `order` desc (newest first, the default)
+ * or asc, an opaque `cursor`, and the answer `{data, has_more, next_cursor}`. Lists page by keyset
+ * (never OFFSET), so a page deep in a million rows costs what the first page costs.
+ */
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+
+export type ListOrder = "desc" | "asc";
+
+export const limitParam = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === "") return DEFAULT_LIMIT;
+    const limit = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+    if (limit >= 1 && limit <= MAX_LIMIT) return limit;
+    ctx.issues.push({ code: "custom", message: `Must be an integer from 1 to ${MAX_LIMIT}.`, input: value });
+    return z.NEVER;
+  });
+
+export const orderParam = z
+  .enum(["desc", "asc"], { error: "Must be desc or asc." })
+  .optional()
+  .transform((value): ListOrder => value ?? "desc");
+
+/** A cursor whose values `accept` recognises (e.g. a date and an id), or null when none was sent. */
+export function cursorParam<T>(accept: (values: CursorValue[]) => T | null) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx): T | null => {
+      if (value === undefined || value === "") return null;
+      const values = decodeCursor(value);
+      const position = values && accept(values);
+      if (position) return position;
+      ctx.issues.push({ code: "custom", message: "Not a cursor this list returned. Use next_cursor from a previous page.", input: value });
+      return z.NEVER;
+    });
+}
+
+/** Query parameters as a plain object for zod (the first value of a repeated name). */
+export function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) if (!(name in out)) out[name] = value;
+  return out;
+}
+
+export type ListPage<T> = { data: T[]; hasMore: boolean; nextCursor: string | null };
+
+export function listResponse<T>(page: ListPage<T>): Response {
+  return jsonResponse({ data: page.data, has_more: page.hasMore, next_cursor: page.nextCursor });
+}
