@@ -1,6 +1,6 @@
 import { AlertCircle, CheckCircle2 } from "lucide-react";
 import type { CsvRowProblem } from "@/lib/events/csv-format";
-import type { CsvImportState } from "../actions";
+import type { CsvImportState } from "@/lib/events/csv-upload";
 
 const number = new Intl.NumberFormat("en-US");
 

@@ -5,7 +5,7 @@ import { authorizeManager, getSessionContext } from "@/lib/auth/session";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
 import {
   createSource,
-  readSecret,
+  revealSecret,
   rotateSecret,
   setSourceActive,
   updateSourceSettings,
@@ -62,8 +62,8 @@ export async function updateSourceSettingsAction(sourceId: string, _previous: Se
 export async function revealSecretAction(sourceId: string): Promise<{ ok: true; secret: string } | Failure> {
   const auth = await authorizeManager();
   if (!auth.ok) return { ok: false, message: auth.message };
-  const secret = await readSecret(auth.context.account.id, sourceId);
-  return secret ? { ok: true, secret } : { ok: false, message: "This webhook source does not exist." };
+  const result = await revealSecret(auth.context, sourceId);
+  return result.ok ? { ok: true, secret: result.secret } : { ok: false, message: result.message };
 }
 
 /**
