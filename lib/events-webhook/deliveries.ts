@@ -53,7 +53,9 @@ const toSummary = (row: Row): DeliverySummary => ({
 const CURSOR_TAG = "deliveries";
 const KEY_COLUMNS = ["d.received_at", "d.id"];
 const KEY_PARTS: KeyPart[] = ["timestamptz", "uuid"];
-const cursorOf = (row: Row) => encodeCursor(CURSOR_TAG, [row.received_at, row.id]);
+/** The cursor that continues after this entry (exported for the benchmark's deep-page scenario). */
+export const deliveryCursor = (row: { received_at: Date; id: string }) => encodeCursor(CURSOR_TAG, [row.received_at, row.id]);
+const cursorOf = deliveryCursor;
 
 const STATUS_RANGES = { "2xx": [200, 299], "4xx": [400, 499], "5xx": [500, 599] } as const;
 
