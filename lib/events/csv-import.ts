@@ -48,21 +48,18 @@ function lastOccurrences(rows: ValidRow[]): ValidRow[] {
 
 type Queryable = Pick<pg.PoolClient, "query">;
 
-/**
- * Writes the rows. `client` is a connection the caller already holds (the import keeps one for its
- * per-account lock); without one, a pool connection is used.
- */
-export async function importEvents(accountId: string, rows: ValidRow[], client?: pg.PoolClient): Promise<ImportSummary> {
+/** Writes the rows, one transaction per batch on one pool connection. */
+export async function importEvents(accountId: string, rows: ValidRow[]): Promise<ImportSummary> {
   const summary: ImportSummary = { created: 0, updated: 0, failed: 0, problems: [] };
   const unique = lastOccurrences(rows);
   summary.updated += rows.length - unique.length;
-  const connection = client ?? (await db.pool.connect());
+  const connection = await db.pool.connect();
   try {
     for (let start = 0; start < unique.length; start += IMPORT_BATCH_SIZE) {
       await importBatch(connection, accountId, unique.slice(start, start + IMPORT_BATCH_SIZE), summary);
     }
   } finally {
-    if (!client) connection.release();
+    connection.release();
   }
   summary.problems.sort((a, b) => a.line - b.line);
   return summary;

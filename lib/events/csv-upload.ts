@@ -1,5 +1,4 @@
 import "server-only";
-import type pg from "pg";
 import { recordAudit, type AuditActor } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
 import { parseEventsCsv, type CsvRow, type CsvRowProblem, type CsvSource } from "./csv-format";
@@ -8,9 +7,13 @@ import { importEvents, validateCsvRow, type ValidRow } from "./csv-import";
 /*
  * The CSV upload behind the dashboard's import dialog (POST /knowledge/events/import): preview
  * (validate only) or import (write the valid rows). The file is parsed as it streams in and refused the
- * moment it crosses 5 MiB or 100,000 rows; only validated rows are kept, never the file itself. One
- * upload at a time per account: a PostgreSQL advisory lock, held on one connection for the whole
- * upload, so it spans instances and is released if the process dies.
+ * moment it crosses 5 MiB or 100,000 rows; only validated rows are kept, never the file itself.
+ *
+ * One upload at a time per account, across instances: a lease row in rate_limits, taken with one
+ * conditional upsert and deleted when the upload ends. A lease (not a lock held on a connection) keeps
+ * a slow upload from holding a pool connection; if the process dies, the lease lapses after
+ * LEASE_MS. Each process also runs at most MAX_UPLOADS_PER_PROCESS uploads at once, which bounds the
+ * memory all accounts together can make it spend. The body must arrive within READ_DEADLINE_MS.
  */
 
 export type CsvPreviewRow = { line: number; title: string; startsAt: string; location: string; problems: string[] };
@@ -32,44 +35,63 @@ export type CsvUploadResult = { status: number; state: CsvImportState };
 
 const MAX_LISTED_PROBLEMS = 200;
 const PREVIEW_ROWS = 10;
-// The first key of the advisory lock names the purpose, so the lock cannot collide with other uses.
-const UPLOAD_LOCK_CLASS = 0x63737669; // "csvi"
+const LEASE_MS = 10 * 60_000;
+const READ_DEADLINE_MS = 2 * 60_000;
+export const MAX_UPLOADS_PER_PROCESS = 4;
+
+let running = 0;
 
 export const TOO_LARGE_MESSAGE = "The file is larger than 5 MiB. Split it into smaller files.";
 const BUSY_MESSAGE = "Another CSV import or preview is running for this account. Try again when it has finished.";
+const OVERLOADED_MESSAGE = "Too many CSV imports are running right now. Try again in a minute.";
 
-class UploadInterrupted extends Error {}
+class UploadInterrupted extends Error {
+  constructor(readonly status: 400 | 408, message: string) {
+    super(message);
+  }
+}
+const interrupted = () => new UploadInterrupted(400, "The upload was interrupted. Try again.");
+const tooSlow = () => new UploadInterrupted(408, "The upload took longer than two minutes. Try again on a faster connection.");
 
 /** A failure while reading the request body (the browser went away) is the client's, not ours. */
-async function* interruptible(source: CsvUpload["body"]): AsyncIterable<Uint8Array> {
+async function* interruptible(source: CsvUpload["body"], deadline: number): AsyncIterable<Uint8Array> {
   if (typeof source === "string" || source instanceof Uint8Array) {
     yield typeof source === "string" ? Buffer.from(source) : source;
     return;
   }
-  if (!(source instanceof ReadableStream)) {
-    try {
-      yield* source;
-    } catch {
-      throw new UploadInterrupted();
-    }
-    return;
-  }
-  const reader = source.getReader();
+  const iterator = source instanceof ReadableStream ? readerIterator(source) : source[Symbol.asyncIterator]();
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(tooSlow()), Math.max(0, deadline - Date.now()));
+      });
+      let chunk: IteratorResult<Uint8Array>;
       try {
-        chunk = await reader.read();
-      } catch {
-        throw new UploadInterrupted();
+        chunk = await Promise.race([iterator.next(), late]);
+      } catch (failure) {
+        throw failure instanceof UploadInterrupted ? failure : interrupted();
+      } finally {
+        clearTimeout(timer);
       }
       if (chunk.done) return;
       yield chunk.value;
     }
   } finally {
-    // Stopping early (a cap crossed) cancels the rest of the upload instead of reading it.
-    reader.cancel().catch(() => {});
+    // Stopping early (a cap crossed, too slow) cancels the rest of the upload instead of reading it.
+    iterator.return?.()?.catch(() => {});
   }
+}
+
+function readerIterator(stream: ReadableStream<Uint8Array>): AsyncIterator<Uint8Array> {
+  const reader = stream.getReader();
+  return {
+    next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+    return: async () => {
+      await reader.cancel().catch(() => {});
+      return { done: true, value: undefined };
+    },
+  };
 }
 
 /** A file name as it may be shown and stored: no control characters, at most 200 characters. */
@@ -77,39 +99,51 @@ const cleanFileName = (name: string) => [...name.replace(/[\u0000-\u001f\u007f]/
 
 const error = (status: number, message: string): CsvUploadResult => ({ status, state: { stage: "error", message } });
 
-async function tryLock(client: pg.PoolClient, accountId: string): Promise<boolean> {
-  const result = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1::int, hashtext($2::text)) AS locked", [UPLOAD_LOCK_CLASS, accountId]);
-  return result.rows[0].locked;
+const leaseKey = (accountId: string) => `csv-upload:${accountId}`;
+
+/** Takes the account's upload lease unless a live one exists; returns its token, or null. */
+async function takeLease(accountId: string): Promise<number | null> {
+  const token = crypto.getRandomValues(new Uint32Array(1))[0] >>> 1;
+  const result = await db.pool.query(
+    `INSERT INTO rate_limits AS r (key, points, expire)
+     VALUES ($1::text, $2::int, (extract(epoch FROM clock_timestamp()) * 1000)::bigint + $3::bigint)
+     ON CONFLICT (key) DO UPDATE SET points = EXCLUDED.points, expire = EXCLUDED.expire
+       WHERE r.expire IS NULL OR r.expire <= (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+     RETURNING 1`,
+    [leaseKey(accountId), token, LEASE_MS],
+  );
+  return result.rowCount ? token : null;
+}
+
+/** Only our own lease is removed: one that lapsed and was taken over stays with its new holder. */
+async function releaseLease(accountId: string, token: number): Promise<void> {
+  await db.pool.query("DELETE FROM rate_limits WHERE key = $1::text AND points = $2::int", [leaseKey(accountId), token]);
 }
 
 export async function handleCsvUpload(upload: CsvUpload): Promise<CsvUploadResult> {
-  const client = await db.pool.connect();
-  let broken = false;
-  let locked = false;
+  if (running >= MAX_UPLOADS_PER_PROCESS) return error(503, OVERLOADED_MESSAGE);
+  running++;
   try {
-    locked = await tryLock(client, upload.accountId);
-    if (!locked) return error(409, BUSY_MESSAGE);
-    return await readAndApply(upload, client);
-  } catch (failure) {
-    if (failure instanceof UploadInterrupted) return error(400, "The upload was interrupted. Try again.");
-    broken = true;
-    throw failure;
-  } finally {
-    if (locked) {
-      await client.query("SELECT pg_advisory_unlock($1::int, hashtext($2::text))", [UPLOAD_LOCK_CLASS, upload.accountId]).catch(() => {
-        broken = true;
-      });
+    const token = await takeLease(upload.accountId);
+    if (token === null) return error(409, BUSY_MESSAGE);
+    try {
+      return await readAndApply(upload);
+    } catch (failure) {
+      if (failure instanceof UploadInterrupted) return error(failure.status, failure.message);
+      throw failure;
+    } finally {
+      await releaseLease(upload.accountId, token).catch(() => {});
     }
-    // A connection in an unknown state (or still holding the lock) is closed, which releases the lock.
-    client.release(broken);
+  } finally {
+    running--;
   }
 }
 
-async function readAndApply(upload: CsvUpload, client: pg.PoolClient): Promise<CsvUploadResult> {
+async function readAndApply(upload: CsvUpload): Promise<CsvUploadResult> {
   const valid: ValidRow[] = [];
   const problems: CsvRowProblem[] = [];
   const preview: CsvRow[] = [];
-  const parsed = await parseEventsCsv(interruptible(upload.body), {
+  const parsed = await parseEventsCsv(interruptible(upload.body, Date.now() + READ_DEADLINE_MS), {
     onRow: (row) => {
       if (preview.length < PREVIEW_ROWS) preview.push(row);
       const result = validateCsvRow(row);
@@ -137,7 +171,7 @@ async function readAndApply(upload: CsvUpload, client: pg.PoolClient): Promise<C
     };
   }
 
-  const summary = await importEvents(upload.accountId, valid, client);
+  const summary = await importEvents(upload.accountId, valid);
   const failed = summary.failed + new Set(problems.map((problem) => problem.line)).size;
   await recordAudit({
     accountId: upload.accountId,

@@ -4,7 +4,7 @@ import { db } from "@/lib/db/client";
 import { exportEventsCsv } from "@/lib/events/csv-export";
 import { parseEventsCsv } from "@/lib/events/csv-format";
 import { importEvents, validateCsvRow, type ValidRow } from "@/lib/events/csv-import";
-import type { CsvImportState } from "@/lib/events/csv-upload";
+import { MAX_UPLOADS_PER_PROCESS, type CsvImportState } from "@/lib/events/csv-upload";
 import { createEvent } from "@/lib/events/repository";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
@@ -55,6 +55,16 @@ function streamed(chunks: () => Iterator<string>) {
     },
   }, { highWaterMark: 0 });
   return { body, read, gate };
+}
+
+/** Waits until an upload of the account holds its lease (it is then waiting for its body). */
+async function leaseTaken(accountId: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const lease = await db.pool.query("SELECT 1 FROM rate_limits WHERE key = $1", [`csv-upload:${accountId}`]);
+    if (lease.rowCount) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("the upload never took its lease");
 }
 
 const eventsOf = (accountId: string) => db.prisma.event.findMany({ where: { accountId }, orderBy: { startsAt: "asc" } });
@@ -180,12 +190,7 @@ describe("one upload at a time per account", () => {
     });
     slow.gate.hold();
     const first = upload(slow.body);
-    // Wait until the first upload holds the lock (it is waiting for its body).
-    for (let i = 0; i < 100; i++) {
-      const held = await db.pool.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted");
-      if (held.rows[0].n > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await leaseTaken(owner.accountId);
     const second = await upload(mixed, { intent: "preview" });
     expect(second.status).toBe(409);
     expect(second.state).toMatchObject({ stage: "error", message: expect.stringMatching(/Another CSV import or preview is running/) });
@@ -197,6 +202,27 @@ describe("one upload at a time per account", () => {
 
     slow.gate.open();
     expect(await first).toMatchObject({ status: 200, state: { stage: "done", created: 1 } });
+    expect((await upload(mixed, { intent: "preview" })).status).toBe(200);
+  });
+
+  it("runs at most four uploads at once per process and answers 503 to a fifth", async () => {
+    // One after the other: the session is per test process, so each upload must read it before the next sign-in.
+    const held = [];
+    for (let i = 0; i < MAX_UPLOADS_PER_PROCESS; i++) {
+      const account = await createAccount("Parallel");
+      await signInAs(account.user);
+      const slow = streamed(function* () {
+        yield "title,starts_at\nSlow,2027-01-01T10:00:00Z\n";
+      });
+      slow.gate.hold();
+      const pending = upload(slow.body, { intent: "preview" });
+      await leaseTaken(account.accountId);
+      held.push({ slow, pending });
+    }
+    await signInAs(owner.user);
+    expect(await upload(mixed, { intent: "preview" })).toMatchObject({ status: 503, state: { stage: "error", message: expect.stringMatching(/Too many CSV imports/) } });
+    for (const { slow } of held) slow.gate.open();
+    for (const { pending } of held) expect((await pending).status).toBe(200);
     expect((await upload(mixed, { intent: "preview" })).status).toBe(200);
   });
 });
