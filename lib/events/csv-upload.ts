@@ -7,7 +7,8 @@ import { importEvents, validateCsvRow, type ValidRow } from "./csv-import";
 /*
  * The CSV upload behind the dashboard's import dialog (POST /knowledge/events/import): preview
  * (validate only) or import (write the valid rows). The file is parsed as it streams in and refused the
- * moment it crosses 5 MiB or 100,000 rows; only validated rows are kept, never the file itself.
+ * moment it crosses 5 MiB or 100,000 rows; an import keeps only the validated rows (so that a file
+ * over a cap imports nothing), a preview keeps none, and neither keeps the file itself.
  *
  * One upload at a time per account, across instances: a lease row in rate_limits, taken with one
  * conditional upsert and deleted when the upload ends. A lease (not a lock held on a connection) keeps
@@ -140,20 +141,32 @@ export async function handleCsvUpload(upload: CsvUpload): Promise<CsvUploadResul
 }
 
 async function readAndApply(upload: CsvUpload): Promise<CsvUploadResult> {
+  // A preview only counts the valid rows; an import keeps them until the whole file has passed the caps.
+  const keep = upload.intent === "import";
   const valid: ValidRow[] = [];
+  let validCount = 0;
+  // Only the first problems are listed, so only those are kept; invalid rows are counted.
   const problems: CsvRowProblem[] = [];
+  let invalidRows = 0;
   const preview: CsvRow[] = [];
   const parsed = await parseEventsCsv(interruptible(upload.body, Date.now() + READ_DEADLINE_MS), {
     onRow: (row) => {
       if (preview.length < PREVIEW_ROWS) preview.push(row);
       const result = validateCsvRow(row);
-      if (result.ok) valid.push(result.row);
-      else problems.push(...result.problems);
+      if (!result.ok) {
+        invalidRows++;
+        if (problems.length < MAX_LISTED_PROBLEMS) problems.push(...result.problems);
+        return;
+      }
+      validCount++;
+      if (keep) valid.push(result.row);
     },
   });
   if (!parsed.ok) return error(parsed.message === TOO_LARGE_MESSAGE ? 413 : 400, parsed.message);
-  problems.push(...parsed.problems);
+  // Both lists are in line order, so the first problems of the merge are among the first of each.
+  problems.push(...parsed.problems.slice(0, MAX_LISTED_PROBLEMS));
   problems.sort((a, b) => a.line - b.line);
+  const failedRows = invalidRows + parsed.problems.length;
 
   if (upload.intent === "preview") {
     const byLine = new Map<number, string[]>();
@@ -167,12 +180,12 @@ async function readAndApply(upload: CsvUpload): Promise<CsvUploadResult> {
     }));
     return {
       status: 200,
-      state: { stage: "preview", fileName: cleanFileName(upload.fileName), total: parsed.total, valid: valid.length, rows, problems: problems.slice(0, MAX_LISTED_PROBLEMS) },
+      state: { stage: "preview", fileName: cleanFileName(upload.fileName), total: parsed.total, valid: validCount, rows, problems: problems.slice(0, MAX_LISTED_PROBLEMS) },
     };
   }
 
   const summary = await importEvents(upload.accountId, valid);
-  const failed = summary.failed + new Set(problems.map((problem) => problem.line)).size;
+  const failed = summary.failed + failedRows;
   await recordAudit({
     accountId: upload.accountId,
     actor: upload.actor,
