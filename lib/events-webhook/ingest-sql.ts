@@ -11,6 +11,10 @@ import { accountLockCte, accountRoomCte, identityMatch, upsertEventSql } from "@
  * next request on every instance, without a separate lookup per request. The event change, its replay
  * record and its log entry commit together or not at all: a 200 always means committed.
  *
+ * Plan limit: an upsert that would create an event, and a delete, first lock the account row
+ * (accountRoomCte / accountLockCte in lib/events/sql.ts), so the limit is exact under concurrency; an
+ * update of an existing event takes no account lock and is allowed at the limit.
+ *
  * Rate limit: a fixed one-minute window per source in rate_limits (rate-limiter-flexible's layout and
  * arithmetic), on the database clock so every instance agrees. Duplicates (check 6) are answered before
  * the rate limit (check 7) and do not count against it.
