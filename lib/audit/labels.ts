@@ -9,6 +9,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_source.deactivated": "Deactivated webhook source",
   "webhook_source.secret_rotated": "Rotated signing secret",
   "webhook_source.updated": "Updated webhook source",
+  "webhook_source.secret_revealed": "Revealed signing secret",
+  "event.deleted": "Deleted event",
+  "events.imported": "Imported events from CSV",
 };
 
 export function describeAuditAction(action: string): string {
@@ -19,5 +22,9 @@ export function describeAuditAction(action: string): string {
 export function describeAuditTarget(entry: { targetType: string; metadata: Record<string, unknown> }): string | null {
   const { prefix, last4 } = entry.metadata;
   if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
+  const { created, updated, failed } = entry.metadata;
+  if (typeof created === "number" && typeof updated === "number" && typeof failed === "number") {
+    return `${created.toLocaleString("en-US")} created, ${updated.toLocaleString("en-US")} updated, ${failed.toLocaleString("en-US")} failed`;
+  }
   return null;
 }

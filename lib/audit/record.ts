@@ -9,13 +9,20 @@ export type AuditAction =
   | "webhook_source.activated"
   | "webhook_source.deactivated"
   | "webhook_source.secret_rotated"
-  | "webhook_source.updated";
+  | "webhook_source.updated"
+  | "webhook_source.secret_revealed"
+  | "event.deleted"
+  | "events.imported";
+
+/** Who did it; null for the system (sign-up, jobs). */
+export type AuditActor = { id: string; name: string; email: string } | null;
 
 export type AuditEntry = {
   accountId: string;
-  actor: { id: string; name: string; email: string } | null;
+  actor: AuditActor;
   action: AuditAction;
-  target: { type: "api_key" | "webhook_source"; id: string; label: string };
+  /** For "events.imported" the target is the account (an import touches many events), labelled with the file name. */
+  target: { type: "api_key" | "webhook_source" | "event" | "account"; id: string; label: string };
   metadata?: Prisma.InputJsonValue;
 };
 
