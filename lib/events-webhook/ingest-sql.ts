@@ -16,7 +16,7 @@ import { accountLockCte, accountRoomCte, identityMatch, upsertEventSql } from "@
  * update of an existing event takes no account lock and is allowed at the limit.
  *
  * Rate limit: a fixed one-minute window per source in rate_limits (rate-limiter-flexible's layout and
- * arithmetic), on the database clock so every instance agrees. Duplicates (check 6) are answered before
+ * arithmetic), on the database clock so every instance agrees. Duplicates (check 6 of docs/webhook.md) are answered before
  * the rate limit (check 7) and do not count against it.
  *
  * The replay record is written only for an accepted change, so a refused request (404, 403) can be
@@ -136,7 +136,7 @@ export const DELETE_SQL = actionStatement(
 );
 
 /*
- * A verified request whose body is not a valid action (check 8) still counts against the rate limit,
+ * A verified request whose body is not a valid action (docs/webhook.md, check 8) still counts against the rate limit,
  * which comes first (check 7). Run with a freshly loaded source. Parameters: $1 source, $2 account,
  * $3 rate limit, $4 error code, $5 action or null, $6 title or null, $7 ms before, $8 body excerpt,
  * $9 body bytes, $10 headers.

@@ -33,7 +33,7 @@ export type SourceResult<T> = ({ ok: true } & T) | SourceFailure;
 export const MAX_SOURCE_NAME_LENGTH = 100;
 export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
 
-/** The per-source default for new sources: WEBHOOK_RATE_LIMIT_PER_MINUTE, else 300 (design.md). */
+/** The per-source default for new sources: WEBHOOK_RATE_LIMIT_PER_MINUTE, else 300 (docs/webhook.md). */
 export function defaultRateLimit(): number {
   const configured = Number(process.env.WEBHOOK_RATE_LIMIT_PER_MINUTE);
   return Number.isInteger(configured) && configured >= 1 && configured <= MAX_RATE_LIMIT_PER_MINUTE ? configured : 300;

@@ -6,7 +6,7 @@ import { rotateSecret, setSourceActive } from "@/lib/events-webhook/sources";
 import { cancel, createSource, deliveryCount, lastDelivery, nowSeconds, openLogGates, remove, sample, send, signedRequest, snapshot, upsert, type Answer, type TestSource } from "./support";
 
 /*
- * Every refusal of design.md section 4: status, error code, and nothing stored or changed. The account
+ * Every refusal of docs/webhook.md ("Check order"): status, error code, and nothing stored or changed. The account
  * already holds one event, and every refused request would have changed it had it been accepted.
  */
 
