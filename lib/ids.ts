@@ -23,3 +23,18 @@ export function randomBase62(length: number): string {
   }
   return out;
 }
+
+/*
+ * Public ids of API resources: a type prefix ("lead_", "conv_", …) and 22 base62 characters (about
+ * 131 bits), so ids are unguessable and tell their type at a glance.
+ */
+export const PUBLIC_ID_LENGTH = 22;
+
+export function generatePublicId(prefix: string): string {
+  return prefix + randomBase62(PUBLIC_ID_LENGTH);
+}
+
+/** Lets a route answer 404 to an id that cannot exist without asking the database. */
+export function isPublicId(value: string, prefix: string): boolean {
+  return value.length === prefix.length + PUBLIC_ID_LENGTH && value.startsWith(prefix) && /^[0-9A-Za-z]+$/.test(value.slice(prefix.length));
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import { generatePublicId } from "@/lib/public-api/ids";
+import { generatePublicId } from "@/lib/ids";
 import { recordLeadChanges } from "./changes";
 import { defaultSource, type LeadContext, type LeadWriteResult } from "./model";
 import type { CreateLeadBody } from "./schemas";

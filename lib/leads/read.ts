@@ -1,10 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { encodeCursor } from "@/lib/public-api/cursor";
-import { isPublicId } from "@/lib/public-api/ids";
+import { encodeCursor, keysetCondition } from "@/lib/pagination/keyset";
+import { isPublicId } from "@/lib/ids";
 import type { ListPage } from "@/lib/public-api/list";
 import type { Lead } from "./model";
-import { LEAD_ID_PREFIX, type LeadCursor } from "./schemas";
+import { LEAD_CURSOR, LEAD_ID_PREFIX, type LeadCursor } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 
 /*
@@ -47,7 +47,8 @@ export function buildListQuery(accountId: string, options: ListLeadsOptions): { 
   if (options.updatedAfter) where.push(`updated_at > ${param(options.updatedAfter)}`);
   const desc = options.order === "desc";
   if (options.cursor) {
-    where.push(`(created_at, id) ${desc ? "<" : ">"} (${param(options.cursor.createdAt)}::timestamptz, ${param(options.cursor.id)})`);
+    const key = [options.cursor.createdAt, options.cursor.id];
+    where.push(keysetCondition(["created_at", "id"], LEAD_CURSOR.parts, key, desc ? "descending" : "ascending", (value, cast) => `${param(value)}::${cast}`));
   }
   const direction = desc ? "DESC" : "ASC";
   const text = `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(" AND ")}
@@ -61,5 +62,5 @@ export async function listLeads(accountId: string, options: ListLeadsOptions): P
   const hasMore = rows.length > options.limit;
   const data = (hasMore ? rows.slice(0, options.limit) : rows).map(toLead);
   const last = data[data.length - 1];
-  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor([last.createdAt.toISOString(), last.id]) : null };
+  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(LEAD_CURSOR.tag, [last.createdAt, last.id]) : null };
 }

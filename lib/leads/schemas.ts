@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cursorParam, limitParam, orderParam } from "@/lib/public-api/list";
-import { isPublicId } from "@/lib/public-api/ids";
+import { isPublicId } from "@/lib/ids";
 
 /*
  * The request schemas of the leads API, one exported zod schema per body or query, so that the same
@@ -126,11 +126,10 @@ const dateTime = z
   .transform((value) => new Date(value));
 
 export type LeadCursor = { createdAt: string; id: string };
+/** Leads page by (created_at, id); the tag keeps cursors of other lists away from this one. */
+export const LEAD_CURSOR = { tag: "leads", parts: ["timestamptz", "text"] } as const;
 
-function acceptLeadCursor(values: unknown[]): LeadCursor | null {
-  const [createdAt, id] = values;
-  if (values.length !== 2 || typeof createdAt !== "string" || typeof id !== "string") return null;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(createdAt) || Number.isNaN(Date.parse(createdAt))) return null;
+function acceptLeadCursor([createdAt, id]: string[]): LeadCursor | null {
   return isPublicId(id, LEAD_ID_PREFIX) ? { createdAt, id } : null;
 }
 
@@ -138,7 +137,7 @@ function acceptLeadCursor(values: unknown[]): LeadCursor | null {
 export const listLeadsQuerySchema = z.object({
   limit: limitParam,
   order: orderParam,
-  cursor: cursorParam(acceptLeadCursor),
+  cursor: cursorParam(LEAD_CURSOR.tag, LEAD_CURSOR.parts, acceptLeadCursor),
   q: z.string().trim().pipe(string(LEAD_LIMITS.q)).optional().transform((value) => value || null),
   stage: z.string().trim().pipe(string(LEAD_LIMITS.stage)).optional().transform((value) => value || null),
   created_after: dateTime.optional(),

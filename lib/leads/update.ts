@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { isPublicId } from "@/lib/public-api/ids";
+import { isPublicId } from "@/lib/ids";
 import { recordLeadChanges, type LeadChange } from "./changes";
 import type { Lead, LeadContext, LeadWriteResult } from "./model";
 import { AT_LEAST_ONE, LEAD_ID_PREFIX, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";

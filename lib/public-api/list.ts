@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jsonResponse } from "@/lib/http/api-error";
-import { decodeCursor, type CursorValue } from "./cursor";
+import { tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
 
 /*
  * What every public list shares: `limit` 1–100 (default 25), `order` desc (newest first, the default)
@@ -29,14 +29,17 @@ export const orderParam = z
   .optional()
   .transform((value): ListOrder => value ?? "desc");
 
-/** A cursor whose values `accept` recognises (e.g. a date and an id), or null when none was sent. */
-export function cursorParam<T>(accept: (values: CursorValue[]) => T | null) {
+/**
+ * A cursor this list issued (lib/pagination/keyset.ts: its tag and key types) whose values `accept`
+ * recognises, or null when none was sent; anything else is a 400 naming `cursor`.
+ */
+export function cursorParam<T>(tag: string, parts: readonly KeyPart[], accept: (values: string[]) => T | null) {
   return z
     .string()
     .optional()
     .transform((value, ctx): T | null => {
       if (value === undefined || value === "") return null;
-      const values = decodeCursor(value);
+      const values = tryDecodeCursor(value, tag, parts);
       const position = values && accept(values);
       if (position) return position;
       ctx.issues.push({ code: "custom", message: "Not a cursor this list returned. Use next_cursor from a previous page.", input: value });
