@@ -118,7 +118,9 @@ export const leadPaths: ZodOpenApiPathsObject = {
       operationId: "updateLead",
       tags: TAGS,
       summary: "Update a lead",
-      description: "A partial update; answers the whole lead. A change of `stage` here is a stage change like POST …/stage.",
+      description:
+        "A partial update; answers the whole lead. After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys (else 400). " +
+        "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: sending the same change twice has the same result.",
       requestParams: { path: leadIdParams },
       requestBody: jsonBody(updateLeadSchema),
       responses: {
