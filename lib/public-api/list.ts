@@ -6,6 +6,8 @@ import { tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
  * What every public list shares: `limit` 1–100 (default 25), `order` desc (newest first, the default)
  * or asc, an opaque `cursor`, and the answer `{data, has_more, next_cursor}`. Lists page by keyset
  * (never OFFSET), so a page deep in a million rows costs what the first page costs.
+ * `.meta()` describes the parameters in the OpenAPI document (lib/openapi) and never changes validation:
+ * query values arrive as text, so `limit` is checked here but documented as the integer it must be.
  */
 
 export const DEFAULT_LIMIT = 25;
@@ -22,12 +24,17 @@ export const limitParam = z
     if (limit >= 1 && limit <= MAX_LIMIT) return limit;
     ctx.issues.push({ code: "custom", message: `Must be an integer from 1 to ${MAX_LIMIT}.`, input: value });
     return z.NEVER;
+  })
+  .meta({
+    description: `Items per page, 1–${MAX_LIMIT}.`,
+    override: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
   });
 
 export const orderParam = z
   .enum(["desc", "asc"], { error: "Must be desc or asc." })
   .optional()
-  .transform((value): ListOrder => value ?? "desc");
+  .transform((value): ListOrder => value ?? "desc")
+  .meta({ description: "desc: newest first (the default); asc: oldest first.", default: "desc" });
 
 /**
  * A cursor this list issued (lib/pagination/keyset.ts: its tag and key types) whose values `accept`
@@ -44,7 +51,8 @@ export function cursorParam<T>(tag: string, parts: readonly KeyPart[], accept: (
       if (position) return position;
       ctx.issues.push({ code: "custom", message: "Not a cursor this list returned. Use next_cursor from a previous page.", input: value });
       return z.NEVER;
-    });
+    })
+    .meta({ description: "Opaque: the next_cursor of the previous page, sent with the same filters and order." });
 }
 
 /** Query parameters as a plain object for zod (the first value of a repeated name). */

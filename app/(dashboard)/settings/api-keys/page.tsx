@@ -1,5 +1,6 @@
 import { Info, KeyRound } from "lucide-react";
 import type { Metadata } from "next";
+import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PLANS } from "@/lib/accounts/plans";
@@ -42,7 +43,16 @@ export default async function ApiKeysPage() {
     <>
       <PageHeader
         title="API Keys"
-        description="Keys let automation tools and custom integrations act on this account, limited to the scopes you choose."
+        description={
+          <>
+            Keys let automation tools and custom integrations act on this account, limited to the scopes you choose. What each key
+            can call:{" "}
+            <Link href="/docs/api" className="font-medium text-zinc-900 underline underline-offset-2">
+              API reference
+            </Link>
+            .
+          </>
+        }
         actions={rows.length > 0 ? createButton : null}
       />
       {!manager ? (

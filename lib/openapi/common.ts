@@ -1,0 +1,140 @@
+import { z } from "zod";
+import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from "zod-openapi";
+import type { Scope } from "@/lib/api-keys/scopes";
+
+/*
+ * What every operation of the OpenAPI document shares: the one error body (with the codes a given status
+ * can carry in that operation), the rate-limit and idempotency headers, and the bearer security with the
+ * scope an operation needs. Statuses and codes mirror lib/http/api-error.ts, lib/api-keys/with-api-key.ts
+ * and lib/public-api/idempotency.ts; docs/leads-api.md and docs/webhook.md describe them in prose.
+ */
+
+export const SECURITY_SCHEME = "apiKey";
+
+export const errorDetailSchema = z
+  .object({
+    field: z.string().optional().meta({ description: "The field (dotted for nested ones, e.g. metadata.plan) or header concerned." }),
+    message: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "ErrorDetail", description: "One problem; some codes add fields (e.g. lead_exists adds lead_id, insufficient_scope adds scope)." });
+
+/** The error body with `error.code` limited to `codes`: the answers a client must handle at this status. */
+export function errorBodySchema(codes: readonly [string, ...string[]]) {
+  return z.object({
+    ok: z.literal(false),
+    error: z.object({
+      code: z.enum(codes).meta({ description: "Stable, machine-readable; branch on this, not on the message." }),
+      message: z.string().meta({ description: "For the integrator; may change." }),
+      details: z.array(errorDetailSchema),
+    }),
+  });
+}
+
+const integerHeader = (description: string) => z.number().int().min(0).meta({ description });
+
+export const rateLimitHeaders = {
+  "RateLimit-Limit": integerHeader("Requests allowed per one-minute window."),
+  "RateLimit-Remaining": integerHeader("Requests left in the current window."),
+  "RateLimit-Reset": integerHeader("Seconds until the window resets."),
+};
+
+const retryAfter = (description: string) => ({ "Retry-After": integerHeader(description) });
+
+type Codes = readonly [string, ...string[]];
+
+export function errorResponse(description: string, codes: Codes, headers?: Record<string, z.ZodType>): ZodOpenApiResponseObject {
+  return {
+    description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
+    ...(headers ? { headers: z.object(headers) } : {}),
+    content: { "application/json": { schema: errorBodySchema(codes) } },
+  };
+}
+
+/** A JSON success answer; the key-authenticated ones carry the key's rate budget. */
+export function jsonResponse(description: string, schema: z.ZodType, headers: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject {
+  return { description, headers: z.object(headers), content: { "application/json": { schema } } };
+}
+
+export const invalidRequest = (codes: Codes = ["invalid_request"]) =>
+  errorResponse("The request is not valid: `details` names each field (or header) and what is wrong with it.", codes);
+
+export const payloadTooLarge = (limit: string) => errorResponse(`The body is larger than ${limit}; it was not read.`, ["payload_too_large"]);
+
+export const rateLimited = (what: string) =>
+  errorResponse(`Too many requests for ${what} in this minute. Wait \`Retry-After\` seconds, then retry with backoff.`, ["rate_limited"], {
+    ...rateLimitHeaders,
+    ...retryAfter("Seconds to wait before retrying."),
+  });
+
+export const unavailable = () =>
+  errorResponse("The database cannot be reached; nothing was changed. Retry after `Retry-After` seconds.", ["unavailable"], retryAfter("Seconds to wait before retrying."));
+
+export const internalError = () => errorResponse("An unexpected error; nothing is said about its cause. Retry later.", ["internal_error"]);
+
+/** The answers of lib/api-keys/with-api-key.ts that any bearer-key operation may give. */
+export function apiKeyResponses(scope: Scope | null): ZodOpenApiResponsesObject {
+  return {
+    401: errorResponse(
+      "No API key (`unauthorized`), or a malformed, unknown, revoked or expired one (`invalid_token`). `WWW-Authenticate` carries the Bearer challenge.",
+      ["unauthorized", "invalid_token"],
+      { "WWW-Authenticate": z.string().meta({ example: 'Bearer realm="api", error="invalid_token"' }) },
+    ),
+    ...(scope
+      ? {
+          403: errorResponse(`The key lacks the \`${scope}\` scope; \`details[0].scope\` names it.`, ["insufficient_scope"], {
+            "WWW-Authenticate": z.string().meta({ example: `Bearer error="insufficient_scope", scope="${scope}"` }),
+          }),
+        }
+      : {}),
+    429: rateLimited("this API key"),
+    500: internalError(),
+    503: unavailable(),
+  };
+}
+
+/** Security and scope of a bearer-key operation: machine-readable (`x-required-scope`) and in its text. */
+export function apiKeyOperation(scope: Scope | null, operation: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
+  const scopeText = scope ? `Requires an API key with the \`${scope}\` scope.` : "Any valid API key may call it, whatever its scopes.";
+  return {
+    ...operation,
+    description: [operation.description, `**Scope:** ${scopeText}`].filter(Boolean).join("\n\n"),
+    security: [{ [SECURITY_SCHEME]: scope ? [scope] : [] }],
+    "x-required-scope": scope,
+    responses: { ...operation.responses, ...apiKeyResponses(scope) },
+  };
+}
+
+export const idempotencyKeyHeader = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x20-\x7e]+$/)
+  .optional()
+  .meta({
+    description:
+      "Makes a retry safe: the first answer for this key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`. The same key with a different body is 409 `idempotency_key_reused`. Up to 255 printable ASCII characters, e.g. a UUID.",
+    example: "7f3c1a52-5f7e-4f57-9c55-0c6d1d1b2f10",
+  });
+
+export const idempotentReplayedHeader = {
+  "Idempotent-Replayed": z.literal("true").optional().meta({ description: "Present when this is the stored answer to an earlier request with the same Idempotency-Key." }),
+};
+
+const CONFLICTS = {
+  lead_exists: "`lead_exists`: the email belongs to another lead of the account; `details[0].lead_id` is its id.",
+  idempotency_key_reused: "`idempotency_key_reused`: this Idempotency-Key was used for a different request; use a new key per request.",
+  idempotency_request_in_progress:
+    "`idempotency_request_in_progress`: the first request with this Idempotency-Key is still running; retry after `Retry-After` seconds.",
+} as const;
+
+export type ConflictCode = keyof typeof CONFLICTS;
+
+export function conflictResponse(codes: readonly [ConflictCode, ...ConflictCode[]]): ZodOpenApiResponseObject {
+  const response = errorResponse(codes.map((code) => CONFLICTS[code]).join(" "), codes);
+  if (!codes.includes("idempotency_request_in_progress")) return response;
+  return { ...response, headers: z.object({ "Retry-After": integerHeader("Seconds to wait before retrying (idempotency_request_in_progress only).").optional() }) };
+}
+
+/** POST answers run under the Idempotency-Key (lib/public-api/idempotency.ts). */
+export const IDEMPOTENCY_CONFLICTS = ["idempotency_key_reused", "idempotency_request_in_progress"] as const;

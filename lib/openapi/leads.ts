@@ -1,0 +1,161 @@
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { changeStageSchema, createLeadSchema, LEAD_LIMITS, listLeadsQuerySchema, updateLeadSchema } from "@/lib/leads/schemas";
+import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
+import {
+  apiKeyOperation,
+  conflictResponse,
+  IDEMPOTENCY_CONFLICTS,
+  idempotencyKeyHeader,
+  idempotentReplayedHeader,
+  invalidRequest,
+  jsonResponse,
+  payloadTooLarge,
+  rateLimitHeaders,
+  errorResponse,
+} from "./common";
+
+/*
+ * The leads and pipeline paths (lib/leads/http.ts). Requests are described by the very schemas that
+ * validate them (lib/leads/schemas.ts); answers by the schemas below, which follow serializeLead in
+ * lib/leads/model.ts (a test checks a serialized lead against them).
+ */
+
+const instant = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
+
+export const leadSchema = z
+  .object({
+    id: z.string().meta({ description: "Public id, `lead_` + 22 letters and digits.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),
+    name: z.string().nullable().meta({ example: "Ada Lovelace" }),
+    email: z.string().nullable().meta({ format: "email", description: "Lower-cased; unique per account.", example: "ada@example.com" }),
+    phone: z.string().nullable().meta({ example: "+44 20 7946 0958" }),
+    company: z.string().nullable().meta({ example: "Analytical Engines Ltd" }),
+    source: z.string().nullable().meta({ description: "chat, api, import, dashboard or the client's own text.", example: "api" }),
+    stage: z.string().meta({ description: "A stage key of the account's pipeline.", example: "new" }),
+    notes: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()).meta({ example: { plan: "pro" } }),
+    conversation_id: z.string().nullable().meta({ description: "The chat conversation the lead came from, if any." }),
+    created_at: instant("When the lead was created (UTC)."),
+    updated_at: instant("When any field last changed (UTC)."),
+    stage_changed_at: instant("When the stage last changed (UTC)."),
+  })
+  .meta({ id: "Lead" });
+
+const stageSchema = z
+  .object({
+    id: z.string().meta({ description: "The stage key (every list item has an `id`).", example: "new" }),
+    key: z.string().meta({ example: "new" }),
+    label: z.string().meta({ example: "New" }),
+    position: z.number().int().meta({ description: "0-based order in the pipeline." }),
+  })
+  .meta({ id: "PipelineStage" });
+
+/** `{data, has_more, next_cursor}`, the answer of every public list (lib/public-api/list.ts). */
+function listEnvelope(item: z.ZodType, id: string) {
+  return z
+    .object({
+      data: z.array(item),
+      has_more: z.boolean().meta({ description: "Whether another page follows." }),
+      next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` to read the next page; null on the last page." }),
+    })
+    .meta({ id });
+}
+
+const leadIdParams = z.object({
+  id: z.string().meta({ description: "The lead's id. An id of another account's lead is 404, like an unknown one.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),
+});
+
+const bodyLimit = `${MAX_PUBLIC_BODY_BYTES / 1024} KiB`;
+const notFound = errorResponse("No lead with this id in the key's account.", ["not_found"]);
+const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
+const TAGS = ["Leads"];
+
+export const leadPaths: ZodOpenApiPathsObject = {
+  "/api/public/leads": {
+    get: apiKeyOperation("read:leads", {
+      operationId: "listLeads",
+      tags: TAGS,
+      summary: "List leads",
+      description:
+        "Newest first (by creation), paged by cursor: pass `next_cursor` as `cursor` with the same filters until `has_more` is false. " +
+        `\`q\` searches name, email and company (up to ${LEAD_LIMITS.q} characters). Polling tools read page one and de-duplicate by \`id\`.`,
+      requestParams: { query: listLeadsQuerySchema },
+      responses: {
+        200: jsonResponse("A page of leads.", listEnvelope(leadSchema, "LeadList"), rateLimitHeaders),
+        400: invalidRequest(),
+      },
+    }),
+    post: apiKeyOperation("write:leads", {
+      operationId: "createLead",
+      tags: TAGS,
+      summary: "Create a lead",
+      description:
+        "At least one of name, email or phone. `stage` defaults to the pipeline's first stage, `source` to `api`. " +
+        "An email that another lead of the account already has is 409 `lead_exists` with that lead's id.",
+      requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
+      requestBody: jsonBody(createLeadSchema),
+      responses: {
+        201: jsonResponse("The lead was created.", leadSchema, {
+          Location: z.string().meta({ description: "The new lead's path.", example: "/api/public/leads/lead_3kTMd9QpXr2hVbN8cWfY7a" }),
+          ...idempotentReplayedHeader,
+          ...rateLimitHeaders,
+        }),
+        400: invalidRequest(["invalid_request", "invalid_json"]),
+        409: conflictResponse(["lead_exists", ...IDEMPOTENCY_CONFLICTS]),
+        413: payloadTooLarge(bodyLimit),
+      },
+    }),
+  },
+  "/api/public/leads/{id}": {
+    get: apiKeyOperation("read:leads", {
+      operationId: "getLead",
+      tags: TAGS,
+      summary: "Get a lead",
+      requestParams: { path: leadIdParams },
+      responses: { 200: jsonResponse("The lead.", leadSchema, rateLimitHeaders), 404: notFound },
+    }),
+    patch: apiKeyOperation("write:leads", {
+      operationId: "updateLead",
+      tags: TAGS,
+      summary: "Update a lead",
+      description:
+        "A partial update; answers the whole lead. After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys (else 400). " +
+        "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: sending the same change twice has the same result.",
+      requestParams: { path: leadIdParams },
+      requestBody: jsonBody(updateLeadSchema),
+      responses: {
+        200: jsonResponse("The updated lead.", leadSchema, rateLimitHeaders),
+        400: invalidRequest(["invalid_request", "invalid_json"]),
+        404: notFound,
+        409: conflictResponse(["lead_exists"]),
+        413: payloadTooLarge(bodyLimit),
+      },
+    }),
+  },
+  "/api/public/leads/{id}/stage": {
+    post: apiKeyOperation("write:leads", {
+      operationId: "changeLeadStage",
+      tags: TAGS,
+      summary: "Change a lead's stage",
+      description: "Moves the lead to another stage of the pipeline and answers the lead. An unknown stage key is 400 `invalid_request`.",
+      requestParams: { path: leadIdParams, header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
+      requestBody: jsonBody(changeStageSchema),
+      responses: {
+        200: jsonResponse("The lead, in its new stage.", leadSchema, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
+        400: invalidRequest(["invalid_request", "invalid_json"]),
+        404: notFound,
+        409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
+        413: payloadTooLarge(bodyLimit),
+      },
+    }),
+  },
+  "/api/public/pipeline": {
+    get: apiKeyOperation("read:leads", {
+      operationId: "listPipelineStages",
+      tags: ["Pipeline"],
+      summary: "List the pipeline's stages",
+      description: "The account's stages in order, for the stage dropdowns of automation tools. One page: `has_more` is always false.",
+      responses: { 200: jsonResponse("The stages, in pipeline order.", listEnvelope(stageSchema, "PipelineStageList"), rateLimitHeaders) },
+    }),
+  },
+};
