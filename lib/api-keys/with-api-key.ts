@@ -70,7 +70,7 @@ function logFailure(error: unknown) {
 }
 
 export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandler<Params>, options: WithApiKeyOptions) {
-  return async function authenticatedRoute(request: Request, route: { params: Promise<Params> }): Promise<Response> {
+  const authenticatedRoute = async function (request: Request, route: { params: Promise<Params> }): Promise<Response> {
     let principal: ApiKeyPrincipal;
     let rate: RateState;
     try {
@@ -92,4 +92,6 @@ export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandle
       return internalErrorResponse();
     }
   };
+  // The scope travels with the handler, so the OpenAPI test can check each route's documented scope.
+  return Object.assign(authenticatedRoute, { requiredScope: options.scope } as const);
 }

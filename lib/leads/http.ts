@@ -16,7 +16,7 @@ import { changeLeadStage, updateLead } from "./update";
 /*
  * The leads and pipeline paths of the public API. Routes are thin: each app/api/public/… route file
  * wraps one of these in withApiKey with the scope it needs. Answers follow the public API conventions
- * (docs/api.md): lists in {data, has_more, next_cursor}, 400 invalid_request with per-field details,
+ * (docs/leads-api.md): lists in {data, has_more, next_cursor}, 400 invalid_request with per-field details,
  * 404 not_found for ids outside the key's account, Idempotency-Key on POST.
  */
 

@@ -7,7 +7,7 @@ import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-sweep";
 import { invalidRequestResponse } from "./validation";
 
 /*
- * Idempotency-Key on every public POST (docs/api.md, idempotency): the first answer for (API key,
+ * Idempotency-Key on every public POST (docs/leads-api.md, idempotency): the first answer for (API key,
  * Idempotency-Key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`.
  *
  * The key row is claimed first, with INSERT … ON CONFLICT DO NOTHING in a statement of its own, so of
