@@ -12,7 +12,6 @@ export function checkStageLabel(raw: string): { ok: true; value: string } | { ok
   const value = raw.trim().replace(/\s+/g, " ");
   if (!value) return { ok: false, message: "Enter a name for the stage." };
   if (Array.from(value).length > STAGE_LABEL_MAX) return { ok: false, message: `Use at most ${STAGE_LABEL_MAX} characters.` };
-  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, message: "Use letters, digits and punctuation only." };
   return { ok: true, value };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
+import { stageInUseMessage } from "./display";
 import type { LeadContext } from "./model";
 import { checkStageLabel, deriveStageKey, MAX_STAGES, type PipelineStage } from "./pipeline-rules";
 import { inTransaction, type Queryable } from "./sql";
@@ -137,9 +138,6 @@ export async function movePipelineStage(context: LeadContext, key: string, direc
   return reorderPipelineStages(context, keys);
 }
 
-export const inUseMessage = (count: number) =>
-  `${count.toLocaleString("en-US")} ${count === 1 ? "lead is" : "leads are"} in this stage. Move ${count === 1 ? "it" : "them"} to another stage first.`;
-
 /**
  * Removes a stage no lead holds. Lead writers check the stage without locking its row (see the Lead
  * model), so this takes a SHARE lock on leads for its few milliseconds: lead inserts and stage changes
@@ -172,7 +170,7 @@ export async function removePipelineStage(context: LeadContext, key: string): Pr
   });
   if (outcome !== "in_use") return outcome;
   const count = await countLeadsInStage(accountId, key);
-  return { ok: false, reason: "in_use", count, message: inUseMessage(count) };
+  return { ok: false, reason: "in_use", count, message: stageInUseMessage(count) };
 }
 
 export async function countLeadsInStage(accountId: string, key: string): Promise<number> {

@@ -1,0 +1,35 @@
+import type { Moment } from "@/components/ui/moment-cell";
+import { formatMoment } from "@/lib/format/date-time";
+import { leadDisplayName } from "@/lib/leads/display";
+import type { Lead } from "@/lib/leads/model";
+
+/* What crosses to the browser for a lead in the table and on the board: display fields only. */
+
+export type StageOption = { key: string; label: string };
+
+export type LeadCardView = {
+  id: string;
+  displayName: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  stage: string;
+  created: Moment;
+  /** ISO instant: the board keeps a moved card in created order. */
+  createdAt: string;
+};
+
+export function leadCardView(lead: Lead, timezone: string): LeadCardView {
+  return {
+    id: lead.id,
+    displayName: leadDisplayName(lead),
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone,
+    company: lead.company,
+    stage: lead.stage,
+    created: formatMoment(lead.createdAt, timezone),
+    createdAt: lead.createdAt.toISOString(),
+  };
+}
