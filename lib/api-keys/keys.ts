@@ -2,6 +2,7 @@ import "server-only";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { recordAudit } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
+import { isUuid } from "@/lib/ids";
 import type { CreateApiKeyInput } from "./input";
 import { displayParts, generateApiKey, hashApiKey } from "./key-format";
 import { sortScopes, isScope, type Scope } from "./scopes";
@@ -115,8 +116,6 @@ export async function createApiKey(actor: Actor, input: CreateApiKeyInput, now: 
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export type RevokeApiKeyResult = { ok: true; alreadyRevoked: boolean; name: string } | { ok: false; reason: "not_found" };
 
 /**
@@ -124,7 +123,7 @@ export type RevokeApiKeyResult = { ok: true; alreadyRevoked: boolean; name: stri
  * on every request) refuses the key on every instance. Revoking twice is harmless and audited once.
  */
 export async function revokeApiKey(actor: Actor, keyId: string, now: Date = new Date()): Promise<RevokeApiKeyResult> {
-  if (!UUID.test(keyId)) return { ok: false, reason: "not_found" };
+  if (!isUuid(keyId)) return { ok: false, reason: "not_found" };
   return db.prisma.$transaction(async (tx) => {
     const key = await tx.apiKey.findFirst({ where: { id: keyId, accountId: actor.accountId }, select: { name: true, prefix: true, last4: true } });
     if (!key) return { ok: false as const, reason: "not_found" as const };

@@ -1,5 +1,5 @@
 /*
- * The five scopes of spec 2.2 and its "recommended minimum scopes" table. Plain data with no server
+ * The five scopes and the "recommended minimum scopes" table of docs/api-keys.md. Plain data with no server
  * imports: the dashboard's create dialog renders it, and the server validates against it.
  */
 

@@ -9,6 +9,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_source.deactivated": "Deactivated webhook source",
   "webhook_source.secret_rotated": "Rotated signing secret",
   "webhook_source.updated": "Updated webhook source",
+  "webhook_source.secret_revealed": "Revealed signing secret",
+  "event.deleted": "Deleted event",
+  "events.imported": "Imported events from CSV",
   "lead.deleted": "Deleted lead",
   "lead.stage_changed": "Moved lead to another stage",
   "pipeline.stage_added": "Added pipeline stage",
@@ -32,5 +35,9 @@ export function describeAuditTarget(entry: { targetType: string; metadata: Recor
   if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
   if (typeof from === "string" && typeof to === "string") return `${from} → ${to}`;
   if (typeof previousLabel === "string") return `was “${previousLabel}”`;
+  const { created, updated, failed } = entry.metadata;
+  if (typeof created === "number" && typeof updated === "number" && typeof failed === "number") {
+    return `${created.toLocaleString("en-US")} created, ${updated.toLocaleString("en-US")} updated, ${failed.toLocaleString("en-US")} failed`;
+  }
   return null;
 }

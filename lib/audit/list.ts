@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
 
 /*
  * The audit log, newest first, paged by a keyset cursor on (created_at, id): every page is one index
@@ -26,21 +27,13 @@ export type AuditLogEntry = {
 /** Links to the neighbouring pages; null when there is nothing in that direction. */
 export type AuditLogPage = { entries: AuditLogEntry[]; newer: string | null; older: string | null };
 
-type Cursor = { createdAt: Date; id: string };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function encodeCursor(entry: Cursor): string {
-  return Buffer.from(`${entry.createdAt.toISOString()}|${entry.id}`).toString("base64url");
-}
+const CURSOR_TAG = "audit";
+const KEY_COLUMNS = ["created_at", "id"];
+const KEY_PARTS: KeyPart[] = ["timestamptz", "uuid"];
 
 /** Null for anything that is not a cursor we issued; the caller then shows the first page. */
-export function decodeCursor(text: string | undefined | null): Cursor | null {
-  if (!text || text.length > 200) return null;
-  const [iso, id] = Buffer.from(text, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(iso ?? "");
-  if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) return null;
-  return { createdAt, id };
+export function decodeCursor(text: string | undefined | null): string[] | null {
+  return tryDecodeCursor(text, CURSOR_TAG, KEY_PARTS);
 }
 
 type Row = {
@@ -67,47 +60,34 @@ export async function listAuditLog(
 ): Promise<AuditLogPage> {
   const olderThan = decodeCursor(page.older);
   const newerThan = olderThan ? null : decodeCursor(page.newer);
+  const cursor = olderThan ?? newerThan;
+  // Walking upwards from a "newer" cursor reads in ascending order; the page is flipped back below.
+  const direction = newerThan ? "ascending" : "descending";
 
-  let rows: Row[];
+  const params: unknown[] = [accountId];
+  const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
+  const where = ["account_id = $1::uuid"];
+  if (cursor) where.push(keysetCondition(KEY_COLUMNS, KEY_PARTS, cursor, direction, param));
+  const result = await db.pool.query<Row>(
+    `SELECT ${COLUMNS} FROM audit_log WHERE ${where.join(" AND ")} ORDER BY ${keysetOrder(KEY_COLUMNS, direction)} LIMIT ${limit + 1}`,
+    params,
+  );
+  const { rows, more } = takePage(result.rows, limit);
+
   if (newerThan) {
-    // Walk upwards from the cursor, then put the page back in newest-first order.
-    const result = await db.pool.query<Row>(
-      `SELECT ${COLUMNS} FROM audit_log WHERE account_id = $1 AND (created_at, id) > ($2, $3)
-       ORDER BY created_at ASC, id ASC LIMIT $4`,
-      [accountId, newerThan.createdAt, newerThan.id, limit + 1],
-    );
-    rows = result.rows;
-    const hasNewer = rows.length > limit;
-    rows = rows.slice(0, limit).reverse();
-    if (!hasNewer) {
-      // Back at the top: show the newest page exactly as the first visit would.
-      return listAuditLog(accountId, {}, limit);
-    }
-    return { entries: rows.map(toEntry), newer: encodeCursor(toCursor(rows[0])), older: rows.length ? encodeCursor(toCursor(rows[rows.length - 1])) : null };
+    // Back at the top: show the newest page exactly as the first visit would.
+    if (!more) return listAuditLog(accountId, {}, limit);
+    rows.reverse();
+    return { entries: rows.map(toEntry), newer: cursorOf(rows[0]), older: rows.length ? cursorOf(rows[rows.length - 1]) : null };
   }
-
-  const result = olderThan
-    ? await db.pool.query<Row>(
-        `SELECT ${COLUMNS} FROM audit_log WHERE account_id = $1 AND (created_at, id) < ($2, $3)
-         ORDER BY created_at DESC, id DESC LIMIT $4`,
-        [accountId, olderThan.createdAt, olderThan.id, limit + 1],
-      )
-    : await db.pool.query<Row>(`SELECT ${COLUMNS} FROM audit_log WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
-        accountId,
-        limit + 1,
-      ]);
-  const hasOlder = result.rows.length > limit;
-  rows = result.rows.slice(0, limit);
   return {
     entries: rows.map(toEntry),
-    newer: olderThan && rows.length ? encodeCursor(toCursor(rows[0])) : null,
-    older: hasOlder ? encodeCursor(toCursor(rows[rows.length - 1])) : null,
+    newer: olderThan && rows.length ? cursorOf(rows[0]) : null,
+    older: more ? cursorOf(rows[rows.length - 1]) : null,
   };
 }
 
-function toCursor(row: Row): Cursor {
-  return { createdAt: row.created_at, id: row.id };
-}
+const cursorOf = (row: Row) => encodeCursor(CURSOR_TAG, [row.created_at, row.id]);
 
 function toEntry(row: Row): AuditLogEntry {
   return {

@@ -10,6 +10,9 @@ export type AuditAction =
   | "webhook_source.deactivated"
   | "webhook_source.secret_rotated"
   | "webhook_source.updated"
+  | "webhook_source.secret_revealed"
+  | "event.deleted"
+  | "events.imported"
   | "lead.deleted"
   | "lead.stage_changed"
   | "pipeline.stage_added"
@@ -17,11 +20,15 @@ export type AuditAction =
   | "pipeline.stages_reordered"
   | "pipeline.stage_removed";
 
-export type AuditTargetType = "api_key" | "webhook_source" | "lead" | "pipeline_stage" | "pipeline";
+/** Who did it; null for the system (sign-up, jobs). */
+export type AuditActor = { id: string; name: string; email: string } | null;
+
+/** For imports the target is the account (an import touches many rows), labelled with the file name. */
+export type AuditTargetType = "api_key" | "webhook_source" | "event" | "account" | "lead" | "pipeline_stage" | "pipeline";
 
 export type AuditEntry = {
   accountId: string;
-  actor: { id: string; name: string; email: string } | null;
+  actor: AuditActor;
   action: AuditAction;
   target: { type: AuditTargetType; id: string; label: string };
   metadata?: Prisma.InputJsonValue;

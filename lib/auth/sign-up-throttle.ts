@@ -7,10 +7,18 @@ import { takePoint } from "./rate-limit";
  * caps what a botnet of many addresses can create; legitimate traffic is far below it.
  */
 
-export const SIGN_UP_LIMITS = {
-  ip: { limit: 10, windowSeconds: 60 * 60 },
-  global: { limit: 100, windowSeconds: 60 },
-} as const;
+function limitFromEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** Read per call so an operator (or the end-to-end server, which signs up many users from 127.0.0.1) can tune them. */
+export function signUpLimits() {
+  return {
+    ip: { limit: limitFromEnv("SIGN_UP_LIMIT_PER_IP_PER_HOUR", 10), windowSeconds: 60 * 60 },
+    global: { limit: limitFromEnv("SIGN_UP_LIMIT_PER_MINUTE", 100), windowSeconds: 60 },
+  };
+}
 
 /**
  * Counts a sign-up attempt; true when the IP and the product are both under their limits. The global
@@ -18,7 +26,7 @@ export const SIGN_UP_LIMITS = {
  * cannot use up everyone's.
  */
 export async function takeSignUpAttempt(ip: string): Promise<boolean> {
-  const { ip: perIp, global } = SIGN_UP_LIMITS;
+  const { ip: perIp, global } = signUpLimits();
   if (!(await takePoint(`signup-ip:${ip}`, perIp.limit, perIp.windowSeconds)).allowed) return false;
   return (await takePoint("signup-global", global.limit, global.windowSeconds)).allowed;
 }

@@ -23,6 +23,8 @@ runCli(async () => {
     APP_BASE_URL: `http://127.0.0.1:${port}`,
     // A loopback test server: plain http is meant.
     ALLOW_INSECURE_HTTP: "1",
+    // Every Playwright test signs up its own account from 127.0.0.1.
+    SIGN_UP_LIMIT_PER_IP_PER_HOUR: "1000",
   };
   const child = spawn(process.execPath, ["server.mjs"], { stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
   return supervise(child, async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { isUuid } from "@/lib/events/sql";
+import { isUuid } from "@/lib/ids";
+import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
 import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
 import { isPublicIdFormat } from "./ids";
 
@@ -49,13 +50,12 @@ const toSummary = (row: Row): DeliverySummary => ({
   latencyMs: row.latency_ms,
 });
 
-const encodeCursor = (row: Row) => Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString("base64url");
-
-function decodeCursor(cursor: string | null | undefined): [string, string] | null {
-  if (!cursor) return null;
-  const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  return time && !Number.isNaN(Date.parse(time)) && isUuid(id) ? [time, id] : null;
-}
+const CURSOR_TAG = "deliveries";
+const KEY_COLUMNS = ["d.received_at", "d.id"];
+const KEY_PARTS: KeyPart[] = ["timestamptz", "uuid"];
+/** The cursor that continues after this entry (exported for the benchmark's deep-page scenario). */
+export const deliveryCursor = (row: { received_at: Date; id: string }) => encodeCursor(CURSOR_TAG, [row.received_at, row.id]);
+const cursorOf = deliveryCursor;
 
 const STATUS_RANGES = { "2xx": [200, 299], "4xx": [400, 499], "5xx": [500, 599] } as const;
 
@@ -63,7 +63,7 @@ export async function listDeliveries(accountId: string, sourceId: string, option
   const empty: DeliveryPage = { items: [], olderCursor: null, newerCursor: null };
   if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicIdFormat(sourceId))) return empty;
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
-  const cursor = decodeCursor(options.cursor);
+  const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY_PARTS);
   const newer = Boolean(cursor) && options.direction === "newer";
 
   const params: unknown[] = [accountId, sourceId];
@@ -78,22 +78,21 @@ export async function listDeliveries(accountId: string, sourceId: string, option
     const [low, high] = STATUS_RANGES[options.statusClass];
     where.push(`d.status BETWEEN ${low} AND ${high}`);
   }
-  if (cursor) where.push(`(d.received_at, d.id) ${newer ? ">" : "<"} (${param(cursor[0], "timestamptz")}, ${param(cursor[1], "uuid")})`);
-  const order = newer ? "ASC" : "DESC";
+  const direction = newer ? "ascending" : "descending";
+  if (cursor) where.push(keysetCondition(KEY_COLUMNS, KEY_PARTS, cursor, direction, param));
   const result = await db.pool.query<Row>(
     `SELECT ${SUMMARY_COLUMNS} FROM webhook_deliveries d WHERE ${where.join(" AND ")}
-     ORDER BY d.received_at ${order}, d.id ${order} LIMIT ${limit + 1}`,
+     ORDER BY ${keysetOrder(KEY_COLUMNS, direction)} LIMIT ${limit + 1}`,
     params,
   );
-  const more = result.rows.length > limit;
-  const rows = result.rows.slice(0, limit);
+  const { rows, more } = takePage(result.rows, limit);
   if (newer) rows.reverse();
   const first = rows[0];
   const last = rows[rows.length - 1];
   return {
     items: rows.map(toSummary),
-    olderCursor: last && (newer || more) ? encodeCursor(last) : null,
-    newerCursor: first && (cursor ? !newer || more : false) ? encodeCursor(first) : null,
+    olderCursor: last && (newer || more) ? cursorOf(last) : null,
+    newerCursor: first && (cursor ? !newer || more : false) ? cursorOf(first) : null,
   };
 }
 

@@ -14,7 +14,7 @@ import { decryptSecret } from "./secrets";
 import { isFreshTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "./signature";
 
 /*
- * POST /api/v1/events/webhook/<source_id>, checks in the order of design.md section 4; the first that
+ * POST /api/v1/events/webhook/<source_id>, checks in the order of docs/webhook.md ("Check order"); the first that
  * fails decides the answer. Nothing is parsed before the signature over the raw bytes is verified.
  *
  * Sources are cached per handler (per process) only to verify signatures without a lookup; every

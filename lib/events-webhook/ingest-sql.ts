@@ -1,4 +1,4 @@
-import { identityMatch, upsertEventSql } from "@/lib/events/sql";
+import { accountLockCte, accountRoomCte, identityMatch, upsertEventSql } from "@/lib/events/sql";
 
 /*
  * The webhook's hot path is ONE statement (one round trip, one transaction) that does, in this order:
@@ -11,8 +11,12 @@ import { identityMatch, upsertEventSql } from "@/lib/events/sql";
  * next request on every instance, without a separate lookup per request. The event change, its replay
  * record and its log entry commit together or not at all: a 200 always means committed.
  *
+ * Plan limit: an upsert that would create an event, and a delete, first lock the account row
+ * (accountRoomCte / accountLockCte in lib/events/sql.ts), so the limit is exact under concurrency; an
+ * update of an existing event takes no account lock and is allowed at the limit.
+ *
  * Rate limit: a fixed one-minute window per source in rate_limits (rate-limiter-flexible's layout and
- * arithmetic), on the database clock so every instance agrees. Duplicates (check 6) are answered before
+ * arithmetic), on the database clock so every instance agrees. Duplicates (check 6 of docs/webhook.md) are answered before
  * the rate limit (check 7) and do not count against it.
  *
  * The replay record is written only for an accepted change, so a refused request (404, 403) can be
@@ -20,7 +24,8 @@ import { identityMatch, upsertEventSql } from "@/lib/events/sql";
  * same change (harmless: the same full replacement) and meet on the replay primary key; the loser
  * answers {"duplicate": true}.
  *
- * 429s are logged at most once per source per second through a one-second "gate" row in rate_limits.
+ * 429s, replays and refusals before the signature are logged at most once per source per second
+ * through one-second "gate" rows in rate_limits: a flood must not grow the delivery log without bound.
  * No server-only marker: the benchmark's reference server runs exactly these statements.
  */
 
@@ -39,11 +44,19 @@ const rateLimit = (source: string, from: string) => `rl AS (
       expire = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN EXCLUDED.expire ELSE r.expire END
     RETURNING points, expire)`;
 
-const gate = (source: string) => `gate AS (
+/*
+ * A one-second "gate" row per source and kind in rate_limits: the INSERT returns a row only for the
+ * first request of each second, so a flood of refusals writes at most one log row per source per
+ * second. `from` is the FROM/WHERE tail that says whether this request is of that kind at all.
+ */
+const gate = (name: string, kind: string, source: string, from: string) => `${name} AS (
     INSERT INTO rate_limits AS g (key, points, expire)
-    SELECT 'webhook-429-log:' || ${source}::text, 1, clock.ms + 1000 FROM clock, outcome WHERE outcome.code = 'rate_limited'
+    SELECT '${kind}:' || ${source}::text, 1, clock.ms + 1000 FROM ${from}
     ON CONFLICT (key) DO UPDATE SET points = 1, expire = EXCLUDED.expire WHERE COALESCE(g.expire, 0) <= EXCLUDED.expire - 1000
     RETURNING 1)`;
+const RATE_LIMITED_GATE = (source: string) => gate("gate", "webhook-429-log", source, "clock, outcome WHERE outcome.code = 'rate_limited'");
+// Refusals that cost nothing to send: unsigned or stale requests, an inactive source, exact replays.
+const REFUSAL_GATE_KIND = "webhook-refusal-log";
 
 const latency = (elapsed: string) => `${elapsed}::int + (extract(epoch FROM clock_timestamp() - statement_timestamp()) * 1000)::int`;
 
@@ -77,25 +90,25 @@ function actionStatement(actionCtes: string, failureCode: string): string {
       WHEN NOT EXISTS (SELECT 1 FROM ev) THEN '${failureCode}'
       WHEN NOT EXISTS (SELECT 1 FROM replay) THEN 'duplicate'
       ELSE 'ok' END AS code),
-  ${gate("$1")},
+  ${RATE_LIMITED_GATE("$1")},
+  ${gate("replay_gate", REFUSAL_GATE_KIND, "$1", "clock, outcome WHERE outcome.code = 'duplicate'")},
   logged AS (
     INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
     SELECT $2::uuid, $1::uuid, $6::text, ${statusOf}, $11::text, NULLIF(outcome.code, 'ok'), ${latency("$7")},
            $8::text, $9::int, $10::jsonb
-    FROM outcome WHERE outcome.code <> 'stale' AND (outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate))
+    FROM outcome WHERE outcome.code <> 'stale'
+      AND (outcome.code NOT IN ('rate_limited', 'duplicate') OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
     RETURNING 1)
   SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms, src.rate_limit, src.plan
   FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`;
 }
 
+// An event that exists (in this statement's snapshot) is an update, allowed at the plan's limit and
+// without the account lock; a new one needs room, checked under the lock (accountRoomCte).
 export const UPSERT_SQL = actionStatement(
-  // Room under the plan's limit is checked first: the identity lookup only runs at the limit.
-  `ev AS (${upsertEventSql(
-    2,
-    11,
-    `FROM allowed WHERE EXISTS (SELECT 1 FROM accounts, src WHERE accounts.id = $2::uuid AND accounts.event_count < src.max_events)
-       OR EXISTS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)})`,
-  )})`,
+  `known AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
+  ${accountRoomCte("room", "$2", "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known)")},
+  ev AS (${upsertEventSql(2, 11, "FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")})`,
   "plan_limit_reached",
 );
 
@@ -112,7 +125,8 @@ export const CANCEL_SQL = actionStatement(
 // request saw still counts as deleted (and the replay key then marks it as the duplicate it is).
 export const DELETE_SQL = actionStatement(
   `existing AS (SELECT id FROM events WHERE ${identityMatch(2, 11, 12, 13)}),
-  removed AS (DELETE FROM events WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM allowed) RETURNING id),
+  ${accountLockCte("locked", "$2", "EXISTS (SELECT 1 FROM allowed) AND EXISTS (SELECT 1 FROM existing)")},
+  removed AS (DELETE FROM events WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM locked) RETURNING id),
   ev AS (
     SELECT id, 'deleted'::text AS status, false AS created FROM removed
     UNION ALL
@@ -122,7 +136,7 @@ export const DELETE_SQL = actionStatement(
 );
 
 /*
- * A verified request whose body is not a valid action (check 8) still counts against the rate limit,
+ * A verified request whose body is not a valid action (docs/webhook.md, check 8) still counts against the rate limit,
  * which comes first (check 7). Run with a freshly loaded source. Parameters: $1 source, $2 account,
  * $3 rate limit, $4 error code, $5 action or null, $6 title or null, $7 ms before, $8 body excerpt,
  * $9 body bytes, $10 headers.
@@ -130,7 +144,7 @@ export const DELETE_SQL = actionStatement(
 export const INVALID_SQL = `WITH ${clock},
   ${rateLimit("$1", "clock")},
   outcome AS (SELECT CASE WHEN rl.points > $3::int THEN 'rate_limited' ELSE $4::text END AS code FROM rl),
-  ${gate("$1")},
+  ${RATE_LIMITED_GATE("$1")},
   logged AS (
     INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
     SELECT $2::uuid, $1::uuid, $5::text, ${statusOf}, $6::text, outcome.code, ${latency("$7")}, $8::text, $9::int, $10::jsonb
@@ -139,9 +153,12 @@ export const INVALID_SQL = `WITH ${clock},
   SELECT outcome.code, rl.points, rl.expire - clock.ms AS reset_ms FROM outcome CROSS JOIN rl CROSS JOIN clock`;
 
 /**
- * Requests refused before the signature is verified (checks 2-5): logged, nothing else. Their body is
- * kept for debugging but not parsed. $1 source, $2 account, $3 status, $4 code, $5 ms before,
- * $6 body excerpt, $7 body bytes, $8 headers.
+ * Requests refused before the signature is verified (checks 2-5): logged at most once per source per
+ * second (anyone who knows the URL can send them), nothing else. Their body is kept for debugging but
+ * not parsed. $1 source, $2 account, $3 status, $4 code, $5 ms before, $6 body excerpt, $7 body bytes,
+ * $8 headers.
  */
-export const REJECTED_SQL = `INSERT INTO webhook_deliveries (account_id, source_id, status, error_code, latency_ms, body, body_bytes, headers)
-  VALUES ($2::uuid, $1::uuid, $3::int, $4::text, ${latency("$5")}, $6::text, $7::int, $8::jsonb)`;
+export const REJECTED_SQL = `WITH ${clock},
+  ${gate("refusal_gate", REFUSAL_GATE_KIND, "$1", "clock")}
+  INSERT INTO webhook_deliveries (account_id, source_id, status, error_code, latency_ms, body, body_bytes, headers)
+  SELECT $2::uuid, $1::uuid, $3::int, $4::text, ${latency("$5")}, $6::text, $7::int, $8::jsonb FROM refusal_gate`;

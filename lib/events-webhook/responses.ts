@@ -2,7 +2,7 @@ import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { errorResponse, type ErrorDetail } from "@/lib/http/api-error";
 
 /*
- * The webhook's answers (design.md section 4). Messages are written for the integrator and never carry
+ * The webhook's answers (docs/webhook.md, "Check order"). Messages are written for the integrator and never carry
  * internal error text.
  */
 

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 
 /*
- * The signing rule of spec 5.2: X-Service-Signature = "sha256=" + lowercase hex of
+ * The signing rule (docs/webhook.md, "Signing"): X-Service-Signature = "sha256=" + lowercase hex of
  * HMAC-SHA256(key = the secret string's UTF-8 bytes, message = timestamp + "." + raw body bytes).
  * No server-only marker: the rule is public, and the benchmark's reference server uses it too.
  */

@@ -4,7 +4,7 @@ import { recordAudit, type AuditEntry } from "@/lib/audit/record";
 import { canManage, type SessionContext } from "@/lib/auth/session";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { isUuid } from "@/lib/events/sql";
+import { isUuid } from "@/lib/ids";
 import { generatePublicId, isPublicIdFormat } from "./ids";
 import { decryptSecret, encryptSecret, generateSecret } from "./secrets";
 
@@ -33,7 +33,7 @@ export type SourceResult<T> = ({ ok: true } & T) | SourceFailure;
 export const MAX_SOURCE_NAME_LENGTH = 100;
 export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
 
-/** The per-source default for new sources: WEBHOOK_RATE_LIMIT_PER_MINUTE, else 300 (design.md). */
+/** The per-source default for new sources: WEBHOOK_RATE_LIMIT_PER_MINUTE, else 300 (docs/webhook.md). */
 export function defaultRateLimit(): number {
   const configured = Number(process.env.WEBHOOK_RATE_LIMIT_PER_MINUTE);
   return Number.isInteger(configured) && configured >= 1 && configured <= MAX_RATE_LIMIT_PER_MINUTE ? configured : 300;
@@ -193,7 +193,26 @@ export async function updateSourceSettings(
   });
 }
 
-/** The current signing secret in plain text. The caller decides who may see it (managers). */
+/**
+ * The secret shown to a person (Reveal in the dashboard): only to owners and admins, and recorded in
+ * the audit log in the same transaction as the read.
+ */
+export async function revealSecret(context: SessionContext, sourceId: string): Promise<SourceResult<{ secret: string }>> {
+  if (!canManage(context)) return forbidden;
+  const where = sourceWhere(context.account.id, sourceId);
+  if (!where) return notFound;
+  return db.prisma.$transaction(async (tx) => {
+    const row = await tx.webhookSource.findFirst({ where, select: { id: true, name: true, secretCiphertext: true } });
+    if (!row) return notFound;
+    await recordAudit(
+      { accountId: context.account.id, actor: actorOf(context), action: "webhook_source.secret_revealed", target: { type: "webhook_source", id: row.id, label: row.name } },
+      tx,
+    );
+    return { ok: true as const, secret: decryptSecret(row.secretCiphertext) };
+  });
+}
+
+/** The current signing secret in plain text, for the server's own use (test events). People use revealSecret. */
 export async function readSecret(accountId: string, sourceId: string): Promise<string | null> {
   const where = sourceWhere(accountId, sourceId);
   if (!where) return null;

@@ -1,14 +1,15 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
-import { CSV_COLUMNS } from "./csv-format";
+import { CSV_COLUMNS, escapeCsvCell } from "./csv-format";
 import { formatWithOffset } from "./datetime";
 import { listEvents, type ListEventsOptions } from "./list";
 import type { EventRecord } from "./sql";
 
 const PAGE_SIZE = 200;
 
+/** Every cell is escaped against formula injection (see escapeCsvCell); the import undoes it. */
 function csvRow(event: EventRecord): string[] {
-  return [
+  const cells = [
     event.title,
     formatWithOffset(event.startsAt, event.startsAtOffset),
     event.endsAt ? formatWithOffset(event.endsAt, event.startsAtOffset) : "",
@@ -19,6 +20,7 @@ function csvRow(event: EventRecord): string[] {
     event.recurring,
     event.status,
   ];
+  return cells.map(escapeCsvCell);
 }
 
 /**

@@ -14,6 +14,14 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 export const DATE_TIME_EXAMPLE = "2026-05-01T10:00:00+02:00";
 
+/*
+ * The instants PostgreSQL's timestamptz accepts as we write them (ISO text): years 0001 to 9999 in UTC.
+ * The year as written is not enough: "0001-01-01T00:30:00+01:00" is in year 0 and
+ * "9999-12-31T23:30:00-01:00" in year 10000, both refused by the database.
+ */
+export const MIN_INSTANT_MS = Date.parse("0001-01-01T00:00:00.000Z");
+export const MAX_INSTANT_MS = Date.parse("9999-12-31T23:59:59.999Z");
+
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function daysInMonth(year: number, month: number): number {
@@ -53,6 +61,9 @@ export function parseDateTime(text: string): DateTimeResult {
   instant.setUTCFullYear(year, month - 1, day);
   instant.setTime(instant.getTime() - offsetTotal * 60_000);
   if (Number.isNaN(instant.getTime())) return invalid;
+  if (instant.getTime() < MIN_INSTANT_MS || instant.getTime() > MAX_INSTANT_MS) {
+    return { ok: false, message: "Must fall between the years 0001 and 9999 in UTC." };
+  }
   return { ok: true, value: { instant, offset } };
 }
 

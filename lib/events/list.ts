@@ -1,6 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { EVENT_COLUMNS, isUuid, toEventRecord, type EventRecord, type EventRow } from "./sql";
+import { isUuid } from "@/lib/ids";
+import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
+import { EVENT_COLUMNS, toEventRecord, type EventRecord, type EventRow } from "./sql";
 
 /*
  * The "All Events" table: keyset paging so page 400 costs what page 1 costs at 100k events.
@@ -27,34 +29,16 @@ export type ListEventsOptions = {
 
 export type EventPage = { items: EventRecord[]; nextCursor: string | null; prevCursor: string | null };
 
-type SortSpec = { columns: string[]; casts: string[]; key: (row: EventRow) => string[] };
+type SortSpec = { columns: string[]; parts: KeyPart[]; key: (row: EventRow) => Array<string | Date> };
 
 const SORTS: Record<"starts_at" | "title", SortSpec> = {
-  starts_at: { columns: ["starts_at", "id"], casts: ["timestamptz", "uuid"], key: (row) => [row.starts_at.toISOString(), row.id] },
+  starts_at: { columns: ["starts_at", "id"], parts: ["timestamptz", "uuid"], key: (row) => [row.starts_at, row.id] },
   title: {
     columns: ["title", "starts_at", "location"],
-    casts: ["text", "timestamptz", "text"],
-    key: (row) => [row.title, row.starts_at.toISOString(), row.location],
+    parts: ["text", "timestamptz", "text"],
+    key: (row) => [row.title, row.starts_at, row.location],
   },
 };
-
-const encodeCursor = (sort: EventSort, key: string[]) => Buffer.from(JSON.stringify([sort, ...key])).toString("base64url");
-
-function decodeCursor(cursor: string | null | undefined, sort: EventSort, spec: SortSpec): string[] | null {
-  if (!cursor) return null;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (!Array.isArray(parsed) || parsed[0] !== sort || parsed.length !== spec.columns.length + 1) return null;
-    const key = parsed.slice(1);
-    if (!key.every((value) => typeof value === "string" && !value.includes("\u0000"))) return null;
-    const valid = spec.casts.every((cast, index) =>
-      cast === "uuid" ? isUuid(key[index]) : cast === "timestamptz" ? !Number.isNaN(Date.parse(key[index])) : true,
-    );
-    return valid ? (key as string[]) : null;
-  } catch {
-    return null;
-  }
-}
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -67,7 +51,8 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
   const descending = sort.startsWith("-");
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), 200);
   const backwards = options.direction === "prev";
-  const cursor = decodeCursor(options.cursor, sort, spec);
+  // The sort is the cursor's tag: a cursor of one sort is not applied to another.
+  const cursor = tryDecodeCursor(options.cursor, sort, spec.parts);
 
   const params: unknown[] = [accountId];
   const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
@@ -81,17 +66,14 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
   }
   // Walking backwards (the "previous" page) reverses the order; rows are flipped back below.
   const ascending = descending === backwards;
-  if (cursor) {
-    const values = cursor.map((value, index) => param(value, spec.casts[index]));
-    where.push(`(${spec.columns.join(", ")}) ${ascending ? ">" : "<"} (${values.join(", ")})`);
-  }
-  const order = spec.columns.map((column) => `${column} ${ascending ? "ASC" : "DESC"}`).join(", ");
+  const direction = ascending ? "ascending" : "descending";
+  if (cursor) where.push(keysetCondition(spec.columns, spec.parts, cursor, direction, param));
+  const order = keysetOrder(spec.columns, direction);
   const result = await db.pool.query<EventRow>(
     `SELECT ${EVENT_COLUMNS} FROM events WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${limit + 1}`,
     params,
   );
-  const more = result.rows.length > limit;
-  const rows = result.rows.slice(0, limit);
+  const { rows, more } = takePage(result.rows, limit);
   if (backwards) rows.reverse();
   const first = rows[0];
   const last = rows[rows.length - 1];

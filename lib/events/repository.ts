@@ -1,13 +1,16 @@
 import "server-only";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
+import { recordAudit, type AuditActor } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
+import { isUuid } from "@/lib/ids";
 import { parseEventFields, type FieldError } from "./schema";
-import { EVENT_COLUMNS, eventFieldParams, identityMatch, isUuid, toEventRecord, upsertEventSql, type EventRecord, type EventRow } from "./sql";
+import { accountLockCte, accountRoomCte, EVENT_COLUMNS, eventFieldParams, identityMatch, toEventRecord, upsertEventSql, type EventRecord, type EventRow } from "./sql";
 
 /*
  * Account-scoped reads and writes of single events for the dashboard (manual create/edit, cancel,
- * delete) and the CSV import (upsertEvent). Inputs are the wire-format fields of spec 2.4 and are
- * validated with the same schema as the webhook. Every statement carries account_id.
+ * delete) and other writers (upsertEvent). Inputs are the webhook's wire-format event fields
+ * (docs/webhook.md, event fields) and are validated with the same schema. Every statement carries
+ * account_id; creates and deletes lock the account row first (see accountRoomCte in sql.ts).
  */
 
 export type EventWriteResult =
@@ -60,9 +63,10 @@ export async function createEvent(accountId: string, input: unknown): Promise<Ev
   if (!parsed.ok) return invalid(parsed.details);
   const plan = await accountPlan(accountId);
   const result = await db.pool.query<EventRow>(
-    `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status)
+    `WITH ${accountRoomCte("room", "$1", "$12::int")}
+     INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status)
      SELECT $1::uuid, $2::text, $3::timestamptz, $4::text, $5::timestamptz, $6::text, $7::text, $8::text, $9::text, $10::text, $11::"EventStatus"
-     FROM accounts WHERE id = $1::uuid AND event_count < $12::int
+     FROM room
      ON CONFLICT (account_id, title, starts_at, location) DO NOTHING
      RETURNING ${EVENT_COLUMNS}`,
     [accountId, ...eventFieldParams(parsed.value), PLANS[plan].maxEvents],
@@ -82,9 +86,9 @@ export async function upsertEvent(accountId: string, input: unknown): Promise<Ev
   if (!parsed.ok) return invalid(parsed.details);
   const plan = await accountPlan(accountId);
   const result = await db.pool.query<{ id: string; created: boolean }>(
-    `WITH existing AS (SELECT 1 FROM events WHERE ${identityMatch(1, 2, 3, 7)}),
-          room AS (SELECT 1 FROM accounts WHERE id = $1::uuid AND event_count < $12::int)
-     ${upsertEventSql(1, 2, "WHERE EXISTS (SELECT 1 FROM existing) OR EXISTS (SELECT 1 FROM room)")}`,
+    `WITH known AS (SELECT 1 FROM events WHERE ${identityMatch(1, 2, 3, 7)}),
+          ${accountRoomCte("room", "$1", "$12::int", "NOT EXISTS (SELECT 1 FROM known)")}
+     ${upsertEventSql(1, 2, "WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}`,
     [accountId, ...eventFieldParams(parsed.value), PLANS[plan].maxEvents],
   );
   const row = result.rows[0];
@@ -125,9 +129,32 @@ export async function cancelEvent(accountId: string, eventId: string): Promise<E
   return result.rows[0] ? toEventRecord(result.rows[0]) : null;
 }
 
-/** Removes the event; false when there was no such event in this account. */
-export async function deleteEvent(accountId: string, eventId: string): Promise<boolean> {
+/**
+ * Removes the event and records who did it in the audit log (same transaction); false when there was
+ * no such event in this account. The account row is locked first, as every writer of the count does.
+ */
+export async function deleteEvent(accountId: string, eventId: string, actor: AuditActor = null): Promise<boolean> {
   if (!isUuid(eventId) || !isUuid(accountId)) return false;
-  const result = await db.pool.query("DELETE FROM events WHERE id = $1::uuid AND account_id = $2::uuid", [eventId, accountId]);
-  return (result.rowCount ?? 0) > 0;
+  return db.prisma.$transaction(async (tx) => {
+    const removed = await tx.$queryRawUnsafe<Array<{ title: string; starts_at: Date; location: string }>>(
+      `WITH ${accountLockCte("locked", "$2")}
+       DELETE FROM events WHERE id = $1::uuid AND account_id = $2::uuid AND EXISTS (SELECT 1 FROM locked)
+       RETURNING title, starts_at, location`,
+      eventId,
+      accountId,
+    );
+    const event = removed[0];
+    if (!event) return false;
+    await recordAudit(
+      {
+        accountId,
+        actor,
+        action: "event.deleted",
+        target: { type: "event", id: eventId, label: event.title },
+        metadata: { starts_at: event.starts_at.toISOString(), location: event.location },
+      },
+      tx,
+    );
+    return true;
+  });
 }

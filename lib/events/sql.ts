@@ -7,11 +7,6 @@ import type { EventInput, EventStatus, Recurrence } from "./schema";
  * identical upserts meet in ON CONFLICT instead of a read-then-write.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids from URLs and forms are checked before they reach a uuid column (which would raise 22P02). */
-export const isUuid = (value: unknown): value is string => typeof value === "string" && UUID.test(value);
-
 export type EventRecord = {
   id: string;
   title: string;
@@ -87,20 +82,66 @@ export function identityMatch(account: number, title: number, startsAt: number, 
   return `account_id = $${account}::uuid AND title = $${title}::text AND starts_at = $${startsAt}::timestamptz AND location = $${location}::text`;
 }
 
-/**
- * INSERT … ON CONFLICT DO UPDATE replacing every field with what was sent. `source` is the FROM/WHERE
- * tail that decides whether a row is offered at all (rate limit, plan limit). Returns id, status and
- * whether the row was created (xmax = 0 only for a freshly inserted tuple).
- */
-export function upsertEventSql(account: number, first: number, source: string): string {
-  const p = (offset: number) => `$${first + offset}`;
-  return `INSERT INTO events AS e (account_id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status)
-    SELECT $${account}::uuid, ${p(0)}::text, ${p(1)}::timestamptz, ${p(2)}::text, ${p(3)}::timestamptz, ${p(4)}::text,
-           ${p(5)}::text, ${p(6)}::text, ${p(7)}::text, ${p(8)}::text, ${p(9)}::"EventStatus"
-    ${source}
-    ON CONFLICT (account_id, title, starts_at, location) DO UPDATE SET
+const INSERT_COLUMNS = "account_id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status";
+const FIELD_NAMES = ["title", "starts_at", "starts_at_offset", "ends_at", "description", "location", "url", "price", "recurring", "status"] as const;
+const FIELD_CASTS = ["text", "timestamptz", "text", "timestamptz", "text", "text", "text", "text", "text", '"EventStatus"'] as const;
+
+// Full replacement of every field but the identity; xmax = 0 only for a freshly inserted tuple.
+const REPLACE_ON_CONFLICT = `ON CONFLICT (account_id, title, starts_at, location) DO UPDATE SET
       starts_at_offset = EXCLUDED.starts_at_offset, ends_at = EXCLUDED.ends_at, description = EXCLUDED.description,
       url = EXCLUDED.url, price = EXCLUDED.price, recurring = EXCLUDED.recurring, status = EXCLUDED.status,
       updated_at = now()
     RETURNING e.id, e.status::text AS status, (e.xmax = 0) AS created`;
+
+/**
+ * The upsert of one event: INSERT … ON CONFLICT DO UPDATE replacing every field with what was sent.
+ * `source` is the FROM/WHERE tail that decides whether the row is offered at all (rate limit, plan
+ * limit). Returns id, status and whether the row was created.
+ */
+export function upsertEventSql(account: number, first: number, source: string): string {
+  const values = FIELD_CASTS.map((cast, offset) => `$${first + offset}::${cast}`).join(", ");
+  return `INSERT INTO events AS e (${INSERT_COLUMNS})
+    SELECT $${account}::uuid, ${values}
+    ${source}
+    ${REPLACE_ON_CONFLICT}`;
+}
+
+/**
+ * The same upsert for many events (CSV import): parameters `first`… are one array per field, in
+ * eventFieldParams order (eventFieldArrays builds them). The rows must not repeat an identity: one
+ * statement cannot change the same row twice.
+ */
+export function upsertEventBatchSql(account: number, first: number): string {
+  const arrays = FIELD_CASTS.map((cast, offset) => `$${first + offset}::${cast === "timestamptz" ? "timestamptz" : "text"}[]`).join(", ");
+  const values = FIELD_NAMES.map((name, index) => `u.${name}::${FIELD_CASTS[index]}`).join(", ");
+  return `INSERT INTO events AS e (${INSERT_COLUMNS})
+    SELECT $${account}::uuid, ${values}
+    FROM unnest(${arrays}) AS u(${FIELD_NAMES.join(", ")})
+    ${REPLACE_ON_CONFLICT}`;
+}
+
+/** One array per field, for upsertEventBatchSql. */
+export function eventFieldArrays(inputs: EventInput[]): unknown[][] {
+  const columns: unknown[][] = FIELD_NAMES.map(() => []);
+  for (const input of inputs) eventFieldParams(input).forEach((value, index) => columns[index].push(value));
+  return columns;
+}
+
+/**
+ * Creating an event under the plan's limit, exact under concurrency: every writer that can add or
+ * remove events (webhook, dashboard, CSV import) first locks the account row with this CTE, then reads
+ * the count. FOR NO KEY UPDATE waits for a concurrent writer's commit and rechecks the condition on
+ * the row as that writer left it (its count trigger updated event_count in the same transaction), so
+ * two writers can never both take the last slot. It is the same row lock the count trigger takes, and
+ * it is taken before any event row, in the same order everywhere, so writers cannot deadlock on it.
+ * It does not conflict with the foreign-key checks (FOR KEY SHARE) of other inserts. `when` narrows
+ * when the lock is needed at all (e.g. not for an update of an existing event).
+ */
+export function accountRoomCte(name: string, account: string, maxEvents: string, when = "true"): string {
+  return `${name} AS (SELECT event_count FROM accounts WHERE id = ${account}::uuid AND event_count < ${maxEvents} AND ${when} FOR NO KEY UPDATE)`;
+}
+
+/** The same lock for writers that remove events (no condition on the count). */
+export function accountLockCte(name: string, account: string, when = "true"): string {
+  return `${name} AS (SELECT 1 FROM accounts WHERE id = ${account}::uuid AND ${when} FOR NO KEY UPDATE)`;
 }

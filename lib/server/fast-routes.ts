@@ -1,10 +1,11 @@
 import "server-only";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { MAX_BODY_BYTES as WEBHOOK_BODY_LIMIT } from "@/lib/events-webhook/body";
-import { zapierMe } from "@/lib/public-api/zapier-me";
+import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
+import { decodeSegment, matchPublicRoute, PUBLIC_ROUTES, type PublicMethod, type PublicRoute } from "@/lib/public-api/routes";
 
 /*
- * The two machine-facing hot paths (the public API and the events webhook), answered straight from
+ * The machine-facing hot paths (every public API route and the events webhook), answered straight from
  * node:http by the production server (server.mjs), skipping Next's page/route pipeline, which costs more
  * CPU per request than the work itself. The handlers are the ones the app routes re-export (and
  * `next dev` serves alone), so each route has one implementation.
@@ -30,27 +31,29 @@ export type FastMatch =
   | null;
 
 const WEBHOOK_PREFIX = "/api/v1/events/webhook/";
-const ME_PATH = "/api/public/zapier/me";
 
-/** Malformed percent-encoding is passed through as is; the handler answers 404 to ids it cannot know. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+/** A public API path of lib/public-api/routes.ts, with HEAD answered by its GET (the adapter drops the body). */
+function publicFastRoute(route: PublicRoute): FastRoute {
+  const methods = Object.keys(route.methods) as PublicMethod[];
+  const allowed = methods.includes("GET") ? [...methods, "HEAD"] : methods;
+  return {
+    label: `${allowed.join("|")} ${route.path}`,
+    methods: allowed,
+    maxBodyBytes: MAX_PUBLIC_BODY_BYTES,
+    bind: (pathname) => {
+      const match = matchPublicRoute(pathname, [route]);
+      if (!match) return null;
+      const params = Promise.resolve(match.params);
+      return (request) => {
+        const method = (request.method === "HEAD" ? "GET" : request.method) as PublicMethod;
+        return route.methods[method]!(request, { params });
+      };
+    },
+  };
 }
 
-const noParams = { params: Promise.resolve({}) };
-const meHandler: FastHandler = (request) => zapierMe(request, noParams);
-
 export const FAST_ROUTES: readonly FastRoute[] = [
-  {
-    label: "GET|HEAD /api/public/zapier/me",
-    methods: ["GET", "HEAD"],
-    maxBodyBytes: 0,
-    bind: (pathname) => (pathname === ME_PATH ? meHandler : null),
-  },
+  ...PUBLIC_ROUTES.map(publicFastRoute),
   {
     label: "POST /api/v1/events/webhook/:sourceId",
     methods: ["POST"],

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { deliveryCursor } from "@/lib/events-webhook/deliveries";
 import { generatePublicId } from "@/lib/events-webhook/ids";
 import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
 
@@ -49,7 +50,7 @@ export async function seedDashboard(client: pg.Client): Promise<Seeded> {
     [sourceId, PAGE_SIZE * DEEP_PAGE - 1],
   );
   const row = deep.rows[0];
-  const deepCursor = Buffer.from(`${row.received_at.toISOString()}|${row.id}`).toString("base64url");
+  const deepCursor = deliveryCursor(row);
   console.log(`▸ Seeded ${DELIVERIES.toLocaleString("en-US")} deliveries and ${EVENTS.toLocaleString("en-US")} events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { userId, accountId, sourceId, deepCursor, deliveries: DELIVERIES, events: EVENTS };
 }

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import AuditLogPage from "@/app/(dashboard)/settings/audit-log/page";
 import { decodeCursor, listAuditLog, type AuditLogPage as Page } from "@/lib/audit/list";
+import { describeAuditAction, describeAuditTarget } from "@/lib/audit/labels";
 import { recordAudit } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
+import { listSources, revealSecret } from "@/lib/events-webhook/sources";
+import { createEvent, deleteEvent } from "@/lib/events/repository";
 import { createKey } from "../support/api-keys";
 import { createAccount } from "../support/factories";
 import { signInAs } from "../support/request-context";
@@ -81,5 +84,40 @@ describe("audit log listing", () => {
     expect(serialised).toContain("Created API key");
     expect(serialised).toContain("key 30");
     expect(serialised).toContain("?older=");
+  });
+});
+
+describe("sensitive actions outside keys and sources", () => {
+  it("records who revealed a signing secret, and nothing for a refused reveal", async () => {
+    const owner = await createAccount();
+    const [source] = await listSources(owner.accountId);
+    const context = { user: owner.user, account: { id: owner.accountId, name: "Audit", plan: "free" as const, timezone: "UTC" }, role: "owner" as const };
+    const revealed = await revealSecret(context, source.id);
+    expect(revealed).toMatchObject({ ok: true, secret: expect.any(String) });
+    expect(await revealSecret({ ...context, role: "member" }, source.id)).toMatchObject({ ok: false, code: "forbidden" });
+    const { entries } = await listAuditLog(owner.accountId);
+    const reveals = entries.filter((entry) => entry.action === "webhook_source.secret_revealed");
+    expect(reveals).toHaveLength(1);
+    expect(reveals[0]).toMatchObject({ actorLabel: `${owner.user.name} <${owner.user.email}>`, targetType: "webhook_source", targetId: source.id, targetLabel: source.name });
+    expect(JSON.stringify(reveals[0])).not.toContain(revealed.ok ? revealed.secret : "-");
+  });
+
+  it("records a deleted event with its identity, and nothing when there was nothing to delete", async () => {
+    const owner = await createAccount();
+    const created = await createEvent(owner.accountId, { title: "Yoga", starts_at: "2026-05-04T18:30:00+02:00", location: "Studio 2" });
+    if (!created.ok) throw new Error(created.message);
+    expect(await deleteEvent(owner.accountId, created.event.id, owner.user)).toBe(true);
+    expect(await deleteEvent(owner.accountId, created.event.id, owner.user)).toBe(false);
+    const deletions = (await listAuditLog(owner.accountId)).entries.filter((entry) => entry.action === "event.deleted");
+    expect(deletions).toEqual([
+      expect.objectContaining({
+        targetType: "event",
+        targetId: created.event.id,
+        targetLabel: "Yoga",
+        metadata: { starts_at: "2026-05-04T16:30:00.000Z", location: "Studio 2" },
+      }),
+    ]);
+    expect(describeAuditAction("event.deleted")).toBe("Deleted event");
+    expect(describeAuditTarget({ targetType: "account", metadata: { created: 1200, updated: 3, failed: 0 } })).toBe("1,200 created, 3 updated, 0 failed");
   });
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { cancelEventAction, csvImportAction, deleteEventAction, saveEventAction } from "@/app/(dashboard)/knowledge/events/actions";
+import { cancelEventAction, deleteEventAction, saveEventAction } from "@/app/(dashboard)/knowledge/events/actions";
 import {
   createSourceAction,
   revealSecretAction,
@@ -11,8 +11,6 @@ import {
 import { db } from "@/lib/db/client";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
 import { listSources, readSecret } from "@/lib/events-webhook/sources";
-import { importEvents, validateCsvRows } from "@/lib/events/csv-import";
-import { parseEventsCsv } from "@/lib/events/csv-format";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 
@@ -21,7 +19,6 @@ const form = (values: Record<string, string | File>) => {
   for (const [key, value] of Object.entries(values)) data.set(key, value);
   return data;
 };
-const csvFile = (text: string, name = "events.csv") => new File([text], name, { type: "text/csv" });
 const eventsOf = (accountId: string) => db.prisma.event.findMany({ where: { accountId }, orderBy: { startsAt: "asc" } });
 
 let owner: TestAccount;
@@ -135,56 +132,6 @@ describe("webhook page actions", () => {
     expect(await createSourceAction(form({ name: "Third" }))).toMatchObject({ ok: true });
     expect(await createSourceAction(form({ name: "Fourth" }))).toMatchObject({ ok: false, error: expect.stringMatching(/allows 3 webhook sources/) });
     expect(await listSources(owner.accountId)).toHaveLength(3);
-  });
-});
-
-describe("CSV import", () => {
-  const mixed = "title,starts_at,location,price\r\nGood one,2027-01-01T10:00:00Z,Berlin,Free\r\nBad date,tomorrow,Paris,\r\n,2027-02-01T10:00:00Z,Rome,\r\n\"Quoted, with comma\",2027-03-01T10:00:00+01:00,\"Line\nbreak\",\r\n";
-
-  it("previews valid and invalid rows with line numbers without storing anything", async () => {
-    const state = await csvImportAction(form({ file: csvFile(mixed), intent: "preview" }));
-    expect(state).toMatchObject({ ok: true, data: { stage: "preview", total: 4, valid: 2 } });
-    if (!state.ok || state.data.stage !== "preview") throw new Error("no preview");
-    expect(state.data.problems).toEqual([
-      { line: 3, field: "starts_at", message: expect.stringMatching(/ISO 8601/) },
-      { line: 4, field: "title", message: "Must not be empty." },
-    ]);
-    expect(await eventsOf(owner.accountId)).toHaveLength(0);
-  });
-
-  it("imports the valid rows as upserts and reports created, updated and failed counts", async () => {
-    const first = await csvImportAction(form({ file: csvFile(mixed), intent: "import" }));
-    expect(first).toMatchObject({ ok: true, data: { stage: "done", created: 2, updated: 0, failed: 2 } });
-    const again = await csvImportAction(form({ file: csvFile(mixed), intent: "import" }));
-    expect(again).toMatchObject({ ok: true, data: { stage: "done", created: 0, updated: 2, failed: 2 } });
-    expect(await eventsOf(owner.accountId)).toMatchObject([
-      { title: "Good one", location: "Berlin", price: "Free" },
-      { title: "Quoted, with comma", location: "Line\nbreak", startsAt: new Date("2027-03-01T09:00:00Z") },
-    ]);
-  });
-
-  it("rejects a wrong header, a file over 5 MiB and members", async () => {
-    expect(await csvImportAction(form({ file: csvFile("name,when\nx,y\n"), intent: "preview" }))).toMatchObject({ ok: false, error: expect.stringMatching(/header row is wrong/) });
-    const big = csvFile("title,starts_at\n" + "x".repeat(5 * 1024 * 1024));
-    expect(await csvImportAction(form({ file: big, intent: "import" }))).toMatchObject({ ok: false, error: expect.stringMatching(/5 MiB/) });
-    await signInAs(await addMember(owner.accountId, "member"));
-    expect(await csvImportAction(form({ file: csvFile(mixed), intent: "import" }))).toEqual({ ok: false, error: "Only owners and admins can do this." });
-    expect(await eventsOf(owner.accountId)).toHaveLength(0);
-  });
-
-  it("stops creating at the plan's event limit but still applies updates", async () => {
-    const rows = (count: number, from = 0) =>
-      "title,starts_at\n" + Array.from({ length: count }, (_, index) => `Event ${from + index},2027-01-01T10:00:00Z`).join("\n") + "\n";
-    const parsedRows = (text: string) => {
-      const parsed = parseEventsCsv(text);
-      if (!parsed.ok) throw new Error(parsed.message);
-      return validateCsvRows(parsed).valid;
-    };
-    expect(await importEvents(owner.accountId, parsedRows(rows(998)))).toMatchObject({ created: 998, failed: 0 });
-    const summary = await importEvents(owner.accountId, parsedRows(rows(5, 996)));
-    expect(summary).toMatchObject({ created: 2, updated: 2, failed: 1 });
-    expect(summary.problems).toEqual([{ line: 6, message: expect.stringMatching(/limit of 1,000 events/) }]);
-    expect(await db.prisma.event.count({ where: { accountId: owner.accountId } })).toBe(1000);
   });
 });
 

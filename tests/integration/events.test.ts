@@ -136,7 +136,8 @@ describe("listing events", () => {
     expect((await listEvents(accountId, { sort: "title", limit: 3, cursor: byTitle.nextCursor })).items[0].title).toBe("Event 01");
   });
 
-  it("stays fast at 100,000 events: first page, a deep page and a text search", { timeout: 120_000 }, async () => {
+  // Timings at this size are measured by npm run bench:dashboard; this checks the answers at scale.
+  it("pages, sorts and searches correctly at 100,000 events", { timeout: 120_000 }, async () => {
     const { accountId } = await createAccount();
     await db.pool.query("UPDATE accounts SET plan = 'pro' WHERE id = $1", [accountId]);
     await db.pool.query(
@@ -148,27 +149,18 @@ describe("listing events", () => {
     await db.pool.query("ANALYZE events");
     expect((await eventUsage(accountId)).count).toBe(100_000);
 
-    const timed = async <T>(run: () => Promise<T>) => {
-      const started = performance.now();
-      const value = await run();
-      return { value, ms: performance.now() - started };
-    };
-    const first = await timed(() => listEvents(accountId, { limit: 50 }));
-    let cursor = first.value.nextCursor;
+    const first = await listEvents(accountId, { limit: 50 });
+    expect(first.items.map((event) => event.title)).toEqual(Array.from({ length: 50 }, (_, i) => `Event ${i + 1}`));
+    let cursor = first.nextCursor;
     for (let i = 0; i < 5; i++) cursor = (await listEvents(accountId, { limit: 50, cursor })).nextCursor;
+    expect((await listEvents(accountId, { limit: 50, cursor })).items[0].title).toBe("Event 301");
     const deepCursor = Buffer.from(JSON.stringify(["starts_at", "2027-01-01T00:00:00.000Z", "00000000-0000-0000-0000-000000000000"])).toString("base64url");
-    const deep = await timed(() => listEvents(accountId, { limit: 50, cursor: deepCursor }));
-    const byTitle = await timed(() => listEvents(accountId, { sort: "title", limit: 50 }));
-    const upcoming = await timed(() => listEvents(accountId, { when: "upcoming", now: new Date("2026-12-01T00:00:00Z"), limit: 50 }));
-    const search = await timed(() => listEvents(accountId, { query: "Venue 42", limit: 50 }));
-    const rare = await timed(() => listEvents(accountId, { query: "Session number 99999", limit: 50 }));
-    expect(deep.value.items[0].startsAt.toISOString() >= "2027-01-01").toBe(true);
-    expect(search.value.items.length).toBe(50);
-    expect(rare.value.items.map((event) => event.title)).toEqual(["Event 99999"]);
-    const timings = { first: first.ms, deep: deep.ms, byTitle: byTitle.ms, upcoming: upcoming.ms, search: search.ms, rareSearch: rare.ms };
-    console.log("listEvents at 100k events (ms):", Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v)])));
-    for (const ms of [first.ms, deep.ms, byTitle.ms, upcoming.ms, search.ms]) expect(ms).toBeLessThan(100);
-    // A search matching almost nothing reads the account's rows once; bounded, not index-assisted.
-    expect(rare.ms).toBeLessThan(1_000);
+    const deep = await listEvents(accountId, { limit: 50, cursor: deepCursor });
+    expect(deep.items[0].startsAt.toISOString() >= "2027-01-01").toBe(true);
+    expect((await listEvents(accountId, { sort: "title", limit: 3 })).items.map((event) => event.title)).toEqual(["Event 1", "Event 10", "Event 100"]);
+    const upcoming = await listEvents(accountId, { when: "upcoming", now: new Date("2026-12-01T00:00:00Z"), limit: 50 });
+    expect(upcoming.items.every((event) => event.startsAt >= new Date("2026-12-01T00:00:00Z"))).toBe(true);
+    expect((await listEvents(accountId, { query: "Venue 42", limit: 50 })).items.length).toBe(50);
+    expect((await listEvents(accountId, { query: "Session number 99999", limit: 50 })).items.map((event) => event.title)).toEqual(["Event 99999"]);
   });
 });

@@ -263,7 +263,14 @@ describe("production server: registry", () => {
     registerProductionServer(target);
     const registry = readProductionServer(target);
     if (typeof registry === "string") throw new Error(registry);
-    expect(registry.fastRoutes).toEqual(["GET|HEAD /api/public/zapier/me", "POST /api/v1/events/webhook/:sourceId"]);
+    expect(registry.fastRoutes).toEqual([
+      "GET|HEAD /api/public/zapier/me",
+      "GET|POST|HEAD /api/public/leads",
+      "GET|PATCH|HEAD /api/public/leads/{id}",
+      "POST /api/public/leads/{id}/stage",
+      "GET|HEAD /api/public/pipeline",
+      "POST /api/v1/events/webhook/:sourceId",
+    ]);
     expect((target as Record<symbol, { version: number }>)[PRODUCTION_SERVER_KEY].version).toBe(1);
   });
 

@@ -43,6 +43,19 @@ describe("starts_at parsing", () => {
   });
 });
 
+describe("the range of instants", () => {
+  it("refuses instants that fall in year 0 or year 10000 once the offset is applied", () => {
+    for (const text of ["0001-01-01T00:30:00+01:00", "9999-12-31T23:30:00-01:00", "0001-01-01T00:00:00+00:01", "9999-12-31T23:59:59.999-00:01"]) {
+      expect(instant(text)).toBe("Must fall between the years 0001 and 9999 in UTC.");
+    }
+  });
+
+  it("accepts the first and the last millisecond PostgreSQL can store", () => {
+    expect(instant("0001-01-01T01:00:00+01:00")).toBe("0001-01-01T00:00:00.000Z");
+    expect(instant("9999-12-31T22:59:59.999-01:00")).toBe("9999-12-31T23:59:59.999Z");
+  });
+});
+
 describe("event fields", () => {
   const base = { title: "Open Day", starts_at: "2026-05-01T10:00:00+02:00" };
 

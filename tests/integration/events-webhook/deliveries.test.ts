@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
+import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { sweepRetention } from "@/lib/events-webhook/retention";
-import { createSource, deliveryCount, lastDelivery, sample, send, upsert, type TestSource } from "./support";
+import { setSourceActive } from "@/lib/events-webhook/sources";
+import { createSource, deliveryCount, lastDelivery, nowSeconds, sample, send, signedRequest, upsert, type TestSource } from "./support";
 
 describe("what a delivery log entry holds", () => {
   it("logs an accepted request with time, action, status, title, latency, body and the headers that matter, never the secret", async () => {
@@ -72,6 +74,62 @@ describe("429s in the log", () => {
     await send(source, upsert(sample({ title: "After a second" })));
     expect(await logged429()).toBe(first + 1);
     expect(await deliveryCount(source)).toBe(1 + first + 1);
+  });
+});
+
+describe("refusals anyone can send, in the log", () => {
+  const logged = async (source: { sourceId: string }, where: string) =>
+    (await db.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1 AND ${where}`, [source.sourceId])).rows[0].n as number;
+  /** Runs a flood; returns the most rows "once per source per second" allows for how long it took. */
+  const flood = async <T>(run: () => Promise<T>) => {
+    const started = Date.now();
+    const value = await run();
+    const elapsed = Date.now() - started;
+    return { value, allowed: elapsed < 1_000 ? 2 : Math.ceil(elapsed / 1_000) + 1 };
+  };
+
+  it("stores at most one or two rows for a flood of 50 bad signatures in one second, and logs every accepted request", async () => {
+    const source = await createSource();
+    const { value: answers, allowed } = await flood(() =>
+      Promise.all(Array.from({ length: 50 }, (_, i) => send(source, upsert(sample({ title: `Forged ${i}` })), { signature: "sha256=" + "0".repeat(64) }))),
+    );
+    expect(answers.every((answer) => answer.status === 401)).toBe(true);
+    const refused = await logged(source, "status = 401");
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(allowed);
+
+    const accepted = await Promise.all(Array.from({ length: 10 }, (_, i) => send(source, upsert(sample({ title: `Real ${i}` })))));
+    expect(accepted.every((answer) => answer.status === 200)).toBe(true);
+    expect(await logged(source, "status = 200")).toBe(10);
+  });
+
+  it("throttles stale timestamps, an inactive source and exact replays the same way, per source", async () => {
+    const source = await createSource();
+    const other = await createSource();
+    const stale = String(nowSeconds() - 3_600);
+    const stales = await flood(() => Promise.all(Array.from({ length: 20 }, () => send(source, upsert(sample()), { timestamp: stale }))));
+    await Promise.all(Array.from({ length: 20 }, () => send(other, upsert(sample()), { timestamp: stale })));
+    expect(await logged(source, "error_code = 'invalid_timestamp'")).toBeLessThanOrEqual(stales.allowed);
+    // Another source's flood neither shares nor uses up this source's allowance.
+    expect(await logged(other, "error_code = 'invalid_timestamp'")).toBeGreaterThanOrEqual(1);
+
+    const replayed = signedRequest(other, upsert(sample({ title: "Replayed" })));
+    const body = upsert(sample({ title: "Replayed" }));
+    expect((await handleWebhookRequest(replayed, other.publicId)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const replays = await flood(() =>
+      Promise.all(Array.from({ length: 30 }, () => handleWebhookRequest(new Request(replayed.url, { method: "POST", headers: replayed.headers, body }), other.publicId))),
+    );
+    expect(replays.value.every((response) => response.status === 200)).toBe(true);
+    const duplicates = await logged(other, "error_code = 'duplicate'");
+    expect(duplicates).toBeGreaterThanOrEqual(1);
+    expect(duplicates).toBeLessThanOrEqual(replays.allowed);
+
+    await setSourceActive(other.context, other.sourceId, false);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const inactive = await flood(() => Promise.all(Array.from({ length: 20 }, () => send(other, upsert(sample())))));
+    expect(await logged(other, "error_code = 'source_inactive'")).toBeGreaterThanOrEqual(1);
+    expect(await logged(other, "error_code = 'source_inactive'")).toBeLessThanOrEqual(inactive.allowed);
   });
 });
 

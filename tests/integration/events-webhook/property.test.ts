@@ -17,20 +17,35 @@ beforeAll(async () => {
 
 const printable = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
 
+// Instants at and just beyond what PostgreSQL's timestamptz can store (years 0001-9999 in UTC), and
+// text PostgreSQL refuses (NUL) or would silently alter (lone surrogates).
+const edgeInstants = fc.constantFrom(
+  "0001-01-01T00:30:00+01:00",
+  "9999-12-31T23:30:00-01:00",
+  "0001-01-01T00:00:00Z",
+  "9999-12-31T23:59:59.999Z",
+  "0000-12-31T23:59:59Z",
+  "0001-01-01T00:00:00+00:01",
+  "9999-12-31T23:59:59.999-00:01",
+);
+const storableEdges = fc.constantFrom("\u0000", "a\u0000b", "\ud800", "\udfff x", "\ud83d\ude00", "\u0000\ud800");
+
 const eventLike = fc.record(
   {
-    title: fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 }), fc.integer(), fc.constant(null)),
+    title: fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 }), storableEdges, fc.integer(), fc.constant(null)),
     starts_at: fc.oneof(
+      edgeInstants,
       fc.date({ min: new Date("1900-01-01"), max: new Date("2200-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
       fc.constantFrom("2026-05-01", "2026-05-01T10:00:00+02:00", "2026-02-30T10:00:00Z", "not a date", ""),
       fc.string({ maxLength: 30 }),
     ),
-    ends_at: fc.oneof(fc.constant(null), fc.string({ maxLength: 30 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
-    location: fc.oneof(fc.string({ maxLength: 30 }), fc.constant("\u0000"), fc.constant("\ud800")),
+    ends_at: fc.oneof(fc.constant(null), edgeInstants, fc.string({ maxLength: 30 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+    location: fc.oneof(fc.string({ maxLength: 30 }), storableEdges),
     url: fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 }), fc.constant("javascript:alert(1)")),
     recurring: fc.oneof(fc.constantFrom("daily", "weekly", "monthly", "yearly", "", null, "hourly"), fc.string()),
     status: fc.oneof(fc.constantFrom("upcoming", "cancelled", null, "done"), fc.integer()),
-    description: fc.string({ maxLength: 100 }),
+    description: fc.oneof(fc.string({ maxLength: 100 }), storableEdges),
+    price: fc.oneof(fc.string({ maxLength: 20 }), storableEdges),
   },
   { requiredKeys: [] },
 );
@@ -39,8 +54,11 @@ const eventLike = fc.record(
 const wellFormed = fc
   .record({
     title: fc.string({ minLength: 1, maxLength: 40 }).filter((title) => title.trim().length > 0),
-    starts_at: fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
-    location: fc.string({ maxLength: 20 }),
+    starts_at: fc.oneof(
+      { arbitrary: fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()), weight: 4 },
+      edgeInstants,
+    ),
+    location: fc.oneof({ arbitrary: fc.string({ maxLength: 20 }), weight: 4 }, storableEdges),
   })
   .map((event) => JSON.stringify({ action: "upsert", event }));
 

@@ -87,6 +87,15 @@ export async function lastDelivery(source: TestSource) {
   return result.rows[0] as Record<string, unknown> | undefined;
 }
 
+/**
+ * Unsigned refusals and replays are logged at most once per source per second; tests that check the
+ * log entry of one such request open the one-second gate first (the throttle itself is tested in
+ * deliveries.test.ts).
+ */
+export async function openLogGates(source: TestSource): Promise<void> {
+  await db.pool.query("DELETE FROM rate_limits WHERE key IN ('webhook-refusal-log:' || $1, 'webhook-429-log:' || $1)", [source.sourceId]);
+}
+
 export async function deliveryCount(source: TestSource): Promise<number> {
   const result = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1", [source.sourceId]);
   return result.rows[0].n;

@@ -4,8 +4,6 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
-import { MAX_CSV_BYTES, parseEventsCsv, type CsvRowProblem } from "@/lib/events/csv-format";
-import { importEvents, validateCsvRows } from "@/lib/events/csv-import";
 import { cancelEvent, createEvent, deleteEvent, updateEvent } from "@/lib/events/repository";
 import { zonedInputToIso } from "@/lib/format/zoned-time";
 
@@ -75,49 +73,8 @@ export const cancelEventAction = defineAction({ role: "manager", input: oneEvent
 });
 
 export const deleteEventAction = defineAction({ role: "manager", input: oneEvent }, async ({ eventId }, context) => {
-  const deleted = await deleteEvent(context.account.id, eventId);
+  const deleted = await deleteEvent(context.account.id, eventId, context.user);
   if (!deleted) return fail("The event no longer exists.");
   revalidatePath(PAGE);
   return ok({ message: "Event deleted." });
-});
-
-export type CsvPreviewRow = { line: number; title: string; startsAt: string; location: string; problems: string[] };
-export type CsvPreview = { stage: "preview"; fileName: string; total: number; valid: number; rows: CsvPreviewRow[]; problems: CsvRowProblem[] };
-export type CsvImportDone = { stage: "done"; created: number; updated: number; failed: number; problems: CsvRowProblem[] };
-
-const MAX_LISTED_PROBLEMS = 200;
-const csvInput = z.object({ intent: z.enum(["preview", "import"]).catch("preview"), file: z.unknown() });
-
-/** One action for both steps: `intent=preview` validates only; `intent=import` writes the valid rows. */
-export const csvImportAction = defineAction({ role: "manager", input: csvInput }, async ({ intent, file }, context) => {
-  if (!(file instanceof File) || file.size === 0) return fail("Choose a CSV file to import.");
-  if (file.size > MAX_CSV_BYTES) return fail("The file is larger than 5 MiB. Split it into smaller files.");
-  const parsed = parseEventsCsv(Buffer.from(await file.arrayBuffer()));
-  if (!parsed.ok) return fail(parsed.message);
-  const { valid, problems } = validateCsvRows(parsed);
-
-  if (intent !== "import") {
-    const problemsByLine = new Map<number, string[]>();
-    for (const problem of problems) problemsByLine.set(problem.line, [...(problemsByLine.get(problem.line) ?? []), problem.field ? `${problem.field}: ${problem.message}` : problem.message]);
-    const rows = parsed.rows.slice(0, 10).map((row) => ({
-      line: row.line,
-      title: row.values.title ?? "",
-      startsAt: row.values.starts_at ?? "",
-      location: row.values.location ?? "",
-      problems: problemsByLine.get(row.line) ?? [],
-    }));
-    const total = parsed.rows.length + parsed.problems.length;
-    return ok<CsvPreview | CsvImportDone>({ stage: "preview", fileName: file.name, total, valid: valid.length, rows, problems: problems.slice(0, MAX_LISTED_PROBLEMS) });
-  }
-
-  const summary = await importEvents(context.account.id, valid);
-  revalidatePath(PAGE);
-  const allProblems = [...problems, ...summary.problems].sort((a, b) => a.line - b.line);
-  return ok<CsvPreview | CsvImportDone>({
-    stage: "done",
-    created: summary.created,
-    updated: summary.updated,
-    failed: summary.failed + new Set(problems.map((problem) => problem.line)).size,
-    problems: allProblems.slice(0, MAX_LISTED_PROBLEMS),
-  });
 });

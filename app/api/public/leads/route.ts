@@ -1,7 +1,6 @@
-import { withApiKey } from "@/lib/api-keys/with-api-key";
-import { createLeadRoute, listLeadsRoute } from "@/lib/leads/http";
+import { leadsRoutes } from "@/lib/public-api/routes";
 
+// One implementation per route: the production server's fast path serves the same table (lib/public-api/routes.ts).
 export const dynamic = "force-dynamic";
 
-export const GET = withApiKey(listLeadsRoute, { scope: "read:leads" });
-export const POST = withApiKey(createLeadRoute, { scope: "write:leads" });
+export const { GET, POST } = leadsRoutes;

@@ -1,6 +1,6 @@
-import { withApiKey } from "@/lib/api-keys/with-api-key";
-import { listPipelineRoute } from "@/lib/leads/http";
+import { pipelineRoutes } from "@/lib/public-api/routes";
 
+// One implementation per route: the production server's fast path serves the same table (lib/public-api/routes.ts).
 export const dynamic = "force-dynamic";
 
-export const GET = withApiKey(listPipelineRoute, { scope: "read:leads" });
+export const { GET } = pipelineRoutes;

@@ -6,14 +6,30 @@ import { startTransition, useActionState, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 import { inputClasses } from "@/components/ui/field";
-import { csvImportAction, type CsvImportDone, type CsvPreview as CsvPreviewData } from "../actions";
+import type { CsvImportState } from "@/lib/events/csv-upload";
 import { CsvPreview, CsvProblems } from "./csv-preview";
 import { FormAlert } from "@/components/ui/form-alert";
 
 const number = new Intl.NumberFormat("en-US");
-/** The flow's screen: the action's data, or its refusal shown on the upload step. */
-type CsvImportState = { stage: "idle" } | { stage: "error"; message: string } | CsvPreviewData | CsvImportDone;
 const IDLE: CsvImportState = { stage: "idle" };
+const MAX_BYTES = 5 * 1024 * 1024;
+
+/** Sends the file itself as the body of the import route, which parses it as it streams in. */
+async function upload(intent: "preview" | "import", file: File): Promise<CsvImportState> {
+  if (file.size === 0) return { stage: "error", message: "Choose a CSV file to import." };
+  if (file.size > MAX_BYTES) return { stage: "error", message: "The file is larger than 5 MiB. Split it into smaller files." };
+  try {
+    const response = await fetch(`/knowledge/events/import?intent=${intent}`, {
+      method: "POST",
+      headers: { "Content-Type": "text/csv", "X-File-Name": encodeURIComponent(file.name) },
+      body: file,
+    });
+    const state = (await response.json().catch(() => null)) as CsvImportState | null;
+    return state?.stage ? state : { stage: "error", message: "The import failed. Try again." };
+  } catch {
+    return { stage: "error", message: "The upload failed. Check the connection and try again." };
+  }
+}
 
 /**
  * Upload → preview with per-row errors → import the valid rows. The chosen File stays in state and is
@@ -56,20 +72,16 @@ export function CsvImportDialog() {
 
 function CsvImportFlow({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
   const [file, setFile] = useState<File | null>(null);
-  const [state, dispatch, pending] = useActionState<CsvImportState, FormData>(async (_previous, form) => {
+  const [state, dispatch, pending] = useActionState<CsvImportState, { intent: "preview" | "import" | "reset"; file: File | null }>(async (_previous, request) => {
     // Choosing another file clears the previous preview without asking the server.
-    if (form.get("intent") === "reset") return IDLE;
-    const result = await csvImportAction(form);
-    if (!result.ok) return { stage: "error", message: result.error };
-    if (result.data.stage === "done") onImported();
-    return result.data;
+    if (request.intent === "reset" || !request.file) return IDLE;
+    const next = await upload(request.intent, request.file);
+    if (next.stage === "done") onImported();
+    return next;
   }, IDLE);
 
   const send = (intent: "preview" | "import" | "reset", chosen = file) => {
-    const form = new FormData();
-    form.set("intent", intent);
-    if (chosen) form.set("file", chosen);
-    startTransition(() => dispatch(form));
+    startTransition(() => dispatch({ intent, file: chosen }));
   };
 
   return (

@@ -1,6 +1,6 @@
 import { AlertCircle, CheckCircle2 } from "lucide-react";
 import type { CsvRowProblem } from "@/lib/events/csv-format";
-import type { CsvPreview as CsvPreviewData } from "../actions";
+import type { CsvImportState } from "@/lib/events/csv-upload";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -24,7 +24,7 @@ export function CsvProblems({ problems }: { problems: CsvRowProblem[] }) {
   );
 }
 
-export function CsvPreview({ preview }: { preview: CsvPreviewData }) {
+export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { stage: "preview" }> }) {
   const invalid = preview.total - preview.valid;
   return (
     <div className="space-y-4">

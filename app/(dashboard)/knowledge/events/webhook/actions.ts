@@ -5,7 +5,7 @@ import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
-import { createSource, readSecret, rotateSecret, setSourceActive, updateSourceSettings } from "@/lib/events-webhook/sources";
+import { createSource, revealSecret, rotateSecret, setSourceActive, updateSourceSettings } from "@/lib/events-webhook/sources";
 import { sendTestEvent } from "@/lib/events-webhook/test-event";
 
 /*
@@ -48,8 +48,8 @@ export const updateSourceSettingsAction = defineAction({ role: "manager", input:
 
 /** The secret is sent to the browser only on request, and only to owners and admins. */
 export const revealSecretAction = defineAction({ role: "manager", input: source }, async ({ sourceId }, context) => {
-  const secret = await readSecret(context.account.id, sourceId);
-  return secret ? ok({ secret }) : fail("This webhook source does not exist.");
+  const result = await revealSecret(context, sourceId);
+  return result.ok ? ok({ secret: result.secret }) : fail(result.message);
 });
 
 /**

@@ -1,7 +1,6 @@
-import { withApiKey } from "@/lib/api-keys/with-api-key";
-import { getLeadRoute, updateLeadRoute } from "@/lib/leads/http";
+import { leadRoutes } from "@/lib/public-api/routes";
 
+// One implementation per route: the production server's fast path serves the same table (lib/public-api/routes.ts).
 export const dynamic = "force-dynamic";
 
-export const GET = withApiKey<{ id: string }>(getLeadRoute, { scope: "read:leads" });
-export const PATCH = withApiKey<{ id: string }>(updateLeadRoute, { scope: "write:leads" });
+export const { GET, PATCH } = leadRoutes;

@@ -1,11 +1,11 @@
 import { methodNotAllowedResponse } from "@/lib/http/api-error";
-import { zapierMe } from "@/lib/public-api/zapier-me";
+import { meRoutes } from "@/lib/public-api/routes";
 
 // Answered per key and never cached; this also spares Next its request proxy for static-rendering checks.
 export const dynamic = "force-dynamic";
 
-// The handler lives in lib/ so that the production server's fast path (lib/server/fast-routes.ts) serves the same one.
-export const GET = zapierMe;
+// One implementation per route: the production server's fast path serves the same table (lib/public-api/routes.ts).
+export const { GET } = meRoutes;
 
 const notAllowed = () => methodNotAllowedResponse(["GET", "HEAD"]);
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

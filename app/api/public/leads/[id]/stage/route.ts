@@ -1,6 +1,6 @@
-import { withApiKey } from "@/lib/api-keys/with-api-key";
-import { changeLeadStageRoute } from "@/lib/leads/http";
+import { leadStageRoutes } from "@/lib/public-api/routes";
 
+// One implementation per route: the production server's fast path serves the same table (lib/public-api/routes.ts).
 export const dynamic = "force-dynamic";
 
-export const POST = withApiKey<{ id: string }>(changeLeadStageRoute, { scope: "write:leads" });
+export const { POST } = leadStageRoutes;

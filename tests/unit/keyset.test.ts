@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { decodeCursor, encodeCursor, InvalidCursorError, keysetCondition, pageLimit, prismaKeysetWhere, tryDecodeCursor } from "@/lib/pagination/keyset";
+
+const id = "0b7f0a3e-6a55-4b3c-9a57-3d8f2a1c9e10";
+
+describe("keyset cursors", () => {
+  it("round-trips a key through an opaque base64url cursor", () => {
+    const cursor = encodeCursor("leads", [new Date("2026-05-01T10:00:00.123Z"), id]);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeCursor(cursor, "leads", ["timestamptz", "uuid"])).toEqual(["2026-05-01T10:00:00.123Z", id]);
+  });
+
+  it("refuses with a typed error a cursor of another list, a wrong shape, a bad value or garbage", () => {
+    const parts = ["timestamptz", "uuid"] as const;
+    const json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    for (const cursor of [
+      encodeCursor("audit", [new Date(), id]),
+      json(["leads", "2026-05-01T10:00:00Z"]),
+      json(["leads", "2026-05-01T10:00:00Z", "not-a-uuid"]),
+      json(["leads", "yesterday", id]),
+      json(["leads", "+010000-01-01T00:00:00Z", id]),
+      json(["leads", "2026-05-01T10:00:00Z", 7]),
+      json({ leads: true }),
+      "not base64url!",
+      "bm90IGEgY3Vyc29y",
+      "A".repeat(5_000),
+    ]) {
+      expect(() => decodeCursor(cursor, "leads", parts)).toThrow(InvalidCursorError);
+      expect(tryDecodeCursor(cursor, "leads", parts)).toBeNull();
+    }
+    expect(() => decodeCursor(json(["t", "a\u0000b"]), "t", ["text"])).toThrow(InvalidCursorError);
+    expect(new InvalidCursorError().code).toBe("invalid_cursor");
+  });
+
+  it("builds the SQL row comparison and the Prisma condition for either direction", () => {
+    const params: unknown[] = [];
+    const param = (value: string, cast: string) => `$${params.push(value)}::${cast}`;
+    expect(keysetCondition(["created_at", "id"], ["timestamptz", "uuid"], ["2026-05-01T10:00:00.000Z", id], "descending", param)).toBe(
+      "(created_at, id) < ($1::timestamptz, $2::uuid)",
+    );
+    expect(params).toEqual(["2026-05-01T10:00:00.000Z", id]);
+    const at = new Date("2026-05-01T10:00:00Z");
+    expect(prismaKeysetWhere([["createdAt", at], ["id", id]], "desc")).toEqual({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }] });
+    expect(prismaKeysetWhere([["createdAt", at], ["id", id]], "asc")).toEqual({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: id } }] });
+  });
+
+  it("clamps a requested page size", () => {
+    expect([pageLimit(undefined, 25, 100), pageLimit("500", 25, 100), pageLimit("0", 25, 100), pageLimit("x", 25, 100), pageLimit(10.7, 25, 100)]).toEqual([25, 100, 1, 25, 10]);
+  });
+});
