@@ -12,6 +12,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_source.secret_revealed": "Revealed signing secret",
   "event.deleted": "Deleted event",
   "events.imported": "Imported events from CSV",
+  "leads.imported": "Imported leads from CSV",
   "lead.deleted": "Deleted lead",
   "lead.stage_changed": "Moved lead to another stage",
   "pipeline.stage_added": "Added pipeline stage",

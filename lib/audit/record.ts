@@ -13,6 +13,7 @@ export type AuditAction =
   | "webhook_source.secret_revealed"
   | "event.deleted"
   | "events.imported"
+  | "leads.imported"
   | "lead.deleted"
   | "lead.stage_changed"
   | "pipeline.stage_added"

@@ -1,26 +1,19 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
+import { escapeCsvCell } from "@/lib/csv/parse";
 import type { Lead } from "./model";
 import { listLeads } from "./read";
 import type { LeadCursor } from "./schemas";
 
 /*
  * Leads as CSV, newest first, streamed page by page over the table's keyset paging (a million leads
- * never sit in memory). The columns are the lead's fields; metadata is one JSON object per row.
+ * never sit in memory). The columns are the lead's fields; metadata is one JSON object per row. The
+ * leads import (lib/leads/csv-import.ts) reads this format back.
  */
 
 export const LEAD_CSV_COLUMNS = ["id", "name", "email", "phone", "company", "stage", "source", "notes", "metadata", "created_at", "updated_at", "stage_changed_at"] as const;
 
 const PAGE_SIZE = 500;
-
-/**
- * A spreadsheet runs a cell that starts with = + - @ (or tab / carriage return, which some strip
- * first) as a formula; a leading apostrophe makes it text. Lead fields come from the public API and
- * the chat, so any of them may carry an attacker's formula.
- */
-export function neutraliseCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 function csvRow(lead: Lead): string[] {
   return [
@@ -36,7 +29,8 @@ function csvRow(lead: Lead): string[] {
     lead.createdAt.toISOString(),
     lead.updatedAt.toISOString(),
     lead.stageChangedAt.toISOString(),
-  ].map(neutraliseCell);
+      // Lead fields come from the public API and the chat: any may carry a formula (lib/csv/parse.ts).
+  ].map(escapeCsvCell);
 }
 
 export function exportLeadsCsv(accountId: string, filters: { q?: string | null; stage?: string | null }): ReadableStream<Uint8Array> {

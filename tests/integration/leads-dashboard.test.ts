@@ -259,8 +259,10 @@ describe("pipeline", () => {
 describe("dashboard reads", () => {
   it("pages the table both ways over the same rows", async () => {
     const owner = await createAccount();
-    const ids: string[] = [];
-    for (let index = 0; index < 7; index += 1) ids.unshift((await seedLead(owner.accountId, { name: `Lead ${index}` })).id);
+    for (let index = 0; index < 7; index += 1) await seedLead(owner.accountId, { name: `Lead ${index}` });
+    // Leads made in one millisecond are ordered by id: the expected order is the keyset's own.
+    const ordered = await db.prisma.lead.findMany({ where: { accountId: owner.accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    const ids = ordered.map((lead) => lead.id);
     const first = await listLeadsTable(owner.accountId, { limit: 3 });
     expect(first.leads.map((lead) => lead.id)).toEqual(ids.slice(0, 3));
     expect(first.prevCursor).toBeNull();

@@ -8,6 +8,7 @@ import { canManage, requireSession } from "@/lib/auth/session";
 import { hasLeads, listLeadsTable, readBoard } from "@/lib/leads/dashboard";
 import { listPipelineStages, stageLeadCounts } from "@/lib/leads/pipeline";
 import { LeadsBoard, type BoardColumnView } from "./_components/leads-board";
+import { LeadsImportDialog } from "./_components/leads-import-dialog";
 import { LeadsTable } from "./_components/leads-table";
 import { LeadsToolbar } from "./_components/leads-toolbar";
 import { NewLeadButton } from "./_components/new-lead-button";
@@ -33,20 +34,24 @@ export default async function LeadsPage({ searchParams }: Props) {
   const view = params.view === "board" ? "board" : "table";
 
   const exportHref = `/leads/export${leadsHref({ q: params.q, stage: params.stage }, {}).slice("/leads".length)}`;
+  const empty = !anyLead && !hasFilters(params);
   const header = (
     <PageHeader
       title="Leads"
       description="People and companies you are in touch with: from the chat, your API integrations, imports and this dashboard."
       actions={
-        <>
-          {anyLead ? (
-            <a href={exportHref} className={buttonClasses("secondary")} download>
-              <Download className="size-4" aria-hidden />
-              Export CSV
-            </a>
-          ) : null}
-          {manager ? <NewLeadButton stages={stageOptions} /> : null}
-        </>
+        empty ? null : (
+          <>
+            {anyLead ? (
+              <a href={exportHref} className={buttonClasses("secondary")} download>
+                <Download className="size-4" aria-hidden />
+                Export CSV
+              </a>
+            ) : null}
+            {manager ? <LeadsImportDialog /> : null}
+            {manager ? <NewLeadButton stages={stageOptions} /> : null}
+          </>
+        )
       }
     />
   );
@@ -57,7 +62,7 @@ export default async function LeadsPage({ searchParams }: Props) {
     </p>
   );
 
-  if (!anyLead && !hasFilters(params)) {
+  if (empty) {
     return (
       <>
         {header}
@@ -68,6 +73,7 @@ export default async function LeadsPage({ searchParams }: Props) {
           action={
             <>
               {manager ? <NewLeadButton stages={stageOptions} /> : null}
+              {manager ? <LeadsImportDialog /> : null}
               <Link href="/settings/api-keys" className={buttonClasses("secondary")}>
                 Create an API key
               </Link>
@@ -76,7 +82,7 @@ export default async function LeadsPage({ searchParams }: Props) {
         >
           <p>
             Leads arrive when visitors leave their contact details in the chat, or when a CRM or automation tool creates them through the API with a{" "}
-            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs">write:leads</code> key. You can also add one by hand.
+            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs">write:leads</code> key. You can also add them by hand or import a CSV file.
           </p>
         </EmptyState>
       </>
