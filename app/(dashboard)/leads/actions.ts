@@ -74,6 +74,7 @@ export const changeLeadStageAction = defineAction({ role: "manager", input: z.ob
 export const deleteLeadAction = defineAction({ role: "manager", input: z.object({ leadId: z.string() }) }, async ({ leadId }, context) => {
   const result = await deleteLead(leadContext(context), leadId);
   if (!result.ok) return fail("This lead no longer exists.");
-  revalidateLeads(leadId);
+  // No revalidation: it would re-render the lead's page, now a 404, before the client leaves for /leads
+  // (a dynamic page, fetched fresh on that navigation).
   return ok({ message: `Deleted “${result.name}”.` });
 });
