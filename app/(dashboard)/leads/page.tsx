@@ -14,7 +14,7 @@ import { LeadsToolbar } from "./_components/leads-toolbar";
 import { NewLeadButton } from "./_components/new-lead-button";
 import { ViewToggle } from "./_components/view-toggle";
 import { hasFilters, leadParams, leadsHref, type LeadSearchParams } from "./filters";
-import { leadCardView } from "./view-model";
+import { LEAD_FORM_LIMITS, leadCardView } from "./view-model";
 
 export const metadata: Metadata = { title: "Leads" };
 
@@ -49,7 +49,7 @@ export default async function LeadsPage({ searchParams }: Props) {
               </a>
             ) : null}
             {manager ? <LeadsImportDialog /> : null}
-            {manager ? <NewLeadButton stages={stageOptions} /> : null}
+            {manager ? <NewLeadButton stages={stageOptions} limits={LEAD_FORM_LIMITS} /> : null}
           </>
         )
       }
@@ -72,7 +72,7 @@ export default async function LeadsPage({ searchParams }: Props) {
           title="No leads yet"
           action={
             <>
-              {manager ? <NewLeadButton stages={stageOptions} /> : null}
+              {manager ? <NewLeadButton stages={stageOptions} limits={LEAD_FORM_LIMITS} /> : null}
               {manager ? <LeadsImportDialog /> : null}
               <Link href="/settings/api-keys" className={buttonClasses("secondary")}>
                 Create an API key

@@ -2,6 +2,7 @@ import type { Moment } from "@/components/ui/moment-cell";
 import { formatMoment } from "@/lib/format/date-time";
 import { leadDisplayName } from "@/lib/leads/display";
 import type { Lead } from "@/lib/leads/model";
+import { LEAD_LIMITS } from "@/lib/leads/schemas";
 
 /* What crosses to the browser for a lead in the table and on the board: display fields only. */
 
@@ -33,3 +34,6 @@ export function leadCardView(lead: Lead, timezone: string): LeadCardView {
     createdAt: lead.createdAt.toISOString(),
   };
 }
+
+/** For the lead form's maxLength attributes (server components pass it down). */
+export const LEAD_FORM_LIMITS = { name: LEAD_LIMITS.name, email: LEAD_LIMITS.email, phone: LEAD_LIMITS.phone, company: LEAD_LIMITS.company, notes: LEAD_LIMITS.notes };

@@ -9,6 +9,7 @@ import { leadDisplayName } from "@/lib/leads/display";
 import { listPipelineStages } from "@/lib/leads/pipeline";
 import { getLead } from "@/lib/leads/read";
 import { StageBadge } from "../_components/stage-badge";
+import { LEAD_FORM_LIMITS } from "../view-model";
 import { LeadActions } from "./_components/lead-actions";
 import { StageSelect } from "./_components/stage-select";
 
@@ -53,6 +54,7 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
             <LeadActions
               leadId={lead.id}
               leadName={name}
+              limits={LEAD_FORM_LIMITS}
               initial={{ name: lead.name ?? "", email: lead.email ?? "", phone: lead.phone ?? "", company: lead.company ?? "", notes: lead.notes ?? "", stage: lead.stage }}
             />
           ) : null

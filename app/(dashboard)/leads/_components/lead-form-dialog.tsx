@@ -8,11 +8,13 @@ import { Dialog, DialogBody, DialogContent, DialogFooter, dialogFormClasses } fr
 import { Field, inputClasses } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
-import { LEAD_LIMITS } from "@/lib/leads/schemas";
 import { createLeadAction, updateLeadAction } from "../actions";
 import type { StageOption } from "../view-model";
 
 export type LeadFormValues = { name: string; email: string; phone: string; company: string; notes: string; stage: string };
+
+/** The fields' length limits, handed down by the server page (the schemas module is server-side). */
+export type LeadFormLimits = { name: number; email: number; phone: number; company: number; notes: number };
 
 export const EMPTY_LEAD: LeadFormValues = { name: "", email: "", phone: "", company: "", notes: "", stage: "" };
 
@@ -26,7 +28,7 @@ function ErrorText({ id, error }: { id: string; error?: string }) {
   ) : null;
 }
 
-function LeadForm({ leadId, initial, stages, onDone }: { leadId: string | null; initial: LeadFormValues; stages: StageOption[]; onDone: () => void }) {
+function LeadForm({ leadId, initial, stages, limits, onDone }: { leadId: string | null; initial: LeadFormValues; stages: StageOption[]; limits: LeadFormLimits; onDone: () => void }) {
   const [state, submit, pending] = useActionState<LeadFormState, FormData>(
     async (_previous, form) => ({
       result: await (leadId ? updateLeadAction(form) : createLeadAction(form)),
@@ -49,13 +51,13 @@ function LeadForm({ leadId, initial, stages, onDone }: { leadId: string | null; 
     <form action={submit} className={dialogFormClasses} noValidate>
       {leadId ? <input type="hidden" name="leadId" value={leadId} /> : null}
       <DialogBody>
-        <Field label="Name" name="name" defaultValue={values.name} error={errors.name} maxLength={LEAD_LIMITS.name} autoComplete="off" autoFocus />
+        <Field label="Name" name="name" defaultValue={values.name} error={errors.name} maxLength={limits.name} autoComplete="off" autoFocus />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Email" name="email" type="email" defaultValue={values.email} error={errors.email} maxLength={LEAD_LIMITS.email} autoComplete="off" />
-          <Field label="Phone" name="phone" type="tel" defaultValue={values.phone} error={errors.phone} maxLength={LEAD_LIMITS.phone} autoComplete="off" />
+          <Field label="Email" name="email" type="email" defaultValue={values.email} error={errors.email} maxLength={limits.email} autoComplete="off" />
+          <Field label="Phone" name="phone" type="tel" defaultValue={values.phone} error={errors.phone} maxLength={limits.phone} autoComplete="off" />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Company" name="company" defaultValue={values.company} error={errors.company} maxLength={LEAD_LIMITS.company} autoComplete="off" />
+          <Field label="Company" name="company" defaultValue={values.company} error={errors.company} maxLength={limits.company} autoComplete="off" />
           {leadId ? null : (
             <div className="space-y-1.5">
               <label htmlFor={stageId} className="block text-sm font-medium text-zinc-800">
@@ -80,7 +82,7 @@ function LeadForm({ leadId, initial, stages, onDone }: { leadId: string | null; 
             id={notesId}
             name="notes"
             rows={4}
-            maxLength={LEAD_LIMITS.notes}
+            maxLength={limits.notes}
             defaultValue={values.notes}
             className={inputClasses}
             aria-invalid={errors.notes ? true : undefined}
@@ -108,12 +110,14 @@ export function LeadFormDialog({
   leadId,
   initial,
   stages,
+  limits,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   leadId: string | null;
   initial: LeadFormValues;
   stages: StageOption[];
+  limits: LeadFormLimits;
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -124,7 +128,7 @@ export function LeadFormDialog({
         size="lg"
       >
         {/* Remounting per opening resets the form's action state. */}
-        {open ? <LeadForm key={leadId ?? "new"} leadId={leadId} initial={initial} stages={stages} onDone={() => onOpenChange(false)} /> : null}
+        {open ? <LeadForm key={leadId ?? "new"} leadId={leadId} initial={initial} stages={stages} limits={limits} onDone={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
   );

@@ -4,9 +4,9 @@ import { Plus } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { StageOption } from "../view-model";
-import { EMPTY_LEAD, LeadFormDialog } from "./lead-form-dialog";
+import { EMPTY_LEAD, LeadFormDialog, type LeadFormLimits } from "./lead-form-dialog";
 
-export function NewLeadButton({ stages }: { stages: StageOption[] }) {
+export function NewLeadButton({ stages, limits }: { stages: StageOption[]; limits: LeadFormLimits }) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -14,7 +14,7 @@ export function NewLeadButton({ stages }: { stages: StageOption[] }) {
         <Plus className="size-4" aria-hidden />
         New lead
       </Button>
-      <LeadFormDialog open={open} onOpenChange={setOpen} leadId={null} initial={EMPTY_LEAD} stages={stages} />
+      <LeadFormDialog open={open} onOpenChange={setOpen} leadId={null} initial={EMPTY_LEAD} stages={stages} limits={limits} />
     </>
   );
 }

@@ -7,10 +7,10 @@ import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { deleteLeadAction } from "../../actions";
-import { LeadFormDialog, type LeadFormValues } from "../../_components/lead-form-dialog";
+import { LeadFormDialog, type LeadFormLimits, type LeadFormValues } from "../../_components/lead-form-dialog";
 
 /** Edit and Delete for owners and admins. */
-export function LeadActions({ leadId, leadName, initial }: { leadId: string; leadName: string; initial: LeadFormValues }) {
+export function LeadActions({ leadId, leadName, initial, limits }: { leadId: string; leadName: string; initial: LeadFormValues; limits: LeadFormLimits }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
 
@@ -30,7 +30,7 @@ export function LeadActions({ leadId, leadName, initial }: { leadId: string; lea
         <Pencil className="size-4" aria-hidden />
         Edit
       </Button>
-      <LeadFormDialog open={editing} onOpenChange={setEditing} leadId={leadId} initial={initial} stages={[]} />
+      <LeadFormDialog open={editing} onOpenChange={setEditing} leadId={leadId} initial={initial} stages={[]} limits={limits} />
       <ConfirmDialog
         trigger={
           <Button variant="secondary" className="text-red-600 hover:bg-red-50">
