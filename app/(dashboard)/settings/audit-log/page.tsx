@@ -22,14 +22,14 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
   const { account } = await requireSession();
   const params = await searchParams;
   const page = await listAuditLog(account.id, { older: first(params.older), newer: first(params.newer) });
-  const description = `Who changed API keys, webhook sources, leads and the pipeline, and when. Entries are kept for at least ${AUDIT_RETENTION_DAYS / 365} year.`;
+  const description = `Who changed API keys, webhook sources, events, leads and the pipeline, and when. Entries are kept for at least ${AUDIT_RETENTION_DAYS / 365} year.`;
 
   if (page.entries.length === 0) {
     return (
       <>
         <PageHeader title="Audit log" description={description} />
         <EmptyState icon={<ScrollText className="size-6" aria-hidden />} title="Nothing recorded yet">
-          <p>Creating and revoking API keys, changes to webhook sources, deleted leads, stage moves in the dashboard and pipeline edits are recorded here.</p>
+          <p>Creating and revoking API keys, changes to webhook sources, deleted events and leads, CSV imports, stage moves in the dashboard and pipeline edits are recorded here.</p>
         </EmptyState>
       </>
     );
