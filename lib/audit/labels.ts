@@ -12,7 +12,19 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_source.secret_revealed": "Revealed signing secret",
   "event.deleted": "Deleted event",
   "events.imported": "Imported events from CSV",
+  "leads.imported": "Imported leads from CSV",
+  "lead.deleted": "Deleted lead",
+  "lead.stage_changed": "Moved lead to another stage",
+  "pipeline.stage_added": "Added pipeline stage",
+  "pipeline.stage_renamed": "Renamed pipeline stage",
+  "pipeline.stages_reordered": "Reordered pipeline stages",
+  "pipeline.stage_removed": "Removed pipeline stage",
 };
+
+/** Removals read red in the log; everything else neutral-indigo. */
+export function auditActionTone(action: string): "red" | "indigo" {
+  return /\.(revoked|deactivated|deleted|stage_removed)$/.test(action) ? "red" : "indigo";
+}
 
 export function describeAuditAction(action: string): string {
   return AUDIT_ACTION_LABELS[action as AuditAction] ?? action;
@@ -20,8 +32,10 @@ export function describeAuditAction(action: string): string {
 
 /** A short secondary line for the target, from what the entry recorded (never a secret). */
 export function describeAuditTarget(entry: { targetType: string; metadata: Record<string, unknown> }): string | null {
-  const { prefix, last4 } = entry.metadata;
+  const { prefix, last4, from, to, previousLabel } = entry.metadata;
   if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
+  if (typeof from === "string" && typeof to === "string") return `${from} → ${to}`;
+  if (typeof previousLabel === "string") return `was “${previousLabel}”`;
   const { created, updated, failed } = entry.metadata;
   if (typeof created === "number" && typeof updated === "number" && typeof failed === "number") {
     return `${created.toLocaleString("en-US")} created, ${updated.toLocaleString("en-US")} updated, ${failed.toLocaleString("en-US")} failed`;

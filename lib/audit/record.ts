@@ -12,17 +12,26 @@ export type AuditAction =
   | "webhook_source.updated"
   | "webhook_source.secret_revealed"
   | "event.deleted"
-  | "events.imported";
+  | "events.imported"
+  | "leads.imported"
+  | "lead.deleted"
+  | "lead.stage_changed"
+  | "pipeline.stage_added"
+  | "pipeline.stage_renamed"
+  | "pipeline.stages_reordered"
+  | "pipeline.stage_removed";
 
 /** Who did it; null for the system (sign-up, jobs). */
 export type AuditActor = { id: string; name: string; email: string } | null;
+
+/** For imports the target is the account (an import touches many rows), labelled with the file name. */
+export type AuditTargetType = "api_key" | "webhook_source" | "event" | "account" | "lead" | "pipeline_stage" | "pipeline";
 
 export type AuditEntry = {
   accountId: string;
   actor: AuditActor;
   action: AuditAction;
-  /** For "events.imported" the target is the account (an import touches many events), labelled with the file name. */
-  target: { type: "api_key" | "webhook_source" | "event" | "account"; id: string; label: string };
+  target: { type: AuditTargetType; id: string; label: string };
   metadata?: Prisma.InputJsonValue;
 };
 
@@ -43,4 +52,24 @@ export async function recordAudit(entry: AuditEntry, tx: Prisma.TransactionClien
       metadata: entry.metadata ?? {},
     },
   });
+}
+
+/** A connection (or transaction client) of the pg pool: the domains that write with plain SQL. */
+type SqlClient = { query: (text: string, values?: unknown[]) => Promise<unknown> };
+
+/**
+ * recordAudit for domains that write through the pg pool (leads, pipeline): the entry is inserted on
+ * the caller's transaction client, so it commits with the change. The actor is named by user id; the
+ * label (name and email at the time) is read in the same statement. No user id: the entry says "System".
+ */
+export async function recordAuditSql(
+  client: SqlClient,
+  entry: Omit<AuditEntry, "actor" | "metadata"> & { actorUserId: string | null; metadata?: Record<string, unknown> },
+): Promise<void> {
+  await client.query(
+    `INSERT INTO audit_log (account_id, actor_id, actor_label, action, target_type, target_id, target_label, metadata)
+     SELECT $1, u.id, coalesce(u.name || ' <' || u.email || '>', 'System'), $3, $4, $5, $6, $7::jsonb
+     FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = $2::uuid`,
+    [entry.accountId, entry.actorUserId, entry.action, entry.target.type, entry.target.id, entry.target.label, JSON.stringify(entry.metadata ?? {})],
+  );
 }

@@ -1,8 +1,22 @@
 import "server-only";
+import { recordAuditSql } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
+import { stageInUseMessage } from "./display";
+import type { LeadContext } from "./model";
+import { checkStageLabel, deriveStageKey, MAX_STAGES, type PipelineStage } from "./pipeline-rules";
+import { inTransaction, type Queryable } from "./sql";
 
-/* An account's pipeline: ordered stages (key, label). Leads hold a stage key. */
+export { MAX_STAGES, STAGE_LABEL_MAX, type PipelineStage } from "./pipeline-rules";
+
+/*
+ * An account's pipeline: ordered stages (key, label). Leads hold a stage key, which never changes once
+ * given (API clients store it); renaming changes the label only.
+ *
+ * Every edit locks the account's stage rows first (FOR UPDATE), so edits of one pipeline run one after
+ * the other: the "at most 20" and "at least one" rules and the positions cannot be raced. Each edit and
+ * its audit entry commit together.
+ */
 
 export const DEFAULT_STAGES = [
   { key: "new", label: "New" },
@@ -12,17 +26,167 @@ export const DEFAULT_STAGES = [
   { key: "lost", label: "Lost" },
 ] as const;
 
-export type PipelineStage = { key: string; label: string; position: number };
+export type PipelineEditResult =
+  | { ok: true; stages: PipelineStage[] }
+  | { ok: false; reason: "invalid" | "not_found" | "conflict" | "last_stage" | "too_many"; message: string }
+  | { ok: false; reason: "in_use"; count: number; message: string };
 
 /** Run for every new account, inside its sign-up transaction. */
 export async function createDefaultPipeline(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
   await tx.pipelineStage.createMany({ data: DEFAULT_STAGES.map((stage, position) => ({ accountId, ...stage, position })) });
 }
 
+const STAGES_SQL = "SELECT key, label, position FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key";
+
 export async function listPipelineStages(accountId: string): Promise<PipelineStage[]> {
-  const { rows } = await db.pool.query<PipelineStage>(
-    "SELECT key, label, position FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key",
-    [accountId],
-  );
+  const { rows } = await db.pool.query<PipelineStage>(STAGES_SQL, [accountId]);
   return rows;
+}
+
+async function lockStages(client: Queryable, accountId: string): Promise<PipelineStage[]> {
+  const { rows } = await client.query<PipelineStage>(`${STAGES_SQL} FOR UPDATE`, [accountId]);
+  return rows;
+}
+
+/** Positions 0…n-1 in the given key order, in one statement. */
+async function writeOrder(client: Queryable, accountId: string, keys: string[]): Promise<void> {
+  await client.query(
+    `UPDATE pipeline_stages p SET position = v.position - 1
+     FROM unnest($2::text[]) WITH ORDINALITY AS v(key, position)
+     WHERE p.account_id = $1 AND p.key = v.key AND p.position <> v.position - 1`,
+    [accountId, keys],
+  );
+}
+
+const actorUserId = (context: LeadContext) => (context.actor.type === "user" ? context.actor.userId : null);
+const notFound = { ok: false, reason: "not_found", message: "That stage no longer exists. Reload the page." } as const;
+const sameLabel = (stages: PipelineStage[], label: string, except?: string) =>
+  stages.some((stage) => stage.key !== except && stage.label.toLocaleLowerCase("en-US") === label.toLocaleLowerCase("en-US"));
+const duplicateLabel = (label: string) => ({ ok: false, reason: "invalid", message: `A stage named “${label}” already exists.` }) as const;
+
+/** Appends a stage; its key is derived from the label and unique within the pipeline. */
+export async function addPipelineStage(context: LeadContext, rawLabel: string): Promise<PipelineEditResult> {
+  const label = checkStageLabel(rawLabel);
+  if (!label.ok) return { ok: false, reason: "invalid", message: label.message };
+  return inTransaction(async (client) => {
+    const stages = await lockStages(client, context.accountId);
+    if (stages.length >= MAX_STAGES) return { ok: false, reason: "too_many", message: `A pipeline has at most ${MAX_STAGES} stages.` } as const;
+    if (sameLabel(stages, label.value)) return duplicateLabel(label.value);
+    const key = deriveStageKey(label.value, new Set(stages.map((stage) => stage.key)));
+    await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [context.accountId, key, label.value, stages.length]);
+    await writeOrder(client, context.accountId, [...stages.map((stage) => stage.key), key]);
+    await recordAuditSql(client, {
+      accountId: context.accountId,
+      actorUserId: actorUserId(context),
+      action: "pipeline.stage_added",
+      target: { type: "pipeline_stage", id: key, label: label.value },
+    });
+    return { ok: true, stages: await lockStages(client, context.accountId) } as const;
+  });
+}
+
+/** Changes a stage's label; its key (what leads and API clients hold) stays. */
+export async function renamePipelineStage(context: LeadContext, key: string, rawLabel: string): Promise<PipelineEditResult> {
+  const label = checkStageLabel(rawLabel);
+  if (!label.ok) return { ok: false, reason: "invalid", message: label.message };
+  return inTransaction(async (client) => {
+    const stages = await lockStages(client, context.accountId);
+    const stage = stages.find((candidate) => candidate.key === key);
+    if (!stage) return notFound;
+    if (stage.label === label.value) return { ok: true, stages } as const;
+    if (sameLabel(stages, label.value, key)) return duplicateLabel(label.value);
+    await client.query("UPDATE pipeline_stages SET label = $3 WHERE account_id = $1 AND key = $2", [context.accountId, key, label.value]);
+    await recordAuditSql(client, {
+      accountId: context.accountId,
+      actorUserId: actorUserId(context),
+      action: "pipeline.stage_renamed",
+      target: { type: "pipeline_stage", id: key, label: label.value },
+      metadata: { previousLabel: stage.label },
+    });
+    return { ok: true, stages: await lockStages(client, context.accountId) } as const;
+  });
+}
+
+/** Puts the stages in the given order; `keys` must name every stage exactly once. */
+export async function reorderPipelineStages(context: LeadContext, keys: string[]): Promise<PipelineEditResult> {
+  return inTransaction(async (client) => {
+    const stages = await lockStages(client, context.accountId);
+    const current = stages.map((stage) => stage.key);
+    const sameSet = keys.length === current.length && new Set(keys).size === keys.length && keys.every((key) => current.includes(key));
+    if (!sameSet) return { ok: false, reason: "conflict", message: "The pipeline changed while you were editing it. Reload the page and try again." } as const;
+    if (keys.every((key, index) => key === current[index])) return { ok: true, stages } as const;
+    await writeOrder(client, context.accountId, keys);
+    await recordAuditSql(client, {
+      accountId: context.accountId,
+      actorUserId: actorUserId(context),
+      action: "pipeline.stages_reordered",
+      target: { type: "pipeline", id: context.accountId, label: "Pipeline" },
+      metadata: { order: keys },
+    });
+    return { ok: true, stages: await lockStages(client, context.accountId) } as const;
+  });
+}
+
+/** Moves one stage a place up (earlier) or down, relative to the order as it is now. */
+export async function movePipelineStage(context: LeadContext, key: string, direction: "up" | "down"): Promise<PipelineEditResult> {
+  const keys = (await listPipelineStages(context.accountId)).map((stage) => stage.key);
+  const index = keys.indexOf(key);
+  if (index === -1) return notFound;
+  const target = direction === "up" ? index - 1 : index + 1;
+  if (target < 0 || target >= keys.length) return { ok: true, stages: await listPipelineStages(context.accountId) };
+  [keys[index], keys[target]] = [keys[target], keys[index]];
+  return reorderPipelineStages(context, keys);
+}
+
+/**
+ * Removes a stage no lead holds. Lead writers check the stage without locking its row (see the Lead
+ * model), so this takes a SHARE lock on leads for its few milliseconds: lead inserts and stage changes
+ * in flight finish first, new ones wait, and none can put a lead into the stage between the check and
+ * the delete. The count for the refusal is taken after the lock is released.
+ */
+export async function removePipelineStage(context: LeadContext, key: string): Promise<PipelineEditResult> {
+  const { accountId } = context;
+  const outcome = await inTransaction(async (client) => {
+    const stages = await lockStages(client, accountId);
+    const stage = stages.find((candidate) => candidate.key === key);
+    if (!stage) return notFound;
+    if (stages.length === 1) return { ok: false, reason: "last_stage", message: "A pipeline needs at least one stage." } as const;
+    await client.query("SET LOCAL lock_timeout = '5s'");
+    await client.query("LOCK TABLE leads IN SHARE MODE");
+    const { rowCount } = await client.query(
+      `DELETE FROM pipeline_stages WHERE account_id = $1 AND key = $2
+         AND NOT EXISTS (SELECT 1 FROM leads WHERE account_id = $1 AND stage = $2)`,
+      [accountId, key],
+    );
+    if (rowCount === 0) return "in_use" as const;
+    await writeOrder(client, accountId, stages.filter((candidate) => candidate.key !== key).map((candidate) => candidate.key));
+    await recordAuditSql(client, {
+      accountId,
+      actorUserId: actorUserId(context),
+      action: "pipeline.stage_removed",
+      target: { type: "pipeline_stage", id: key, label: stage.label },
+    });
+    return { ok: true, stages: await lockStages(client, accountId) } as const;
+  });
+  if (outcome !== "in_use") return outcome;
+  const count = await countLeadsInStage(accountId, key);
+  return { ok: false, reason: "in_use", count, message: stageInUseMessage(count) };
+}
+
+export async function countLeadsInStage(accountId: string, key: string): Promise<number> {
+  const { rows } = await db.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM leads WHERE account_id = $1 AND stage = $2", [accountId, key]);
+  return rows[0].count;
+}
+
+/**
+ * Leads per stage for display, counted up to `cap` + 1 each (an index range per stage, never a full
+ * count of a large account): more than `cap` reads as "1,000+".
+ */
+export async function stageLeadCounts(accountId: string, cap = 1_000): Promise<Map<string, number>> {
+  const { rows } = await db.pool.query<{ key: string; count: number }>(
+    `SELECT s.key, (SELECT count(*)::int FROM (SELECT 1 FROM leads l WHERE l.account_id = $1 AND l.stage = s.key LIMIT $2) capped) AS count
+     FROM pipeline_stages s WHERE s.account_id = $1`,
+    [accountId, cap + 1],
+  );
+  return new Map(rows.map((row) => [row.key, row.count]));
 }

@@ -85,7 +85,7 @@ describe("preview and import", () => {
       { line: 3, field: "starts_at", message: expect.stringMatching(/ISO 8601/) },
       { line: 4, field: "title", message: "Must not be empty." },
     ]);
-    expect(state.rows.map((row) => [row.line, row.title, row.problems.length])).toEqual([
+    expect(state.rows.map((row) => [row.line, row.cells[0], row.problems.length])).toEqual([
       [2, "Good one", 0],
       [3, "Bad date", 1],
       [4, "", 1],

@@ -1,6 +1,6 @@
 "use client";
 
-import { CalendarDays, KeyRound, ReceiptText, ScrollText, Webhook } from "lucide-react";
+import { CalendarDays, KeyRound, Kanban, ReceiptText, ScrollText, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -15,9 +15,14 @@ const sections = [
     ],
   },
   {
+    heading: "Sales",
+    links: [{ href: "/leads", label: "Leads", icon: Users }],
+  },
+  {
     heading: "Settings",
     links: [
       { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
+      { href: "/settings/pipeline", label: "Pipeline", icon: Kanban },
       { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
       { href: "/settings/plan", label: "Plan", icon: ReceiptText },
     ],
@@ -34,7 +39,8 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
           {section.group ? <p className="mt-3 px-2 text-xs font-medium text-zinc-400">{section.group}</p> : null}
           <ul className="mt-1.5 space-y-0.5">
             {section.links.map(({ href, label, icon: Icon }) => {
-              const active = pathname === href;
+              // A lead's own page keeps "Leads" marked as the current section.
+              const active = pathname === href || (href === "/leads" && pathname.startsWith("/leads/"));
               return (
                 <li key={href}>
                   <Link

@@ -7,7 +7,7 @@ import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { describeAuditAction, describeAuditTarget } from "@/lib/audit/labels";
+import { auditActionTone, describeAuditAction, describeAuditTarget } from "@/lib/audit/labels";
 import { AUDIT_RETENTION_DAYS, listAuditLog } from "@/lib/audit/list";
 import { requireSession } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/format/date-time";
@@ -22,14 +22,14 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
   const { account } = await requireSession();
   const params = await searchParams;
   const page = await listAuditLog(account.id, { older: first(params.older), newer: first(params.newer) });
-  const description = `Who created or revoked keys and changed webhook sources, and when. Entries are kept for at least ${AUDIT_RETENTION_DAYS / 365} year.`;
+  const description = `Who changed API keys, webhook sources, events, leads and the pipeline, and when. Entries are kept for at least ${AUDIT_RETENTION_DAYS / 365} year.`;
 
   if (page.entries.length === 0) {
     return (
       <>
         <PageHeader title="Audit log" description={description} />
         <EmptyState icon={<ScrollText className="size-6" aria-hidden />} title="Nothing recorded yet">
-          <p>Creating and revoking API keys, and creating, switching or rotating webhook sources, are recorded here.</p>
+          <p>Creating and revoking API keys, changes to webhook sources, deleted events and leads, CSV imports, stage moves in the dashboard and pipeline edits are recorded here.</p>
         </EmptyState>
       </>
     );
@@ -57,7 +57,7 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
                 </TableCell>
                 <TableCell className="text-zinc-900">{entry.actorLabel}</TableCell>
                 <TableCell>
-                  <Badge tone={entry.action.endsWith("revoked") || entry.action.endsWith("deactivated") ? "red" : "indigo"}>
+                  <Badge tone={auditActionTone(entry.action)}>
                     {describeAuditAction(entry.action)}
                   </Badge>
                 </TableCell>

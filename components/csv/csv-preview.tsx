@@ -1,6 +1,6 @@
 import { AlertCircle, CheckCircle2 } from "lucide-react";
-import type { CsvRowProblem } from "@/lib/events/csv-format";
-import type { CsvImportState } from "@/lib/events/csv-upload";
+import type { CsvRowProblem } from "@/lib/csv/parse";
+import type { CsvImportState } from "@/lib/csv/upload";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -40,9 +40,11 @@ export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { sta
           <thead className="bg-zinc-50 text-xs text-zinc-500">
             <tr>
               <th className="px-3 py-2 font-medium">Line</th>
-              <th className="px-3 py-2 font-medium">Title</th>
-              <th className="px-3 py-2 font-medium">Starts</th>
-              <th className="px-3 py-2 font-medium">Location</th>
+              {preview.columns.map((column) => (
+                <th key={column} className="px-3 py-2 font-medium">
+                  {column}
+                </th>
+              ))}
               <th className="px-3 py-2 font-medium">Check</th>
             </tr>
           </thead>
@@ -50,9 +52,11 @@ export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { sta
             {preview.rows.map((row) => (
               <tr key={row.line} className={row.problems.length ? "bg-red-50/50" : undefined}>
                 <td className="px-3 py-2 font-mono text-xs text-zinc-500">{row.line}</td>
-                <td className="max-w-48 truncate px-3 py-2">{row.title}</td>
-                <td className="px-3 py-2 font-mono text-xs">{row.startsAt}</td>
-                <td className="max-w-32 truncate px-3 py-2">{row.location}</td>
+                {row.cells.map((cell, index) => (
+                  <td key={index} className="max-w-48 truncate px-3 py-2">
+                    {cell}
+                  </td>
+                ))}
                 <td className="px-3 py-2 text-xs">{row.problems.length ? <span className="text-red-700">{row.problems.join("; ")}</span> : <span className="text-emerald-700">OK</span>}</td>
               </tr>
             ))}

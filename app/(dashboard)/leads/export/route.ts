@@ -1,0 +1,20 @@
+import { getSessionContext } from "@/lib/auth/session";
+import { exportLeadsCsv } from "@/lib/leads/csv-export";
+import { leadParams } from "../filters";
+
+export const dynamic = "force-dynamic";
+
+/** The leads matching the table's search and stage filter, as CSV. Members may export: they may read. */
+export async function GET(request: Request) {
+  const context = await getSessionContext();
+  if (!context) return Response.redirect(new URL("/sign-in?callbackUrl=%2Fleads", request.url), 303);
+  const params = leadParams(Object.fromEntries(new URL(request.url).searchParams));
+  const stamp = new Date().toISOString().slice(0, 10);
+  return new Response(exportLeadsCsv(context.account.id, { q: params.q, stage: params.stage }), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="leads-${stamp}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

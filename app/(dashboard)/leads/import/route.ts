@@ -1,0 +1,8 @@
+import { csvUploadRoute } from "@/lib/csv/upload-route";
+import { LEADS_IMPORTER } from "@/lib/leads/csv-import";
+
+/* The leads import dialog's upload (lib/csv/upload-route.ts). */
+
+export const dynamic = "force-dynamic";
+
+export const POST = csvUploadRoute(LEADS_IMPORTER);

@@ -1,0 +1,30 @@
+import "server-only";
+import { recordAuditSql } from "@/lib/audit/record";
+import type { LeadChange } from "./changes";
+import { leadDisplayName } from "./display";
+import type { LeadContext } from "./model";
+import type { Queryable } from "./sql";
+
+/*
+ * Audit entries for lead changes people make in the dashboard (actor "user"): stage moves. Changes by
+ * API keys and the chat are not audited here (they are the outbound notifications' business). Runs on
+ * the change's own transaction, through recordLeadChanges.
+ */
+export async function auditLeadChanges(client: Queryable, context: LeadContext, changes: LeadChange[]): Promise<void> {
+  if (context.actor.type !== "user") return;
+  for (const change of changes) {
+    if (change.type !== "lead.stage_changed") continue;
+    const { rows } = await client.query<{ key: string; label: string }>("SELECT key, label FROM pipeline_stages WHERE account_id = $1 AND key = ANY($2::text[])", [
+      context.accountId,
+      [change.previousStage, change.lead.stage],
+    ]);
+    const label = (key: string) => rows.find((row) => row.key === key)?.label ?? key;
+    await recordAuditSql(client, {
+      accountId: context.accountId,
+      actorUserId: context.actor.userId,
+      action: "lead.stage_changed",
+      target: { type: "lead", id: change.lead.id, label: leadDisplayName(change.lead) },
+      metadata: { from: label(change.previousStage), to: label(change.lead.stage), fromKey: change.previousStage, toKey: change.lead.stage },
+    });
+  }
+}

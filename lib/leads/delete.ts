@@ -1,0 +1,28 @@
+import "server-only";
+import { recordAuditSql } from "@/lib/audit/record";
+import { isPublicId } from "@/lib/public-api/ids";
+import { leadDisplayName } from "./display";
+import type { LeadContext } from "./model";
+import { LEAD_ID_PREFIX } from "./schemas";
+import { inTransaction } from "./sql";
+
+/** Deletes a lead of the account; the delete and its audit entry commit together. */
+export async function deleteLead(context: LeadContext, id: string): Promise<{ ok: true; name: string } | { ok: false; reason: "not_found" }> {
+  if (!isPublicId(id, LEAD_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  return inTransaction(async (client) => {
+    const { rows } = await client.query<{ name: string | null; email: string | null; phone: string | null }>(
+      "DELETE FROM leads WHERE account_id = $1 AND id = $2 RETURNING name, email, phone",
+      [context.accountId, id],
+    );
+    if (!rows[0]) return { ok: false, reason: "not_found" } as const;
+    const name = leadDisplayName(rows[0]);
+    await recordAuditSql(client, {
+      accountId: context.accountId,
+      actorUserId: context.actor.type === "user" ? context.actor.userId : null,
+      action: "lead.deleted",
+      target: { type: "lead", id, label: name },
+      metadata: rows[0].email ? { email: rows[0].email } : {},
+    });
+    return { ok: true, name } as const;
+  });
+}
