@@ -2,7 +2,7 @@ import "server-only";
 import type { CsvRow, CsvRowProblem } from "@/lib/csv/parse";
 import type { CsvImporter, CsvImportSummary, CsvRowCheck } from "@/lib/csv/upload";
 import { db } from "@/lib/db/client";
-import { generatePublicId } from "@/lib/public-api/ids";
+import { generatePublicId } from "@/lib/ids";
 import { parseWith } from "@/lib/public-api/validation";
 import { LEAD_CSV_COLUMNS } from "./csv-export";
 import { listPipelineStages } from "./pipeline";

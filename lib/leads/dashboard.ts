@@ -1,10 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { decodeCursor, encodeCursor } from "@/lib/public-api/cursor";
-import { isPublicId } from "@/lib/public-api/ids";
+import { isPublicId } from "@/lib/ids";
+import { encodeCursor, tryDecodeCursor } from "@/lib/pagination/keyset";
 import type { Lead } from "./model";
 import { listLeads } from "./read";
-import { LEAD_ID_PREFIX, LEAD_LIMITS, type LeadCursor } from "./schemas";
+import { LEAD_CURSOR, LEAD_ID_PREFIX, LEAD_LIMITS, type LeadCursor } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 
 /*
@@ -15,16 +15,14 @@ import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 export type LeadsTablePage = { leads: Lead[]; prevCursor: string | null; nextCursor: string | null };
 
 function cursorOf(lead: Lead): string {
-  return encodeCursor([lead.createdAt.toISOString(), lead.id]);
+  return encodeCursor(LEAD_CURSOR.tag, [lead.createdAt, lead.id]);
 }
 
 /** A cursor this module issued, or null (then the first page is shown). */
 function readCursor(text: string | undefined): LeadCursor | null {
-  const values = text ? decodeCursor(text) : null;
-  if (!values || values.length !== 2) return null;
-  const [createdAt, id] = values;
-  if (typeof createdAt !== "string" || typeof id !== "string" || Number.isNaN(Date.parse(createdAt)) || !isPublicId(id, LEAD_ID_PREFIX)) return null;
-  return { createdAt, id };
+  const values = tryDecodeCursor(text, LEAD_CURSOR.tag, LEAD_CURSOR.parts);
+  if (!values || !isPublicId(values[1], LEAD_ID_PREFIX)) return null;
+  return { createdAt: values[0], id: values[1] };
 }
 
 export type LeadsTableQuery = { q?: string; stage?: string; cursor?: string; dir?: "next" | "prev"; limit: number };

@@ -1,6 +1,6 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
-import { isPublicId } from "@/lib/public-api/ids";
+import { isPublicId } from "@/lib/ids";
 import { leadDisplayName } from "./display";
 import type { LeadContext } from "./model";
 import { LEAD_ID_PREFIX } from "./schemas";

@@ -9,6 +9,7 @@ import { createEvent, deleteEvent } from "@/lib/events/repository";
 import { createKey } from "../support/api-keys";
 import { createAccount } from "../support/factories";
 import { signInAs } from "../support/request-context";
+import { renderedText } from "../support/rendered-text";
 
 /** `count` entries; every third shares its timestamp with the previous one, to exercise the id tie-break. */
 async function seed(accountId: string, count: number) {
@@ -80,7 +81,7 @@ describe("audit log listing", () => {
     const owner = await createAccount();
     await seed(owner.accountId, 30);
     await signInAs(owner.user);
-    const serialised = JSON.stringify(await AuditLogPage({ searchParams: Promise.resolve({}) }));
+    const serialised = renderedText(await AuditLogPage({ searchParams: Promise.resolve({}) }));
     expect(serialised).toContain("Created API key");
     expect(serialised).toContain("key 30");
     expect(serialised).toContain("?older=");
