@@ -49,7 +49,7 @@ export function LeadsBoard({ columns, canManage, countCap }: { columns: BoardCol
 
   return (
     <div className="-mx-4 overflow-x-auto px-4 pb-4 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
-      <div className="flex min-w-max items-start gap-4">
+      <div className="grid auto-cols-[minmax(13rem,1fr)] grid-flow-col items-start gap-3">
         {shown.map((column, index) => {
           const canDrop = dragging !== null && dragging.from !== column.key;
           return (
@@ -57,7 +57,7 @@ export function LeadsBoard({ columns, canManage, countCap }: { columns: BoardCol
               key={column.key}
               aria-labelledby={`stage-${column.key}`}
               className={cn(
-                "flex w-72 shrink-0 flex-col rounded-xl bg-zinc-100/80 ring-1 ring-zinc-200 transition-colors",
+                "flex min-w-0 flex-col rounded-xl bg-zinc-100/80 ring-1 ring-zinc-200 transition-colors",
                 canDrop && dropTarget === column.key && "bg-indigo-50 ring-2 ring-indigo-300",
               )}
               onDragOver={(event) => {
