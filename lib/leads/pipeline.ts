@@ -43,9 +43,13 @@ export async function listPipelineStages(accountId: string): Promise<PipelineSta
   return rows;
 }
 
+/**
+ * The stages, locked, in their current order. A locking read that waited for another edit returns the
+ * rows as that edit left them but sorted by what it saw before waiting, so the order is taken again here.
+ */
 async function lockStages(client: Queryable, accountId: string): Promise<PipelineStage[]> {
   const { rows } = await client.query<PipelineStage>(`${STAGES_SQL} FOR UPDATE`, [accountId]);
-  return rows;
+  return rows.sort((a, b) => a.position - b.position || (a.key < b.key ? -1 : 1));
 }
 
 /** Positions 0…n-1 in the given key order, in one statement. */
@@ -107,6 +111,20 @@ export async function renamePipelineStage(context: LeadContext, key: string, raw
   });
 }
 
+/** Writes `keys` as the order of the locked `stages` (same set), with its audit entry; a no-op when unchanged. */
+async function applyOrder(client: Queryable, context: LeadContext, stages: PipelineStage[], keys: string[]): Promise<PipelineEditResult> {
+  if (keys.every((key, index) => key === stages[index].key)) return { ok: true, stages } as const;
+  await writeOrder(client, context.accountId, keys);
+  await recordAuditSql(client, {
+    accountId: context.accountId,
+    actorUserId: actorUserId(context),
+    action: "pipeline.stages_reordered",
+    target: { type: "pipeline", id: context.accountId, label: "Pipeline" },
+    metadata: { order: keys },
+  });
+  return { ok: true, stages: await lockStages(client, context.accountId) } as const;
+}
+
 /** Puts the stages in the given order; `keys` must name every stage exactly once. */
 export async function reorderPipelineStages(context: LeadContext, keys: string[]): Promise<PipelineEditResult> {
   return inTransaction(async (client) => {
@@ -114,28 +132,25 @@ export async function reorderPipelineStages(context: LeadContext, keys: string[]
     const current = stages.map((stage) => stage.key);
     const sameSet = keys.length === current.length && new Set(keys).size === keys.length && keys.every((key) => current.includes(key));
     if (!sameSet) return { ok: false, reason: "conflict", message: "The pipeline changed while you were editing it. Reload the page and try again." } as const;
-    if (keys.every((key, index) => key === current[index])) return { ok: true, stages } as const;
-    await writeOrder(client, context.accountId, keys);
-    await recordAuditSql(client, {
-      accountId: context.accountId,
-      actorUserId: actorUserId(context),
-      action: "pipeline.stages_reordered",
-      target: { type: "pipeline", id: context.accountId, label: "Pipeline" },
-      metadata: { order: keys },
-    });
-    return { ok: true, stages: await lockStages(client, context.accountId) } as const;
+    return applyOrder(client, context, stages, keys);
   });
 }
 
-/** Moves one stage a place up (earlier) or down, relative to the order as it is now. */
+/**
+ * Moves one stage a place up (earlier) or down, relative to the order as it is now. The order is read
+ * under the stages' lock, so two quick moves apply one after the other instead of the second undoing the first.
+ */
 export async function movePipelineStage(context: LeadContext, key: string, direction: "up" | "down"): Promise<PipelineEditResult> {
-  const keys = (await listPipelineStages(context.accountId)).map((stage) => stage.key);
-  const index = keys.indexOf(key);
-  if (index === -1) return notFound;
-  const target = direction === "up" ? index - 1 : index + 1;
-  if (target < 0 || target >= keys.length) return { ok: true, stages: await listPipelineStages(context.accountId) };
-  [keys[index], keys[target]] = [keys[target], keys[index]];
-  return reorderPipelineStages(context, keys);
+  return inTransaction(async (client) => {
+    const stages = await lockStages(client, context.accountId);
+    const keys = stages.map((stage) => stage.key);
+    const index = keys.indexOf(key);
+    if (index === -1) return notFound;
+    const target = direction === "up" ? index - 1 : index + 1;
+    if (target < 0 || target >= keys.length) return { ok: true, stages } as const;
+    [keys[index], keys[target]] = [keys[target], keys[index]];
+    return applyOrder(client, context, stages, keys);
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { MANAGERS_ONLY } from "@/lib/actions/action";
 import { db } from "@/lib/db/client";
 import { createLead } from "@/lib/leads/create";
 import { listLeadsTable, readBoard } from "@/lib/leads/dashboard";
-import { addPipelineStage, listPipelineStages, MAX_STAGES, removePipelineStage, reorderPipelineStages } from "@/lib/leads/pipeline";
+import { addPipelineStage, listPipelineStages, MAX_STAGES, movePipelineStage, removePipelineStage, reorderPipelineStages } from "@/lib/leads/pipeline";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { addMember, createAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
@@ -214,6 +214,14 @@ describe("pipeline", () => {
     expect(await stageKeys(owner.accountId)).toEqual(["contacted", "new", "won", "qualified", "lost"]);
   });
 
+  it("applies quick moves of one stage one after the other, so a later one does not undo an earlier one", async () => {
+    const owner = await createAccount();
+    await signInAs(owner.user);
+    const moves = Array.from({ length: 4 }, () => movePipelineStage(system(owner.accountId), "lost", "up"));
+    expect(await Promise.all(moves)).toMatchObject([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
+    expect(await stageKeys(owner.accountId)).toEqual(["lost", "new", "contacted", "qualified", "won"]);
+  });
+
   it("refuses to remove a stage in use and says how many leads hold it", async () => {
     const owner = await createAccount();
     for (const name of ["A", "B", "C"]) await seedLead(owner.accountId, { name, stage: "won" });
@@ -279,7 +287,11 @@ describe("dashboard reads", () => {
 
   it("reads the board: every stage in order, the newest leads of each, and whether there are more", async () => {
     const owner = await createAccount();
-    for (let index = 0; index < 4; index += 1) await seedLead(owner.accountId, { name: `Won ${index}`, stage: "won" });
+    for (let index = 0; index < 4; index += 1) {
+      const lead = await seedLead(owner.accountId, { name: `Won ${index}`, stage: "won" });
+      // Distinct creation times: two leads created in the same millisecond have no defined order.
+      await db.pool.query("UPDATE leads SET created_at = created_at - make_interval(secs => $2) WHERE id = $1", [lead.id, 10 - index]);
+    }
     await seedLead(owner.accountId, { name: "Fresh" });
     const board = await readBoard(owner.accountId, 3);
     expect(board.map((column) => [column.key, column.leads.length, column.hasMore])).toEqual([
