@@ -12,6 +12,13 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_source.secret_revealed": "Revealed signing secret",
   "event.deleted": "Deleted event",
   "events.imported": "Imported events from CSV",
+  "webhook_subscription.created": "Created webhook subscription",
+  "webhook_subscription.updated": "Updated webhook subscription",
+  "webhook_subscription.disabled": "Disabled webhook subscription",
+  "webhook_subscription.enabled": "Enabled webhook subscription",
+  "webhook_subscription.deleted": "Deleted webhook subscription",
+  "webhook_subscription.secret_rotated": "Rotated webhook subscription secret",
+  "webhook_subscription.secret_revealed": "Revealed webhook subscription secret",
 };
 
 export function describeAuditAction(action: string): string {
