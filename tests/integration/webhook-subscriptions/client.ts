@@ -4,7 +4,7 @@ import { GET as eventsExport } from "@/app/api/public/webhook-events/route";
 import type { Scope } from "@/lib/api-keys/scopes";
 import { db } from "@/lib/db/client";
 import type { Resolver } from "@/lib/webhook-subscriptions/addresses";
-import { useTargetResolver } from "@/lib/webhook-subscriptions/target-url";
+import { setTargetResolver } from "@/lib/webhook-subscriptions/target-url";
 import { bearer, createKey } from "../../support/api-keys";
 import type { TestAccount } from "../../support/factories";
 
@@ -52,7 +52,7 @@ const fakeResolver: Resolver = async (hostname) => {
   return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 };
 
-export const installFakeResolver = () => useTargetResolver(fakeResolver);
+export const installFakeResolver = () => setTargetResolver(fakeResolver);
 
 export const subscriptionCount = async (accountId: string) =>
   Number((await db.pool.query<{ count: string }>("SELECT count(*) FROM webhook_subscriptions WHERE account_id = $1", [accountId])).rows[0].count);
