@@ -19,6 +19,13 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "pipeline.stage_renamed": "Renamed pipeline stage",
   "pipeline.stages_reordered": "Reordered pipeline stages",
   "pipeline.stage_removed": "Removed pipeline stage",
+  "webhook_subscription.created": "Created webhook subscription",
+  "webhook_subscription.updated": "Updated webhook subscription",
+  "webhook_subscription.disabled": "Disabled webhook subscription",
+  "webhook_subscription.enabled": "Enabled webhook subscription",
+  "webhook_subscription.deleted": "Deleted webhook subscription",
+  "webhook_subscription.secret_rotated": "Rotated webhook subscription secret",
+  "webhook_subscription.secret_revealed": "Revealed webhook subscription secret",
 };
 
 /** Removals read red in the log; everything else neutral-indigo. */

@@ -19,13 +19,20 @@ export type AuditAction =
   | "pipeline.stage_added"
   | "pipeline.stage_renamed"
   | "pipeline.stages_reordered"
-  | "pipeline.stage_removed";
+  | "pipeline.stage_removed"
+  | "webhook_subscription.created"
+  | "webhook_subscription.updated"
+  | "webhook_subscription.disabled"
+  | "webhook_subscription.enabled"
+  | "webhook_subscription.deleted"
+  | "webhook_subscription.secret_rotated"
+  | "webhook_subscription.secret_revealed";
 
-/** Who did it; null for the system (sign-up, jobs). */
-export type AuditActor = { id: string; name: string; email: string } | null;
+/** Who did it: a user, an API key (public API writes), or null for the system (sign-up, jobs). */
+export type AuditActor = { id: string; name: string; email: string } | { type: "api_key"; id: string; name: string; prefix: string } | null;
 
 /** For imports the target is the account (an import touches many rows), labelled with the file name. */
-export type AuditTargetType = "api_key" | "webhook_source" | "event" | "account" | "lead" | "pipeline_stage" | "pipeline";
+export type AuditTargetType = "api_key" | "webhook_source" | "webhook_subscription" | "event" | "account" | "lead" | "pipeline_stage" | "pipeline";
 
 export type AuditEntry = {
   accountId: string;
@@ -43,8 +50,9 @@ export async function recordAudit(entry: AuditEntry, tx: Prisma.TransactionClien
   await tx.auditLog.create({
     data: {
       accountId: entry.accountId,
-      actorId: entry.actor?.id ?? null,
-      actorLabel: entry.actor ? `${entry.actor.name} <${entry.actor.email}>` : "System",
+      // actor_id names a user; an API key is named in the label (its id stays in the entry's metadata).
+      actorId: entry.actor && !("type" in entry.actor) ? entry.actor.id : null,
+      actorLabel: actorLabel(entry.actor),
       action: entry.action,
       targetType: entry.target.type,
       targetId: entry.target.id,
@@ -72,4 +80,10 @@ export async function recordAuditSql(
      FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = $2::uuid`,
     [entry.accountId, entry.actorUserId, entry.action, entry.target.type, entry.target.id, entry.target.label, JSON.stringify(entry.metadata ?? {})],
   );
+}
+
+function actorLabel(actor: AuditActor): string {
+  if (!actor) return "System";
+  if ("type" in actor) return `API key "${actor.name}" (${actor.prefix}…)`;
+  return `${actor.name} <${actor.email}>`;
 }

@@ -1,6 +1,14 @@
 import "server-only";
 import { withApiKey } from "@/lib/api-keys/with-api-key";
 import { changeLeadStageRoute, createLeadRoute, getLeadRoute, listLeadsRoute, listPipelineRoute, updateLeadRoute } from "@/lib/leads/http";
+import {
+  createSubscriptionRoute,
+  deleteSubscriptionRoute,
+  getSubscriptionRoute,
+  listMessagesRoute,
+  listSubscriptionsRoute,
+  updateSubscriptionRoute,
+} from "@/lib/webhook-subscriptions/http";
 import { zapierMe } from "./zapier-me";
 
 /*
@@ -30,6 +38,16 @@ export const leadRoutes = {
 };
 export const leadStageRoutes = { POST: withApiKey<{ id: string }>(changeLeadStageRoute, { scope: "write:leads" }) };
 export const pipelineRoutes = { GET: withApiKey(listPipelineRoute, { scope: "read:leads" }) };
+export const webhooksRoutes = {
+  GET: withApiKey(listSubscriptionsRoute, { scope: "webhooks" }),
+  POST: withApiKey(createSubscriptionRoute, { scope: "webhooks" }),
+};
+export const webhookRoutes = {
+  GET: withApiKey<{ id: string }>(getSubscriptionRoute, { scope: "webhooks" }),
+  PATCH: withApiKey<{ id: string }>(updateSubscriptionRoute, { scope: "webhooks" }),
+  DELETE: withApiKey<{ id: string }>(deleteSubscriptionRoute, { scope: "webhooks" }),
+};
+export const webhookEventsRoutes = { GET: withApiKey(listMessagesRoute, { scope: "webhooks" }) };
 
 const table = (path: string, methods: Record<string, Handlers<never>>): PublicRoute => ({
   path,
@@ -42,6 +60,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   table("/api/public/leads/{id}", leadRoutes),
   table("/api/public/leads/{id}/stage", leadStageRoutes),
   table("/api/public/pipeline", pipelineRoutes),
+  table("/api/public/webhooks", webhooksRoutes),
+  table("/api/public/webhooks/{id}", webhookRoutes),
+  table("/api/public/webhook-events", webhookEventsRoutes),
 ];
 
 /** The route and its decoded path params for a pathname, or null. `{name}` matches one non-empty segment. */

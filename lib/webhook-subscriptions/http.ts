@@ -1,0 +1,104 @@
+import "server-only";
+import type { ApiKeyContext } from "@/lib/api-keys/with-api-key";
+import { notFoundResponse } from "@/lib/api-keys/with-api-key";
+import { errorResponse, jsonResponse } from "@/lib/http/api-error";
+import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
+import { withIdempotency } from "@/lib/public-api/idempotency";
+import { listResponse, queryObject } from "@/lib/public-api/list";
+import { invalidRequestResponse } from "@/lib/public-api/validation";
+import { listOutboundMessages, listSubscriptions, type OutboundMessageView } from "./lists";
+import { serializeSubscription, type SubscriptionContext, type SubscriptionFailure } from "./model";
+import { createSubscriptionSchema, listMessagesQuerySchema, listSubscriptionsQuerySchema, updateSubscriptionSchema } from "./schemas";
+import { createSubscription, deleteSubscription, getSubscription, updateSubscription } from "./store";
+import { parseDetailed } from "./validation";
+
+/*
+ * The subscription paths of the public API (scope `webhooks`): Zapier-style REST hooks subscribe with
+ * POST and unsubscribe with DELETE. Answers follow the public API conventions (docs/outbound-webhooks.md):
+ * 400 invalid_request with per-field details (URL problems carry a `reason` code), 404 not_found for ids
+ * outside the key's account, 403 plan_limit_reached at the plan's cap, Idempotency-Key on POST.
+ */
+
+type IdParams = { id: string };
+
+function subscriptionContext({ account, key }: ApiKeyContext<unknown>): SubscriptionContext {
+  return { accountId: account.id, actor: { type: "api_key", apiKeyId: key.id, name: key.name, prefix: key.prefix } };
+}
+
+function failureResponse(failure: SubscriptionFailure): Response {
+  switch (failure.reason) {
+    case "invalid":
+      return invalidRequestResponse(failure.details);
+    case "not_found":
+      return notFoundResponse("webhook subscription");
+    case "plan_limit_reached":
+      return errorResponse(403, "plan_limit_reached", `Your plan allows ${failure.limit} webhook subscriptions. Delete one you no longer use, or upgrade the plan.`, {
+        details: [{ limit: failure.limit, message: `At most ${failure.limit} subscriptions on this plan.` }],
+      });
+  }
+}
+
+/** POST /api/public/webhooks → 201 with the subscription and its secret (shown this once). */
+export async function createSubscriptionRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
+  const raw = await readRawBody(request);
+  if (!raw.ok) return raw.response;
+  return withIdempotency(request, context.key.id, raw.bytes, async () => {
+    const json = parseJsonObject(raw.bytes);
+    if (!json.ok) return json.response;
+    const input = parseDetailed(createSubscriptionSchema, json.value);
+    if (!input.ok) return invalidRequestResponse(input.details);
+    const result = await createSubscription(subscriptionContext(context), input.value);
+    if (!result.ok) return failureResponse(result);
+    const body = { ...serializeSubscription(result.subscription), secret: result.secret };
+    return jsonResponse(body, { status: 201, headers: { Location: `/api/public/webhooks/${result.subscription.id}` } });
+  });
+}
+
+/** GET /api/public/webhooks */
+export async function listSubscriptionsRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
+  const query = parseDetailed(listSubscriptionsQuerySchema, queryObject(new URL(request.url)));
+  if (!query.ok) return invalidRequestResponse(query.details);
+  const page = await listSubscriptions(context.account.id, query.value);
+  return listResponse({ ...page, data: page.data.map(serializeSubscription) });
+}
+
+/** GET /api/public/webhooks/{id} */
+export async function getSubscriptionRoute(_request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
+  const { id } = await context.params;
+  const subscription = await getSubscription(context.account.id, id);
+  return subscription ? jsonResponse(serializeSubscription(subscription)) : notFoundResponse("webhook subscription");
+}
+
+/** PATCH /api/public/webhooks/{id}: a partial update. */
+export async function updateSubscriptionRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
+  const { id } = await context.params;
+  const raw = await readRawBody(request);
+  if (!raw.ok) return raw.response;
+  const json = parseJsonObject(raw.bytes);
+  if (!json.ok) return json.response;
+  const input = parseDetailed(updateSubscriptionSchema, json.value);
+  if (!input.ok) return invalidRequestResponse(input.details);
+  const result = await updateSubscription(subscriptionContext(context), id, input.value);
+  return result.ok ? jsonResponse(serializeSubscription(result.subscription)) : failureResponse(result);
+}
+
+/** DELETE /api/public/webhooks/{id} → 204 (Zapier's unsubscribe). */
+export async function deleteSubscriptionRoute(_request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
+  const { id } = await context.params;
+  const result = await deleteSubscription(subscriptionContext(context), id);
+  return result.ok ? new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } }) : failureResponse(result);
+}
+
+/** The notification exactly as receivers get it: `{id, type, created_at, data}`. */
+export function serializeMessage(message: OutboundMessageView) {
+  const payload = (message.payload ?? {}) as { data?: unknown };
+  return { id: message.id, type: message.type, created_at: message.createdAt.toISOString(), data: payload.data ?? null };
+}
+
+/** GET /api/public/webhook-events: recent notifications, newest first (sample data, polling fallback). */
+export async function listMessagesRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
+  const query = parseDetailed(listMessagesQuerySchema, queryObject(new URL(request.url)));
+  if (!query.ok) return invalidRequestResponse(query.details);
+  const page = await listOutboundMessages(context.account.id, query.value);
+  return listResponse({ ...page, data: page.data.map(serializeMessage) });
+}

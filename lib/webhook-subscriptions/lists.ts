@@ -1,0 +1,56 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { isUuid } from "@/lib/ids";
+import { encodeCursor } from "@/lib/pagination/keyset";
+import type { ListOrder, ListPage } from "@/lib/public-api/list";
+import type { Subscription } from "./model";
+import { MESSAGE_CURSOR, SUBSCRIPTION_CURSOR, type Keyset } from "./schemas";
+import { subscriptionSelect } from "./store";
+
+/*
+ * The account's subscriptions and its recent notifications, newest first by default, paged by keyset on
+ * (created_at, id) along the (account_id, [type,] created_at, id) indexes: no OFFSET, so a deep page
+ * costs what the first one costs.
+ */
+
+export type ListOptions = { limit: number; order: ListOrder; cursor: Keyset | null };
+
+/** Rows strictly after the cursor in the list's order. */
+function after(cursor: Keyset | null, order: ListOrder) {
+  if (!cursor) return {};
+  const createdAt = new Date(cursor.createdAt);
+  const beyond = order === "desc" ? "lt" : "gt";
+  return { OR: [{ createdAt: { [beyond]: createdAt } }, { createdAt, id: { [beyond]: cursor.id } }] };
+}
+
+function page<T extends { createdAt: Date; id: string }>(rows: T[], limit: number, tag: string): ListPage<T> {
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  const last = data[data.length - 1];
+  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(tag, [last.createdAt, last.id]) : null };
+}
+
+export async function listSubscriptions(accountId: string, options: ListOptions): Promise<ListPage<Subscription>> {
+  if (!isUuid(accountId)) return { data: [], hasMore: false, nextCursor: null };
+  const rows = await db.prisma.webhookSubscription.findMany({
+    where: { accountId, ...after(options.cursor, options.order) },
+    orderBy: [{ createdAt: options.order }, { id: options.order }],
+    take: options.limit + 1,
+    select: subscriptionSelect,
+  });
+  return page(rows, options.limit, SUBSCRIPTION_CURSOR.tag);
+}
+
+export type OutboundMessageView = { id: string; type: string; payload: unknown; createdAt: Date };
+
+/** The account's notifications (optionally of one type); `payload` is the body receivers get. */
+export async function listOutboundMessages(accountId: string, options: ListOptions & { type: string | null }): Promise<ListPage<OutboundMessageView>> {
+  if (!isUuid(accountId)) return { data: [], hasMore: false, nextCursor: null };
+  const rows = await db.prisma.outboundMessage.findMany({
+    where: { accountId, ...(options.type ? { type: options.type } : {}), ...after(options.cursor, options.order) },
+    orderBy: [{ createdAt: options.order }, { id: options.order }],
+    take: options.limit + 1,
+    select: { id: true, type: true, payload: true, createdAt: true },
+  });
+  return page(rows, options.limit, MESSAGE_CURSOR.tag);
+}
