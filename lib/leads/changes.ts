@@ -1,12 +1,13 @@
 import "server-only";
-import type { Lead, LeadContext } from "./model";
+import { emitNotifications } from "@/lib/outbound/emit";
+import { serializeLead, type Lead, type LeadContext } from "./model";
 import type { Queryable } from "./sql";
 
 /*
  * The one place where a lead write announces itself. Every create, update and stage change calls this
- * inside its own transaction, so the outbound notifications (lead.created, lead.updated,
- * lead.stage_changed with previous_stage) can later be written here, committed together with the
- * change or not at all. Nothing subscribes yet.
+ * inside its own transaction, so its outbound notifications (lead.created, lead.updated,
+ * lead.stage_changed with previous_stage) commit together with the change or not at all. `data` is the
+ * lead as the public API returns it.
  */
 
 export type LeadChange =
@@ -15,7 +16,12 @@ export type LeadChange =
   | { type: "lead.stage_changed"; lead: Lead; previousStage: string };
 
 export async function recordLeadChanges(client: Queryable, context: LeadContext, changes: LeadChange[]): Promise<void> {
-  void client;
-  void context;
-  void changes;
+  await emitNotifications(
+    client,
+    context.accountId,
+    changes.map((change) => ({
+      type: change.type,
+      data: change.type === "lead.stage_changed" ? { ...serializeLead(change.lead), previous_stage: change.previousStage } : serializeLead(change.lead),
+    })),
+  );
 }
