@@ -98,3 +98,28 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** One committed notification for the account (its own single-statement transaction). */
+export async function notify(accountId: string, type = "lead.created", data: Record<string, unknown> = { id: "lead_test" }): Promise<string> {
+  const { emitNotifications } = await import("@/lib/outbound/emit");
+  const [id] = await emitNotifications(db.pool, accountId, [{ type, data }]);
+  return id;
+}
+
+export type AttemptRow = { attempt: number; status_code: number | null; duration_ms: number; response_excerpt: string; error: string | null; outcome: string; attempted_at: Date };
+
+export async function attempts(subscriptionId: string): Promise<AttemptRow[]> {
+  const { rows } = await db.pool.query<AttemptRow>(
+    "SELECT attempt, status_code, duration_ms, response_excerpt, error, outcome, attempted_at FROM outbound_attempts WHERE subscription_id = $1 ORDER BY attempted_at, attempt",
+    [subscriptionId],
+  );
+  return rows;
+}
+
+export async function subscriptionRow(subscriptionId: string) {
+  const { rows } = await db.pool.query(
+    "SELECT status::text AS status, disabled_reason, failing_since, last_delivery_at, last_delivery_ok, last_error FROM webhook_subscriptions WHERE id = $1",
+    [subscriptionId],
+  );
+  return rows[0] as { status: string; disabled_reason: string | null; failing_since: Date | null; last_delivery_at: Date | null; last_delivery_ok: boolean | null; last_error: string | null };
+}

@@ -1,0 +1,92 @@
+import "server-only";
+import { Logger, run, type Runner, type Task } from "graphile-worker";
+import pg from "pg";
+import { deliver, DELIVER_TASK } from "./deliver";
+import { deliveryTimeoutMs } from "./post";
+
+/*
+ * The delivery worker: graphile-worker running the "deliver" task (deliver.ts) on a pool of its own.
+ * Any number of workers, in web instances (`npm start`) or alone (`npm run worker`), share the queue:
+ * graphile-worker locks each job for the one worker that runs it. New jobs arrive by LISTEN/NOTIFY, so
+ * the lag from commit to the first attempt is milliseconds when idle.
+ *
+ * A worker that dies mid-delivery (SIGKILL, power loss) leaves its job locked; graphile-worker frees such
+ * jobs only after 4 hours. Since one attempt never runs longer than its timeout, every worker also frees
+ * "deliver" jobs locked for longer than OUTBOUND_STALE_LOCK_MS (default: the timeout plus 45 s), so the
+ * delivery is retried within about a minute (at least once, with the same webhook-id).
+ */
+
+export type OutboundWorker = { stop: () => Promise<void>; runner: Runner };
+
+export type WorkerOptions = {
+  connectionString?: string;
+  concurrency?: number;
+  pollIntervalMs?: number;
+  staleLockMs?: number;
+  log?: (line: string) => void;
+};
+
+export function workerConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.OUTBOUND_WORKER_CONCURRENCY);
+  return Number.isInteger(value) && value > 0 ? value : 10;
+}
+
+function staleLockMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.OUTBOUND_STALE_LOCK_MS);
+  return Number.isFinite(value) && value > 0 ? value : deliveryTimeoutMs(env) + 45_000;
+}
+
+// graphile-worker's own tables, as its reset of stale locks (4 hours) writes them.
+const FREE_STALE_LOCKS_SQL = `UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, run_at = greatest(run_at, now())
+  WHERE locked_at < now() - $1::int * interval '1 millisecond'
+    AND task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')`;
+
+export async function startOutboundWorker(options: WorkerOptions = {}): Promise<OutboundWorker> {
+  const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+  if (!connectionString) throw new Error("DATABASE_URL is not set");
+  const concurrency = options.concurrency ?? workerConcurrency();
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const pool = new pg.Pool({ connectionString, max: concurrency + 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  // A dropped connection (database restart) must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+
+  const task: Task = async (payload) => {
+    const deliveryId = (payload as { delivery_id?: unknown } | null)?.delivery_id;
+    if (typeof deliveryId !== "string") return;
+    await deliver(deliveryId, { pool });
+  };
+  const logger = new Logger(() => (level, message) => {
+    if (level === "error" || level === "warning") log(`outbound worker: ${message}`);
+  });
+  const runner = await run({
+    pgPool: pool,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: options.pollIntervalMs ?? 1_000,
+    taskList: { [DELIVER_TASK]: task },
+    logger,
+  });
+
+  const lockLimit = options.staleLockMs ?? staleLockMs();
+  const freeStaleLocks = () =>
+    pool.query(FREE_STALE_LOCKS_SQL, [Math.round(lockLimit)]).catch((error: unknown) => {
+      log(`outbound worker: freeing stale locks failed (retried): ${error instanceof Error ? error.message : String(error)}`);
+    });
+  const sweep = setInterval(() => void freeStaleLocks(), Math.max(Math.min(lockLimit / 2, 15_000), 500));
+  sweep.unref();
+  void freeStaleLocks();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    runner,
+    stop: () => {
+      stopping ??= (async () => {
+        clearInterval(sweep);
+        // Lets running attempts finish (each is bounded by its timeout) and releases the queue's locks.
+        await runner.stop().catch(() => {});
+        await pool.end().catch(() => {});
+      })();
+      return stopping;
+    },
+  };
+}
