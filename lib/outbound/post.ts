@@ -15,7 +15,7 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 export const EXCERPT_BYTES = 4 * 1024;
 export const READ_LIMIT_BYTES = 64 * 1024;
 
-export function deliveryTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+export function deliveryTimeoutMs(env: Record<string, string | undefined> = process.env): number {
   const configured = Number(env.OUTBOUND_TIMEOUT_MS);
   return Number.isFinite(configured) && configured > 0 ? configured : DELIVERY_TIMEOUT_MS;
 }

@@ -1,5 +1,6 @@
 import "server-only";
-import { Logger, run, type Runner, type Task } from "graphile-worker";
+import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile-worker";
+import { EventEmitter } from "node:events";
 import pg from "pg";
 import { deliver, DELIVER_TASK } from "./deliver";
 import { deliveryTimeoutMs } from "./post";
@@ -14,9 +15,13 @@ import { deliveryTimeoutMs } from "./post";
  * jobs only after 4 hours. Since one attempt never runs longer than its timeout, every worker also frees
  * "deliver" jobs locked for longer than OUTBOUND_STALE_LOCK_MS (default: the timeout plus 45 s), so the
  * delivery is retried within about a minute (at least once, with the same webhook-id).
+ *
+ * graphile-worker 0.16 retires a worker slot for good when it cannot mark a job done (the database went
+ * away at that moment) and does not replace it; after a few outages nothing would run. So a slot's fatal
+ * error restarts the whole runner here, once the database answers again.
  */
 
-export type OutboundWorker = { stop: () => Promise<void>; runner: Runner };
+export type OutboundWorker = { stop: () => Promise<void>; restarts: () => number };
 
 export type WorkerOptions = {
   connectionString?: string;
@@ -58,14 +63,44 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   const logger = new Logger(() => (level, message) => {
     if (level === "error" || level === "warning") log(`outbound worker: ${message}`);
   });
-  const runner = await run({
-    pgPool: pool,
-    concurrency,
-    noHandleSignals: true,
-    pollInterval: options.pollIntervalMs ?? 1_000,
-    taskList: { [DELIVER_TASK]: task },
-    logger,
-  });
+  const events: WorkerEvents = new EventEmitter();
+  let runner: Runner | null = null;
+  let stopped = false;
+  let restarting: Promise<void> | null = null;
+  let restarts = 0;
+  const launch = async () => {
+    runner = await run({
+      pgPool: pool,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: options.pollIntervalMs ?? 1_000,
+      taskList: { [DELIVER_TASK]: task },
+      logger,
+      events,
+    });
+    runner.promise.catch(() => restart());
+  };
+  const restart = () => {
+    if (stopped) return;
+    restarting ??= (async () => {
+      restarts++;
+      await runner?.stop().catch(() => {});
+      runner = null;
+      while (!stopped) {
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        if (stopped) break;
+        try {
+          await launch();
+          break;
+        } catch (error) {
+          log(`outbound worker: restart failed (retrying): ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      restarting = null;
+    })();
+  };
+  events.on("worker:fatalError", () => restart());
+  await launch();
 
   const lockLimit = options.staleLockMs ?? staleLockMs();
   const freeStaleLocks = () =>
@@ -78,12 +113,14 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
 
   let stopping: Promise<void> | null = null;
   return {
-    runner,
+    restarts: () => restarts,
     stop: () => {
       stopping ??= (async () => {
+        stopped = true;
         clearInterval(sweep);
+        await restarting;
         // Lets running attempts finish (each is bounded by its timeout) and releases the queue's locks.
-        await runner.stop().catch(() => {});
+        await runner?.stop().catch(() => {});
         await pool.end().catch(() => {});
       })();
       return stopping;
