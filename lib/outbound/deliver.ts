@@ -79,7 +79,8 @@ export const FAILING_REASON =
 
 /** Runs one attempt of the delivery; returns what it led to. */
 export async function deliver(deliveryId: string, options: DeliverOptions): Promise<DeliveryOutcome> {
-  const { rows } = await options.pool.query<Loaded>(LOAD_SQL, [deliveryId]);
+  // Named: prepared once per connection, as these two run for every attempt.
+  const { rows } = await options.pool.query<Loaded>({ name: "outbound-load", text: LOAD_SQL, values: [deliveryId] });
   const row = rows[0];
   // Deleted (with its subscription or by the 30-day sweep), already done, or its subscription disabled.
   if (!row || row.delivery_status !== "pending") return "skipped";
@@ -92,7 +93,7 @@ export async function deliver(deliveryId: string, options: DeliverOptions): Prom
   const outcome = decide(result, attempt);
   const delay = outcome === "retry" ? nextDelay(result, attempt, options.random) : null;
   const summary = errorSummary(result);
-  const recorded = await options.pool.query<{ failing_since: Date | null }>(RECORD_SQL, [
+  const recorded = await options.pool.query<{ failing_since: Date | null }>({ name: "outbound-record", text: RECORD_SQL, values: [
     deliveryId,
     attempt,
     result.statusCode,
@@ -103,7 +104,7 @@ export async function deliver(deliveryId: string, options: DeliverOptions): Prom
     delay,
     row.subscription_id,
     summary,
-  ]);
+  ] });
   if (outcome === "disabled") {
     await disableSubscription(row.account_id, row.subscription_id, GONE_REASON);
     return outcome;

@@ -51,7 +51,17 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   if (!connectionString) throw new Error("DATABASE_URL is not set");
   const concurrency = options.concurrency ?? workerConcurrency();
   const log = options.log ?? ((line: string) => console.warn(line));
-  const pool = new pg.Pool({ connectionString, max: concurrency + 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  // The worker's own writes (attempt records, job bookkeeping) commit without waiting for the disk flush:
+  // a crash can lose the last fraction of a second of them, which only means those deliveries are made
+  // again, with the same webhook-id, exactly as for a crash between the POST and its record. Writers'
+  // notifications (the outbox) are unaffected: they commit on the writers' own connections.
+  const pool = new pg.Pool({
+    connectionString,
+    max: concurrency + 4,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    options: "-c synchronous_commit=off",
+  });
   // A dropped connection (database restart) must not crash the process; the next query reconnects.
   pool.on("error", () => {});
 
