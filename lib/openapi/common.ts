@@ -72,8 +72,12 @@ export const unavailable = () =>
 
 export const internalError = () => errorResponse("An unexpected error; nothing is said about its cause. Retry later.", ["internal_error"]);
 
+/** Other 403 answers an operation gives besides insufficient_scope (e.g. plan_limit_reached). */
+export type ExtraForbidden = { codes: readonly [string, ...string[]]; description: string };
+
 /** The answers of lib/api-keys/with-api-key.ts that any bearer-key operation may give. */
-export function apiKeyResponses(scope: Scope | null): ZodOpenApiResponsesObject {
+export function apiKeyResponses(scope: Scope | null, forbidden?: ExtraForbidden): ZodOpenApiResponsesObject {
+  const scopeText = `The key lacks the \`${scope}\` scope; \`details[0].scope\` names it.`;
   return {
     401: errorResponse(
       "No API key (`unauthorized`), or a malformed, unknown, revoked or expired one (`invalid_token`). `WWW-Authenticate` carries the Bearer challenge.",
@@ -82,8 +86,9 @@ export function apiKeyResponses(scope: Scope | null): ZodOpenApiResponsesObject 
     ),
     ...(scope
       ? {
-          403: errorResponse(`The key lacks the \`${scope}\` scope; \`details[0].scope\` names it.`, ["insufficient_scope"], {
-            "WWW-Authenticate": z.string().meta({ example: `Bearer error="insufficient_scope", scope="${scope}"` }),
+          403: errorResponse(forbidden ? `${scopeText} ${forbidden.description}` : scopeText, ["insufficient_scope", ...(forbidden?.codes ?? [])], {
+            // Only insufficient_scope carries the challenge.
+            "WWW-Authenticate": (forbidden ? z.string().optional() : z.string()).meta({ example: `Bearer error="insufficient_scope", scope="${scope}"` }),
           }),
         }
       : {}),
@@ -94,14 +99,14 @@ export function apiKeyResponses(scope: Scope | null): ZodOpenApiResponsesObject 
 }
 
 /** Security and scope of a bearer-key operation: machine-readable (`x-required-scope`) and in its text. */
-export function apiKeyOperation(scope: Scope | null, operation: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
+export function apiKeyOperation(scope: Scope | null, operation: ZodOpenApiOperationObject, forbidden?: ExtraForbidden): ZodOpenApiOperationObject {
   const scopeText = scope ? `Requires an API key with the \`${scope}\` scope.` : "Any valid API key may call it, whatever its scopes.";
   return {
     ...operation,
     description: [operation.description, `**Scope:** ${scopeText}`].filter(Boolean).join("\n\n"),
     security: [{ [SECURITY_SCHEME]: scope ? [scope] : [] }],
     "x-required-scope": scope,
-    responses: { ...operation.responses, ...apiKeyResponses(scope) },
+    responses: { ...operation.responses, ...apiKeyResponses(scope, forbidden) },
   };
 }
 
@@ -138,3 +143,14 @@ export function conflictResponse(codes: readonly [ConflictCode, ...ConflictCode[
 
 /** POST answers run under the Idempotency-Key (lib/public-api/idempotency.ts). */
 export const IDEMPOTENCY_CONFLICTS = ["idempotency_key_reused", "idempotency_request_in_progress"] as const;
+
+/** `{data, has_more, next_cursor}`, the answer of every public list (lib/public-api/list.ts). */
+export function listEnvelope(item: z.ZodType, id: string) {
+  return z
+    .object({
+      data: z.array(item),
+      has_more: z.boolean().meta({ description: "Whether another page follows." }),
+      next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` to read the next page; null on the last page." }),
+    })
+    .meta({ id });
+}

@@ -10,6 +10,7 @@ import {
   idempotentReplayedHeader,
   invalidRequest,
   jsonResponse,
+  listEnvelope,
   payloadTooLarge,
   rateLimitHeaders,
   errorResponse,
@@ -49,17 +50,6 @@ const stageSchema = z
     position: z.number().int().meta({ description: "0-based order in the pipeline." }),
   })
   .meta({ id: "PipelineStage" });
-
-/** `{data, has_more, next_cursor}`, the answer of every public list (lib/public-api/list.ts). */
-function listEnvelope(item: z.ZodType, id: string) {
-  return z
-    .object({
-      data: z.array(item),
-      has_more: z.boolean().meta({ description: "Whether another page follows." }),
-      next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` to read the next page; null on the last page." }),
-    })
-    .meta({ id });
-}
 
 const leadIdParams = z.object({
   id: z.string().meta({ description: "The lead's id. An id of another account's lead is 404, like an unknown one.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),

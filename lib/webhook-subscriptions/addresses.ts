@@ -47,7 +47,7 @@ const loopbackV4 = blockList([["127.0.0.0", 8]], "ipv4");
 
 export type AddressOptions = { allowLoopback: boolean };
 
-export function allowLoopbackTargets(env: NodeJS.ProcessEnv = process.env): boolean {
+export function allowLoopbackTargets(env: Record<string, string | undefined> = process.env): boolean {
   return env.OUTBOUND_ALLOW_LOOPBACK_TARGETS === "1";
 }
 

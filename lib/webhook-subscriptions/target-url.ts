@@ -85,7 +85,7 @@ let configuredResolver: Resolver = systemResolver;
  * Replaces the resolver used when no `resolve` option is passed; returns a function that restores the
  * previous one. Tests use it so that no lookup leaves the machine.
  */
-export function useTargetResolver(resolver: Resolver): () => void {
+export function setTargetResolver(resolver: Resolver): () => void {
   const previous = configuredResolver;
   configuredResolver = resolver;
   return () => {

@@ -120,7 +120,7 @@ describe("the OpenAPI document", () => {
       expect(operation["x-required-scope"], label).toBe(enforced);
       if (enforced) {
         expect(operation.description, label).toContain(`\`${enforced}\``);
-        expect(operation.responses["403"].content["application/json"].schema.properties.error.properties.code.enum, label).toEqual(["insufficient_scope"]);
+        expect(operation.responses["403"].content["application/json"].schema.properties.error.properties.code.enum[0], label).toBe("insufficient_scope");
       }
     }
     const leadScopes = keyOperations().map((op) => op.operation["x-required-scope"]);

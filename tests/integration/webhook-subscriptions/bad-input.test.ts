@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount, type TestAccount } from "../../support/factories";
+import { api, errorOf, installFakeResolver, subscriptionCount, webhooksKey, withLoopbackTargets } from "./client";
+
+let owner: TestAccount;
+let secret: string;
+let restoreResolver: () => void;
+beforeAll(async () => {
+  restoreResolver = installFakeResolver();
+  owner = await createAccount("Subscriptions Bad Input");
+  secret = await webhooksKey(owner);
+});
+afterAll(() => restoreResolver());
+
+const LOOPBACK = ["http://127.0.0.1", "http://[::1]"];
+
+// [what, body, field, reason]
+const BAD_SUBSCRIPTIONS: [string, object, string, string][] = [
+  ["loopback IPv4", { url: "http://127.0.0.1", event_types: ["lead.created"] }, "url", "private_address"],
+  ["loopback IPv6", { url: "http://[::1]", event_types: ["lead.created"] }, "url", "private_address"],
+  ["cloud metadata (link-local)", { url: "http://169.254.169.254", event_types: ["lead.created"] }, "url", "private_address"],
+  ["private IPv4", { url: "http://10.0.0.1", event_types: ["lead.created"] }, "url", "private_address"],
+  ["a name resolving to a private address", { url: "https://intranet.example.test/hook", event_types: ["lead.created"] }, "url", "private_address"],
+  ["a name with one private address among public ones", { url: "https://split.example.test/hook", event_types: ["lead.created"] }, "url", "private_address"],
+  ["loopback in decimal", { url: "http://2130706433/", event_types: ["lead.created"] }, "url", "private_address"],
+  ["loopback in hex", { url: "https://0x7f.1/", event_types: ["lead.created"] }, "url", "private_address"],
+  ["IPv4-mapped private", { url: "https://[::ffff:10.0.0.1]/", event_types: ["lead.created"] }, "url", "private_address"],
+  ["ftp", { url: "ftp://hooks.example.test/", event_types: ["lead.created"] }, "url", "scheme_not_allowed"],
+  ["plain http to a public host", { url: "http://hooks.example.test/", event_types: ["lead.created"] }, "url", "scheme_not_allowed"],
+  ["a 3,000-character URL", { url: `https://hooks.example.test/${"a".repeat(3_000 - 27)}`, event_types: ["lead.created"] }, "url", "url_too_long"],
+  ["credentials in the URL", { url: "https://me:pw@hooks.example.test/", event_types: ["lead.created"] }, "url", "credentials_not_allowed"],
+  ["an unresolvable host", { url: "https://nowhere.example.test/", event_types: ["lead.created"] }, "url", "unresolvable_host"],
+  ["not a URL", { url: "hooks.example.test", event_types: ["lead.created"] }, "url", "invalid_url"],
+  ["a legacy target_url that is private", { target_url: "http://10.0.0.1/", event: "lead.created" }, "target_url", "private_address"],
+  ["an unknown event type", { url: "https://hooks.example.test/", event_types: ["lead.created", "lead.exploded"] }, "event_types.1", "unknown_event_type"],
+  ["an unknown legacy event", { target_url: "https://hooks.example.test/", event: "lead.exploded" }, "event", "unknown_event_type"],
+  ["an empty list", { url: "https://hooks.example.test/", event_types: [] }, "event_types", "empty_event_types"],
+  ["no event types", { url: "https://hooks.example.test/" }, "event_types", "required"],
+  ["no URL", { event_types: ["lead.created"] }, "url", "required"],
+];
+
+describe("POST /api/public/webhooks with bad input", () => {
+  it.each(BAD_SUBSCRIPTIONS)("refuses %s: 400 invalid_request naming the field and the reason, nothing stored", async (_what, body, field, reason) => {
+    const response = await api.create(secret, body);
+    expect(response.status).toBe(400);
+    const error = await errorOf(response);
+    expect(error.code).toBe("invalid_request");
+    expect(error.details[0]).toMatchObject({ field, reason, message: expect.any(String) });
+    expect(await subscriptionCount(owner.accountId)).toBe(0);
+  });
+
+  it("refuses wrong types with per-field details", async () => {
+    const response = await api.create(secret, { url: 42, event_types: "lead.created", description: "x".repeat(201) });
+    expect(response.status).toBe(400);
+    const fields = (await errorOf(response)).details.map((detail) => detail.field);
+    expect(fields).toEqual(expect.arrayContaining(["url", "event_types", "description"]));
+    expect(await subscriptionCount(owner.accountId)).toBe(0);
+  });
+
+  it("refuses a body that is not JSON", async () => {
+    const response = await api.create(secret, "{nope");
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).code).toBe("invalid_json");
+  });
+
+  it("with OUTBOUND_ALLOW_LOOPBACK_TARGETS=1 accepts the loopback targets, and only those", async () => {
+    await withLoopbackTargets(async () => {
+      for (const [what, body, , reason] of BAD_SUBSCRIPTIONS) {
+        const response = await api.create(secret, body);
+        const loopback = LOOPBACK.includes((body as { url?: string }).url ?? "") || what.startsWith("loopback in");
+        expect({ what, status: response.status }).toEqual({ what, status: loopback ? 201 : 400 });
+        if (!loopback) expect((await errorOf(response)).details[0].reason).toBe(reason);
+      }
+    });
+    expect(await subscriptionCount(owner.accountId)).toBe(4);
+    const stored = await api.list(secret);
+    expect((await stored.json()).data.map((item: { url: string }) => item.url).sort()).toEqual(["http://127.0.0.1/", "http://127.0.0.1/", "http://[::1]/", "https://127.0.0.1/"]);
+  });
+
+  it("PATCH refuses a private URL and keeps the stored one", async () => {
+    const created = await (await api.create(secret, { url: "https://hooks.example.test/a", event_types: ["*"] })).json();
+    const response = await api.patch(secret, created.id, { url: "https://metadata.example.test/" });
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).details[0]).toMatchObject({ field: "url", reason: "private_address" });
+    expect((await (await api.get(secret, created.id)).json()).url).toBe("https://hooks.example.test/a");
+  });
+
+  it("PATCH refuses an unknown event type, an empty list and an unknown status", async () => {
+    const created = await (await api.create(secret, { url: "https://hooks.example.test/b", event_types: ["*"] })).json();
+    for (const [body, field] of [
+      [{ event_types: ["nope"] }, "event_types.0"],
+      [{ event_types: [] }, "event_types"],
+      [{ status: "paused" }, "status"],
+    ] as const) {
+      const response = await api.patch(secret, created.id, body);
+      expect(response.status).toBe(400);
+      expect((await errorOf(response)).details[0].field).toBe(field);
+    }
+  });
+
+  it("GET /api/public/webhook-events refuses an unknown type and a foreign cursor", async () => {
+    const unknownType = await api.events(secret, "?type=lead.exploded");
+    expect(unknownType.status).toBe(400);
+    expect((await errorOf(unknownType)).details[0].field).toBe("type");
+    const badCursor = await api.events(secret, "?cursor=bm9wZQ");
+    expect(badCursor.status).toBe(400);
+    expect((await errorOf(badCursor)).details[0].field).toBe("cursor");
+  });
+});

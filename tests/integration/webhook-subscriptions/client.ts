@@ -1,0 +1,79 @@
+import { GET as getExport, PATCH as patchExport, DELETE as deleteExport } from "@/app/api/public/webhooks/[id]/route";
+import { GET as listExport, POST as createExport } from "@/app/api/public/webhooks/route";
+import { GET as eventsExport } from "@/app/api/public/webhook-events/route";
+import type { Scope } from "@/lib/api-keys/scopes";
+import { db } from "@/lib/db/client";
+import type { Resolver } from "@/lib/webhook-subscriptions/addresses";
+import { setTargetResolver } from "@/lib/webhook-subscriptions/target-url";
+import { bearer, createKey } from "../../support/api-keys";
+import type { TestAccount } from "../../support/factories";
+
+/* Calls the subscription routes the way Next does: a Request and a params promise. */
+
+const BASE = "http://localhost/api/public";
+
+type Body = string | object | undefined;
+type Options = { headers?: Record<string, string> };
+
+function request(method: string, path: string, secret: string, body?: Body, options: Options = {}): Request {
+  const headers: Record<string, string> = { ...bearer(secret), ...options.headers };
+  if (body !== undefined) headers["Content-Type"] ??= "application/json";
+  return new Request(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+const noParams = { params: Promise.resolve({}) } as { params: Promise<Record<string, never>> };
+const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
+
+export const api = {
+  list: (secret: string, query = "") => listExport(request("GET", `/webhooks${query}`, secret), noParams),
+  create: (secret: string, body: Body, options?: Options) => createExport(request("POST", "/webhooks", secret, body, options), noParams),
+  get: (secret: string, id: string) => getExport(request("GET", `/webhooks/${id}`, secret), idParams(id)),
+  patch: (secret: string, id: string, body: Body) => patchExport(request("PATCH", `/webhooks/${id}`, secret, body), idParams(id)),
+  delete: (secret: string, id: string) => deleteExport(request("DELETE", `/webhooks/${id}`, secret), idParams(id)),
+  events: (secret: string, query = "") => eventsExport(request("GET", `/webhook-events${query}`, secret), noParams),
+};
+
+export async function webhooksKey(owner: TestAccount, scopes: Scope[] = ["webhooks"]): Promise<string> {
+  return (await createKey(owner, { name: "Zapier", scopes })).secret;
+}
+
+/** Host names the tests use; nothing is ever looked up outside this table (no packet leaves the machine). */
+export const TEST_HOSTS: Record<string, string[]> = {
+  "hooks.example.test": ["93.184.215.14"],
+  "zapier.example.test": ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
+  "intranet.example.test": ["10.20.30.40"],
+  "metadata.example.test": ["169.254.169.254"],
+  "split.example.test": ["93.184.215.14", "192.168.0.10"],
+};
+
+const fakeResolver: Resolver = async (hostname) => {
+  const addresses = TEST_HOSTS[hostname.toLowerCase()];
+  if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+  return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+};
+
+export const installFakeResolver = () => setTargetResolver(fakeResolver);
+
+export const subscriptionCount = async (accountId: string) =>
+  Number((await db.pool.query<{ count: string }>("SELECT count(*) FROM webhook_subscriptions WHERE account_id = $1", [accountId])).rows[0].count);
+
+export async function storedSubscription(id: string) {
+  const { rows } = await db.pool.query("SELECT * FROM webhook_subscriptions WHERE id = $1", [id]);
+  return rows[0] ?? null;
+}
+
+export async function errorOf(response: Response) {
+  const body = (await response.json()) as { ok: false; error: { code: string; message: string; details: Record<string, unknown>[] } };
+  return body.error;
+}
+
+export async function withLoopbackTargets<T>(run: () => Promise<T>): Promise<T> {
+  const before = process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;
+  process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+  try {
+    return await run();
+  } finally {
+    if (before === undefined) delete process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;
+    else process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = before;
+  }
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { EVENT_TYPES } from "@/lib/webhook-subscriptions/catalogue";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const doc = JSON.parse(JSON.stringify(buildOpenApiDocument({ baseUrl: "https://app.example.com" }))) as Json;
+
+describe("the OpenAPI document for webhook subscriptions", () => {
+  it("describes the notification and its Standard Webhooks headers in the webhooks section", () => {
+    const receive = doc.webhooks.notification.post;
+    expect(receive.parameters.map((parameter: Json) => [parameter.in, parameter.name])).toEqual([
+      ["header", "webhook-id"],
+      ["header", "webhook-timestamp"],
+      ["header", "webhook-signature"],
+    ]);
+    const payload = doc.components.schemas.WebhookNotification;
+    expect(payload.required).toEqual(["id", "type", "created_at", "data"]);
+    expect(payload.properties.type.enum).toEqual([...EVENT_TYPES]);
+  });
+
+  it("names the URL problem reasons and the plan limit on subscribe", () => {
+    const create = doc.paths["/api/public/webhooks"].post;
+    for (const reason of ["private_address", "scheme_not_allowed", "url_too_long", "unresolvable_host"]) expect(create.description).toContain(reason);
+    expect(create.responses["403"].content["application/json"].schema.properties.error.properties.code.enum).toEqual(["insufficient_scope", "plan_limit_reached"]);
+    expect(doc.paths["/api/public/webhook-events"].get.parameters.map((parameter: Json) => parameter.name)).toEqual(["limit", "order", "cursor", "type"]);
+  });
+});
