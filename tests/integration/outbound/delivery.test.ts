@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { FAILING_REASON, GONE_REASON, USER_AGENT } from "@/lib/outbound/deliver";
 import { DELIVERY_TIMEOUT_MS, deliveryTimeoutMs, EXCERPT_BYTES } from "@/lib/outbound/post";
@@ -10,6 +10,9 @@ import { attempts, deliveries, messages, notify, startReceiver, subscribedAccoun
 /* Delivery by a worker in this process to receivers on 127.0.0.1: signatures, outcomes and faults. */
 
 process.env.OUTBOUND_TIMEOUT_MS = "2000";
+// Waits below allow for a loaded machine; the assertions on timing are on recorded values.
+
+vi.setConfig({ testTimeout: 60_000 });
 
 let worker: OutboundWorker;
 const receivers: Receiver[] = [];
@@ -27,7 +30,7 @@ afterAll(async () => {
   await worker.stop();
 });
 
-const attemptCount = (subscriptionId: string, n = 1) => waitFor(async () => ((await attempts(subscriptionId)).length >= n ? attempts(subscriptionId) : null), 20_000, `${n} attempt(s)`);
+const attemptCount = (subscriptionId: string, n = 1) => waitFor(async () => ((await attempts(subscriptionId)).length >= n ? attempts(subscriptionId) : null), 40_000, `${n} attempt(s)`);
 
 describe("a delivered notification", () => {
   it("is the stored payload, signed so that the standardwebhooks library verifies it, with the Standard Webhooks headers", async () => {
@@ -125,7 +128,8 @@ describe("a receiver that fails", () => {
     const started = Date.now();
     await notify(fast.accountId);
     await waitFor(() => healthy.requests.length > 0);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // Sooner than the stalled attempt's 2 s timeout: it was not waiting behind it.
+    expect(Date.now() - started).toBeLessThan(1_900);
     const [first] = await attemptCount(slow.subscriptionId);
     expect(first).toMatchObject({ status_code: null, outcome: "retry" });
     expect(first.error).toContain("timed out");

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { sweepRetention } from "@/lib/events-webhook/retention";
 import { listDeliveryAttempts, replaySince, resendDelivery, sendTestNotification } from "@/lib/outbound/manage";
@@ -7,6 +7,8 @@ import { createAccount } from "../../support/factories";
 import { deliveries, notify, startReceiver, subscribedAccount, waitFor, type Receiver } from "./support";
 
 /* Resend, replay, the test notification and the attempt list, as the dashboard calls them. */
+
+vi.setConfig({ testTimeout: 60_000 });
 
 let worker: OutboundWorker;
 let target: Receiver;

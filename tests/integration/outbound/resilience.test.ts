@@ -22,9 +22,12 @@ afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
 });
 
-/** `npm run worker` as a child process on the test database. */
+/**
+ * `npm run worker` as a child process on the test database: node itself with tsx's loader, not the tsx
+ * wrapper, whose SIGKILL would leave the real worker running as an orphan.
+ */
 function spawnWorker(): ChildProcess {
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "lib/cli/worker.ts"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"], {
     env: {
       ...process.env,
       OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
@@ -108,8 +111,10 @@ describe("a database that stops for 10 seconds", () => {
 
       const [after] = await emitNotifications(pool, accountId, [{ type: "lead.updated", data: { id: "lead_after" } }]);
       await waitFor(() => seen.get(before)?.includes(200) && seen.get(after)?.includes(200), 60_000, "both deliveries after the outage");
-      const { rows } = await pool.query("SELECT status::text AS status, count(*)::int AS n FROM outbound_deliveries GROUP BY status");
-      expect(rows).toEqual([{ status: "succeeded", n: 2 }]);
+      // The receipt comes just before the attempt's record commits.
+      const statuses = async () => (await pool.query("SELECT status::text AS status, count(*)::int AS n FROM outbound_deliveries GROUP BY status")).rows;
+      await waitFor(async () => (await statuses()).length === 1, 10_000, "both deliveries recorded");
+      expect(await statuses()).toEqual([{ status: "succeeded", n: 2 }]);
     } finally {
       await pool.end();
     }

@@ -89,7 +89,7 @@ export async function startReceiver(respond?: (request: ReceivedRequest, res: ht
   };
 }
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 20_000, label = "condition"): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 40_000, label = "condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
