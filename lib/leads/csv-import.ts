@@ -7,7 +7,8 @@ import { parseWith } from "@/lib/public-api/validation";
 import { LEAD_CSV_COLUMNS } from "./csv-export";
 import { listPipelineStages } from "./pipeline";
 import { AT_LEAST_ONE, createLeadSchema, LEAD_ID_PREFIX, LEAD_LIMITS, type CreateLeadBody } from "./schemas";
-import type { Queryable } from "./sql";
+import { recordLeadChanges, type LeadChange } from "./changes";
+import { LEAD_COLUMNS, toLead, type LeadRow, type Queryable } from "./sql";
 
 /*
  * The leads CSV import (POST /leads/import) on the shared upload (lib/csv/upload.ts). The columns are
@@ -99,29 +100,33 @@ const columnsOf = (rows: LeadImportRow[]) => ({
 
 const STAGE_STILL_EXISTS = "(r.stage IS NULL OR EXISTS (SELECT 1 FROM pipeline_stages s WHERE s.account_id = $1 AND s.key = r.stage))";
 
-/** Leads that exist (by email): given cells replace fields, metadata merges (at most 50 keys). */
-async function updateExisting(client: Queryable, accountId: string, rows: LeadImportRow[]): Promise<Set<string>> {
-  if (!rows.length) return new Set();
+/**
+ * Leads that exist (by email): given cells replace fields, metadata merges (at most 50 keys). Returns the
+ * updated leads with the stage each had before (a self-join reads the row as it was), for notifications.
+ */
+async function updateExisting(client: Queryable, accountId: string, rows: LeadImportRow[]): Promise<Array<LeadRow & { previous_stage: string }>> {
+  if (!rows.length) return [];
   const c = columnsOf(rows);
-  const { rows: updated } = await client.query<{ email: string }>(
+  const { rows: updated } = await client.query<LeadRow & { previous_stage: string }>(
     `UPDATE leads l SET
        name = coalesce(r.name, l.name), phone = coalesce(r.phone, l.phone), company = coalesce(r.company, l.company),
        notes = coalesce(r.notes, l.notes), metadata = l.metadata || r.metadata::jsonb, stage = coalesce(r.stage, l.stage),
        stage_changed_at = CASE WHEN coalesce(r.stage, l.stage) <> l.stage THEN now() ELSE l.stage_changed_at END, updated_at = now()
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS r(email, name, phone, company, notes, stage, metadata)
-     WHERE l.account_id = $1 AND l.email = r.email AND ${STAGE_STILL_EXISTS}
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS r(email, name, phone, company, notes, stage, metadata),
+       leads old
+     WHERE l.account_id = $1 AND l.email = r.email AND old.id = l.id AND ${STAGE_STILL_EXISTS}
        AND (SELECT count(*) FROM jsonb_object_keys(l.metadata || r.metadata::jsonb)) <= ${LEAD_LIMITS.metadataKeys}
-     RETURNING l.email`,
+     RETURNING ${LEAD_COLUMNS.split(", ").map((column) => `l.${column}`).join(", ")}, old.stage AS previous_stage`,
     [accountId, c.email, c.name, c.phone, c.company, c.notes, c.stage, c.metadata],
   );
-  return new Set(updated.map((row) => row.email));
+  return updated;
 }
 
-/** New leads; the pipeline's first stage when none is given. Returns the ids inserted. */
-async function insertNew(client: Queryable, accountId: string, rows: LeadImportRow[], ids: string[]): Promise<Set<string>> {
-  if (!rows.length) return new Set();
+/** New leads; the pipeline's first stage when none is given. Returns the leads inserted. */
+async function insertNew(client: Queryable, accountId: string, rows: LeadImportRow[], ids: string[]): Promise<LeadRow[]> {
+  if (!rows.length) return [];
   const c = columnsOf(rows);
-  const { rows: inserted } = await client.query<{ id: string }>(
+  const { rows: inserted } = await client.query<LeadRow>(
     `INSERT INTO leads (id, account_id, name, email, phone, company, source, notes, stage, metadata)
      SELECT r.id, $1, r.name, r.email, r.phone, r.company, r.source, r.notes, coalesce(r.stage, f.key), r.metadata::jsonb
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
@@ -129,10 +134,21 @@ async function insertNew(client: Queryable, accountId: string, rows: LeadImportR
      CROSS JOIN (SELECT key FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key LIMIT 1) f
      WHERE ${STAGE_STILL_EXISTS}
      ON CONFLICT (account_id, email) WHERE email IS NOT NULL DO NOTHING
-     RETURNING id`,
+     RETURNING ${LEAD_COLUMNS}`,
     [accountId, ids, c.name, c.email, c.phone, c.company, c.source, c.notes, c.stage, c.metadata],
   );
-  return new Set(inserted.map((row) => row.id));
+  return inserted;
+}
+
+/** lead.created / lead.updated / lead.stage_changed for what the batch wrote, in the batch's transaction. */
+function importChanges(inserted: LeadRow[], updated: Array<LeadRow & { previous_stage: string }>): LeadChange[] {
+  const changes: LeadChange[] = inserted.map((row) => ({ type: "lead.created", lead: toLead(row) }));
+  for (const row of updated) {
+    const lead = toLead(row);
+    changes.push({ type: "lead.updated", lead, fields: [] });
+    if (row.previous_stage !== lead.stage) changes.push({ type: "lead.stage_changed", lead, previousStage: row.previous_stage });
+  }
+  return changes;
 }
 
 async function importBatch(client: Queryable, accountId: string, batch: LeadImportRow[], summary: CsvImportSummary): Promise<void> {
@@ -143,8 +159,11 @@ async function importBatch(client: Queryable, accountId: string, batch: LeadImpo
   const toInsert = batch.filter((row) => !row.lead.email || !existing.has(row.lead.email));
   const ids = toInsert.map(() => generatePublicId(LEAD_ID_PREFIX));
 
-  const updated = await updateExisting(client, accountId, toUpdate);
-  const inserted = await insertNew(client, accountId, toInsert, ids);
+  const updatedRows = await updateExisting(client, accountId, toUpdate);
+  const insertedRows = await insertNew(client, accountId, toInsert, ids);
+  await recordLeadChanges(client, { accountId, actor: { type: "system" } }, importChanges(insertedRows, updatedRows));
+  const updated = new Set(updatedRows.map((row) => row.email));
+  const inserted = new Set(insertedRows.map((row) => row.id));
   summary.updated += updated.size;
   summary.created += inserted.size;
   for (const row of toUpdate) {

@@ -3,6 +3,8 @@ import { db } from "@/lib/db/client";
 import { importEvents, validateCsvRow } from "@/lib/events/csv-import";
 import { cancelEvent, createEvent, deleteEvent, updateEvent, upsertEvent } from "@/lib/events/repository";
 import { serializeEvent } from "@/lib/events/serialize";
+import { importLeads } from "@/lib/leads/csv-import";
+import { createLeadSchema } from "@/lib/leads/schemas";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { cancel, createSource, remove, sample, send, upsert } from "../events-webhook/support";
 import { api, leadKey } from "../leads/client";
@@ -140,6 +142,20 @@ describe("every writer of leads notifies", () => {
         expect.objectContaining({ stage: "won", previous_stage: "contacted" }),
       ]),
     );
+    expect(await deliveries(subscriptionId)).toHaveLength(4);
+  });
+
+  it("the CSV import: lead.created for new rows, lead.updated (and lead.stage_changed) for rows naming an existing email", async () => {
+    const { account, accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
+    const secret = await leadKey(account);
+    await api.create(secret, { name: "Known", email: "known@example.test" });
+    const row = (line: number, fields: Record<string, unknown>) => ({ line, lead: createLeadSchema.parse(fields) });
+    const summary = await importLeads(accountId, [row(2, { email: "known@example.test", stage: "won" }), row(3, { name: "Fresh", email: "fresh@example.test" })]);
+    expect(summary).toMatchObject({ created: 1, updated: 1, failed: 0 });
+    const imported = (await messages(accountId)).slice(1);
+    expect(imported.map((message) => message.type).sort()).toEqual(["lead.created", "lead.stage_changed", "lead.updated"]);
+    expect(imported.find((message) => message.type === "lead.stage_changed")?.payload.data).toMatchObject({ email: "known@example.test", stage: "won", previous_stage: "new" });
+    expect(imported.find((message) => message.type === "lead.created")?.payload.data).toMatchObject({ name: "Fresh", email: "fresh@example.test" });
     expect(await deliveries(subscriptionId)).toHaveLength(4);
   });
 
