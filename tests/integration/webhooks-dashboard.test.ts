@@ -119,6 +119,20 @@ describe("adding a subscription", () => {
     expect(await auditActions(owner.accountId)).toEqual([]);
   });
 
+  it("names every field at once: a private URL and no event type", async () => {
+    const owner = await createAccount();
+    await signInAs(owner.user);
+    expect(await createSubscriptionAction(form({ url: "http://192.168.1.20/hook", eventTypes: [] }))).toEqual({
+      ok: false,
+      error: "Check the fields marked below.",
+      fieldErrors: { url: [expect.stringContaining("private network")], eventTypes: ["Choose at least one event type, or All events."] },
+    });
+    expect(await createSubscriptionAction(form({ url: " ", eventTypes: [] }))).toMatchObject({
+      fieldErrors: { url: ["Enter the address notifications should go to."], eventTypes: [expect.any(String)] },
+    });
+    expect(await subscriptionCount(owner.accountId)).toBe(0);
+  });
+
   it("refuses no event type, and an unknown one, on the event types field", async () => {
     const owner = await createAccount();
     await signInAs(owner.user);

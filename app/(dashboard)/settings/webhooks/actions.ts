@@ -13,7 +13,7 @@ import {
   rotateSubscriptionSecret,
   updateSubscription,
 } from "@/lib/webhook-subscriptions/store";
-import { failureMessage, fieldErrors, parseCreate, parseUpdate, subscriptionFormInput } from "./form-input";
+import { failureMessage, fieldErrors, invalidFormErrors, parseCreate, parseUpdate, subscriptionFormInput } from "./form-input";
 
 /*
  * Server actions of Settings → Webhooks. defineAction checks the session and the role (owners and
@@ -31,7 +31,7 @@ export type CreatedSubscription = { id: string; url: string; secret: string };
 /** No revalidatePath: the dialog refreshes the list once the secret's reveal is closed (see the dialog). */
 export const createSubscriptionAction = defineAction({ role: "manager", input: subscriptionFormInput }, async (input, session) => {
   const parsed = parseCreate(input);
-  if (!parsed.ok) return fail(CHECK_FIELDS, fieldErrors(parsed.details, input.url));
+  if (!parsed.ok) return fail(CHECK_FIELDS, await invalidFormErrors(parsed.details, input.url));
   const result = await createSubscription(contextOf(session), parsed.value);
   if (!result.ok) return result.reason === "invalid" ? fail(CHECK_FIELDS, fieldErrors(result.details, input.url)) : fail(failureMessage(result, session.account.plan));
   return ok<CreatedSubscription>({ id: result.subscription.id, url: result.subscription.url, secret: result.secret });
@@ -39,7 +39,7 @@ export const createSubscriptionAction = defineAction({ role: "manager", input: s
 
 export const updateSubscriptionAction = defineAction({ role: "manager", input: subscriptionFormInput.extend(subscription.shape) }, async (input, session) => {
   const parsed = parseUpdate(input);
-  if (!parsed.ok) return fail(CHECK_FIELDS, fieldErrors(parsed.details, input.url));
+  if (!parsed.ok) return fail(CHECK_FIELDS, await invalidFormErrors(parsed.details, input.url));
   const result = await updateSubscription(contextOf(session), input.subscriptionId, { ...parsed.value, status: undefined });
   if (!result.ok) return result.reason === "invalid" ? fail(CHECK_FIELDS, fieldErrors(result.details, input.url)) : fail(failureMessage(result, session.account.plan));
   revalidatePath(PAGE, "layout");

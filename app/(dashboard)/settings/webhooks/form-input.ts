@@ -4,6 +4,8 @@ import { formList } from "@/lib/actions/action";
 import type { FieldProblem, SubscriptionFailure } from "@/lib/webhook-subscriptions/model";
 import { SUBSCRIPTION_LIMITS } from "@/lib/webhook-subscriptions/model";
 import { createSubscriptionSchema, updateSubscriptionSchema } from "@/lib/webhook-subscriptions/schemas";
+import { allowLoopbackTargets } from "@/lib/webhook-subscriptions/addresses";
+import { validateTargetUrl } from "@/lib/webhook-subscriptions/target-url";
 import { parseDetailed } from "@/lib/webhook-subscriptions/validation";
 
 /*
@@ -33,6 +35,7 @@ function urlMessage(problem: FieldProblem, url: string): string {
   }
   switch (problem.reason) {
     case "invalid_url":
+      if (!url.trim()) return "Enter the address notifications should go to.";
       return "Enter a full address starting with https://, for example https://hooks.example.com/incoming.";
     case "scheme_not_allowed":
       return "Notifications are only sent to https addresses. Use an address starting with https://.";
@@ -64,6 +67,17 @@ export function fieldErrors(details: FieldProblem[], url: string): FormErrors {
     else errors[field] = detail.message;
   }
   return errors;
+}
+
+/**
+ * The form's field errors when the schema refused it. The store checks the URL's addresses only once
+ * the rest is valid; the form checks it too, so one answer names every field that needs fixing.
+ */
+export async function invalidFormErrors(details: FieldProblem[], url: string): Promise<FormErrors> {
+  const errors = fieldErrors(details, url);
+  if (errors.url) return errors;
+  const checked = await validateTargetUrl(url, { allowLoopback: allowLoopbackTargets() });
+  return checked.ok ? errors : { url: urlMessage({ field: "url", ...checked.problem }, url), ...errors };
 }
 
 export function parseCreate(input: FormInput) {
