@@ -34,7 +34,7 @@ export function EventTypesField({ value, onChange, error }: { value: ReadonlySet
         onChange={(checked) => set(ALL_EVENT_TYPES, checked, [...value])}
         strong
       />
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid items-start gap-3 sm:grid-cols-2">
         {EVENT_TYPE_GROUPS.map((group) => {
           const groupAll = all || value.has(group.wildcard);
           return (
