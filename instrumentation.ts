@@ -1,15 +1,26 @@
 /*
- * Runs once when a Next.js server instance starts (during app.prepare() in server.mjs). Two jobs:
+ * Runs once when a Next.js server instance starts (during app.prepare() in server.mjs). Three jobs:
  * - hand the production server its fast routes and request handling from inside this bundle
  *   (lib/server/registry.ts explains why and how);
  * - schedule the webhook's retention sweep inside the server itself (no separate cron to deploy); every
- *   instance schedules it and the sweep is safe to run concurrently.
+ *   instance schedules it and the sweep is safe to run concurrently;
+ * - run the outbound notification worker in the server (docs/outbound-webhooks.md, "Delivery") unless
+ *   OUTBOUND_WORKER=off, e.g. when `npm run worker` processes run elsewhere. Workers share the queue.
  * Node.js runtime only: the edge runtime has no pg.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { registerProductionServer } = await import("./lib/server/registry");
   registerProductionServer();
+  if (process.env.OUTBOUND_WORKER !== "off") {
+    const { startOutboundWorker } = await import("./lib/outbound/worker");
+    startOutboundWorker().then(
+      (worker) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
+      },
+      (error: unknown) => console.error("The outbound notification worker did not start:", error instanceof Error ? error.message : String(error)),
+    );
+  }
   if (process.env.WEBHOOK_RETENTION_SWEEP === "off") return;
   const { startRetentionSchedule } = await import("./lib/events-webhook/retention");
   startRetentionSchedule();

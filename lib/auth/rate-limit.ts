@@ -1,29 +1,25 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/http/rate-limit";
 
 /*
- * Fixed-window counters in PostgreSQL (table rate_limits: key, points, expire in epoch ms, the layout the
- * webhook's limiter uses too), so limits hold across app instances. Taking a point is ONE statement that
+ * Fixed-window counters in PostgreSQL (lib/http/rate-limit.ts, the counter the webhook and the public API
+ * use, on the database clock), so limits hold across app instances. Taking a point is ONE statement that
  * counts and returns the new count: a parallel burst cannot all read "under the limit" before any of them
  * is counted. Callers take the point before doing the expensive or sensitive work, never after.
  */
 
 export type Hit = { allowed: boolean; retryAfterSeconds: number };
 
-const TAKE_POINT = `
-  INSERT INTO rate_limits AS r (key, points, expire) VALUES ($1, 1, $2::bigint + $3::bigint)
-  ON CONFLICT (key) DO UPDATE SET
-    points = CASE WHEN r.expire IS NULL OR r.expire <= $2::bigint THEN 1 ELSE r.points + 1 END,
-    expire = CASE WHEN r.expire IS NULL OR r.expire <= $2::bigint THEN $2::bigint + $3::bigint ELSE r.expire END
-  RETURNING points, expire`;
+const TAKE_POINT = `WITH ${CLOCK_CTE}, ${fixedWindowCounterCte("$1::text", "clock", "$2::bigint")}
+  SELECT rl.points, rl.expire - clock.ms AS reset_ms FROM rl, clock`;
 
 /** Counts one attempt for `key`; allowed while the window's count is at most `limit`. */
 export async function takePoint(key: string, limit: number, windowSeconds: number): Promise<Hit> {
-  const now = Date.now();
-  const { rows } = await db.pool.query<{ points: number; expire: string }>(TAKE_POINT, [key, now, windowSeconds * 1000]);
-  const { points, expire } = rows[0];
+  const { rows } = await db.pool.query<{ points: number; reset_ms: string }>(TAKE_POINT, [key, windowSeconds * 1000]);
+  const { points, reset_ms: resetMs } = rows[0];
   if (points <= limit) return { allowed: true, retryAfterSeconds: 0 };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((Number(expire) - now) / 1000)) };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(resetMs) / 1000)) };
 }
 
 /** Takes a point from every key at once; refused when any of them is over its limit. */

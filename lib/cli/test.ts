@@ -4,7 +4,8 @@ import { bin, run } from "./processes";
 
 /*
  * npm test: type-check, lint, Vitest (unit + integration on a fresh PostgreSQL), a production build,
- * then Playwright on that build with Debian's Chromium. Stops at the first failing step.
+ * the Zapier integration's tests against that build, then Playwright on it with Debian's Chromium.
+ * Stops at the first failing step.
  */
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -27,6 +28,8 @@ const steps: Array<{ name: string; command: string; args: string[]; before?: () 
     },
     after: recordBuild,
   },
+  // zapier-platform-core's app tester against the app started on the build (integrations/zapier/test).
+  { name: "Zapier integration tests", command: bin("vitest"), args: ["run", "--config", "integrations/zapier/vitest.config.mjs"] },
   { name: "End-to-end tests", command: bin("playwright"), args: ["test"] },
 ];
 

@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum, type SqlQuery, type SqlResultSet } from "@prisma/driver-adapter-utils";
 import * as engineGlue from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
+import { Logger, runMigrations as runQueueMigrations } from "graphile-worker";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";
@@ -185,8 +186,13 @@ async function withEngine<T>(databaseUrl: string, run: (engine: SchemaEngine) =>
   }
 }
 
-/** Applies every migration in prisma/migrations that the database has not seen yet. */
+/**
+ * Applies every migration in prisma/migrations that the database has not seen yet. First the job
+ * queue's own schema (graphile_worker, versioned by graphile-worker itself and idempotent): our
+ * outbox trigger queues delivery jobs through it, so it must exist before any notification is written.
+ */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
+  await runQueueMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
   return withEngine(databaseUrl, async (engine) => {
     const result = await engine.applyMigrations({ migrationsList: loadMigrationList(), filters: noFilters });
     return result.appliedMigrationNames;

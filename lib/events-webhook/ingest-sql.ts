@@ -1,4 +1,5 @@
-import { accountLockCte, accountRoomCte, identityMatch, upsertEventSql } from "@/lib/events/sql";
+import { accountLockCte, accountRoomCte, identityMatch, upsertEventSql, upsertNotifications } from "@/lib/events/sql";
+import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 
 /*
  * The webhook's hot path is ONE statement (one round trip, one transaction) that does, in this order:
@@ -9,7 +10,8 @@ import { accountLockCte, accountRoomCte, identityMatch, upsertEventSql } from "@
  * the one that was used. If not (rotated, deactivated, deleted), nothing happens and the outcome is
  * "stale": the handler reloads the source and checks again. So a rotated-away secret fails on the very
  * next request on every instance, without a separate lookup per request. The event change, its replay
- * record and its log entry commit together or not at all: a 200 always means committed.
+ * record, its outbound notification (event.created/updated/cancelled/deleted, lib/outbound/sql.ts) and its
+ * log entry commit together or not at all: a 200 always means committed.
  *
  * Plan limit: an upsert that would create an event, and a delete, first lock the account row
  * (accountRoomCte / accountLockCte in lib/events/sql.ts), so the limit is exact under concurrency; an
@@ -108,16 +110,20 @@ function actionStatement(actionCtes: string, failureCode: string): string {
 export const UPSERT_SQL = actionStatement(
   `known AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
   ${accountRoomCte("room", "$2", "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known)")},
-  ev AS (${upsertEventSql(2, 11, "FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")})`,
+  ev AS (${upsertEventSql(2, 11, "FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
+  ${emitMessagesCte("notified", upsertNotifications("$2", "ev"))}`,
   "plan_limit_reached",
 );
 
-// Cancelling a cancelled event is a success that changes nothing visible (updated_at is kept).
+// Cancelling a cancelled event is a success that changes nothing visible (updated_at is kept) and
+// notifies nobody; `prior` is the status before this statement.
 export const CANCEL_SQL = actionStatement(
-  `ev AS (
+  `prior AS (SELECT id, status FROM events WHERE ${identityMatch(2, 11, 12, 13)}),
+  ev AS (
     UPDATE events SET status = 'cancelled', updated_at = CASE WHEN status = 'cancelled' THEN updated_at ELSE now() END
     WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM allowed)
-    RETURNING id, status::text AS status, false AS created)`,
+    RETURNING id, status::text AS status, false AS created, ${eventData("events")}),
+  ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.cancelled' AS type, ev.data FROM ev JOIN prior ON prior.id = ev.id WHERE prior.status <> 'cancelled'")}`,
   "event_not_found",
 );
 
@@ -126,7 +132,8 @@ export const CANCEL_SQL = actionStatement(
 export const DELETE_SQL = actionStatement(
   `existing AS (SELECT id FROM events WHERE ${identityMatch(2, 11, 12, 13)}),
   ${accountLockCte("locked", "$2", "EXISTS (SELECT 1 FROM allowed) AND EXISTS (SELECT 1 FROM existing)")},
-  removed AS (DELETE FROM events WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM locked) RETURNING id),
+  removed AS (DELETE FROM events WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM locked) RETURNING id, ${eventData("events")}),
+  ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.deleted' AS type, removed.data FROM removed")},
   ev AS (
     SELECT id, 'deleted'::text AS status, false AS created FROM removed
     UNION ALL

@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { db } from "@/lib/db/client";
+import { OUTBOUND_SWEEP_SQL } from "@/lib/outbound/retention";
 import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/public-api/idempotency-sweep";
 import { DELIVERY_RETENTION_DAYS } from "./deliveries";
 
@@ -12,7 +13,15 @@ import { DELIVERY_RETENTION_DAYS } from "./deliveries";
  * instances sweep at once without waiting on or double-deleting each other's rows.
  */
 
-export type SweepResult = { deliveries: number; replays: number; rateLimits: number; idempotencyKeys: number };
+export type SweepResult = {
+  deliveries: number;
+  replays: number;
+  rateLimits: number;
+  idempotencyKeys: number;
+  outboundAttempts: number;
+  outboundDeliveries: number;
+  outboundMessages: number;
+};
 
 const BATCHES = {
   deliveries: `DELETE FROM webhook_deliveries WHERE id IN (
@@ -26,13 +35,15 @@ const BATCHES = {
       LIMIT $1 FOR UPDATE SKIP LOCKED)`,
   // The public API's stored Idempotency-Key answers, kept 24 hours.
   idempotencyKeys: IDEMPOTENCY_SWEEP_SQL,
+  // Outbound notifications: attempts, deliveries and messages after 30 days.
+  ...OUTBOUND_SWEEP_SQL,
 } as const;
 
 export async function sweepRetention(options: { pool?: pg.Pool; batchSize?: number; maxBatches?: number; pauseMs?: number } = {}): Promise<SweepResult> {
   const pool = options.pool ?? db.pool;
   const batchSize = options.batchSize ?? 1_000;
   const maxBatches = options.maxBatches ?? 500;
-  const result: SweepResult = { deliveries: 0, replays: 0, rateLimits: 0, idempotencyKeys: 0 };
+  const result: SweepResult = { deliveries: 0, replays: 0, rateLimits: 0, idempotencyKeys: 0, outboundAttempts: 0, outboundDeliveries: 0, outboundMessages: 0 };
   for (const [kind, sql] of Object.entries(BATCHES) as [keyof SweepResult, string][]) {
     for (let batch = 0; batch < maxBatches; batch++) {
       const deleted = (await pool.query(sql, [batchSize])).rowCount ?? 0;

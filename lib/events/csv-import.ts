@@ -4,14 +4,16 @@ import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { db } from "@/lib/db/client";
 import type { CsvRow, CsvRowProblem } from "./csv-format";
 import { parseEventFields, type EventInput } from "./schema";
-import { eventFieldArrays, upsertEventBatchSql } from "./sql";
+import { emitMessagesCte } from "@/lib/outbound/sql";
+import { eventFieldArrays, upsertEventBatchSql, upsertNotifications } from "./sql";
 
 /*
  * The bulk initial import (no rate limit). Rows are validated with the webhook's own schema, then
  * written as upserts in batches: one INSERT … SELECT FROM unnest(…) ON CONFLICT per batch (the upsert
  * of sql.ts), so 10,000 rows cost 20 statements, not 10,000. Each batch locks the account row first,
  * as every writer that adds events does (accountRoomCte in sql.ts), so the plan's limit is exact even
- * while the webhook writes to the same account.
+ * while the webhook writes to the same account. The batch's statement also writes one outbound
+ * notification per created or updated event (lib/outbound/sql.ts), committed with the batch.
  */
 
 export const IMPORT_BATCH_SIZE = 500;
@@ -89,7 +91,10 @@ async function importBatch(client: Queryable, accountId: string, rows: ValidRow[
       });
     }
     if (batch.length) {
-      const result = await client.query<{ created: boolean }>(upsertEventBatchSql(1, 2), [accountId, ...eventFieldArrays(batch.map((row) => row.input))]);
+      const result = await client.query<{ created: boolean }>(
+        `WITH ev AS (${upsertEventBatchSql(1, 2)}), ${emitMessagesCte("notified", upsertNotifications("$1", "ev"))} SELECT created FROM ev`,
+        [accountId, ...eventFieldArrays(batch.map((row) => row.input))],
+      );
       for (const row of result.rows) {
         if (row.created) summary.created++;
         else summary.updated++;

@@ -1,3 +1,4 @@
+import { eventData } from "@/lib/outbound/sql";
 import type { EventInput, EventStatus, Recurrence } from "./schema";
 
 /*
@@ -86,17 +87,22 @@ const INSERT_COLUMNS = "account_id, title, starts_at, starts_at_offset, ends_at,
 const FIELD_NAMES = ["title", "starts_at", "starts_at_offset", "ends_at", "description", "location", "url", "price", "recurring", "status"] as const;
 const FIELD_CASTS = ["text", "timestamptz", "text", "timestamptz", "text", "text", "text", "text", "text", '"EventStatus"'] as const;
 
-// Full replacement of every field but the identity; xmax = 0 only for a freshly inserted tuple.
+// Full replacement of every field but the identity; xmax = 0 only for a freshly inserted tuple. `data`
+// is the event as notifications carry it, for the outbox message every writer adds (lib/outbound/sql.ts).
 const REPLACE_ON_CONFLICT = `ON CONFLICT (account_id, title, starts_at, location) DO UPDATE SET
       starts_at_offset = EXCLUDED.starts_at_offset, ends_at = EXCLUDED.ends_at, description = EXCLUDED.description,
       url = EXCLUDED.url, price = EXCLUDED.price, recurring = EXCLUDED.recurring, status = EXCLUDED.status,
       updated_at = now()
-    RETURNING e.id, e.status::text AS status, (e.xmax = 0) AS created`;
+    RETURNING e.id, e.status::text AS status, (e.xmax = 0) AS created, ${eventData("e")}`;
+
+/** The outbox source for upsert results (a CTE `from` with created and data): event.created or event.updated. */
+export const upsertNotifications = (account: string, from: string) =>
+  `SELECT ${account}::uuid AS account_id, CASE WHEN ${from}.created THEN 'event.created' ELSE 'event.updated' END AS type, ${from}.data FROM ${from}`;
 
 /**
  * The upsert of one event: INSERT … ON CONFLICT DO UPDATE replacing every field with what was sent.
  * `source` is the FROM/WHERE tail that decides whether the row is offered at all (rate limit, plan
- * limit). Returns id, status and whether the row was created.
+ * limit). Returns id, status, whether the row was created, and the event's notification data.
  */
 export function upsertEventSql(account: number, first: number, source: string): string {
   const values = FIELD_CASTS.map((cast, offset) => `$${first + offset}::${cast}`).join(", ");

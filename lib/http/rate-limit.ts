@@ -13,15 +13,15 @@ export const RATE_WINDOW_MS = 60_000;
 /**
  * `rl AS (…)` returning (points, expire) after this request is counted. `clock` must be a CTE with the
  * statement time in ms (`ms`); `key` a SQL text expression; `from` the FROM clause that yields one row
- * when the request is to be counted (and none when not).
+ * when the request is to be counted (and none when not); `windowMs` a SQL bigint expression.
  */
-export function fixedWindowCounterCte(key: string, from: string): string {
+export function fixedWindowCounterCte(key: string, from: string, windowMs: string = String(RATE_WINDOW_MS)): string {
   return `rl AS (
     INSERT INTO rate_limits AS r (key, points, expire)
-    SELECT ${key}, 1, clock.ms + ${RATE_WINDOW_MS} FROM ${from}
+    SELECT ${key}, 1, clock.ms + ${windowMs} FROM ${from}
     ON CONFLICT (key) DO UPDATE SET
-      points = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN 1 ELSE r.points + 1 END,
-      expire = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN EXCLUDED.expire ELSE r.expire END
+      points = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${windowMs} THEN 1 ELSE r.points + 1 END,
+      expire = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${windowMs} THEN EXCLUDED.expire ELSE r.expire END
     RETURNING points, expire)`;
 }
 

@@ -1,0 +1,72 @@
+'use strict';
+
+/* Sample objects and output labels, shaped as the API returns leads and calendar events. */
+
+const lead = {
+  id: 'lead_3xQ8mZk2Lr7Tn1Vb5Hc9Wd',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone: '+44 20 7946 0000',
+  company: 'Analytical Engines Ltd',
+  source: 'chat',
+  stage: 'new',
+  notes: 'Asked about the Pro plan.',
+  metadata: {},
+  conversation_id: null,
+  created_at: '2026-03-02T09:15:00.000Z',
+  updated_at: '2026-03-02T09:15:00.000Z',
+  stage_changed_at: '2026-03-02T09:15:00.000Z',
+};
+
+const stageChange = {
+  ...lead,
+  stage: 'qualified',
+  previous_stage: 'contacted',
+  updated_at: '2026-03-04T14:02:10.000Z',
+  stage_changed_at: '2026-03-04T14:02:10.000Z',
+};
+
+const event = {
+  id: '0b6f2d2e-6a7c-4c3e-9a51-3f1d2b8c9e10',
+  title: 'Jazz night',
+  starts_at: '2026-04-10T19:30:00.000Z',
+  ends_at: '2026-04-10T22:00:00.000Z',
+  description: 'Live quartet.',
+  location: 'Main hall',
+  url: 'https://example.com/events/jazz-night',
+  price: '15.00',
+  recurring: '',
+  status: 'upcoming',
+  created_at: '2026-03-01T08:00:00.000Z',
+  updated_at: '2026-03-01T08:00:00.000Z',
+};
+
+const leadOutputFields = [
+  { key: 'id', label: 'Lead ID' },
+  { key: 'name', label: 'Name' },
+  { key: 'email', label: 'Email' },
+  { key: 'phone', label: 'Phone' },
+  { key: 'company', label: 'Company' },
+  { key: 'source', label: 'Source' },
+  { key: 'stage', label: 'Stage' },
+  { key: 'notes', label: 'Notes' },
+  { key: 'conversation_id', label: 'Conversation ID' },
+  { key: 'created_at', label: 'Created at', type: 'datetime' },
+  { key: 'updated_at', label: 'Updated at', type: 'datetime' },
+  { key: 'stage_changed_at', label: 'Stage changed at', type: 'datetime' },
+];
+
+const eventOutputFields = [
+  { key: 'id', label: 'Event ID' },
+  { key: 'title', label: 'Title' },
+  { key: 'starts_at', label: 'Starts at', type: 'datetime' },
+  { key: 'ends_at', label: 'Ends at', type: 'datetime' },
+  { key: 'description', label: 'Description' },
+  { key: 'location', label: 'Location' },
+  { key: 'url', label: 'URL' },
+  { key: 'price', label: 'Price' },
+  { key: 'recurring', label: 'Recurring' },
+  { key: 'status', label: 'Status' },
+];
+
+module.exports = { lead, stageChange, event, leadOutputFields, eventOutputFields };

@@ -1,0 +1,29 @@
+import { applyMigrations } from "../db/migrate";
+import { startOutboundWorker, workerConcurrency } from "../outbound/worker";
+import { ensureSecrets, openDatabase } from "../runtime/local-environment";
+import { runCli } from "./run-cli";
+
+/*
+ * npm run worker — the outbound notification worker alone (docs/outbound-webhooks.md, "Delivery"), on
+ * DATABASE_URL or, like npm start, the embedded database. Run as many as you like on any machines; web
+ * instances can then leave delivery to them with OUTBOUND_WORKER=off. SIGTERM or SIGINT lets the
+ * attempts in flight finish (each is bounded by its timeout), then exits.
+ */
+runCli(async () => {
+  ensureSecrets();
+  const database = await openDatabase();
+  try {
+    await applyMigrations(database.url);
+    const concurrency = workerConcurrency();
+    const worker = await startOutboundWorker({ connectionString: database.url, concurrency });
+    console.log(`▸ Outbound notification worker running (concurrency ${concurrency}, pid ${process.pid})`);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once("SIGINT", () => resolve("SIGINT"));
+      process.once("SIGTERM", () => resolve("SIGTERM"));
+    });
+    console.log(`▸ ${signal}: finishing the deliveries in flight…`);
+    await worker.stop();
+  } finally {
+    await database.stop();
+  }
+});

@@ -1,0 +1,156 @@
+import "server-only";
+import type pg from "pg";
+import { decryptSecret } from "@/lib/events-webhook/secrets";
+import { disableSubscription } from "@/lib/webhook-subscriptions/store";
+import { post, type PostResult } from "./post";
+import { FAILING_DISABLE_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelay } from "./schedule";
+import { signatureHeader } from "./signing";
+
+/*
+ * The "deliver" task: one attempt of one delivery (a notification to one subscription). It loads the
+ * delivery with its message and subscription, POSTs the payload signed as Standard Webhooks, records
+ * the attempt, and decides what comes next, all in one statement: success; a retry on the schedule
+ * (schedule.ts) as a new run of the same job key with run_at (not graphile-worker's own backoff);
+ * failed for good after the last attempt; or the subscription disabled (410 Gone, or failing for 5 days,
+ * with an audit entry). The job key is the delivery, so one delivery is queued once however many
+ * workers run (docs/outbound-webhooks.md, "Delivery").
+ */
+
+export const DELIVER_TASK = "deliver";
+export const jobKey = (deliveryId: string) => `outbound-delivery:${deliveryId}`;
+export const USER_AGENT = "Integrations-Webhooks/1.0 (+https://www.standardwebhooks.com)";
+
+type Loaded = {
+  delivery_id: string;
+  delivery_status: string;
+  attempts: number;
+  message_id: string;
+  body: string;
+  subscription_id: string;
+  account_id: string;
+  url: string;
+  subscription_status: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+  now: Date;
+};
+
+const LOAD_SQL = `SELECT d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id, m.payload::text AS body,
+    s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
+    s.previous_secret_ciphertext, s.previous_secret_expires_at, s.failing_since, now() AS now
+  FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+  WHERE d.id = $1::uuid`;
+
+/*
+ * Records attempt $2 of delivery $1 and its consequences. $3 status code, $4 duration, $5 excerpt,
+ * $6 error, $7 outcome (succeeded | retry | failed | disabled), $8 next attempt (ms from now, for retry),
+ * $9 subscription. The subscription's failing_since starts at the first failure of a run and is
+ * cleared by a success; it is returned for the 5-day rule.
+ */
+const RECORD_SQL = `WITH attempt AS (
+    INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt, error, outcome)
+    VALUES ($1::uuid, $9::text, $2::int, $3::int, $4::int, $5::text, $6::text, $7::text) RETURNING 1),
+  next AS (SELECT CASE WHEN $7::text = 'retry' THEN date_trunc('milliseconds', now()) + $8::int * interval '1 millisecond' END AS at),
+  delivery AS (
+    UPDATE outbound_deliveries SET attempts = $2::int, updated_at = now(), next_attempt_at = (SELECT at FROM next),
+      status = CASE $7::text WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END::"OutboundDeliveryStatus"
+    WHERE id = $1::uuid RETURNING id),
+  job AS (
+    SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', $1::text), run_at => (SELECT at FROM next),
+      max_attempts => 25, job_key => 'outbound-delivery:' || $1::text)
+    FROM next WHERE next.at IS NOT NULL),
+  subscription AS (
+    UPDATE webhook_subscriptions SET last_delivery_at = now(), last_delivery_ok = ($7::text = 'succeeded'),
+      last_error = CASE WHEN $7::text = 'succeeded' THEN NULL ELSE $10::text END,
+      failing_since = CASE WHEN $7::text = 'succeeded' THEN NULL ELSE COALESCE(failing_since, now()) END
+    WHERE id = $9::text RETURNING failing_since)
+  SELECT (SELECT failing_since FROM subscription) AS failing_since, (SELECT count(*) FROM job)::int AS queued, (SELECT count(*) FROM attempt)::int AS recorded,
+    (SELECT count(*) FROM delivery)::int AS updated`;
+
+export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "disabled" | "skipped";
+
+export type DeliverOptions = { pool: pg.Pool; now?: () => number; random?: () => number };
+
+export const GONE_REASON = "The receiver answered 410 Gone, which means it no longer wants these notifications. Re-enable the subscription once the receiver accepts them again.";
+export const FAILING_REASON =
+  "Every delivery failed for 5 days. Check that the URL answers with a 2xx status, then re-enable the subscription; failed notifications can be resent or replayed.";
+
+/** Runs one attempt of the delivery; returns what it led to. */
+export async function deliver(deliveryId: string, options: DeliverOptions): Promise<DeliveryOutcome> {
+  // Named: prepared once per connection, as these two run for every attempt.
+  const { rows } = await options.pool.query<Loaded>({ name: "outbound-load", text: LOAD_SQL, values: [deliveryId] });
+  const row = rows[0];
+  // Deleted (with its subscription or by the 30-day sweep), already done, or its subscription disabled.
+  if (!row || row.delivery_status !== "pending") return "skipped";
+  if (row.subscription_status !== "active") {
+    await options.pool.query("UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'", [deliveryId]);
+    return "skipped";
+  }
+  const attempt = row.attempts + 1;
+  const result = await post(row.url, headersFor(row), row.body);
+  const outcome = decide(result, attempt);
+  const delay = outcome === "retry" ? nextDelay(result, attempt, options.random) : null;
+  const summary = errorSummary(result);
+  const recorded = await options.pool.query<{ failing_since: Date | null }>({ name: "outbound-record", text: RECORD_SQL, values: [
+    deliveryId,
+    attempt,
+    result.statusCode,
+    result.durationMs,
+    result.excerpt.replace(/\u0000/g, ""),
+    outcome === "succeeded" ? null : summary,
+    outcome,
+    delay,
+    row.subscription_id,
+    summary,
+  ] });
+  if (outcome === "disabled") {
+    await disableSubscription(row.account_id, row.subscription_id, GONE_REASON);
+    return outcome;
+  }
+  const failingSince = recorded.rows[0]?.failing_since;
+  if (outcome !== "succeeded" && failingSince && (options.now?.() ?? Date.now()) - failingSince.getTime() >= FAILING_DISABLE_MS) {
+    await disableSubscription(row.account_id, row.subscription_id, FAILING_REASON);
+    return "disabled";
+  }
+  return outcome;
+}
+
+function headersFor(row: Loaded): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const secrets = [decryptSecret(row.secret_ciphertext)];
+  if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > row.now) {
+    secrets.push(decryptSecret(row.previous_secret_ciphertext));
+  }
+  return {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
+    "webhook-id": row.message_id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signatureHeader(secrets, row.message_id, timestamp, row.body),
+  };
+}
+
+function decide(result: PostResult, attempt: number): Exclude<DeliveryOutcome, "skipped"> {
+  if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return "succeeded";
+  if (result.statusCode === 410) return "disabled";
+  return attempt < MAX_ATTEMPTS ? "retry" : "failed";
+}
+
+function nextDelay(result: PostResult, attempt: number, random?: () => number): number {
+  const scheduled = retryDelay(attempt, random) ?? 0;
+  if (result.statusCode === 429 || result.statusCode === 503) return parseRetryAfter(result.retryAfter) ?? scheduled;
+  return scheduled;
+}
+
+/** The failure in words for the attempt log and the subscription's last error. */
+function errorSummary(result: PostResult): string {
+  if (result.error) return result.error;
+  const code = result.statusCode ?? 0;
+  if (code >= 200 && code < 300) return "";
+  if (code >= 300 && code < 400) return `The receiver answered ${code} (a redirect); redirects are not followed. Use the final URL.`;
+  if (code === 410) return "The receiver answered 410 Gone.";
+  if (code === 429) return "The receiver answered 429 Too Many Requests.";
+  return `The receiver answered ${code} instead of a 2xx status.`;
+}

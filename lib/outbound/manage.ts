@@ -1,0 +1,130 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { isPublicId, isUuid } from "@/lib/ids";
+import { encodeCursor, tryDecodeCursor } from "@/lib/pagination/keyset";
+import { DELIVER_TASK } from "./deliver";
+import { emitMessagesCte } from "./sql";
+
+/*
+ * What the dashboard and the API do with deliveries (docs/outbound-webhooks.md, "Delivery"): resend one,
+ * replay a subscription's notifications since a time, send a test notification, and list the attempts
+ * newest first. Every function is scoped by account: an id of another account finds nothing.
+ */
+
+const SUBSCRIPTION_PREFIX = "whsub_";
+const validSubscription = (accountId: string, subscriptionId: string) => isUuid(accountId) && isPublicId(subscriptionId, SUBSCRIPTION_PREFIX);
+
+// Back to pending with a fresh attempt count, and its job queued to run now (the job key keeps it single).
+const REQUEUE = (deliveries: string) => `requeued AS (
+    UPDATE outbound_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now()
+    FROM (${deliveries}) chosen WHERE d.id = chosen.id RETURNING d.id),
+  queued AS (
+    SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text), max_attempts => 25,
+      job_key => 'outbound-delivery:' || id::text) FROM requeued)
+  SELECT count(*)::int AS count FROM queued`;
+
+/** Delivers the notification again (e.g. "Resend" on a failed one); false when there is no such delivery. */
+export async function resendDelivery(accountId: string, deliveryId: string): Promise<boolean> {
+  if (!isUuid(accountId) || !isUuid(deliveryId)) return false;
+  const { rows } = await db.pool.query<{ count: number }>(
+    `WITH ${REQUEUE(`SELECT d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       WHERE d.id = $2::uuid AND s.account_id = $1::uuid AND s.status = 'active'`)}`,
+    [accountId, deliveryId],
+  );
+  return rows[0].count === 1;
+}
+
+/**
+ * "Replay since…": queues again every delivery to the subscription created at or after `since` (within
+ * the 30 days kept), succeeded ones included: receivers de-duplicate by webhook-id. Returns how many.
+ */
+export async function replaySince(accountId: string, subscriptionId: string, since: Date): Promise<number> {
+  if (!validSubscription(accountId, subscriptionId) || Number.isNaN(since.getTime())) return 0;
+  const { rows } = await db.pool.query<{ count: number }>(
+    `WITH ${REQUEUE(`SELECT d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       WHERE d.subscription_id = $2::text AND s.account_id = $1::uuid AND s.status = 'active' AND d.created_at >= $3::timestamptz`)}`,
+    [accountId, subscriptionId, since.toISOString()],
+  );
+  return rows[0].count;
+}
+
+/**
+ * A "test" notification to this one subscription (the fan-out trigger leaves "test" messages alone),
+ * delivered like any other. Returns the message id, or null when there is no such active subscription.
+ */
+export async function sendTestNotification(accountId: string, subscriptionId: string): Promise<string | null> {
+  if (!validSubscription(accountId, subscriptionId)) return null;
+  const { rows } = await db.pool.query<{ id: string }>(
+    `WITH sub AS (SELECT id, account_id FROM webhook_subscriptions WHERE id = $2::text AND account_id = $1::uuid AND status = 'active'),
+     ${emitMessagesCte(
+       "notified",
+       `SELECT account_id, 'test' AS type, jsonb_build_object('subscription_id', id, 'message', 'A test notification sent from the dashboard.') AS data FROM sub`,
+     )},
+     delivery AS (INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at) SELECT notified.id, $2::text, now() FROM notified RETURNING id),
+     queued AS (SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text), max_attempts => 25,
+       job_key => 'outbound-delivery:' || id::text) FROM delivery)
+     SELECT notified.id FROM notified, (SELECT count(*) FROM queued) q`,
+    [accountId, subscriptionId],
+  );
+  return rows[0]?.id ?? null;
+}
+
+export type DeliveryAttempt = {
+  id: string;
+  deliveryId: string;
+  messageId: string;
+  type: string;
+  attempt: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  responseExcerpt: string;
+  error: string | null;
+  outcome: string;
+  deliveryStatus: "pending" | "succeeded" | "failed";
+  nextAttemptAt: Date | null;
+};
+
+const CURSOR_TAG = "outbound-attempts";
+
+/** The subscription's attempts, newest first, keyset-paged (the dashboard's "Delivery attempts" table). */
+export async function listDeliveryAttempts(
+  accountId: string,
+  subscriptionId: string,
+  options: { limit?: number; cursor?: string | null } = {},
+): Promise<{ data: DeliveryAttempt[]; nextCursor: string | null }> {
+  if (!validSubscription(accountId, subscriptionId)) return { data: [], nextCursor: null };
+  const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
+  const after = tryDecodeCursor(options.cursor, CURSOR_TAG, ["timestamptz", "uuid"]);
+  const { rows } = await db.pool.query(
+    `SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code, a.duration_ms, a.response_excerpt, a.error,
+            a.outcome, d.status::text AS delivery_status, d.next_attempt_at
+     FROM outbound_attempts a
+     JOIN outbound_deliveries d ON d.id = a.delivery_id
+     JOIN outbound_messages m ON m.id = d.message_id
+     WHERE a.subscription_id = $2::text
+       AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = $2::text AND s.account_id = $1::uuid)
+       AND ($3::timestamptz IS NULL OR (a.attempted_at, a.id) < ($3::timestamptz, $4::uuid))
+     ORDER BY a.attempted_at DESC, a.id DESC LIMIT $5::int`,
+    [accountId, subscriptionId, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
+  );
+  const page = rows.slice(0, limit).map(
+    (row): DeliveryAttempt => ({
+      id: row.id,
+      deliveryId: row.delivery_id,
+      messageId: row.message_id,
+      type: row.type,
+      attempt: row.attempt,
+      attemptedAt: row.attempted_at,
+      statusCode: row.status_code,
+      durationMs: row.duration_ms,
+      responseExcerpt: row.response_excerpt,
+      error: row.error,
+      outcome: row.outcome,
+      deliveryStatus: row.delivery_status,
+      nextAttemptAt: row.next_attempt_at,
+    }),
+  );
+  const last = page[page.length - 1];
+  return { data: page, nextCursor: rows.length > limit && last ? encodeCursor(CURSOR_TAG, [last.attemptedAt, last.id]) : null };
+}

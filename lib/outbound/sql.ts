@@ -1,0 +1,31 @@
+/*
+ * The transactional outbox in SQL (docs/outbound-webhooks.md, "Delivery"): a notification is a row of
+ * outbound_messages written by the same statement or transaction as the change it announces, so a change
+ * that rolls back notifies nobody and a committed one is never lost. The row's trigger (migration
+ * outbound_deliveries) fans it out to the account's matching subscriptions and queues their jobs, in the
+ * same transaction. The SQL functions used here (outbound_public_id, outbound_iso_time,
+ * outbound_event_data) live in that migration.
+ * No server-only marker: the webhook benchmark's reference server runs these statements too.
+ */
+
+export const MESSAGE_ID_PREFIX = "whmsg_";
+
+/**
+ * A data-modifying CTE named `name` that writes one message per row of `source`, a query with the
+ * columns account_id (uuid), type (text) and data (jsonb). The payload is exactly the body receivers
+ * get: {"id", "type", "created_at", "data"}.
+ */
+export function emitMessagesCte(name: string, source: string): string {
+  // OFFSET 0 keeps the subquery (and its volatile id) from being inlined: one id per message.
+  return `${name} AS (
+    INSERT INTO outbound_messages (id, account_id, type, payload, created_at)
+    SELECT m.id, m.account_id, m.type,
+           jsonb_build_object('id', m.id, 'type', m.type, 'created_at', outbound_iso_time(m.at), 'data', m.data), m.at
+    FROM (SELECT outbound_public_id('${MESSAGE_ID_PREFIX}') AS id, s.account_id, s.type, s.data,
+                 date_trunc('milliseconds', statement_timestamp()) AS at
+          FROM (${source}) s OFFSET 0) m
+    RETURNING id)`;
+}
+
+/** The event as notifications carry it, for a RETURNING list over the events row `alias`. */
+export const eventData = (alias: string) => `outbound_event_data(${alias}) AS data`;

@@ -1,0 +1,139 @@
+import "server-only";
+import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import pg from "pg";
+import { deliver, DELIVER_TASK } from "./deliver";
+import { deliveryTimeoutMs } from "./post";
+
+/*
+ * The delivery worker: graphile-worker running the "deliver" task (deliver.ts) on a pool of its own.
+ * Any number of workers, in web instances (`npm start`) or alone (`npm run worker`), share the queue:
+ * graphile-worker locks each job for the one worker that runs it. New jobs arrive by LISTEN/NOTIFY, so
+ * the lag from commit to the first attempt is milliseconds when idle.
+ *
+ * A worker that dies mid-delivery (SIGKILL, power loss) leaves its job locked; graphile-worker frees such
+ * jobs only after 4 hours. Since one attempt never runs longer than its timeout, every worker also frees
+ * "deliver" jobs locked for longer than OUTBOUND_STALE_LOCK_MS (default: the timeout plus 45 s), so the
+ * delivery is retried within about a minute (at least once, with the same webhook-id).
+ *
+ * graphile-worker 0.16 retires a worker slot for good when it cannot mark a job done (the database went
+ * away at that moment) and does not replace it; after a few outages nothing would run. So a slot's fatal
+ * error restarts the whole runner here, once the database answers again.
+ */
+
+export type OutboundWorker = { stop: () => Promise<void>; restarts: () => number };
+
+export type WorkerOptions = {
+  connectionString?: string;
+  concurrency?: number;
+  pollIntervalMs?: number;
+  staleLockMs?: number;
+  log?: (line: string) => void;
+};
+
+export function workerConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.OUTBOUND_WORKER_CONCURRENCY);
+  return Number.isInteger(value) && value > 0 ? value : 10;
+}
+
+function staleLockMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.OUTBOUND_STALE_LOCK_MS);
+  return Number.isFinite(value) && value > 0 ? value : deliveryTimeoutMs(env) + 45_000;
+}
+
+// graphile-worker's own tables, as its reset of stale locks (4 hours) writes them.
+const FREE_STALE_LOCKS_SQL = `UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, run_at = greatest(run_at, now())
+  WHERE locked_at < now() - $1::int * interval '1 millisecond'
+    AND task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')`;
+
+export async function startOutboundWorker(options: WorkerOptions = {}): Promise<OutboundWorker> {
+  const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+  if (!connectionString) throw new Error("DATABASE_URL is not set");
+  const concurrency = options.concurrency ?? workerConcurrency();
+  const log = options.log ?? ((line: string) => console.warn(line));
+  // The worker's own writes (attempt records, job bookkeeping) commit without waiting for the disk flush:
+  // a crash can lose the last fraction of a second of them, which only means those deliveries are made
+  // again, with the same webhook-id, exactly as for a crash between the POST and its record. Writers'
+  // notifications (the outbox) are unaffected: they commit on the writers' own connections.
+  const pool = new pg.Pool({
+    connectionString,
+    max: concurrency + 4,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    options: "-c synchronous_commit=off",
+  });
+  // A dropped connection (database restart) must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+
+  const task: Task = async (payload) => {
+    const deliveryId = (payload as { delivery_id?: unknown } | null)?.delivery_id;
+    if (typeof deliveryId !== "string") return;
+    await deliver(deliveryId, { pool });
+  };
+  const logger = new Logger(() => (level, message) => {
+    if (level === "error" || level === "warning") log(`outbound worker: ${message}`);
+  });
+  const events: WorkerEvents = new EventEmitter();
+  let runner: Runner | null = null;
+  let stopped = false;
+  let restarting: Promise<void> | null = null;
+  let restarts = 0;
+  const launch = async () => {
+    runner = await run({
+      pgPool: pool,
+      concurrency,
+      noHandleSignals: true,
+      pollInterval: options.pollIntervalMs ?? 1_000,
+      taskList: { [DELIVER_TASK]: task },
+      logger,
+      events,
+    });
+    runner.promise.catch(() => restart());
+  };
+  const restart = () => {
+    if (stopped) return;
+    restarting ??= (async () => {
+      restarts++;
+      await runner?.stop().catch(() => {});
+      runner = null;
+      while (!stopped) {
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        if (stopped) break;
+        try {
+          await launch();
+          break;
+        } catch (error) {
+          log(`outbound worker: restart failed (retrying): ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      restarting = null;
+    })();
+  };
+  events.on("worker:fatalError", () => restart());
+  await launch();
+
+  const lockLimit = options.staleLockMs ?? staleLockMs();
+  const freeStaleLocks = () =>
+    pool.query(FREE_STALE_LOCKS_SQL, [Math.round(lockLimit)]).catch((error: unknown) => {
+      log(`outbound worker: freeing stale locks failed (retried): ${error instanceof Error ? error.message : String(error)}`);
+    });
+  const sweep = setInterval(() => void freeStaleLocks(), Math.max(Math.min(lockLimit / 2, 15_000), 500));
+  sweep.unref();
+  void freeStaleLocks();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    restarts: () => restarts,
+    stop: () => {
+      stopping ??= (async () => {
+        stopped = true;
+        clearInterval(sweep);
+        await restarting;
+        // Lets running attempts finish (each is bounded by its timeout) and releases the queue's locks.
+        await runner?.stop().catch(() => {});
+        await pool.end().catch(() => {});
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import crypto from "node:crypto";
+import pg from "pg";
+import { encryptSecret } from "@/lib/events-webhook/secrets";
+import { generatePublicId } from "@/lib/ids";
+import { emitNotifications } from "@/lib/outbound/emit";
+import { signatureHeader } from "@/lib/outbound/signing";
+import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
+import { percentile, runMain, startBenchDatabase, stopProcess } from "./harness";
+
+/*
+ * npm run bench:outbound — outbound notification delivery (docs/outbound-webhooks.md, "Delivery"):
+ * BENCH_NOTIFICATIONS (default 10,000) notifications written in batches to an account with 2 active
+ * subscriptions on a local receiver, i.e. twice as many deliveries, delivered by `npm run worker` in a
+ * child process with BENCH_CONCURRENCY (default 10). Reports the time until all are received,
+ * deliveries/s, lag from commit to receipt (p50, p99), the worker's peak RSS, lost and duplicate
+ * deliveries; then a bare reference that POSTs the same signed payloads from a simple loop with the same
+ * concurrency. Before the burst, with the queue idle, single notifications measure the lag of an idle
+ * queue (target p99 < 2 s). Targets: 0 lost, 0 duplicates, ratio ≥ 0.5, idle p99 lag < 2 s.
+ */
+
+const NOTIFICATIONS = Number(process.env.BENCH_NOTIFICATIONS ?? 10_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const BATCH = 500;
+const IDLE_PROBES = 40;
+process.env.APP_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("base64");
+
+type Receipt = { id: string; path: string; at: number };
+
+function startReceiver(): Promise<{ url: string; receipts: Receipt[]; server: http.Server }> {
+  const receipts: Receipt[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      receipts.push({ id: String(req.headers["webhook-id"]), path: req.url ?? "", at: Date.now() });
+      res.writeHead(204).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, receipts, server })));
+}
+
+function peakRss(pid: number): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+function startWorker(databaseUrl: string): Promise<ChildProcess> {
+  // node itself (not the tsx wrapper), so the pid is the worker's for its peak RSS.
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1", OUTBOUND_WORKER_CONCURRENCY: String(CONCURRENCY), NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("worker running")) resolve(child);
+    });
+    child.once("exit", (code) => reject(new Error(`the worker exited (${code})`)));
+  });
+}
+
+const waitUntil = async (check: () => boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return check();
+};
+
+const ms = (value: number) => `${Math.round(value)} ms`;
+
+runMain(async () => {
+  console.log(`▸ bench:outbound — ${NOTIFICATIONS} notifications × 2 subscriptions, concurrency ${CONCURRENCY}`);
+  const database = await startBenchDatabase("outbound");
+  const receiver = await startReceiver();
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  let worker: ChildProcess | null = null;
+  try {
+    const account = await pool.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Bench', 'pro') RETURNING id");
+    const accountId = account.rows[0].id;
+    const secrets = [generateSubscriptionSecret(), generateSubscriptionSecret()];
+    for (const [index, secret] of secrets.entries()) {
+      await pool.query("INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)", [
+        generatePublicId("whsub_"),
+        accountId,
+        `${receiver.url}/${index}`,
+        encryptSecret(secret),
+      ]);
+    }
+    worker = await startWorker(database.url);
+    const commits = new Map<string, number>();
+
+    // Idle queue: one notification at a time, each received before the next.
+    for (let i = 0; i < IDLE_PROBES; i++) {
+      const [id] = await emitNotifications(pool, accountId, [{ type: "lead.created", data: { id: `lead_probe_${i}` } }]);
+      commits.set(id, Date.now());
+      await waitUntil(() => receiver.receipts.filter((r) => r.id === id).length === 2, 10_000);
+    }
+    const idleLags = receiver.receipts.map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
+    receiver.receipts.length = 0;
+    commits.clear();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    // The burst.
+    const started = Date.now();
+    for (let offset = 0; offset < NOTIFICATIONS; offset += BATCH) {
+      const batch = Array.from({ length: Math.min(BATCH, NOTIFICATIONS - offset) }, (_, i) => ({
+        type: "event.updated",
+        data: { id: crypto.randomUUID(), title: `Event ${offset + i}`, description: "x".repeat(200) },
+      }));
+      const ids = await emitNotifications(pool, accountId, batch);
+      const committed = Date.now();
+      for (const id of ids) commits.set(id, committed);
+    }
+    const expected = NOTIFICATIONS * 2;
+    const unique = () => new Set(receiver.receipts.map((r) => `${r.id} ${r.path}`)).size;
+    await waitUntil(() => unique() >= expected, 30 * 60_000);
+    const finished = Math.max(...receiver.receipts.map((r) => r.at));
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // late duplicates
+    const rss = peakRss(worker.pid!);
+    const received = unique();
+    const duplicates = receiver.receipts.length - received;
+    const lags = receiver.receipts.map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
+    const seconds = (finished - started) / 1000;
+    const ours = received / seconds;
+    await stopProcess(worker);
+    worker = null;
+
+    // The reference: the same signed payloads POSTed from a plain loop with the same concurrency.
+    const { rows } = await pool.query<{ id: string; body: string }>("SELECT id, payload::text AS body FROM outbound_messages WHERE type = 'event.updated'");
+    const jobs = rows.flatMap((row) => [0, 1].map((index) => ({ ...row, index })));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    receiver.receipts.length = 0;
+    const referenceStarted = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < jobs.length) {
+          const job = jobs[next++];
+          const timestamp = Math.floor(Date.now() / 1000);
+          await new Promise<void>((resolve, reject) => {
+            const request = http.request(`${receiver.url}/${job.index}`, {
+              method: "POST",
+              agent,
+              headers: {
+                "content-type": "application/json",
+                "webhook-id": job.id,
+                "webhook-timestamp": String(timestamp),
+                "webhook-signature": signatureHeader([secrets[job.index]], job.id, timestamp, job.body),
+              },
+            });
+            request.on("response", (response) => response.resume().on("end", resolve));
+            request.on("error", reject);
+            request.end(job.body);
+          });
+        }
+      }),
+    );
+    const reference = jobs.length / ((Date.now() - referenceStarted) / 1000);
+    agent.destroy();
+
+    const ratio = ours / reference;
+    console.log(`Idle queue: lag p50 ${ms(percentile(idleLags, 0.5))}, p99 ${ms(percentile(idleLags, 0.99))} (${IDLE_PROBES} single notifications)`);
+    console.log(`Burst: ${received}/${expected} deliveries received in ${seconds.toFixed(1)} s — ${ours.toFixed(0)} deliveries/s`);
+    console.log(`Burst lag from commit to receipt: p50 ${ms(percentile(lags, 0.5))}, p99 ${ms(percentile(lags, 0.99))}`);
+    console.log(`Worker peak RSS: ${(rss / 1024 / 1024).toFixed(0)} MB; lost ${expected - received}, duplicates ${duplicates}`);
+    console.log(`Reference loop: ${reference.toFixed(0)} deliveries/s; ratio ours/reference ${ratio.toFixed(2)}`);
+    const checks: [string, boolean][] = [
+      ["0 lost", received === expected],
+      ["0 duplicates", duplicates === 0],
+      ["ratio ≥ 0.5", ratio >= 0.5],
+      ["idle p99 lag < 2 s", percentile(idleLags, 0.99) < 2_000],
+    ];
+    for (const [label, ok] of checks) console.log(`${ok ? "✓" : "✖"} ${label}`);
+    return checks.every(([, ok]) => ok) ? 0 : 1;
+  } finally {
+    if (worker) await stopProcess(worker);
+    await pool.end();
+    receiver.server.closeAllConnections();
+    receiver.server.close();
+    await database.dispose();
+  }
+});

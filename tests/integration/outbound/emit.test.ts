@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { importEvents, validateCsvRow } from "@/lib/events/csv-import";
+import { cancelEvent, createEvent, deleteEvent, updateEvent, upsertEvent } from "@/lib/events/repository";
+import { serializeEvent } from "@/lib/events/serialize";
+import { emitNotifications } from "@/lib/outbound/emit";
+import { cancel, createSource, remove, sample, send, upsert } from "../events-webhook/support";
+import { api, leadKey } from "../leads/client";
+import { createAccount } from "../../support/factories";
+import { deliveries, messages, queuedJobs, subscribe, subscribedAccount } from "./support";
+
+/* The transactional outbox: every writer's change and its notification commit together or not at all. */
+
+describe("the outbox transaction", () => {
+  it("leaves no message, delivery or job behind when the writing transaction rolls back", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const client = await db.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const [id] = await emitNotifications(client, accountId, [{ type: "lead.created", data: { id: "lead_x" } }]);
+      expect(id).toMatch(/^whmsg_[0-9A-Za-z]{22}$/);
+      await client.query("ROLLBACK");
+    } finally {
+      client.release();
+    }
+    expect(await messages(accountId)).toEqual([]);
+    expect(await deliveries(subscriptionId)).toEqual([]);
+  });
+
+  it("commits the message with one pending delivery and one queued job per matching subscription", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const other = await subscribe(accountId, "http://127.0.0.1:9/other", ["event.*"]);
+    const client = await db.pool.connect();
+    try {
+      await client.query("BEGIN");
+      await emitNotifications(client, accountId, [{ type: "lead.created", data: { id: "lead_y" } }]);
+      await client.query("COMMIT");
+    } finally {
+      client.release();
+    }
+    const [message] = await messages(accountId);
+    expect(message.payload).toMatchObject({ id: message.id, type: "lead.created", data: { id: "lead_y" } });
+    expect(new Date(message.payload.created_at).toISOString()).toBe(message.payload.created_at);
+    const rows = await deliveries(subscriptionId);
+    expect(rows).toMatchObject([{ message_id: message.id, status: "pending", attempts: 0 }]);
+    expect(await queuedJobs(rows.map((row) => row.id))).toHaveLength(1);
+    expect(await deliveries(other.subscriptionId)).toEqual([]);
+  });
+
+  it("writes messages but no deliveries for an account without an active subscription", async () => {
+    const account = await createAccount();
+    await createEvent(account.accountId, sample());
+    expect(await messages(account.accountId)).toHaveLength(1);
+    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id WHERE m.account_id = $1", [account.accountId]);
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe("every writer of calendar events notifies", () => {
+  it("the webhook: upsert creates then updates, cancel, a repeated cancel (nothing), delete", async () => {
+    const source = await createSource();
+    const { subscriptionId } = await subscribe(source.accountId, "http://127.0.0.1:9/hook", ["event.*"]);
+    expect((await send(source, upsert(sample()))).status).toBe(200);
+    expect((await send(source, upsert(sample({ description: "now with a description" })))).status).toBe(200);
+    expect((await send(source, cancel(sample()))).status).toBe(200);
+    expect((await send(source, cancel(sample()))).status).toBe(200);
+    expect((await send(source, remove(sample()))).status).toBe(200);
+    const sent = await messages(source.accountId);
+    expect(sent.map((message) => message.type)).toEqual(["event.created", "event.updated", "event.cancelled", "event.deleted"]);
+    expect(sent[1].payload.data).toMatchObject({ title: "Spring Open Day", starts_at: "2026-05-01T10:00:00+02:00", description: "now with a description", status: "upcoming" });
+    expect(sent[3].payload.data).toMatchObject({ status: "cancelled" });
+    expect(await deliveries(subscriptionId)).toHaveLength(4);
+  });
+
+  it("a refused webhook request (event not found) notifies nobody", async () => {
+    const source = await createSource();
+    expect((await send(source, cancel(sample({ title: "Never existed" })))).status).toBe(404);
+    expect(await messages(source.accountId)).toEqual([]);
+  });
+
+  it("the dashboard: create, edit, upsert, cancel and delete, with the event as serializeEvent presents it", async () => {
+    const { accountId } = await subscribedAccount();
+    const created = await createEvent(accountId, sample({ ends_at: "2026-05-01T12:30:00.250+02:00", price: "10 EUR" }));
+    if (!created.ok) throw new Error(created.message);
+    const updated = await updateEvent(accountId, created.event.id, sample({ description: "edited" }));
+    if (!updated.ok) throw new Error(updated.message);
+    await upsertEvent(accountId, sample({ description: "upserted" }));
+    const cancelled = await cancelEvent(accountId, created.event.id);
+    await cancelEvent(accountId, created.event.id);
+    await deleteEvent(accountId, created.event.id);
+    const sent = await messages(accountId);
+    expect(sent.map((message) => message.type)).toEqual(["event.created", "event.updated", "event.updated", "event.cancelled", "event.deleted"]);
+    expect(sent[0].payload.data).toEqual(serializeEvent(created.event));
+    expect(sent[0].payload.data.ends_at).toBe("2026-05-01T12:30:00.250+02:00");
+    expect(sent[1].payload.data).toEqual(serializeEvent(updated.event));
+    expect(sent[3].payload.data).toEqual(serializeEvent(cancelled!));
+  });
+
+  it("a dashboard create refused by the plan's limit or a duplicate notifies nobody", async () => {
+    const { accountId } = await subscribedAccount();
+    await createEvent(accountId, sample());
+    expect((await createEvent(accountId, sample())).ok).toBe(false);
+    expect(await messages(accountId)).toHaveLength(1);
+  });
+
+  it("the CSV import: one notification per created or updated event, in the batch's statement", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["event.created", "event.updated"]);
+    await createEvent(accountId, sample({ title: "Existing" }));
+    const rows = ["Existing", "New one", "New two"].map((title, index) => {
+      const result = validateCsvRow({ line: index + 2, values: { title, starts_at: "2026-05-01T10:00:00+02:00", location: "Main Hall" } });
+      if (!result.ok) throw new Error("invalid row");
+      return result.row;
+    });
+    expect(await importEvents(accountId, rows)).toMatchObject({ created: 2, updated: 1 });
+    const sent = await messages(accountId);
+    expect(sent.map((message) => message.type).sort()).toEqual(["event.created", "event.created", "event.created", "event.updated"]);
+    expect(await deliveries(subscriptionId)).toHaveLength(4);
+  });
+});
+
+describe("every writer of leads notifies", () => {
+  it("the API: create, patch and a stage change (lead.updated and lead.stage_changed with previous_stage)", async () => {
+    const { account, accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
+    const secret = await leadKey(account);
+    const created = await api.create(secret, { name: "Ada", email: "ada@example.test" });
+    expect(created.status).toBe(201);
+    const lead = (await created.json()) as { id: string };
+    expect((await api.patch(secret, lead.id, { company: "Engines Ltd", stage: "contacted" })).status).toBe(200);
+    expect((await api.stage(secret, lead.id, { stage: "won" })).status).toBe(200);
+    expect((await api.stage(secret, lead.id, { stage: "won" })).status).toBe(200);
+    const sent = await messages(accountId);
+    // The PATCH's two notifications share one instant; their order between them is not defined.
+    const [createdMessage, ...rest] = sent;
+    expect(createdMessage.payload).toMatchObject({ type: "lead.created", data: { id: lead.id, name: "Ada", email: "ada@example.test", stage: "new" } });
+    expect(rest.map((message) => message.type).sort()).toEqual(["lead.stage_changed", "lead.stage_changed", "lead.updated"]);
+    expect(rest.find((message) => message.type === "lead.updated")?.payload.data).toMatchObject({ company: "Engines Ltd", stage: "contacted" });
+    expect(rest.filter((message) => message.type === "lead.stage_changed").map((message) => message.payload.data)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ stage: "contacted", previous_stage: "new" }),
+        expect.objectContaining({ stage: "won", previous_stage: "contacted" }),
+      ]),
+    );
+    expect(await deliveries(subscriptionId)).toHaveLength(4);
+  });
+
+  it("a refused create (email taken) notifies nobody", async () => {
+    const { account, accountId } = await subscribedAccount();
+    const secret = await leadKey(account);
+    await api.create(secret, { email: "grace@example.test" });
+    expect((await api.create(secret, { email: "grace@example.test" })).status).toBe(409);
+    expect(await messages(accountId)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db/client";
+import { sweepRetention } from "@/lib/events-webhook/retention";
+import { listDeliveryAttempts, replaySince, resendDelivery, sendTestNotification } from "@/lib/outbound/manage";
+import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
+import { createAccount } from "../../support/factories";
+import { deliveries, notify, startReceiver, subscribedAccount, waitFor, type Receiver } from "./support";
+
+/* Resend, replay, the test notification and the attempt list, as the dashboard calls them. */
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let worker: OutboundWorker;
+let target: Receiver;
+beforeAll(async () => {
+  target = await startReceiver();
+  worker = await startOutboundWorker({ concurrency: 4, log: () => {} });
+});
+afterAll(async () => {
+  await target.close();
+  await worker.stop();
+});
+
+const received = (id: string, n: number) => waitFor(() => target.requests.filter((r) => r.headers["webhook-id"] === id).length >= n, 20_000, `${n} receipt(s) of ${id}`);
+
+describe("managing deliveries", () => {
+  it("sends a test notification to that one subscription only", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount(target.url);
+    const id = await sendTestNotification(accountId, subscriptionId);
+    expect(id).toMatch(/^whmsg_/);
+    await received(id!, 1);
+    const request = target.requests.find((r) => r.headers["webhook-id"] === id)!;
+    expect(JSON.parse(request.body)).toMatchObject({ type: "test", data: { subscription_id: subscriptionId } });
+    expect(await sendTestNotification((await createAccount()).accountId, subscriptionId)).toBeNull();
+  });
+
+  it("resends a delivery with the same webhook-id, and replays everything since a time", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount(target.url);
+    const first = await notify(accountId);
+    const second = await notify(accountId);
+    await received(first, 1);
+    await received(second, 1);
+    await waitFor(async () => (await deliveries(subscriptionId)).every((d) => d.status === "succeeded"));
+    const [delivery] = (await deliveries(subscriptionId)).filter((d) => d.message_id === first);
+    expect(await resendDelivery(accountId, delivery.id)).toBe(true);
+    await received(first, 2);
+    expect(await resendDelivery((await createAccount()).accountId, delivery.id)).toBe(false);
+    expect(await replaySince(accountId, subscriptionId, new Date(Date.now() - 60_000))).toBe(2);
+    await received(first, 3);
+    await received(second, 2);
+    expect(await replaySince(accountId, subscriptionId, new Date(Date.now() + 60_000))).toBe(0);
+  });
+
+  it("lists the attempts newest first, page by page, for the account's own subscription only", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount(target.url);
+    const ids = [await notify(accountId), await notify(accountId), await notify(accountId)];
+    for (const id of ids) await received(id, 1);
+    await waitFor(async () => (await listDeliveryAttempts(accountId, subscriptionId, { limit: 10 })).data.length === 3);
+    const page1 = await listDeliveryAttempts(accountId, subscriptionId, { limit: 2 });
+    const page2 = await listDeliveryAttempts(accountId, subscriptionId, { limit: 2, cursor: page1.nextCursor });
+    expect(page1.data).toHaveLength(2);
+    expect(page2.data).toHaveLength(1);
+    expect(page2.nextCursor).toBeNull();
+    const all = [...page1.data, ...page2.data];
+    expect(new Set(all.map((a) => a.messageId))).toEqual(new Set(ids));
+    expect(all.map((a) => a.attemptedAt.getTime())).toEqual([...all.map((a) => a.attemptedAt.getTime())].sort((a, b) => b - a));
+    expect(all[0]).toMatchObject({ statusCode: 204, outcome: "succeeded", deliveryStatus: "succeeded", type: "lead.created" });
+    expect((await listDeliveryAttempts((await createAccount()).accountId, subscriptionId)).data).toEqual([]);
+  });
+
+  it("sweeps messages, deliveries and attempts older than 30 days, and keeps younger ones", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount(target.url);
+    const old = await notify(accountId);
+    const fresh = await notify(accountId);
+    await received(old, 1);
+    await received(fresh, 1);
+    await waitFor(async () => (await listDeliveryAttempts(accountId, subscriptionId)).data.length === 2);
+    await db.pool.query("UPDATE outbound_messages SET created_at = now() - interval '31 days' WHERE id = $1", [old]);
+    await db.pool.query("UPDATE outbound_deliveries SET created_at = now() - interval '31 days' WHERE message_id = $1", [old]);
+    await db.pool.query("UPDATE outbound_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id IN (SELECT id FROM outbound_deliveries WHERE message_id = $1)", [old]);
+    const swept = await sweepRetention({ pauseMs: 0 });
+    expect(swept).toMatchObject({ outboundAttempts: 1, outboundDeliveries: 1, outboundMessages: 1 });
+    expect((await deliveries(subscriptionId)).map((d) => d.message_id)).toEqual([fresh]);
+    expect((await listDeliveryAttempts(accountId, subscriptionId)).data.map((a) => a.messageId)).toEqual([fresh]);
+  });
+});

@@ -1,0 +1,125 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { db } from "@/lib/db/client";
+import { createSubscription } from "@/lib/webhook-subscriptions/store";
+import { createAccount, type TestAccount } from "../../support/factories";
+
+/* Accounts with subscriptions, a local receiver, and reads of the outbox tables for the outbound tests. */
+
+process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+
+export type Subscribed = { account: TestAccount; accountId: string; subscriptionId: string; secret: string };
+
+export async function subscribe(accountId: string, url: string, eventTypes: string[] = ["*"]): Promise<{ subscriptionId: string; secret: string }> {
+  const created = await createSubscription(
+    { accountId, actor: { type: "system" } },
+    { url, urlField: "url", eventTypes, description: "test" },
+  );
+  if (!created.ok) throw new Error(`subscription refused: ${JSON.stringify(created)}`);
+  return { subscriptionId: created.subscription.id, secret: created.secret };
+}
+
+export async function subscribedAccount(url = "http://127.0.0.1:9/hook", eventTypes: string[] = ["*"]): Promise<Subscribed> {
+  const account = await createAccount();
+  const { subscriptionId, secret } = await subscribe(account.accountId, url, eventTypes);
+  return { account, accountId: account.accountId, subscriptionId, secret };
+}
+
+export type MessageRow = { id: string; type: string; payload: { id: string; type: string; created_at: string; data: Record<string, unknown> } };
+
+export async function messages(accountId: string): Promise<MessageRow[]> {
+  const { rows } = await db.pool.query<MessageRow>("SELECT id, type, payload FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", [accountId]);
+  return rows;
+}
+
+export type DeliveryRow = { id: string; message_id: string; subscription_id: string; status: string; attempts: number; next_attempt_at: Date | null };
+
+export async function deliveries(subscriptionId: string): Promise<DeliveryRow[]> {
+  const { rows } = await db.pool.query<DeliveryRow>(
+    "SELECT id, message_id, subscription_id, status::text AS status, attempts, next_attempt_at FROM outbound_deliveries WHERE subscription_id = $1 ORDER BY created_at, id",
+    [subscriptionId],
+  );
+  return rows;
+}
+
+/** Queued graphile-worker jobs for these deliveries. */
+export async function queuedJobs(deliveryIds: string[]): Promise<Array<{ key: string; run_at: Date; locked_at: Date | null }>> {
+  const { rows } = await db.pool.query(
+    "SELECT key, run_at, locked_at FROM graphile_worker.jobs WHERE task_identifier = 'deliver' AND key = ANY ($1::text[])",
+    [deliveryIds.map((id) => `outbound-delivery:${id}`)],
+  );
+  return rows;
+}
+
+export type ReceivedRequest = { headers: http.IncomingHttpHeaders; body: string; at: number; url: string };
+
+export type Receiver = { url: string; requests: ReceivedRequest[]; close: () => Promise<void> };
+
+/**
+ * A node:http server on 127.0.0.1; `respond` decides each answer (default 204). Requests are recorded
+ * when their body has arrived, before `respond` runs.
+ */
+export async function startReceiver(respond?: (request: ReceivedRequest, res: http.ServerResponse, req: http.IncomingMessage) => void): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const received = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now(), url: req.url ?? "/" };
+      requests.push(received);
+      if (respond) respond(received, res, req);
+      else res.writeHead(204).end();
+    });
+  });
+  const sockets = new Set<import("node:net").Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 40_000, label = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** One committed notification for the account (its own single-statement transaction). */
+export async function notify(accountId: string, type = "lead.created", data: Record<string, unknown> = { id: "lead_test" }): Promise<string> {
+  const { emitNotifications } = await import("@/lib/outbound/emit");
+  const [id] = await emitNotifications(db.pool, accountId, [{ type, data }]);
+  return id;
+}
+
+export type AttemptRow = { attempt: number; status_code: number | null; duration_ms: number; response_excerpt: string; error: string | null; outcome: string; attempted_at: Date };
+
+export async function attempts(subscriptionId: string): Promise<AttemptRow[]> {
+  const { rows } = await db.pool.query<AttemptRow>(
+    "SELECT attempt, status_code, duration_ms, response_excerpt, error, outcome, attempted_at FROM outbound_attempts WHERE subscription_id = $1 ORDER BY attempted_at, attempt",
+    [subscriptionId],
+  );
+  return rows;
+}
+
+export async function subscriptionRow(subscriptionId: string) {
+  const { rows } = await db.pool.query(
+    "SELECT status::text AS status, disabled_reason, failing_since, last_delivery_at, last_delivery_ok, last_error FROM webhook_subscriptions WHERE id = $1",
+    [subscriptionId],
+  );
+  return rows[0] as { status: string; disabled_reason: string | null; failing_since: Date | null; last_delivery_at: Date | null; last_delivery_ok: boolean | null; last_error: string | null };
+}
