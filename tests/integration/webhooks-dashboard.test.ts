@@ -2,14 +2,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   createSubscriptionAction,
   deleteSubscriptionAction,
+  replaySinceAction,
+  resendDeliveryAction,
   revealSubscriptionSecretAction,
   rotateSubscriptionSecretAction,
+  sendTestNotificationAction,
   setSubscriptionEnabledAction,
   updateSubscriptionAction,
 } from "@/app/(dashboard)/settings/webhooks/actions";
 import SubscriptionPage from "@/app/(dashboard)/settings/webhooks/[id]/page";
 import WebhooksPage from "@/app/(dashboard)/settings/webhooks/page";
 import { db } from "@/lib/db/client";
+import { emitNotifications } from "@/lib/outbound/emit";
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
@@ -44,6 +48,8 @@ async function created(owner: TestAccount, values: Parameters<typeof form>[0] = 
   if (!result.ok) throw new Error(`not created: ${result.error}`);
   return result.data;
 }
+
+const detailPage = (id: string) => SubscriptionPage({ params: Promise.resolve({ id }), searchParams: Promise.resolve({}) });
 
 const MANAGERS_ONLY = { ok: false, error: "Only owners and admins can do this." };
 
@@ -256,7 +262,7 @@ describe("the pages", () => {
     const owner = await createAccount();
     const subscription = await created(owner);
     expect(renderedText(await WebhooksPage())).not.toContain(subscription.secret);
-    const detail = renderedText(await SubscriptionPage({ params: Promise.resolve({ id: subscription.id }) }));
+    const detail = renderedText(await detailPage(subscription.id));
     expect(detail).toContain(subscription.url);
     expect(detail).not.toContain(subscription.secret);
   });
@@ -265,7 +271,7 @@ describe("the pages", () => {
     const owner = await createAccount();
     const subscription = await created(owner);
     await disableSubscription(owner.accountId, subscription.id, "The receiver answered 410 Gone, which means it no longer wants these notifications.");
-    const detail = renderedText(await SubscriptionPage({ params: Promise.resolve({ id: subscription.id }) }));
+    const detail = renderedText(await detailPage(subscription.id));
     expect(detail).toContain("This subscription is disabled");
     expect(detail).toContain("The receiver answered 410 Gone, which means it no longer wants these notifications.");
     expect(detail).toContain("press Enable");
@@ -278,9 +284,103 @@ describe("the pages", () => {
       where: { id: subscription.id },
       data: { failingSince: new Date("2026-03-03T14:05:00Z"), lastDeliveryAt: new Date(), lastDeliveryOk: false, lastError: "No answer within 15 seconds (timed out)." },
     });
-    const detail = renderedText(await SubscriptionPage({ params: Promise.resolve({ id: subscription.id }) }));
+    const detail = renderedText(await detailPage(subscription.id));
     expect(detail).toContain("Deliveries are failing");
     expect(detail).toContain("No answer within 15 seconds (timed out).");
     expect(detail).toContain("Mar 3, 2026, 14:05 UTC");
+  });
+});
+
+describe("deliveries from the dashboard", () => {
+  /** A committed notification of the account, fanned out to its subscriptions (no worker runs here). */
+  async function notifyAccount(accountId: string, type = "lead.created") {
+    const [id] = await emitNotifications(db.pool, accountId, [{ type, data: { id: "lead_test" } }]);
+    return id;
+  }
+  const deliveryOf = async (subscriptionId: string, messageId: string) =>
+    (await db.pool.query("SELECT id, status::text AS status, attempts FROM outbound_deliveries WHERE subscription_id = $1 AND message_id = $2", [subscriptionId, messageId])).rows[0];
+
+  it("sends a test notification to an enabled subscription; refuses members and disabled subscriptions", async () => {
+    const owner = await createAccount();
+    const subscription = await created(owner);
+    const result = await sendTestNotificationAction({ subscriptionId: subscription.id });
+    expect(result).toMatchObject({ ok: true, data: { message: expect.stringContaining("Test notification queued") } });
+    const { rows } = await db.pool.query(
+      "SELECT m.type FROM outbound_messages m JOIN outbound_deliveries d ON d.message_id = m.id WHERE d.subscription_id = $1",
+      [subscription.id],
+    );
+    expect(rows).toEqual([{ type: "test" }]);
+
+    await setSubscriptionEnabledAction({ subscriptionId: subscription.id, enabled: false });
+    expect(await sendTestNotificationAction({ subscriptionId: subscription.id })).toEqual({
+      ok: false,
+      error: "This subscription is disabled. Enable it first; a disabled subscription receives nothing, tests included.",
+    });
+    await signInAs(await addMember(owner.accountId, "member"));
+    expect(await sendTestNotificationAction({ subscriptionId: subscription.id })).toEqual(MANAGERS_ONLY);
+  });
+
+  it("resends a failed delivery from scratch; another account's delivery is not found", async () => {
+    const owner = await createAccount();
+    const subscription = await created(owner);
+    const messageId = await notifyAccount(owner.accountId);
+    const delivery = await deliveryOf(subscription.id, messageId);
+    await db.pool.query("UPDATE outbound_deliveries SET status = 'failed', attempts = 8, next_attempt_at = NULL WHERE id = $1", [delivery.id]);
+
+    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual({ ok: true, data: { message: "Notification queued again; it goes out within moments." } });
+    expect(await deliveryOf(subscription.id, messageId)).toMatchObject({ status: "pending", attempts: 0 });
+
+    const stranger = await createAccount("Stranger");
+    await signInAs(stranger.user);
+    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({ ok: false, error: expect.stringContaining("cannot be resent") });
+    await signInAs(await addMember(owner.accountId, "member"));
+    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual(MANAGERS_ONLY);
+  });
+
+  it("replays since a moment read in the account's time zone", async () => {
+    const owner = await createAccount();
+    await db.prisma.account.update({ where: { id: owner.accountId }, data: { timezone: "Europe/Berlin" } });
+    const subscription = await created(owner);
+    const early = await notifyAccount(owner.accountId);
+    const late = await notifyAccount(owner.accountId);
+    await db.pool.query("UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1", [early, "2026-03-01T08:00:00Z"]);
+    await db.pool.query("UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1", [late, "2026-03-01T10:00:00Z"]);
+
+    // 10:30 in Berlin (UTC+1 in March) is 09:30 UTC: only the later delivery.
+    const replay = (since: string) => {
+      const data = new FormData();
+      data.set("subscriptionId", subscription.id);
+      data.set("since", since);
+      return replaySinceAction(data);
+    };
+    expect(await replay("2026-03-01T10:30")).toEqual({ ok: true, data: { message: "1 notification queued again." } });
+    expect(await deliveryOf(subscription.id, late)).toMatchObject({ status: "pending" });
+    expect(await deliveryOf(subscription.id, early)).toMatchObject({ status: "succeeded" });
+    expect(await replay("2026-03-01T08:30")).toEqual({ ok: true, data: { message: "2 notifications queued again." } });
+    expect(await replay("")).toMatchObject({ ok: false, fieldErrors: { since: ["Enter a date and time."] } });
+    expect(await replay("2999-01-01T00:00")).toMatchObject({ ok: false, fieldErrors: { since: ["Choose a moment in the past."] } });
+  });
+
+  it("lists the attempts on the page, and the failing notice counts the failed ones in words", async () => {
+    const owner = await createAccount();
+    const subscription = await created(owner);
+    const messageId = await notifyAccount(owner.accountId);
+    const delivery = await deliveryOf(subscription.id, messageId);
+    const failingSince = new Date("2026-03-03T14:05:00Z");
+    for (const [n, minutes] of [[1, 0], [2, 1], [3, 6]] as const) {
+      await db.pool.query(
+        `INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms, response_excerpt, error, outcome)
+         VALUES ($1, $2, $3, $4, 500, 42, 'upstream exploded', 'The receiver answered 500 instead of a 2xx status.', 'retry')`,
+        [delivery.id, subscription.id, n, new Date(failingSince.getTime() + minutes * 60_000)],
+      );
+    }
+    await db.prisma.webhookSubscription.update({
+      where: { id: subscription.id },
+      data: { failingSince, lastDeliveryAt: new Date(failingSince.getTime() + 6 * 60_000), lastDeliveryOk: false, lastError: "The receiver answered 500 instead of a 2xx status." },
+    });
+    const detail = renderedText(await detailPage(subscription.id));
+    expect(detail).toContain("The receiver answered 500 Internal Server Error on the last 3 attempts since Mar 3, 2026, 14:05 UTC.");
+    expect(detail).toContain("upstream exploded");
+    expect(detail).toContain("lead.created");
   });
 });

@@ -5,10 +5,13 @@ import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import type { SessionContext } from "@/lib/auth/session";
+import { zonedInputToIso } from "@/lib/format/zoned-time";
+import { replaySince, resendDelivery, sendTestNotification } from "@/lib/outbound/manage";
 import type { SubscriptionContext } from "@/lib/webhook-subscriptions/model";
 import {
   createSubscription,
   deleteSubscription,
+  getSubscription,
   revealSubscriptionSecret,
   rotateSubscriptionSecret,
   updateSubscription,
@@ -75,4 +78,35 @@ export const revealSubscriptionSecretAction = defineAction({ role: "manager", in
 export const rotateSubscriptionSecretAction = defineAction({ role: "manager", input: subscription }, async ({ subscriptionId }, session) => {
   const result = await rotateSubscriptionSecret(contextOf(session), subscriptionId);
   return result.ok ? ok({ secret: result.secret }) : fail(failureMessage(result, session.account.plan));
+});
+
+const DISABLED = "This subscription is disabled. Enable it first; a disabled subscription receives nothing, tests included.";
+
+export const sendTestNotificationAction = defineAction({ role: "manager", input: subscription }, async ({ subscriptionId }, session) => {
+  const messageId = await sendTestNotification(session.account.id, subscriptionId);
+  if (!messageId) return fail((await getSubscription(session.account.id, subscriptionId)) ? DISABLED : failureMessage({ ok: false, reason: "not_found" }, session.account.plan));
+  revalidatePath(PAGE, "layout");
+  return ok({ message: "Test notification queued. Its attempt shows under Delivery attempts within seconds.", messageId });
+});
+
+export const resendDeliveryAction = defineAction({ role: "manager", input: z.object({ deliveryId: z.string() }) }, async ({ deliveryId }, session) => {
+  if (!(await resendDelivery(session.account.id, deliveryId))) {
+    return fail("This notification cannot be resent: it is older than 30 days, or its subscription is disabled or deleted.");
+  }
+  revalidatePath(PAGE, "layout");
+  return ok({ message: "Notification queued again; it goes out within moments." });
+});
+
+/** "since" is a datetime-local value: wall-clock time in the account's time zone. */
+export const replaySinceAction = defineAction({ role: "manager", input: subscription.extend({ since: z.string().default("") }) }, async ({ subscriptionId, since }, session) => {
+  const iso = zonedInputToIso(since, session.account.timezone);
+  if (!iso) return fail(CHECK_FIELDS, { since: "Enter a date and time." });
+  const from = new Date(iso);
+  if (from.getTime() > Date.now()) return fail(CHECK_FIELDS, { since: "Choose a moment in the past." });
+  const found = await getSubscription(session.account.id, subscriptionId);
+  if (!found) return fail(failureMessage({ ok: false, reason: "not_found" }, session.account.plan));
+  if (found.status !== "active") return fail(DISABLED);
+  const count = await replaySince(session.account.id, subscriptionId, from);
+  revalidatePath(PAGE, "layout");
+  return ok({ message: count === 0 ? "No notifications were sent to this subscription since then; nothing to replay." : `${count} notification${count === 1 ? "" : "s"} queued again.` });
 });

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { formatDateTime } from "@/lib/format/date-time";
 import { relativeTime } from "@/lib/format/relative-time";
+import type { FailureRun } from "@/lib/webhook-subscriptions/failure-run";
 import type { Subscription } from "@/lib/webhook-subscriptions/model";
 import { healthOf, type Health } from "../view-model";
 
@@ -9,8 +10,6 @@ import { healthOf, type Health } from "../view-model";
  * understands, since when, and what to do about it.
  */
 
-/** The failed attempts of the current run of failures (from the attempt log), when known. */
-export type FailureRun = { attempts: number; statusCode: number | null; error: string | null };
 
 export type HealthNotice = { health: Health; title: string; lines: string[] };
 

@@ -8,8 +8,11 @@ import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/format/date-time";
 import { MAX_DESCRIPTION_LENGTH } from "@/lib/webhook-subscriptions/schemas";
+import { listDeliveryAttempts } from "@/lib/outbound/manage";
+import { currentFailureRun } from "@/lib/webhook-subscriptions/failure-run";
 import { getSubscription } from "@/lib/webhook-subscriptions/store";
 import { eventTypeLabels, HEALTH_BADGES, urlHost } from "../view-model";
+import { DeliveryAttemptsSection } from "./_components/delivery-attempts-section";
 import { HealthNoticeCard } from "./_components/health-notice";
 import { SecretCard } from "./_components/secret-card";
 import { SubscriptionActions } from "./_components/subscription-actions";
@@ -28,15 +31,23 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   );
 }
 
-export default async function SubscriptionPage({ params }: { params: Promise<{ id: string }> }) {
+type SearchParams = Promise<{ attempts?: string | string[] }>;
+
+export default async function SubscriptionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const context = await requireSession();
   const { account } = context;
   const { id } = await params;
+  const cursorParam = (await searchParams).attempts;
+  const cursor = (Array.isArray(cursorParam) ? cursorParam[0] : cursorParam) ?? null;
   const subscription = await getSubscription(account.id, id);
   if (!subscription) notFound();
+  const [attempts, run] = await Promise.all([
+    listDeliveryAttempts(account.id, subscription.id, { limit: 20, cursor }),
+    currentFailureRun(account.id, subscription),
+  ]);
   const manager = canManage(context);
   const now = new Date();
-  const notice = healthNotice(subscription, null, account.timezone, now);
+  const notice = healthNotice(subscription, run, account.timezone, now);
   const badge = HEALTH_BADGES[notice.health];
   const previousSecretUntil =
     subscription.previousSecretExpiresAt && subscription.previousSecretExpiresAt > now ? formatDateTime(subscription.previousSecretExpiresAt, account.timezone) : null;
@@ -101,6 +112,16 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ i
             <SecretCard subscriptionId={subscription.id} canManage={manager} previousSecretUntil={previousSecretUntil} />
           </div>
         </div>
+        <DeliveryAttemptsSection
+          subscriptionId={subscription.id}
+          attempts={attempts.data}
+          cursor={cursor}
+          nextCursor={attempts.nextCursor}
+          timezone={account.timezone}
+          now={now}
+          canManage={manager}
+          active={subscription.status === "active"}
+        />
       </div>
     </>
   );
