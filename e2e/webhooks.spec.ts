@@ -3,11 +3,13 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { Webhook } from "standardwebhooks";
 
 /*
  * Settings → Webhooks end to end: the empty state, a private URL refused on its field, a subscription to
  * a receiver on this machine (the e2e server allows loopback targets), the one-time secret, the detail
- * page with the secret revealed again, disable and re-enable, delete.
+ * page with the secret revealed again, a test notification verified with the standardwebhooks library,
+ * a failing receiver, "Replay since…", disable and re-enable, delete.
  * Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
  */
 
@@ -109,6 +111,49 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await expect(secretField).not.toHaveValue(secret);
     await page.getByRole("button", { name: "Reveal secret" }).click();
     await expect(secretField).toHaveValue(secret);
+
+    // A test notification reaches the receiver, signed so that a Standard Webhooks library accepts it.
+    const attempts = page.getByRole("table", { name: "Delivery attempts" });
+    await expect(attempts).toContainText("No deliveries in the last 30 days.");
+    await page.getByRole("button", { name: "Send test notification" }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+    const [first] = receiver.received;
+    const verified = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as { type: string };
+    expect(verified.type).toBe("test");
+    await expect(attempts.getByRole("row").nth(1)).toContainText("Delivered", { timeout: 15_000 });
+    await expect(attempts.getByRole("row").nth(1)).toContainText("200");
+    await expect(page.getByRole("heading", { name: "Delivering", exact: true })).toBeVisible();
+    await shot(page, "webhooks-detail-healthy");
+
+    await attempts.getByRole("button", { name: /view details/ }).first().click();
+    const attemptDialog = page.getByRole("dialog", { name: "Delivery attempt" });
+    await expect(attemptDialog).toContainText(String(first.headers["webhook-id"]));
+    await expect(attemptDialog.locator("pre")).toHaveText("ok");
+    await page.keyboard.press("Escape");
+    await expect(attemptDialog).toBeHidden();
+
+    // The receiver fails: the page says so in words.
+    receiver.state.status = 500;
+    await page.getByRole("button", { name: "Send test notification" }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+    await expect(page.getByRole("heading", { name: "Deliveries are failing" })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/^The receiver answered 500 Internal Server Error on the last/)).toBeVisible();
+    await expect(attempts.getByRole("row").nth(1)).toContainText("Will retry");
+    await shot(page, "webhooks-detail-failing");
+
+    // Back up, the receiver gets both notifications again with their own webhook-id.
+    receiver.state.status = 200;
+    await page.getByRole("button", { name: "Replay since…" }).click();
+    const replay = page.getByRole("dialog", { name: "Replay notifications" });
+    await expect(replay.getByLabel("Since")).not.toHaveValue("");
+    await replay.getByRole("button", { name: "Replay" }).click();
+    await expect(page.getByText("2 notifications queued again.")).toBeVisible();
+    const ids = new Set(receiver.received.map((request) => request.headers["webhook-id"]));
+    await expect.poll(() => receiver.received.filter((request) => request.headers["webhook-id"] === [...ids][1]).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => {
+      await page.reload();
+      return page.getByRole("heading", { name: "Delivering", exact: true }).isVisible();
+    }, { timeout: 20_000 }).toBe(true);
 
     await page.getByRole("button", { name: "Disable" }).click();
     await expect(page.getByText("Subscription disabled: it receives nothing until you enable it.")).toBeVisible();
