@@ -18,7 +18,8 @@ async function shot(page: Page, name: string, fullPage = true) {
   if (!screenshots) return;
   fs.mkdirSync(screenshots, { recursive: true });
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage });
+  // Toasts come and go with timing; the screens are what the screenshots are for.
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage, style: "[data-sonner-toaster] { display: none !important; }" });
 }
 
 test.use({ viewport: { width: 1280, height: 860 } });

@@ -48,7 +48,11 @@ export function AttemptDetailDialog({ attempt, canManage, onClose }: { attempt: 
               {attempt.error}
             </p>
           ) : null}
-          {attempt.nextRetry ? <p className="text-sm text-zinc-700">Next retry: {attempt.nextRetry}.</p> : null}
+          {attempt.nextRetry ? (
+            <p className="text-sm text-zinc-700">
+              Next retry: {attempt.nextRetry.at} ({attempt.nextRetry.relative}).
+            </p>
+          ) : null}
           <section aria-labelledby="attempt-response">
             <div className="mb-2 flex items-center justify-between">
               <h3 id="attempt-response" className="text-sm font-semibold text-zinc-900">

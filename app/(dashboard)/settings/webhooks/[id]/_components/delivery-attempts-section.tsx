@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
-import { formatDateTime } from "@/lib/format/date-time";
 import { relativeTime } from "@/lib/format/relative-time";
 import { toZonedInputValue } from "@/lib/format/zoned-time";
 import type { DeliveryAttempt } from "@/lib/outbound/manage";
@@ -10,6 +9,20 @@ import { ReplayDialog } from "./replay-dialog";
 import { TestNotificationButton } from "./test-notification-button";
 
 const DAY_MS = 86_400_000;
+
+// Attempts and retries follow each other within seconds, so their times show seconds too.
+const withSeconds = new Map<string, Intl.DateTimeFormat>();
+function formatWithSeconds(date: Date, timeZone: string): string {
+  let format = withSeconds.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZoneName: "short" });
+    withSeconds.set(timeZone, format);
+  }
+  return format.format(date);
+}
+
+/** "in a few seconds" rather than relativeTime's "just now" for a retry moments away. */
+const untilRetry = (at: Date, now: Date) => (at.getTime() - now.getTime() < 45_000 ? "in a few seconds" : relativeTime(at, now));
 
 function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): AttemptRow[] {
   const seen = new Set<string>();
@@ -24,7 +37,7 @@ function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): Attem
       messageId: attempt.messageId,
       type: attempt.type,
       attempt: attempt.attempt,
-      time: formatDateTime(attempt.attemptedAt, timezone),
+      time: formatWithSeconds(attempt.attemptedAt, timezone),
       relative: relativeTime(attempt.attemptedAt, now),
       iso: attempt.attemptedAt.toISOString(),
       statusCode: attempt.statusCode,
@@ -33,7 +46,7 @@ function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): Attem
       responseExcerpt: attempt.responseExcerpt,
       error: attempt.error,
       outcome: attempt.outcome,
-      nextRetry: pending ? `${formatDateTime(attempt.nextAttemptAt!, timezone)} (${relativeTime(attempt.nextAttemptAt!, now)})` : null,
+      nextRetry: pending ? { at: formatWithSeconds(attempt.nextAttemptAt!, timezone), relative: untilRetry(attempt.nextAttemptAt!, now) } : null,
       canResend: newest && attempt.deliveryStatus === "failed",
     };
   });
@@ -66,10 +79,10 @@ export function DeliveryAttemptsSection(props: {
           <h2 id="delivery-attempts" className="text-base font-semibold text-zinc-900">
             Delivery attempts
           </h2>
-          <p className="text-xs text-zinc-500">Every try to deliver a notification to this URL, newest first. Kept for 30 days. Times in {timezone}.</p>
+          <p className="text-xs text-zinc-500">Newest first, kept for 30 days. Times in {timezone}.</p>
         </div>
         {props.canManage ? (
-          <div className="flex flex-wrap gap-2">
+          <div className="flex shrink-0 flex-wrap gap-2">
             <TestNotificationButton subscriptionId={props.subscriptionId} disabled={!props.active} />
             {props.active ? (
               <ReplayDialog

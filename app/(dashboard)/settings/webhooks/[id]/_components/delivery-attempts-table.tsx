@@ -23,7 +23,7 @@ export type AttemptRow = {
   error: string | null;
   outcome: string;
   /** Only on the newest attempt of a delivery: what happens next. */
-  nextRetry: string | null;
+  nextRetry: { at: string; relative: string } | null;
   /** Only on the newest attempt of a delivery that failed for good. */
   canResend: boolean;
 };
@@ -66,7 +66,10 @@ export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows:
       header: "Next retry",
       cell: ({ row }) =>
         row.original.nextRetry ? (
-          <span className="whitespace-nowrap text-zinc-700">{row.original.nextRetry}</span>
+          <span className="block whitespace-nowrap">
+            <span className="block text-zinc-700">{row.original.nextRetry.at}</span>
+            <span className="text-xs text-zinc-500">{row.original.nextRetry.relative}</span>
+          </span>
         ) : row.original.canResend && canManage ? (
           <ResendButton deliveryId={row.original.deliveryId} type={row.original.type} />
         ) : (

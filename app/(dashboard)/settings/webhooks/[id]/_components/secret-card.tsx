@@ -67,9 +67,10 @@ export function SecretCard({ subscriptionId, canManage, previousSecretUntil }: {
         <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
           Signing secret
         </label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <input id={inputId} readOnly value={shown ? secret : MASK} spellCheck={false} className={`${inputClasses} min-w-0 flex-1 font-mono text-[0.8125rem]`} onFocus={(event) => event.currentTarget.select()} />
-          <div className="flex shrink-0 gap-2">
+        {/* The secret is 50 characters: it gets the card's full width, the buttons go below it. */}
+        <div className="space-y-2">
+          <input id={inputId} readOnly value={shown ? secret : MASK} spellCheck={false} className={`${inputClasses} font-mono text-xs tracking-tight`} onFocus={(event) => event.currentTarget.select()} />
+          <div className="flex flex-wrap gap-2">
             {shown ? (
               <Button variant="secondary" onClick={() => setVisible(false)}>
                 <EyeOff className="size-4" aria-hidden />
