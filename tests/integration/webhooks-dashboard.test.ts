@@ -151,7 +151,7 @@ describe("adding a subscription", () => {
     const owner = await createAccount();
     await db.pool.query(
       `INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext)
-       SELECT 'whsub_' || lpad(n::text, 22, '0'), $1, 'https://hooks.example.test/' || n, ARRAY['*'], 'x' FROM generate_series(1, 10) AS n`,
+       SELECT 'whsub_' || substr(md5(random()::text || n), 1, 22), $1, 'https://hooks.example.test/' || n, ARRAY['*'], 'x' FROM generate_series(1, 10) AS n`,
       [owner.accountId],
     );
     await signInAs(owner.user);
