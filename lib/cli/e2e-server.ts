@@ -25,6 +25,8 @@ runCli(async () => {
     ALLOW_INSECURE_HTTP: "1",
     // Every Playwright test signs up its own account from 127.0.0.1.
     SIGN_UP_LIMIT_PER_IP_PER_HOUR: "1000",
+    // Webhook subscriptions in the tests point at a receiver on this machine.
+    OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
   };
   const child = spawn(process.execPath, ["server.mjs"], { stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
   return supervise(child, async () => {

@@ -1,6 +1,6 @@
 "use client";
 
-import { CalendarDays, KeyRound, Kanban, ReceiptText, ScrollText, Users, Webhook } from "lucide-react";
+import { CalendarDays, KeyRound, Kanban, ReceiptText, ScrollText, Send, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -22,6 +22,7 @@ const sections = [
     heading: "Settings",
     links: [
       { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
+      { href: "/settings/webhooks", label: "Webhooks", icon: Send },
       { href: "/settings/pipeline", label: "Pipeline", icon: Kanban },
       { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
       { href: "/settings/plan", label: "Plan", icon: ReceiptText },
@@ -39,8 +40,8 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
           {section.group ? <p className="mt-3 px-2 text-xs font-medium text-zinc-400">{section.group}</p> : null}
           <ul className="mt-1.5 space-y-0.5">
             {section.links.map(({ href, label, icon: Icon }) => {
-              // A lead's own page keeps "Leads" marked as the current section.
-              const active = pathname === href || (href === "/leads" && pathname.startsWith("/leads/"));
+              // A lead's (or a subscription's) own page keeps its list marked as the current section.
+              const active = pathname === href || ((href === "/leads" || href === "/settings/webhooks") && pathname.startsWith(`${href}/`));
               return (
                 <li key={href}>
                   <Link

@@ -1,0 +1,86 @@
+"use client";
+
+import type { ColumnDef } from "@tanstack/react-table";
+import { useState } from "react";
+import { DataTable } from "@/components/ui/data-table";
+import { HttpStatus, OutcomeBadge } from "./attempt-badges";
+import { AttemptDetailDialog } from "./attempt-detail-dialog";
+import { ResendButton } from "./resend-button";
+
+export type AttemptRow = {
+  id: string;
+  deliveryId: string;
+  messageId: string;
+  type: string;
+  attempt: number;
+  time: string;
+  relative: string;
+  iso: string;
+  statusCode: number | null;
+  statusText: string | null;
+  durationMs: number;
+  responseExcerpt: string;
+  error: string | null;
+  outcome: string;
+  /** Only on the newest attempt of a delivery: what happens next. */
+  nextRetry: { at: string; relative: string } | null;
+  /** Only on the newest attempt of a delivery that failed for good. */
+  canResend: boolean;
+};
+
+export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows: AttemptRow[]; canManage: boolean; emptyMessage: React.ReactNode }) {
+  const [open, setOpen] = useState<AttemptRow | null>(null);
+  const columns: ColumnDef<AttemptRow>[] = [
+    {
+      id: "time",
+      header: "Time",
+      cell: ({ row }) => (
+        <button type="button" onClick={() => setOpen(row.original)} className="group block text-left" aria-label={`Attempt at ${row.original.time}: view details`}>
+          <time dateTime={row.original.iso} title={row.original.iso} className="block font-medium whitespace-nowrap text-zinc-900 group-hover:text-indigo-600">
+            {row.original.time}
+          </time>
+          <span className="text-xs text-zinc-500">{row.original.relative}</span>
+        </button>
+      ),
+    },
+    {
+      id: "type",
+      header: "Event type",
+      cell: ({ row }) => (
+        <span>
+          <span className="font-mono text-xs">{row.original.type}</span>
+          {row.original.attempt > 1 ? <span className="block text-xs text-zinc-500">attempt {row.original.attempt}</span> : null}
+        </span>
+      ),
+    },
+    { id: "status", header: "Status", cell: ({ row }) => <OutcomeBadge outcome={row.original.outcome} /> },
+    { id: "http", header: "HTTP", cell: ({ row }) => <HttpStatus code={row.original.statusCode} /> },
+    {
+      id: "duration",
+      header: "Duration",
+      cell: ({ row }) => <span className="text-zinc-600 tabular-nums">{row.original.durationMs.toLocaleString("en-US")} ms</span>,
+      meta: { headerClassName: "text-right", cellClassName: "text-right" },
+    },
+    {
+      id: "next",
+      header: "Next retry",
+      cell: ({ row }) =>
+        row.original.nextRetry ? (
+          <span className="block whitespace-nowrap">
+            <span className="block text-zinc-700">{row.original.nextRetry.at}</span>
+            <span className="text-xs text-zinc-500">{row.original.nextRetry.relative}</span>
+          </span>
+        ) : row.original.canResend && canManage ? (
+          <ResendButton deliveryId={row.original.deliveryId} type={row.original.type} />
+        ) : (
+          <span className="text-zinc-400">—</span>
+        ),
+    },
+  ];
+  return (
+    <>
+      <DataTable label="Delivery attempts" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage={emptyMessage} />
+      {open ? <AttemptDetailDialog attempt={open} canManage={canManage} onClose={() => setOpen(null)} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,128 @@
+import { ArrowLeft } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Badge } from "@/components/ui/badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { PageHeader } from "@/components/ui/page-header";
+import { canManage, requireSession } from "@/lib/auth/session";
+import { formatDateTime } from "@/lib/format/date-time";
+import { MAX_DESCRIPTION_LENGTH } from "@/lib/webhook-subscriptions/schemas";
+import { listDeliveryAttempts } from "@/lib/outbound/manage";
+import { currentFailureRun } from "@/lib/webhook-subscriptions/failure-run";
+import { getSubscription } from "@/lib/webhook-subscriptions/store";
+import { eventTypeLabels, HEALTH_BADGES, urlHost } from "../view-model";
+import { DeliveryAttemptsSection } from "./_components/delivery-attempts-section";
+import { HealthNoticeCard } from "./_components/health-notice";
+import { SecretCard } from "./_components/secret-card";
+import { SubscriptionActions } from "./_components/subscription-actions";
+import { healthNotice } from "./health";
+
+export const metadata: Metadata = { title: "Webhook subscription" };
+
+const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1 py-3 sm:grid-cols-4 sm:gap-4">
+      <dt className="text-sm font-medium text-zinc-500">{term}</dt>
+      <dd className="text-sm break-words text-zinc-900 sm:col-span-3">{children}</dd>
+    </div>
+  );
+}
+
+type SearchParams = Promise<{ attempts?: string | string[] }>;
+
+export default async function SubscriptionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
+  const context = await requireSession();
+  const { account } = context;
+  const { id } = await params;
+  const cursorParam = (await searchParams).attempts;
+  const cursor = (Array.isArray(cursorParam) ? cursorParam[0] : cursorParam) ?? null;
+  const subscription = await getSubscription(account.id, id);
+  if (!subscription) notFound();
+  const [attempts, run] = await Promise.all([
+    listDeliveryAttempts(account.id, subscription.id, { limit: 20, cursor }),
+    currentFailureRun(account.id, subscription),
+  ]);
+  const manager = canManage(context);
+  const now = new Date();
+  const notice = healthNotice(subscription, run, account.timezone, now);
+  const badge = HEALTH_BADGES[notice.health];
+  const previousSecretUntil =
+    subscription.previousSecretExpiresAt && subscription.previousSecretExpiresAt > now ? formatDateTime(subscription.previousSecretExpiresAt, account.timezone) : null;
+
+  return (
+    <>
+      <Link href="/settings/webhooks" className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900">
+        <ArrowLeft className="size-4" aria-hidden />
+        All subscriptions
+      </Link>
+      <PageHeader
+        title={subscription.description || urlHost(subscription.url)}
+        description={<span className="font-mono text-xs break-all">{subscription.url}</span>}
+        actions={
+          manager ? (
+            <SubscriptionActions
+              subscriptionId={subscription.id}
+              url={subscription.url}
+              enabled={subscription.status === "active"}
+              initial={{ url: subscription.url, eventTypes: subscription.eventTypes, description: subscription.description }}
+              maxDescriptionLength={MAX_DESCRIPTION_LENGTH}
+            />
+          ) : null
+        }
+      />
+      <div className="space-y-6">
+        <HealthNoticeCard notice={notice} />
+        <div className="grid gap-6 lg:grid-cols-5">
+          <section aria-labelledby="subscription-details" className={`${cardClasses} lg:col-span-3`}>
+            <h2 id="subscription-details" className="text-sm font-semibold text-zinc-900">
+              Details
+            </h2>
+            <dl className="mt-2 divide-y divide-zinc-100">
+              <Row term="URL">
+                <span className="flex items-start justify-between gap-3">
+                  <span className="font-mono text-xs leading-5 break-all">{subscription.url}</span>
+                  <CopyButton value={subscription.url} size="sm" toastMessage="URL copied" aria-label="Copy URL" />
+                </span>
+              </Row>
+              <Row term="Events">
+                <span className="flex flex-wrap gap-1">
+                  {eventTypeLabels(subscription.eventTypes).map((label) => (
+                    <Badge key={label} tone="indigo" mono={label.includes(".")}>
+                      {label}
+                    </Badge>
+                  ))}
+                </span>
+              </Row>
+              <Row term="Description">{subscription.description || <span className="text-zinc-400">—</span>}</Row>
+              <Row term="Status">
+                <Badge tone={badge.tone} dot>
+                  {badge.label}
+                </Badge>
+              </Row>
+              <Row term="Created">{formatDateTime(subscription.createdAt, account.timezone)}</Row>
+              <Row term="ID">
+                <code className="font-mono text-xs">{subscription.id}</code>
+              </Row>
+            </dl>
+          </section>
+          <div className="lg:col-span-2">
+            <SecretCard subscriptionId={subscription.id} canManage={manager} previousSecretUntil={previousSecretUntil} />
+          </div>
+        </div>
+        <DeliveryAttemptsSection
+          subscriptionId={subscription.id}
+          attempts={attempts.data}
+          cursor={cursor}
+          nextCursor={attempts.nextCursor}
+          timezone={account.timezone}
+          now={now}
+          canManage={manager}
+          active={subscription.status === "active"}
+        />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { DialogBody, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { FormAlert } from "@/components/ui/form-alert";
+import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
+import { EventTypesField } from "./event-types-field";
+
+export type SubscriptionFormValues = { url: string; eventTypes: string[]; description: string };
+
+type FormField = "url" | "eventTypes" | "description";
+
+type Props = {
+  initial: SubscriptionFormValues;
+  state: ActionResult<unknown> | null;
+  action: (form: FormData) => void;
+  pending: boolean;
+  submitLabel: string;
+  pendingLabel: string;
+  maxDescriptionLength: number;
+  onCancel: () => void;
+  /** Hidden fields, e.g. the subscription's id when editing. */
+  hidden?: Record<string, string>;
+};
+
+/** URL, event types and description; used by "Add subscription" and "Edit". */
+export function SubscriptionForm({ initial, state, action, pending, submitLabel, pendingLabel, maxDescriptionLength, onCancel, hidden = {} }: Props) {
+  // Controlled: React resets uncontrolled fields after a form action, which would wipe what the user
+  // typed when the server answers with field errors.
+  const [url, setUrl] = useState(initial.url);
+  const [eventTypes, setEventTypes] = useState<ReadonlySet<string>>(new Set(initial.eventTypes));
+  const [description, setDescription] = useState(initial.description);
+
+  // A field's error stays until the user changes that field; a new answer from the server starts afresh.
+  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<FormField> }>({ answer: state, fields: new Set() });
+  const editedFields = edited.answer === state ? edited.fields : new Set<FormField>();
+  const markEdited = (field: FormField) => setEdited({ answer: state, fields: new Set([...editedFields, field]) });
+  const errors = Object.fromEntries(Object.entries(firstFieldErrors(state)).filter(([field]) => !editedFields.has(field as FormField))) as Partial<Record<FormField, string>>;
+
+  return (
+    <form action={action} className={dialogFormClasses} noValidate>
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <DialogBody>
+        <FormAlert>{formError(state)}</FormAlert>
+        <Field
+          label="URL"
+          name="url"
+          type="url"
+          inputMode="url"
+          value={url}
+          onChange={(event) => {
+            setUrl(event.target.value);
+            markEdited("url");
+          }}
+          placeholder="https://hooks.example.com/incoming"
+          hint="Where notifications are POSTed: an https address on the public internet."
+          error={errors.url}
+          autoComplete="off"
+          spellCheck={false}
+          className="[&_input]:font-mono"
+          required
+          autoFocus
+        />
+        <EventTypesField
+          value={eventTypes}
+          onChange={(next) => {
+            setEventTypes(next);
+            markEdited("eventTypes");
+          }}
+          error={errors.eventTypes}
+        />
+        <Field
+          label="Description (optional)"
+          name="description"
+          value={description}
+          onChange={(event) => {
+            setDescription(event.target.value);
+            markEdited("description");
+          }}
+          maxLength={maxDescriptionLength}
+          placeholder="e.g. Zapier: new leads to Slack"
+          hint="A note for people: which tool or Zap uses this URL."
+          error={errors.description}
+          autoComplete="off"
+        />
+      </DialogBody>
+      <DialogFooter>
+        <Button variant="secondary" onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? pendingLabel : submitLabel}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,179 @@
+import { expect, test, type Page } from "@playwright/test";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Webhook } from "standardwebhooks";
+
+/*
+ * Settings → Webhooks end to end: the empty state, a private URL refused on its field, a subscription to
+ * a receiver on this machine (the e2e server allows loopback targets), the one-time secret, the detail
+ * page with the secret revealed again, a test notification verified with the standardwebhooks library,
+ * a failing receiver, "Replay since…", disable and re-enable, delete.
+ * Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
+ */
+
+const screenshots = process.env.E2E_SCREENSHOTS_DIR;
+async function shot(page: Page, name: string, fullPage = true) {
+  if (!screenshots) return;
+  fs.mkdirSync(screenshots, { recursive: true });
+  await page.waitForTimeout(300);
+  // Toasts come and go with timing; the screens are what the screenshots are for.
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage, style: "[data-sonner-toaster] { display: none !important; }" });
+}
+
+test.use({ viewport: { width: 1280, height: 860 } });
+
+type Received = { headers: http.IncomingHttpHeaders; body: string };
+
+/** A receiver on 127.0.0.1 that records what it gets and answers with `status`. */
+async function startReceiver() {
+  const received: Received[] = [];
+  const state = { status: 200 };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
+      response.writeHead(state.status, { "content-type": "text/plain" }).end(state.status === 200 ? "ok" : "receiver is down");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks/crm`, received, state, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+async function signUp(page: Page) {
+  const id = Math.random().toString(36).slice(2, 10);
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(`Ada ${id}`);
+  await page.getByLabel("Email").fill(`ada-${id}@example.test`);
+  await page.getByLabel("Password").fill("a long password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/knowledge\/events$/);
+}
+
+test("add a subscription to a local receiver, see its secret once, disable, re-enable and delete it", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const receiver = await startReceiver();
+  try {
+    await signUp(page);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+    await expect(page).toHaveURL(/\/settings\/webhooks$/);
+    await expect(page.getByRole("heading", { name: "No webhook subscriptions yet" })).toBeVisible();
+    await shot(page, "webhooks-empty");
+
+    await page.getByRole("button", { name: "Add subscription" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add subscription" });
+    await expect(dialog).toBeVisible();
+
+    // A private address and no event type: both fields say what is wrong; nothing is created.
+    await dialog.getByLabel("URL").fill("http://10.0.0.1/hooks");
+    await dialog.getByRole("button", { name: "Add subscription" }).click();
+    await expect(dialog.getByText("This address is on a private network")).toBeVisible();
+    await expect(dialog.getByText("Choose at least one event type, or All events.")).toBeVisible();
+
+    await dialog.getByRole("checkbox", { name: "lead.created" }).check();
+    await dialog.getByRole("checkbox", { name: "lead.stage_changed" }).check();
+    await dialog.getByRole("checkbox", { name: "All calendar events" }).check();
+    await expect(dialog.getByRole("checkbox", { name: "event.updated" })).toBeChecked();
+    await expect(dialog.getByRole("checkbox", { name: "event.updated" })).toBeDisabled();
+    await dialog.getByLabel("Description").fill("CRM sync");
+    await shot(page, "webhooks-add-dialog", false);
+
+    await dialog.getByLabel("URL").fill(receiver.url);
+    await expect(dialog.getByText("This address is on a private network")).toBeHidden();
+    await dialog.getByRole("button", { name: "Add subscription" }).click();
+
+    const reveal = page.getByRole("dialog", { name: "Save the signing secret" });
+    await expect(reveal).toBeVisible();
+    const secretBox = reveal.getByRole("textbox", { name: "Signing secret" });
+    await expect(secretBox).toHaveAttribute("readonly", "");
+    const secret = await secretBox.inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await reveal.getByRole("button", { name: "Copy" }).click();
+    await expect(page.getByText("Signing secret copied to clipboard")).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await shot(page, "webhooks-secret-reveal", false);
+    await reveal.getByRole("button", { name: "Done" }).click();
+    await expect(reveal).toBeHidden();
+
+    const table = page.getByRole("table", { name: "Webhook subscriptions" });
+    const row = table.getByRole("row", { name: /hooks\/crm/ });
+    await expect(row).toBeVisible();
+    for (const text of [receiver.url, "CRM sync", "lead.created", "lead.stage_changed", "All calendar events", "Active", "None yet"]) await expect(row).toContainText(text);
+    expect(await page.content()).not.toContain(secret);
+    await shot(page, "webhooks-table");
+
+    await row.getByRole("link", { name: receiver.url }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "CRM sync" })).toBeVisible();
+    await expect(page.getByText("Waiting for the first notification")).toBeVisible();
+    const secretField = page.getByRole("textbox", { name: "Signing secret" });
+    await expect(secretField).not.toHaveValue(secret);
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    await expect(secretField).toHaveValue(secret);
+
+    // A test notification reaches the receiver, signed so that a Standard Webhooks library accepts it.
+    const attempts = page.getByRole("table", { name: "Delivery attempts" });
+    await expect(attempts).toContainText("No deliveries in the last 30 days.");
+    await page.getByRole("button", { name: "Send test notification" }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+    const [first] = receiver.received;
+    const verified = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as { type: string };
+    expect(verified.type).toBe("test");
+    await expect(attempts.getByRole("row").nth(1)).toContainText("Delivered", { timeout: 15_000 });
+    await expect(attempts.getByRole("row").nth(1)).toContainText("200");
+    await expect(page.getByRole("heading", { name: "Delivering", exact: true })).toBeVisible();
+    await shot(page, "webhooks-detail-healthy");
+
+    await attempts.getByRole("button", { name: /view details/ }).first().click();
+    const attemptDialog = page.getByRole("dialog", { name: "Delivery attempt" });
+    await expect(attemptDialog).toContainText(String(first.headers["webhook-id"]));
+    await expect(attemptDialog.locator("pre")).toHaveText("ok");
+    await page.keyboard.press("Escape");
+    await expect(attemptDialog).toBeHidden();
+
+    // The receiver fails: the page says so in words.
+    receiver.state.status = 500;
+    await page.getByRole("button", { name: "Send test notification" }).click();
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+    await expect(page.getByRole("heading", { name: "Deliveries are failing" })).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText(/^The receiver answered 500 Internal Server Error on the last/)).toBeVisible();
+    await expect(attempts.getByRole("row").nth(1)).toContainText("Will retry");
+    await shot(page, "webhooks-detail-failing");
+
+    // Back up, the receiver gets both notifications again with their own webhook-id.
+    receiver.state.status = 200;
+    await page.getByRole("button", { name: "Replay since…" }).click();
+    const replay = page.getByRole("dialog", { name: "Replay notifications" });
+    await expect(replay.getByLabel("Since")).not.toHaveValue("");
+    await replay.getByRole("button", { name: "Replay" }).click();
+    await expect(page.getByText("2 notifications queued again.")).toBeVisible();
+    const ids = new Set(receiver.received.map((request) => request.headers["webhook-id"]));
+    await expect.poll(() => receiver.received.filter((request) => request.headers["webhook-id"] === [...ids][1]).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => {
+      await page.reload();
+      return page.getByRole("heading", { name: "Delivering", exact: true }).isVisible();
+    }, { timeout: 20_000 }).toBe(true);
+
+    await page.getByRole("button", { name: "Disable" }).click();
+    await expect(page.getByText("Subscription disabled: it receives nothing until you enable it.")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "This subscription is disabled" })).toBeVisible();
+    await expect(page.getByText(/^Disabled by Ada /)).toBeVisible();
+    await shot(page, "webhooks-detail-disabled");
+
+    await page.getByRole("button", { name: "Enable" }).click();
+    await expect(page.getByText("Subscription enabled: new notifications are delivered again.")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "This subscription is disabled" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Disable" })).toBeVisible();
+
+    await page.getByRole("button", { name: "Delete" }).click();
+    const confirm = page.getByRole("alertdialog");
+    await expect(confirm).toContainText("Delete this subscription?");
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await expect(page).toHaveURL(/\/settings\/webhooks$/);
+    await expect(page.getByRole("heading", { name: "No webhook subscriptions yet" })).toBeVisible();
+  } finally {
+    await receiver.close();
+  }
+});
