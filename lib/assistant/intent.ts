@@ -54,7 +54,7 @@ const STOP_WORDS = new Set([
   "times", "date", "dates", "day", "days", "night", "nights", "week", "weeks", "month", "months", "weekend", "morning", "evening",
   "afternoon", "price", "prices", "cost", "costs", "ticket", "tickets", "entry", "admission", "fee", "fees", "much", "if", "so", "then",
   "let", "lets", "fun", "stuff", "kind", "sort", "type", "else", "hows", "wheres", "whens", "yes", "no", "not", "dont", "ll", "ve",
-  "re", "s", "t", "d", "m", "one", "ones", "ask", "asking", "question", "wondering", "hear", "heard", "interested", "happen", "coming", "take", "place", "held", "organised", "organized", "really",
+  "re", "s", "t", "d", "m", "one", "ones", "ask", "asking", "help", "question", "wondering", "hear", "heard", "interested", "happen", "coming", "take", "place", "held", "organised", "organized", "really",
 ]);
 
 const FREE = /\b(?:free(?:\s+of\s+charge)?|gratis|kostenlos|no\s+charge|no\s+cost|without\s+charge)\b/g;
