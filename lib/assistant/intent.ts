@@ -1,5 +1,5 @@
 import { findDateRange, type DateRange } from "./dates";
-import { fold, words } from "./text";
+import { fold, MAX_MESSAGE_LENGTH, words } from "./text";
 
 /*
  * What a visitor's message asks for, without a language model: a date range, topic words to search
@@ -16,11 +16,15 @@ export type Intent = {
   range: DateRange | null;
   /** Folded topic words (at most MAX_TOPIC_WORDS), in the order written. */
   topic: string[];
+  /** A topic word as typed, when folding changed it ("muller" → "müller"). */
+  typed: Record<string, string>;
   /** Only events whose price says free (or 0). */
   free: boolean;
 };
 
 export const MAX_TOPIC_WORDS = 6;
+/** Longer "words" are noise (a pasted token, a run of one letter), not topics. */
+const MAX_WORD_LENGTH = 40;
 
 const HANDOFF = [
   /\b(?:talk|speak|chat|connect|write|get in touch|put me through)\s+(?:to|with|me to|me with)\s+(?:a\s+|an\s+|the\s+|some\s+|real\s+|your\s+|someone\s+|somebody\s+)*(?:person|human|people|agent|staff|team|someone|somebody|representative|rep|operator|manager|organi[sz]er|member)\b/,
@@ -74,7 +78,7 @@ function smallTalk(all: string[]): SmallTalk | null {
 }
 
 export function understand(message: string, now: Date, timeZone: string): Intent {
-  const none = { smalltalk: null, range: null, topic: [], free: false };
+  const none = { smalltalk: null, range: null, topic: [], typed: {}, free: false };
   const folded = fold(message);
   if (!/[\p{L}\p{N}\p{S}\p{P}]/u.test(folded)) return { kind: "empty", ...none };
   if (HANDOFF.some((pattern) => pattern.test(folded))) return { kind: "handoff", ...none };
@@ -83,12 +87,17 @@ export function understand(message: string, now: Date, timeZone: string): Intent
   const withoutDates = date ? blank(folded, date.spans) : folded;
   const free = new RegExp(FREE.source).test(withoutDates);
   const rest = withoutDates.replace(FREE, " ");
-  const topic = [...new Set(words(rest).filter((word) => word.length >= 3 && !STOP_WORDS.has(word)))].slice(0, MAX_TOPIC_WORDS);
+  const topic = [...new Set(words(rest).filter((word) => word.length >= 3 && word.length <= MAX_WORD_LENGTH && !STOP_WORDS.has(word)))].slice(0, MAX_TOPIC_WORDS);
   const range = date?.range ?? null;
 
   if (topic.length === 0 && !range && !free) {
     const talk = smallTalk(words(folded));
     if (talk) return { kind: "smalltalk", ...none, smalltalk: talk };
   }
-  return { kind: "search", smalltalk: null, range, topic, free };
+  const typed: Record<string, string> = {};
+  for (const word of words(message.slice(0, MAX_MESSAGE_LENGTH).toLowerCase())) {
+    const plain = words(fold(word))[0];
+    if (plain && plain !== word && topic.includes(plain)) typed[plain] = word;
+  }
+  return { kind: "search", smalltalk: null, range, topic, typed, free };
 }

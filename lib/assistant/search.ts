@@ -24,6 +24,8 @@ export type SearchInput = {
   now: Date;
   range: { from: Date; to: Date } | null;
   topic: string[];
+  /** A topic word as typed, when folding changed it ("muller" → "müller"). */
+  typed?: Record<string, string>;
   free: boolean;
   limit?: number;
 };
@@ -65,6 +67,15 @@ export function stem(word: string): string {
   return word.length >= 4 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word;
 }
 
+/**
+ * `\m` + the word: a case-insensitive match at the start of a word. Topic words arrive folded
+ * ("muller"); when the visitor typed accents ("Müller") that form is tried too, since the stored text is
+ * not folded. (Character classes for every accent would defeat the trigram index.)
+ */
+export function wordPattern(word: string, typed?: string): string {
+  return typed && typed !== word ? `\\m(${word}|${typed})` : `\\m${word}`;
+}
+
 // A price that says free, or a zero amount ("0", "€0", "0.00 EUR"); an empty price is unknown, not free.
 export const FREE_PRICE_SQL = `(price ~* '\\m(free|gratis|kostenlos)\\M' OR price ~ '^[^0-9]*0+([.,]0+)?[^0-9]*$')`;
 
@@ -87,15 +98,24 @@ export function buildSearch(input: SearchInput): { text: string; values: unknown
   const limit = clampLimit(input.limit);
   const columns = "id, title, starts_at, ends_at, location, url, price";
 
+  // Events already running are listed after those starting in the range.
+  const ongoing = `starts_at < ${since} AS ongoing`;
   if (input.topic.length === 0) {
-    return { text: `SELECT ${columns}, 0 AS matched FROM events WHERE ${where.join(" AND ")} ORDER BY starts_at, id LIMIT ${limit}`, values };
+    const base = where.join(" AND ");
+    const text = `SELECT ${columns}, 0 AS matched FROM (
+  (SELECT ${columns}, 0 AS part FROM events WHERE ${base} AND starts_at >= ${since} ORDER BY starts_at, id LIMIT ${limit})
+  UNION ALL
+  (SELECT ${columns}, 1 FROM events WHERE ${base} AND starts_at < ${since} ORDER BY starts_at, id LIMIT ${limit})
+) AS found ORDER BY part, starts_at, id LIMIT ${limit}`;
+    return { text, values };
   }
   const exact: string[] = [];
   const match: string[] = [];
   const inTitle: string[] = [];
   for (const word of input.topic) {
     const stemmed = stem(word);
-    const pattern = param(`\\m${stemmed}`, "text");
+    const typed = input.typed?.[word];
+    const pattern = param(wordPattern(stemmed, typed && stem(typed)), "text");
     const similar = param(stemmed, "text");
     const exactly = `(title ~* ${pattern} OR location ~* ${pattern} OR description ~* ${pattern})`;
     exact.push(exactly);
@@ -112,14 +132,14 @@ export function buildSearch(input: SearchInput): { text: string; values: unknown
   // A level is searched only when the levels above found nothing, so most questions cost one index
   // walk or bitmap scan. Within a level, title matches come first among its soonest LEVEL_CANDIDATES.
   const level = (number: number, condition: string, guard: string) => `
-    SELECT ${columns}, ${number} AS level, CASE WHEN ${any(inTitle)} THEN 0 ELSE 1 END AS part, ${n} AS matched FROM (
+    SELECT ${columns}, ${number} AS level, CASE WHEN ${any(inTitle)} THEN 0 ELSE 1 END AS part, ${n} AS matched, ${ongoing} FROM (
       SELECT ${columns} FROM events WHERE ${base} AND ${condition}${guard} ORDER BY starts_at, id LIMIT ${LEVEL_CANDIDATES}
     ) AS soonest`;
   const text = `WITH
   exact_all AS MATERIALIZED (${level(1, all(exact), "")}),
   matched_all AS MATERIALIZED (${level(2, all(match), " AND NOT EXISTS (SELECT 1 FROM exact_all)")}),
   partial AS MATERIALIZED (${n === 1 ? `SELECT * FROM matched_all WHERE false` : `
-    SELECT ${columns}, 3 AS level, CASE WHEN title_hits > 0 THEN 0 ELSE 1 END AS part, matched FROM (
+    SELECT ${columns}, 3 AS level, CASE WHEN title_hits > 0 THEN 0 ELSE 1 END AS part, matched, ${ongoing} FROM (
       SELECT *, rank() OVER (ORDER BY matched DESC, exact DESC) AS tier FROM (
         SELECT ${columns}, ${count(match)} AS matched, ${count(exact)} AS exact, ${count(inTitle)} AS title_hits
         FROM (SELECT ${columns}, description FROM events
@@ -131,7 +151,7 @@ export function buildSearch(input: SearchInput): { text: string; values: unknown
     WHERE tier = 1`}
   )
 SELECT * FROM (SELECT * FROM exact_all UNION ALL SELECT * FROM matched_all UNION ALL SELECT * FROM partial) AS found
-ORDER BY level, part, starts_at, id
+ORDER BY level, part, ongoing, starts_at, id
 LIMIT ${limit}`;
   return { text, values };
 }
