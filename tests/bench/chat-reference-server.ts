@@ -1,0 +1,42 @@
+import http from "node:http";
+import pg from "pg";
+import { understand } from "@/lib/assistant/intent";
+import { buildSearch } from "@/lib/assistant/search";
+import { CHAT_QUESTIONS } from "./chat-questions";
+
+/*
+ * The chat benchmark's yardstick: bare node:http + pg running the assistant's search statement
+ * (lib/assistant/search.ts buildSearch) for the same questions, and nothing else: each question's
+ * statement is prepared once at start-up, so no intent, date parsing or reply text per request.
+ * Run with: node --conditions=react-server --import tsx tests/bench/chat-reference-server.ts <port>
+ */
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+pool.on("error", () => {});
+const accountId = process.env.BENCH_ACCOUNT_ID ?? "";
+const timezone = process.env.BENCH_TIMEZONE ?? "Europe/Berlin";
+const now = new Date();
+const statements = CHAT_QUESTIONS.map((question) => {
+  const intent = understand(question, now, timezone);
+  return buildSearch({ accountId, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free });
+});
+
+function send(response: http.ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  response.end(text);
+}
+
+async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
+  const url = new URL(request.url ?? "/", "http://localhost");
+  const statement = statements[Number(url.searchParams.get("i"))];
+  if (url.pathname !== "/ask" || statement === undefined) return send(response, 404, { ok: false, error: { code: "not_found" } });
+  const { rows } = await pool.query(statement.text, statement.values);
+  send(response, 200, { events: rows });
+}
+
+const server = http.createServer((request, response) => {
+  handle(request, response).catch(() => send(response, 503, { ok: false, error: { code: "unavailable" } }));
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.argv[2]), "127.0.0.1", () => console.log("reference server ready"));

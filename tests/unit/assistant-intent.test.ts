@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { understand } from "@/lib/assistant/intent";
+import { composeReply, formatEventTime, isFreePrice } from "@/lib/assistant/reply";
+
+const NOW = new Date("2026-06-10T10:00:00Z");
+const read = (message: string) => understand(message, NOW, "Europe/Berlin");
+
+describe("what a visitor's message asks for", () => {
+  it.each([
+    ["Any jazz this weekend?", ["jazz"], "this weekend, Sat 13 – Sun 14 June"],
+    ["Wine tastng at the Old Mill", ["wine", "tastng", "old", "mill"], null],
+    ["What's on on Friday?", [], "on Fri 12 June"],
+    ["Is there something for the kids' pottery class in May", ["kids", "pottery", "class"], "in May 2027"],
+    ["CAFÉ Müller concerts", ["cafe", "muller", "concerts"], null],
+    ["<script>alert('x')</script> jazz", ["alert", "jazz"], null],
+    ["<b>Yoga</b> tomorrow", ["yoga"], "tomorrow, Thu 11 June"],
+  ])("reads %j as topic %j and date %j", (message, topic, label) => {
+    const intent = read(message);
+    expect(intent.kind).toBe("search");
+    expect(intent.topic).toEqual(topic);
+    expect(intent.range?.label ?? null).toBe(label);
+  });
+
+  it.each([
+    "Can I talk to a person?",
+    "I'd like to speak with a real person please",
+    "human",
+    "Agent please",
+    "Could someone from your team call me back?",
+    "connect me to a human",
+    "are you a bot?",
+  ])("hears a request for a person in %j", (message) => {
+    expect(read(message).kind).toBe("handoff");
+  });
+
+  it.each([
+    ["hi", "greeting"],
+    ["Hello there!", "greeting"],
+    ["thanks!", "thanks"],
+    ["ok thank you", "thanks"],
+    ["help", "help"],
+    ["what can you do?", "help"],
+    ["???", "help"],
+  ])("answers small talk %j as %s", (message, kind) => {
+    expect(read(message)).toMatchObject({ kind: "smalltalk", smalltalk: kind });
+  });
+
+  it("treats a message with a greeting and a question as a question", () => {
+    expect(read("Hi! Anything on tonight?")).toMatchObject({ kind: "search", topic: [], range: { label: "tonight, Wed 10 June" } });
+  });
+
+  it("reads free as a price filter, not a topic word", () => {
+    expect(read("free events next week")).toMatchObject({ kind: "search", topic: [], free: true });
+  });
+
+  it("keeps at most six topic words from a very long message", () => {
+    const intent = read(`jazz ${"lorem ipsum dolor sit amet consectetur adipiscing elit ".repeat(80)}`.slice(0, 4_000));
+    expect(intent.topic).toEqual(["jazz", "lorem", "ipsum", "dolor", "sit", "amet"]);
+  });
+
+  it.each(["", "   ", "\u0000\u0001"])("treats %j as empty", (message) => {
+    expect(read(message).kind).toBe("empty");
+  });
+});
+
+describe("the reply text", () => {
+  it("says what it can do for a greeting and never offers events", () => {
+    const reply = composeReply(read("hello"), null, "Europe/Berlin", NOW);
+    expect(reply).toMatchObject({ events: [], offerHandoff: false, handoffRequested: false });
+    expect(reply.text).toMatch(/^Hello! I can look up our upcoming events/);
+  });
+
+  it("marks a request for a person", () => {
+    expect(composeReply(read("talk to a human"), null, "UTC", NOW)).toMatchObject({ handoffRequested: true, events: [] });
+  });
+
+  it("says honestly that nothing was found, with the date, and offers a person", () => {
+    const reply = composeReply(read("salsa this weekend"), { events: [], complete: false }, "Europe/Berlin", NOW);
+    expect(reply.text).toBe("I found nothing for “salsa” this weekend, Sat 13 – Sun 14 June. Would you like to talk to a person?");
+    expect(reply.offerHandoff).toBe(true);
+  });
+
+  it("lists an event with local time, location, price and link", () => {
+    const event = { id: "e1", title: "Jazz Night", startsAt: new Date("2026-06-13T17:30:00Z"), endsAt: null, location: "Old Mill", url: "https://example.test/jazz", price: "0", matched: 1 };
+    const reply = composeReply(read("jazz"), { events: [event], complete: true }, "Europe/Berlin", NOW);
+    expect(reply.text).toBe("Here is what I found for “jazz”:\n• Jazz Night — Sat 13 June, 19:30 · Old Mill · Free · https://example.test/jazz");
+    expect(reply.events).toEqual([{ id: "e1", title: "Jazz Night", starts_at: "2026-06-13T17:30:00.000Z", url: "https://example.test/jazz" }]);
+  });
+
+  it.each([
+    ["Free", true],
+    ["free entry", true],
+    ["0", true],
+    ["€0.00", true],
+    ["0 EUR", true],
+    ["€10", false],
+    ["€0.50", false],
+    ["", false],
+    ["Freedom ticket €5", false],
+  ])("reads the price %j as free: %s", (price, free) => {
+    expect(isFreePrice(price)).toBe(free);
+  });
+
+  it("formats times in the account's zone and adds the year only when it is not this year", () => {
+    expect(formatEventTime(new Date("2026-06-13T17:30:00Z"), "America/New_York", NOW)).toBe("Sat 13 June, 13:30");
+    expect(formatEventTime(new Date("2027-01-02T09:00:00Z"), "Europe/Berlin", NOW)).toBe("Sat 2 January 2027, 10:00");
+  });
+});
