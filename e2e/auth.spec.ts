@@ -16,8 +16,8 @@ test("a visitor signs up, lands in the dashboard, signs out and signs back in", 
   await expect(page).toHaveURL(/\/knowledge\/events$/);
   await expect(page.getByRole("heading", { name: "All Events" })).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const link of ["All Events", "Webhook", "API Keys", "Audit log", "Plan"]) {
-    await expect(nav.getByRole("link", { name: link })).toBeVisible();
+  for (const link of ["All Events", "Webhook", "Leads", "API Keys", "Webhooks", "Pipeline", "Audit log", "Plan"]) {
+    await expect(nav.getByRole("link", { name: link, exact: true })).toBeVisible();
   }
   await expect(page.getByText(person.email)).toBeVisible();
 
