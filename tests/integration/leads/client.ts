@@ -4,32 +4,17 @@ import { GET as listExport, POST as createExport } from "@/app/api/public/leads/
 import { GET as pipelineExport } from "@/app/api/public/pipeline/route";
 import type { Scope } from "@/lib/api-keys/scopes";
 import { db } from "@/lib/db/client";
-import { bearer, createKey } from "../../support/api-keys";
+import { createKey } from "../../support/api-keys";
+import { errorOf, idParams, noParams, publicRequest, type Body, type Options } from "../../support/public-api";
 import type { TestAccount } from "../../support/factories";
 
-/* Calls the public leads routes the way Next does: a Request and a params promise. */
-
-const BASE = "http://localhost/api/public";
-
-type Body = string | object | undefined;
-type Options = { headers?: Record<string, string> };
-
-function request(method: string, path: string, secret: string, body?: Body, options: Options = {}): Request {
-  const headers: Record<string, string> = { ...bearer(secret), ...options.headers };
-  if (body !== undefined) headers["Content-Type"] ??= "application/json";
-  return new Request(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
-}
-
-const noParams = { params: Promise.resolve({}) } as { params: Promise<Record<string, never>> };
-const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
-
 export const api = {
-  list: (secret: string, query = "") => listExport(request("GET", `/leads${query}`, secret), noParams),
-  create: (secret: string, body: Body, options?: Options) => createExport(request("POST", "/leads", secret, body, options), noParams),
-  get: (secret: string, id: string) => getLeadExport(request("GET", `/leads/${id}`, secret), idParams(id)),
-  patch: (secret: string, id: string, body: Body, options?: Options) => patchLeadExport(request("PATCH", `/leads/${id}`, secret, body, options), idParams(id)),
-  stage: (secret: string, id: string, body: Body, options?: Options) => stageExport(request("POST", `/leads/${id}/stage`, secret, body, options), idParams(id)),
-  pipeline: (secret: string) => pipelineExport(request("GET", "/pipeline", secret), noParams),
+  list: (secret: string, query = "") => listExport(publicRequest("GET", `/leads${query}`, secret), noParams),
+  create: (secret: string, body: Body, options?: Options) => createExport(publicRequest("POST", "/leads", secret, body, options), noParams),
+  get: (secret: string, id: string) => getLeadExport(publicRequest("GET", `/leads/${id}`, secret), idParams(id)),
+  patch: (secret: string, id: string, body: Body, options?: Options) => patchLeadExport(publicRequest("PATCH", `/leads/${id}`, secret, body, options), idParams(id)),
+  stage: (secret: string, id: string, body: Body, options?: Options) => stageExport(publicRequest("POST", `/leads/${id}/stage`, secret, body, options), idParams(id)),
+  pipeline: (secret: string) => pipelineExport(publicRequest("GET", "/pipeline", secret), noParams),
 };
 
 export async function leadKey(owner: TestAccount, scopes: Scope[] = ["read:leads", "write:leads"]): Promise<string> {
@@ -46,7 +31,4 @@ export async function storedLead(id: string) {
   return rows[0] ?? null;
 }
 
-export async function errorOf(response: Response) {
-  const body = (await response.json()) as { ok: false; error: { code: string; message: string; details: Record<string, unknown>[] } };
-  return body.error;
-}
+export { errorOf };

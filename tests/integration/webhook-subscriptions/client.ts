@@ -5,32 +5,17 @@ import type { Scope } from "@/lib/api-keys/scopes";
 import { db } from "@/lib/db/client";
 import type { Resolver } from "@/lib/webhook-subscriptions/addresses";
 import { setTargetResolver } from "@/lib/webhook-subscriptions/target-url";
-import { bearer, createKey } from "../../support/api-keys";
+import { createKey } from "../../support/api-keys";
+import { errorOf, idParams, noParams, publicRequest, type Body, type Options } from "../../support/public-api";
 import type { TestAccount } from "../../support/factories";
 
-/* Calls the subscription routes the way Next does: a Request and a params promise. */
-
-const BASE = "http://localhost/api/public";
-
-type Body = string | object | undefined;
-type Options = { headers?: Record<string, string> };
-
-function request(method: string, path: string, secret: string, body?: Body, options: Options = {}): Request {
-  const headers: Record<string, string> = { ...bearer(secret), ...options.headers };
-  if (body !== undefined) headers["Content-Type"] ??= "application/json";
-  return new Request(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
-}
-
-const noParams = { params: Promise.resolve({}) } as { params: Promise<Record<string, never>> };
-const idParams = (id: string) => ({ params: Promise.resolve({ id }) });
-
 export const api = {
-  list: (secret: string, query = "") => listExport(request("GET", `/webhooks${query}`, secret), noParams),
-  create: (secret: string, body: Body, options?: Options) => createExport(request("POST", "/webhooks", secret, body, options), noParams),
-  get: (secret: string, id: string) => getExport(request("GET", `/webhooks/${id}`, secret), idParams(id)),
-  patch: (secret: string, id: string, body: Body) => patchExport(request("PATCH", `/webhooks/${id}`, secret, body), idParams(id)),
-  delete: (secret: string, id: string) => deleteExport(request("DELETE", `/webhooks/${id}`, secret), idParams(id)),
-  events: (secret: string, query = "") => eventsExport(request("GET", `/webhook-events${query}`, secret), noParams),
+  list: (secret: string, query = "") => listExport(publicRequest("GET", `/webhooks${query}`, secret), noParams),
+  create: (secret: string, body: Body, options?: Options) => createExport(publicRequest("POST", "/webhooks", secret, body, options), noParams),
+  get: (secret: string, id: string) => getExport(publicRequest("GET", `/webhooks/${id}`, secret), idParams(id)),
+  patch: (secret: string, id: string, body: Body) => patchExport(publicRequest("PATCH", `/webhooks/${id}`, secret, body), idParams(id)),
+  delete: (secret: string, id: string) => deleteExport(publicRequest("DELETE", `/webhooks/${id}`, secret), idParams(id)),
+  events: (secret: string, query = "") => eventsExport(publicRequest("GET", `/webhook-events${query}`, secret), noParams),
 };
 
 export async function webhooksKey(owner: TestAccount, scopes: Scope[] = ["webhooks"]): Promise<string> {
@@ -62,10 +47,6 @@ export async function storedSubscription(id: string) {
   return rows[0] ?? null;
 }
 
-export async function errorOf(response: Response) {
-  const body = (await response.json()) as { ok: false; error: { code: string; message: string; details: Record<string, unknown>[] } };
-  return body.error;
-}
 
 export async function withLoopbackTargets<T>(run: () => Promise<T>): Promise<T> {
   const before = process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;
@@ -77,3 +58,5 @@ export async function withLoopbackTargets<T>(run: () => Promise<T>): Promise<T> 
     else process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = before;
   }
 }
+
+export { errorOf };
