@@ -1,6 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { db } from "@/lib/db/client";
+import { closeIdleConversations } from "@/lib/conversations/agent";
 import { OUTBOUND_SWEEP_SQL } from "@/lib/outbound/retention";
 import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/public-api/idempotency-sweep";
 import { DELIVERY_RETENTION_DAYS } from "./deliveries";
@@ -65,8 +66,9 @@ const globalForSweep = globalThis as unknown as { __webhookRetention?: NodeJS.Ti
  */
 export function startRetentionSchedule(intervalMs = 10 * 60_000): void {
   if (globalForSweep.__webhookRetention) return;
+  // Conversations idle for 24 hours are closed on the same schedule (docs/conversations.md, "States").
   const run = () =>
-    sweepRetention().catch((error: unknown) => {
+    Promise.all([sweepRetention(), closeIdleConversations()]).catch((error: unknown) => {
       console.warn("webhook retention sweep failed; retrying at the next run:", error instanceof Error ? error.message : String(error));
     });
   const first = setTimeout(() => {

@@ -1,7 +1,8 @@
 import "server-only";
-import type pg from "pg";
-import { db } from "@/lib/db/client";
+import type { Queryable } from "@/lib/db/transaction";
 import type { Lead } from "./model";
+
+export { inTransaction, type Queryable } from "@/lib/db/transaction";
 
 /* Shared SQL pieces of the leads domain. Hot paths use the pg pool directly (no ORM per request). */
 
@@ -41,23 +42,6 @@ export function toLead(row: LeadRow): Lead {
   };
 }
 
-export type Queryable = Pick<pg.PoolClient, "query">;
-
-/** Runs `work` in one transaction on one connection; rolls back on any error. */
-export async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await db.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 export async function stageExists(client: Queryable, accountId: string, key: string): Promise<boolean> {
   const { rowCount } = await client.query("SELECT 1 FROM pipeline_stages WHERE account_id = $1 AND key = $2", [accountId, key]);

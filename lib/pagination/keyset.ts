@@ -9,7 +9,7 @@ import { isUuid } from "@/lib/ids";
  */
 
 /** The SQL type of one key column; values travel as text and are cast in the statement. */
-export type KeyPart = "timestamptz" | "uuid" | "text";
+export type KeyPart = "timestamptz" | "uuid" | "text" | "int8";
 
 export class InvalidCursorError extends Error {
   readonly code = "invalid_cursor";
@@ -33,6 +33,7 @@ export function encodeCursor(tag: string, key: ReadonlyArray<string | Date>): st
 function validPart(value: unknown, part: KeyPart): value is string {
   if (typeof value !== "string" || value.includes("\u0000") || LONE_SURROGATE.test(value)) return false;
   if (part === "uuid") return isUuid(value);
+  if (part === "int8") return /^\d{1,15}$/.test(value);
   if (part === "timestamptz") {
     const time = Date.parse(value);
     return /^\d{4}-\d{2}-\d{2}T/.test(value) && time >= MIN_INSTANT && time <= MAX_INSTANT;

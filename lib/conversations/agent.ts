@@ -1,0 +1,95 @@
+import "server-only";
+import { inTransaction, type Queryable } from "@/lib/db/transaction";
+import { emitNotifications } from "@/lib/outbound/emit";
+import { isPublicId } from "@/lib/ids";
+import { CONVERSATION_ID_PREFIX, IDLE_CLOSE_MS, type Conversation, type Message } from "./model";
+import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow } from "./sql";
+
+/*
+ * The team's side: agents reply (dashboard inbox or the public API with write:conversations) and close
+ * conversations. A reply is only possible in handoff (docs/conversations.md, "States"); the first one
+ * makes the conversation handoff_active. The state check and the write are one locked transaction, so
+ * a reply racing a close either lands before it or gets the 409.
+ */
+
+export type AgentResult =
+  | { ok: true; conversation: Conversation; message: Message }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "not_in_handoff"; status: Conversation["status"] };
+
+export async function agentReply(accountId: string, conversationId: string, reply: { text: string; authorName: string | null }): Promise<AgentResult> {
+  if (!isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  return inTransaction(async (client) => {
+    const { rows } = await client.query<ConversationRow>(
+      `UPDATE conversations SET status = 'handoff_active', last_message_at = now(), updated_at = now()
+       WHERE account_id = $1 AND id = $2 AND status IN ('handoff_requested', 'handoff_active')
+       RETURNING ${CONVERSATION_COLUMNS}`,
+      [accountId, conversationId],
+    );
+    if (!rows[0]) return refusal(client, accountId, conversationId);
+    const conversation = toConversation(rows[0]);
+    const [message] = await insertMessages(client, accountId, conversationId, [{ author: "agent", authorName: reply.authorName, text: reply.text }]);
+    await emitNotifications(client, accountId, messageNotifications([message!]));
+    return { ok: true, conversation, message: message! };
+  });
+}
+
+async function refusal(client: Queryable, accountId: string, conversationId: string): Promise<AgentResult> {
+  const { rows } = await client.query<{ status: Conversation["status"] }>(`SELECT status FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, conversationId]);
+  return rows[0] ? { ok: false, reason: "not_in_handoff", status: rows[0].status } : { ok: false, reason: "not_found" };
+}
+
+export const CLOSED_NOTICE = "This conversation was closed. Start a new one any time.";
+
+export type CloseResult = { ok: true; conversation: Conversation; changed: boolean } | { ok: false; reason: "not_found" };
+
+/** Closing twice is not an error: the second call changes nothing and announces nothing. */
+export async function closeConversation(accountId: string, conversationId: string, reason: "agent" | "api"): Promise<CloseResult> {
+  if (!isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  return inTransaction(async (client) => {
+    const closed = await closeWhere(client, `account_id = $1 AND id = $2`, [accountId, conversationId], reason);
+    if (closed[0]) return { ok: true, conversation: closed[0], changed: true };
+    const { rows } = await client.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, conversationId]);
+    return rows[0] ? { ok: true, conversation: toConversation(rows[0]), changed: false } : { ok: false, reason: "not_found" };
+  });
+}
+
+/* Closes the open conversations matching `where`, adds the closing line and announces each close. */
+async function closeWhere(client: Queryable, where: string, params: unknown[], reason: string): Promise<Conversation[]> {
+  const { rows } = await client.query<ConversationRow & { account_id: string }>(
+    `UPDATE conversations SET status = 'closed', closed_at = now(), closed_reason = $${params.length + 1}, updated_at = now()
+     WHERE ${where} AND status <> 'closed'
+     RETURNING ${CONVERSATION_COLUMNS}, account_id`,
+    [...params, reason],
+  );
+  for (const row of rows) {
+    const conversation = toConversation(row);
+    await insertMessages(client, row.account_id, conversation.id, [{ author: "system", authorName: null, text: CLOSED_NOTICE }]);
+    await emitNotifications(client, row.account_id, [conversationNotification("conversation.closed", conversation)]);
+  }
+  return rows.map(toConversation);
+}
+
+/*
+ * Closes conversations without a message for 24 hours, a batch at a time (the retention schedule runs
+ * it). SKIP LOCKED: a conversation being written to right now is simply left for the next run.
+ */
+export async function closeIdleConversations(options: { batchSize?: number; idleMs?: number } = {}): Promise<number> {
+  const batchSize = options.batchSize ?? 200;
+  const idleMs = options.idleMs ?? IDLE_CLOSE_MS;
+  let total = 0;
+  for (;;) {
+    const closed = await inTransaction((client) =>
+      closeWhere(
+        client,
+        `id IN (SELECT id FROM conversations WHERE status <> 'closed' AND last_message_at < now() - make_interval(secs => $1::float8 / 1000)
+           ORDER BY last_message_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        [idleMs, batchSize],
+        "idle",
+      ),
+    );
+    total += closed.length;
+    if (closed.length < batchSize) return total;
+  }
+}
+

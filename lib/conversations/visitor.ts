@@ -1,0 +1,113 @@
+import "server-only";
+import crypto from "node:crypto";
+import { answerVisitor } from "@/lib/assistant/answer";
+import { understand } from "@/lib/assistant/intent";
+import { safeTimeZone } from "@/lib/assistant/calendar";
+import { db } from "@/lib/db/client";
+import { inTransaction, type Queryable } from "@/lib/db/transaction";
+import { emitNotifications } from "@/lib/outbound/emit";
+import { generatePublicId, isPublicId, randomBase62 } from "@/lib/ids";
+import { CONVERSATION_ID_PREFIX, type Conversation, type Message } from "./model";
+import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow } from "./sql";
+import type { ChatWidget } from "./widget";
+
+/*
+ * The visitor's side of a conversation (docs/conversations.md). A visitor is anonymous: the token handed
+ * out when the conversation starts is the only proof that a request comes from the same browser. Only
+ * its SHA-256 is stored, and a wrong token reads exactly like an unknown conversation (404).
+ */
+
+export type SessionData = { pageUrl: string | null; referrer: string | null; userAgent: string | null; locale: string | null };
+
+export const HANDOFF_NOTICE = "You asked to talk to a person. Someone from the team will answer here as soon as they can.";
+
+const hashToken = (token: string) => crypto.createHash("sha256").update(token).digest();
+
+export async function startConversation(widget: ChatWidget, session: SessionData): Promise<{ conversation: Conversation; visitorToken: string; messages: Message[] }> {
+  const visitorToken = randomBase62(40);
+  return inTransaction(async (client) => {
+    const { rows } = await client.query<ConversationRow>(
+      `INSERT INTO conversations (id, account_id, widget_id, visitor_token_hash, page_url, referrer, user_agent, locale)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
+      [generatePublicId(CONVERSATION_ID_PREFIX), widget.accountId, widget.id, hashToken(visitorToken), session.pageUrl, session.referrer, session.userAgent, session.locale],
+    );
+    const conversation = toConversation(rows[0]!);
+    // The greeting is part of the transcript, so the inbox shows what the visitor saw.
+    const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "assistant", authorName: widget.assistantName, text: widget.greeting }]);
+    await emitNotifications(client, widget.accountId, [conversationNotification("conversation.started", conversation)]);
+    return { conversation, visitorToken, messages };
+  });
+}
+
+/** The conversation when the token is its own and it belongs to this widget; otherwise null (a 404). */
+export async function authenticateVisitor(widget: ChatWidget, conversationId: string, token: string | null): Promise<Conversation | null> {
+  if (!token || !isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return null;
+  const { rows } = await db.pool.query<ConversationRow>(
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND widget_id = $2 AND account_id = $3 AND visitor_token_hash = $4`,
+    [conversationId, widget.id, widget.accountId, hashToken(token)],
+  );
+  return rows[0] ? toConversation(rows[0]) : null;
+}
+
+/*
+ * Takes the conversation's row lock and records activity in one statement; every writer of messages
+ * starts with it (see insertMessages for why). Returns null when the conversation is closed.
+ */
+async function touchOpenConversation(client: Queryable, accountId: string, id: string, status?: "handoff_requested"): Promise<Conversation | null> {
+  const { rows } = await client.query<ConversationRow>(
+    `UPDATE conversations SET last_message_at = now(), updated_at = now(),
+       status = CASE WHEN $3::text IS NOT NULL AND status = 'bot' THEN 'handoff_requested'::"ConversationStatus" ELSE status END,
+       handoff_requested_at = CASE WHEN $3::text IS NOT NULL AND status = 'bot' THEN now() ELSE handoff_requested_at END
+     WHERE id = $1 AND account_id = $2 AND status <> 'closed'
+     RETURNING ${CONVERSATION_COLUMNS}`,
+    [id, accountId, status ?? null],
+  );
+  if (!rows[0]) return null;
+  return toConversation(rows[0]);
+}
+
+export type VisitorResult = { ok: true; conversation: Conversation; messages: Message[] } | { ok: false; reason: "closed" };
+
+/*
+ * A visitor's message. In `bot` state the assistant answers it, unless it asks for a person, which
+ * starts the handoff; from handoff_requested on the assistant stays silent. The answer is computed
+ * before the transaction (the search is the slow part) and dropped if the state changed meanwhile.
+ */
+export async function postVisitorMessage(widget: ChatWidget, conversation: Conversation, text: string, now = new Date()): Promise<VisitorResult> {
+  const timeZone = safeTimeZone(widget.timezone);
+  const asksForPerson = understand(text, now, timeZone).kind === "handoff";
+  const answer = conversation.status === "bot" && !asksForPerson ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now }) : null;
+  return inTransaction(async (client) => {
+    const wasBot = await currentStatus(client, conversation.id);
+    const touched = await touchOpenConversation(client, widget.accountId, conversation.id, asksForPerson ? "handoff_requested" : undefined);
+    if (!touched) return { ok: false, reason: "closed" } as const;
+    const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "visitor", authorName: touched.visitorName, text }]);
+    const notifications = messageNotifications(messages);
+    if (wasBot === "bot" && touched.status === "handoff_requested") {
+      messages.push(...(await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: HANDOFF_NOTICE }])));
+      notifications.push(conversationNotification("conversation.handoff_requested", touched));
+    } else if (touched.status === "bot" && answer) {
+      messages.push(...(await insertMessages(client, widget.accountId, conversation.id, [{ author: "assistant", authorName: widget.assistantName, text: answer.text }])));
+    }
+    await emitNotifications(client, widget.accountId, notifications);
+    return { ok: true, conversation: touched, messages };
+  });
+}
+
+async function currentStatus(client: Queryable, id: string): Promise<string | null> {
+  const { rows } = await client.query<{ status: string }>(`SELECT status FROM conversations WHERE id = $1 FOR UPDATE`, [id]);
+  return rows[0]?.status ?? null;
+}
+
+/** "Talk to a person": idempotent; a conversation already in handoff answers with no new message. */
+export async function requestHandoff(widget: ChatWidget, conversation: Conversation): Promise<VisitorResult> {
+  return inTransaction(async (client) => {
+    const wasBot = (await currentStatus(client, conversation.id)) === "bot";
+    const touched = await touchOpenConversation(client, widget.accountId, conversation.id, "handoff_requested");
+    if (!touched) return { ok: false, reason: "closed" } as const;
+    if (!wasBot) return { ok: true, conversation: touched, messages: [] };
+    const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: HANDOFF_NOTICE }]);
+    await emitNotifications(client, widget.accountId, [conversationNotification("conversation.handoff_requested", touched)]);
+    return { ok: true, conversation: touched, messages };
+  });
+}

@@ -1,0 +1,70 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { generatePublicId, isPublicId } from "@/lib/ids";
+import { WIDGET_ID_PREFIX } from "./model";
+
+/*
+ * An account's chat widget: created on first use, so every account has one without a migration step.
+ * The widget id is public (it is in the embed snippet); looking it up yields the account and its time
+ * zone, which is all the visitor side ever learns about the account.
+ */
+
+export type ChatWidget = {
+  id: string;
+  accountId: string;
+  accountName: string;
+  timezone: string;
+  assistantName: string;
+  greeting: string;
+  allowedOrigins: string[];
+};
+
+type WidgetRow = {
+  id: string;
+  account_id: string;
+  account_name: string;
+  timezone: string;
+  assistant_name: string;
+  greeting: string;
+  allowed_origins: string[] | null;
+};
+
+const SELECT = `SELECT w.id, w.account_id, a.name AS account_name, a.timezone, w.assistant_name, w.greeting, w.allowed_origins
+  FROM chat_widgets w JOIN accounts a ON a.id = w.account_id`;
+
+function toWidget(row: WidgetRow): ChatWidget {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    accountName: row.account_name,
+    timezone: row.timezone,
+    assistantName: row.assistant_name,
+    greeting: row.greeting,
+    allowedOrigins: row.allowed_origins ?? [],
+  };
+}
+
+export async function findWidget(widgetId: string): Promise<ChatWidget | null> {
+  if (!isPublicId(widgetId, WIDGET_ID_PREFIX)) return null;
+  const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.id = $1`, [widgetId]);
+  return rows[0] ? toWidget(rows[0]) : null;
+}
+
+export async function getOrCreateWidget(accountId: string): Promise<ChatWidget> {
+  await db.pool.query(`INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING`, [generatePublicId(WIDGET_ID_PREFIX), accountId]);
+  const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.account_id = $1`, [accountId]);
+  return toWidget(rows[0]!);
+}
+
+export type WidgetSettings = { assistantName: string; greeting: string; allowedOrigins: string[] };
+
+export async function updateWidgetSettings(accountId: string, settings: WidgetSettings): Promise<ChatWidget> {
+  await getOrCreateWidget(accountId);
+  await db.pool.query(`UPDATE chat_widgets SET assistant_name = $2, greeting = $3, allowed_origins = $4, updated_at = now() WHERE account_id = $1`, [
+    accountId,
+    settings.assistantName,
+    settings.greeting,
+    settings.allowedOrigins,
+  ]);
+  return getOrCreateWidget(accountId);
+}
