@@ -7,8 +7,10 @@ import "server-only";
  * Each word matches in two ways, both served by the trigram GIN indexes on the three columns:
  * - exactly: a case-insensitive word prefix (`~* '\mpotter'` finds "Pottery"; a plain ILIKE '%art%'
  *   would also find "start" and "party");
- * - with a typo: pg_trgm's word similarity (`title %> 'tastng'`, threshold 0.6: about one wrong
- *   letter in a longer word).
+ * - with a typo: the word is first corrected against the account's vocabulary (event_words, the words
+ *   of its titles and locations; trigram similarity ≥ TYPO_SIMILARITY, about one wrong letter in a
+ *   longer word), and the corrections are then matched exactly. Comparing the typo with a few thousand
+ *   words instead of every event's text is what keeps a misspelt question as fast as a correct one.
  * Events matching the most words win, exact matches over typo matches, so "wine" finds "Wine tasting"
  * and not "Windmill tour", while "jaz nite" still finds "Jazz Night" through "jaz". Among the winners,
  * title matches come first, then the soonest.
@@ -50,6 +52,10 @@ export const MAX_RESULTS = 3;
 export const LEVEL_CANDIDATES = 30;
 /** Partial matches are ranked among this many soonest events matching any word. */
 export const PARTIAL_CANDIDATES = 100;
+/** pg_trgm similarity from which a vocabulary word counts as the intended one ("tastng" ~ "tasting": 0.5). */
+export const TYPO_SIMILARITY = 0.5;
+/** At most this many corrections per word, the most similar first. */
+export const TYPO_CORRECTIONS = 3;
 
 type Row = {
   id: string;
@@ -112,18 +118,25 @@ export function buildSearch(input: SearchInput): { text: string; values: unknown
   const exact: string[] = [];
   const match: string[] = [];
   const inTitle: string[] = [];
-  for (const word of input.topic) {
+  const corrections: string[] = [];
+  input.topic.forEach((word, index) => {
     const stemmed = stem(word);
     const typed = input.typed?.[word];
     const pattern = param(wordPattern(stemmed, typed && stem(typed)), "text");
     const similar = param(stemmed, "text");
+    // The word's corrections as one pattern, '\m(tasting|testing)', or NULL (matches nothing) when the
+    // vocabulary has none. Vocabulary words are letters and digits only, so they are safe in a pattern.
+    corrections.push(`(SELECT '\\m(' || string_agg(word, '|') || ')' FROM (
+      SELECT word FROM event_words WHERE account_id = $1::uuid AND word % ${similar} AND word <> ${similar}
+        AND similarity(word, ${similar}) >= ${TYPO_SIMILARITY}
+      ORDER BY similarity(word, ${similar}) DESC, word LIMIT ${TYPO_CORRECTIONS}) AS near) AS t${index}`);
+    const typo = `(SELECT t${index} FROM typos)`;
     const exactly = `(title ~* ${pattern} OR location ~* ${pattern} OR description ~* ${pattern})`;
     exact.push(exactly);
-    // Typos are forgiven in title and location only: word similarity over long descriptions is costly
-    // and finds more noise than events.
-    match.push(`(${exactly} OR title %> ${similar} OR location %> ${similar})`);
-    inTitle.push(`(title ~* ${pattern} OR title %> ${similar})`);
-  }
+    // Typos are forgiven in title and location, where the vocabulary comes from.
+    match.push(`(${exactly} OR title ~* ${typo} OR location ~* ${typo})`);
+    inTitle.push(`(title ~* ${pattern} OR title ~* ${typo})`);
+  });
   const base = where.join(" AND ");
   const all = (conditions: string[]) => conditions.join(" AND ");
   const any = (conditions: string[]) => `(${conditions.join(" OR ")})`;
@@ -136,6 +149,7 @@ export function buildSearch(input: SearchInput): { text: string; values: unknown
       SELECT ${columns} FROM events WHERE ${base} AND ${condition}${guard} ORDER BY starts_at, id LIMIT ${LEVEL_CANDIDATES}
     ) AS soonest`;
   const text = `WITH
+  typos AS MATERIALIZED (SELECT ${corrections.join(", ")}),
   exact_all AS MATERIALIZED (${level(1, all(exact), "")}),
   matched_all AS MATERIALIZED (${level(2, all(match), " AND NOT EXISTS (SELECT 1 FROM exact_all)")}),
   partial AS MATERIALIZED (${n === 1 ? `SELECT * FROM matched_all WHERE false` : `

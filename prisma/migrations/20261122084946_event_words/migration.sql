@@ -1,0 +1,36 @@
+-- CreateTable
+CREATE TABLE "event_words" (
+    "account_id" UUID NOT NULL,
+    "word" TEXT NOT NULL,
+
+    CONSTRAINT "event_words_pkey" PRIMARY KEY ("account_id","word")
+);
+
+-- CreateIndex
+CREATE INDEX "event_words_word_trgm_idx" ON "event_words" USING GIN ("word" gin_trgm_ops);
+
+-- Every writer of events (webhook, dashboard, CSV import) adds the words of what it wrote, in the same
+-- statement. Statement-level with a transition table: one INSERT per statement, not per row. Words are
+-- inserted in a fixed order so two writers adding the same new words cannot deadlock, and an existing
+-- word costs no lock (ON CONFLICT DO NOTHING).
+CREATE FUNCTION "event_words_collect"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "event_words" ("account_id", "word")
+  SELECT DISTINCT n."account_id", w
+  FROM new_rows n, regexp_split_to_table(lower(n."title" || ' ' || n."location"), '[^[:alnum:]]+') AS w
+  WHERE length(w) BETWEEN 3 AND 40
+  ORDER BY 1, 2
+  ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "events_words_after_insert" AFTER INSERT ON "events"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "event_words_collect"();
+CREATE TRIGGER "events_words_after_update" AFTER UPDATE ON "events"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "event_words_collect"();
+
+INSERT INTO "event_words" ("account_id", "word")
+SELECT DISTINCT e."account_id", w
+FROM "events" e, regexp_split_to_table(lower(e."title" || ' ' || e."location"), '[^[:alnum:]]+') AS w
+WHERE length(w) BETWEEN 3 AND 40
+ON CONFLICT DO NOTHING;
