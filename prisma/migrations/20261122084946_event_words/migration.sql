@@ -12,13 +12,13 @@ CREATE INDEX "event_words_word_trgm_idx" ON "event_words" USING GIN ("word" gin_
 -- Every writer of events (webhook, dashboard, CSV import) adds the words of what it wrote, in the same
 -- statement. Statement-level with a transition table: one INSERT per statement, not per row. Words are
 -- inserted in a fixed order so two writers adding the same new words cannot deadlock, and an existing
--- word costs no lock (ON CONFLICT DO NOTHING).
+-- word costs no lock (ON CONFLICT DO NOTHING). Numbers are left out: a typo in "2026" is not one to correct.
 CREATE FUNCTION "event_words_collect"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO "event_words" ("account_id", "word")
   SELECT DISTINCT n."account_id", w
   FROM new_rows n, regexp_split_to_table(lower(n."title" || ' ' || n."location"), '[^[:alnum:]]+') AS w
-  WHERE length(w) BETWEEN 3 AND 40
+  WHERE length(w) BETWEEN 3 AND 40 AND w !~ '[[:digit:]]'
   ORDER BY 1, 2
   ON CONFLICT DO NOTHING;
   RETURN NULL;
@@ -32,5 +32,5 @@ CREATE TRIGGER "events_words_after_update" AFTER UPDATE ON "events"
 INSERT INTO "event_words" ("account_id", "word")
 SELECT DISTINCT e."account_id", w
 FROM "events" e, regexp_split_to_table(lower(e."title" || ' ' || e."location"), '[^[:alnum:]]+') AS w
-WHERE length(w) BETWEEN 3 AND 40
+WHERE length(w) BETWEEN 3 AND 40 AND w !~ '[[:digit:]]'
 ON CONFLICT DO NOTHING;
