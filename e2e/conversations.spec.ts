@@ -1,0 +1,90 @@
+import { expect, test, type Page } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+
+/*
+ * The whole loop, as two people live it: an owner puts an event in the knowledge and takes the widget's
+ * embed snippet; a visitor on the hosted chat page asks the assistant, which answers from that event, and
+ * then asks for a person; the owner sees the conversation under "Needs a person", replies, and the
+ * visitor reads the reply without reloading; the visitor answers, the agent sees it; the agent closes the
+ * conversation and the visitor is told. Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
+ */
+
+const screenshots = process.env.E2E_SCREENSHOTS_DIR;
+async function shot(page: Page, name: string) {
+  if (!screenshots) return;
+  fs.mkdirSync(screenshots, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+}
+
+async function signUp(page: Page) {
+  const id = Math.random().toString(36).slice(2, 10);
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(`Rosa ${id}`);
+  await page.getByLabel("Email").fill(`rosa-${id}@example.test`);
+  await page.getByLabel("Password").fill("a long password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/knowledge\/events$/);
+}
+
+async function addEvent(page: Page, title: string, startsLocal: string) {
+  await page.getByRole("button", { name: "New event" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New event" });
+  await dialog.getByLabel("Title").fill(title);
+  await dialog.getByLabel("Starts").fill(startsLocal);
+  await dialog.getByLabel("Location").fill("Old Mill");
+  await dialog.getByRole("button", { name: "Create event" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test("a visitor asks the assistant, hands off to a person, and the agent answers and closes from the inbox", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUp(page);
+  const nextYear = new Date().getUTCFullYear() + 1;
+  await addEvent(page, "Harbour jazz night", `${nextYear}-03-14T20:00`);
+
+  await page.goto("/settings/chat-widget");
+  const snippet = await page.getByRole("textbox", { name: "Embed snippet" }).inputValue();
+  const widgetId = /data-widget="(wid_[0-9A-Za-z]+)"/.exec(snippet)?.[1];
+  expect(widgetId).toBeTruthy();
+  await shot(page, "chat-widget-settings");
+
+  // The visitor: another browser context, no session, a phone-sized screen.
+  const visitorContext = await browser.newContext({ viewport: { width: 390, height: 780 } });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`/chat/${widgetId}`);
+  const log = visitor.getByRole("log", { name: "Conversation" });
+  await visitor.getByRole("textbox", { name: "Message" }).fill("any jazz coming up?");
+  await visitor.getByRole("button", { name: "Send" }).click();
+  await expect(log).toContainText("Harbour jazz night");
+  await shot(visitor, "chat-assistant-answer");
+  await visitor.getByRole("button", { name: "Talk to a person" }).click();
+  await expect(log).toContainText("Someone from the team will answer");
+
+  // The agent finds it under "Needs a person".
+  await page.goto("/conversations");
+  await page.getByRole("tab", { name: "Needs a person" }).click();
+  await page.getByRole("link", { name: /any jazz coming up\?|Visitor/ }).first().click();
+  await expect(page.getByRole("log")).toContainText("any jazz coming up?");
+  await shot(page, "inbox-conversation");
+  await page.getByRole("textbox", { name: "Reply" }).fill("Hi! Yes, tickets are still available. <b>Not bold</b>");
+  await page.getByRole("button", { name: "Send reply" }).click();
+
+  // The visitor reads the reply without reloading; markup stays text.
+  await expect(log).toContainText("tickets are still available. <b>Not bold</b>", { timeout: 5_000 });
+  await visitor.getByRole("textbox", { name: "Message" }).fill("Great, thank you!");
+  await visitor.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("log")).toContainText("Great, thank you!", { timeout: 5_000 });
+  await shot(visitor, "chat-handoff");
+
+  await page.getByRole("button", { name: "Close conversation" }).click();
+  const confirm = page.getByRole("dialog");
+  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole("button", { name: "Close conversation" }).click();
+  await expect(log).toContainText("closed", { timeout: 5_000 });
+  await page.goto("/conversations");
+  await page.getByRole("tab", { name: "Closed" }).click();
+  await expect(page.getByRole("tabpanel")).toContainText("any jazz coming up?");
+  await visitorContext.close();
+});
