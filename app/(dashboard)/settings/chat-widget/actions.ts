@@ -21,6 +21,6 @@ export const saveChatWidgetSettingsAction = defineAction({ role: "manager", inpu
   const result = await saveWidgetSettings({ accountId: session.account.id, actorUserId: session.user.id }, input);
   if (!result.ok) return fail(CHECK_FIELDS, result.problems);
   revalidatePath("/settings/chat-widget");
-  const message = result.changed.length === 0 ? "Nothing to save: these are the current settings." : "Settings saved. New conversations use them at once.";
+  const message = result.changed.length === 0 ? "Nothing changed: these are the current settings." : "Settings saved.";
   return ok<SavedWidgetSettings>({ ...result.settings, message });
 });
