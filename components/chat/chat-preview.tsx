@@ -4,8 +4,8 @@ import { cn } from "@/components/ui/cn";
 /*
  * A still picture of the chat panel as visitors see it when it opens: header with the assistant's name,
  * the greeting, and the (inactive) message box. Settings → Chat widget renders it beside its form so
- * people see their wording before they save. It has no controls, only look-alikes, and is `inert`, so
- * neither the keyboard nor a screen reader's form mode lands in it; its words stay readable as text.
+ * people see their wording before they save. It has no controls, only look-alikes, and is `inert`: no
+ * focus, no clicks, and out of the accessibility tree, as it only repeats the form's own fields.
  */
 
 export const PREVIEW_NAME_FALLBACK = "Assistant";
@@ -14,7 +14,7 @@ export function ChatPreview({ assistantName, greeting, className }: { assistantN
   const name = assistantName.replace(/\s+/g, " ").trim() || PREVIEW_NAME_FALLBACK;
   const initial = [...name][0]?.toUpperCase() ?? "A";
   return (
-    <div inert className={cn("flex h-[28rem] w-full flex-col overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-zinc-200 select-none", className)}>
+    <div inert className={cn("flex h-[22rem] w-full flex-col sm:h-[28rem] overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-zinc-200 select-none", className)}>
       <div className="flex items-center gap-3 bg-indigo-600 px-4 py-3 text-white">
         <span aria-hidden className="flex size-9 shrink-0 items-center justify-center rounded-full bg-white/20 text-sm font-semibold">
           {initial}

@@ -29,7 +29,7 @@ export function EmbedSnippet({ snippet, chatPath, chatUrl }: { snippet: string; 
           rows={2}
           value={snippet}
           spellCheck={false}
-          className={`${inputClasses} resize-none font-mono text-xs [overflow-wrap:anywhere]`}
+          className={`${inputClasses} field-sizing-content resize-none font-mono text-xs [overflow-wrap:anywhere]`}
           onFocus={(event) => event.currentTarget.select()}
         />
       </div>
