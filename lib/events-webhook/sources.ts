@@ -4,6 +4,7 @@ import { recordAudit, type AuditEntry } from "@/lib/audit/record";
 import { canManage, type SessionContext } from "@/lib/auth/session";
 import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
+import { appBaseUrl } from "@/lib/http/app-url";
 import { isUuid } from "@/lib/ids";
 import { generatePublicId, isPublicIdFormat } from "./ids";
 import { decryptSecret, encryptSecret, generateSecret } from "./secrets";
@@ -40,8 +41,7 @@ export function defaultRateLimit(): number {
 }
 
 export function endpointUrl(publicId: string): string {
-  const base = (process.env.APP_BASE_URL || process.env.NEXTAUTH_URL || "http://localhost:3000").replace(/\/+$/, "");
-  return `${base}/api/v1/events/webhook/${publicId}`;
+  return `${appBaseUrl()}/api/v1/events/webhook/${publicId}`;
 }
 
 type SourceRow = { id: string; publicId: string; name: string; active: boolean; rateLimitPerMinute: number; secretRotatedAt: Date | null; createdAt: Date };

@@ -1,6 +1,6 @@
 "use client";
 
-import { CalendarDays, KeyRound, Kanban, ReceiptText, ScrollText, Send, Users, Webhook } from "lucide-react";
+import { CalendarDays, KeyRound, Kanban, MessageSquareText, ReceiptText, ScrollText, Send, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
@@ -23,6 +23,7 @@ const sections = [
     links: [
       { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
       { href: "/settings/webhooks", label: "Webhooks", icon: Send },
+      { href: "/settings/chat-widget", label: "Chat widget", icon: MessageSquareText },
       { href: "/settings/pipeline", label: "Pipeline", icon: Kanban },
       { href: "/settings/audit-log", label: "Audit log", icon: ScrollText },
       { href: "/settings/plan", label: "Plan", icon: ReceiptText },
