@@ -58,7 +58,10 @@ export const messageSchema = z
     id: z.string().meta({ description: "Public id, `msg_` + 22 letters and digits.", example: "msg_2bN7cQ4dR9eS1fT6gU3hV8" }),
     conversation_id: conversationId,
     author: z.enum(MESSAGE_AUTHORS).meta({ description: "`visitor`, `assistant` (the automatic answers), `agent` (a person of the team) or `system` (state notices)." }),
-    author_name: z.string().nullable().meta({ description: "The agent's name as sent; null for the others.", example: "Grace" }),
+    author_name: z
+      .string()
+      .nullable()
+      .meta({ description: "The name shown with the message: the agent's name as sent, the assistant's name, or the visitor's once they left it; null when none.", example: "Grace" }),
     text: z.string().meta({ description: "Plain text as written (HTML is not interpreted anywhere: show it as text)." }),
     created_at: instant("When the message was written (UTC)."),
   })
