@@ -4,6 +4,7 @@ import { isPublicId } from "@/lib/ids";
 import { encodeCursor, keysetCondition } from "@/lib/pagination/keyset";
 import type { ListPage } from "@/lib/public-api/list";
 import { CONVERSATION_ID_PREFIX, type Conversation, type ConversationStatus, type Message } from "./model";
+import { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor } from "./schemas";
 import { CONVERSATION_COLUMNS, MESSAGE_COLUMNS, toConversation, toMessage, type ConversationRow, type MessageRow } from "./sql";
 
 /*
@@ -11,11 +12,8 @@ import { CONVERSATION_COLUMNS, MESSAGE_COLUMNS, toConversation, toMessage, type 
  * first, on the indexes of the conversations migration; messages page by seq, oldest first.
  */
 
-/** Conversations page by (updated_at, id); the tag keeps cursors of other lists away from this one. */
-export const CONVERSATION_CURSOR = { tag: "conversations", parts: ["timestamptz", "text"] } as const;
-export type ConversationCursor = { updatedAt: string; id: string };
-/** Messages page by their seq. */
-export const MESSAGE_CURSOR = { tag: "messages", parts: ["int8"] } as const;
+// The cursors are defined with the API's query schemas, which decode them (as the leads do).
+export { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor };
 
 export async function getConversation(accountId: string, id: string): Promise<Conversation | null> {
   if (!isPublicId(id, CONVERSATION_ID_PREFIX)) return null;

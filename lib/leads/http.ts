@@ -3,7 +3,7 @@ import type { ApiKeyContext } from "@/lib/api-keys/with-api-key";
 import { notFoundResponse } from "@/lib/api-keys/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/http/api-error";
 import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
-import { withIdempotency } from "@/lib/public-api/idempotency";
+import { idempotentJsonWrite } from "@/lib/public-api/idempotency";
 import { listResponse, queryObject } from "@/lib/public-api/list";
 import { invalidRequestResponse, parseWith } from "@/lib/public-api/validation";
 import { createLead } from "./create";
@@ -41,16 +41,6 @@ function writeResponse(result: LeadWriteResult, status = 200): Response {
     case "not_found":
       return notFoundResponse("lead");
   }
-}
-
-/** Reads the body once (capped), then validates and runs `write` under the request's Idempotency-Key. */
-async function idempotentJsonWrite(request: Request, keyId: string, write: (body: object) => Promise<Response>): Promise<Response> {
-  const raw = await readRawBody(request);
-  if (!raw.ok) return raw.response;
-  return withIdempotency(request, keyId, raw.bytes, async () => {
-    const json = parseJsonObject(raw.bytes);
-    return json.ok ? write(json.value as object) : json.response;
-  });
 }
 
 /** GET /api/public/leads (read:leads) */

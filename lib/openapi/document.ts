@@ -3,6 +3,7 @@ import { publicApiRateLimit } from "@/lib/api-keys/authenticate";
 import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/api-keys/scopes";
 import type { Env } from "@/lib/http/client-ip";
 import { SECURITY_SCHEME } from "./common";
+import { conversationPaths } from "./conversations";
 import { leadPaths } from "./leads";
 import { mePaths } from "./me";
 import { referencePaths } from "./reference";
@@ -40,12 +41,13 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
     tags: [
       { name: "Leads", description: "Leads of the account's pipeline (`read:leads`, `write:leads`)." },
       { name: "Pipeline", description: "The account's ordered stages (`read:leads`)." },
+      { name: "Conversations", description: "Chat conversations with visitors, their messages, and agents' replies during a handoff (`read:conversations`, `write:conversations`)." },
       { name: "Account", description: "The connection test (any valid key)." },
       { name: "Webhook subscriptions", description: "REST-hook subscriptions and the signed notifications sent to them (`webhooks`)." },
       { name: "Events webhook", description: "Inbound, signed with the source's secret (docs/webhook.md)." },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...leadPaths, ...mePaths, ...subscriptionPaths, ...webhookPaths, ...referencePaths },
+    paths: { ...leadPaths, ...conversationPaths, ...mePaths, ...subscriptionPaths, ...webhookPaths, ...referencePaths },
     webhooks: outboundWebhooks,
     components: {
       securitySchemes: {

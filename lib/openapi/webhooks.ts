@@ -55,7 +55,11 @@ export const notificationSchema = z
     id: z.string().meta({ description: "`whmsg_…`: stable across retries (also in `webhook-id`); de-duplicate by it.", example: "whmsg_4RtY8uIo2PaS6dFg0HjK1l" }),
     type: z.enum(EVENT_TYPES),
     created_at: instant("When the change happened (UTC)."),
-    data: z.record(z.string(), z.unknown()).meta({ description: "The object as the API returns it (e.g. a Lead for lead.*); lead.stage_changed adds `previous_stage`." }),
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "The object as the API returns it: a Lead for lead.* (lead.stage_changed adds `previous_stage`), a Conversation for conversation.*, " +
+        "a ConversationMessage for message.created (visitor and agent messages), a calendar event for event.*.",
+    }),
   })
   .meta({ id: "WebhookNotification" });
 

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import type pg from "pg";
 import { db } from "@/lib/db/client";
 import { errorResponse } from "@/lib/http/api-error";
+import { parseJsonObject, readRawBody } from "./body";
 import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-sweep";
 import { invalidRequestResponse } from "./validation";
 
@@ -83,6 +84,16 @@ export async function withIdempotency(
     if (stored.status !== null) return replay(stored);
     await sleep(Math.min(25 * 2 ** Math.min(attempt, 3), 200));
   }
+}
+
+/** Reads the body once (capped), then parses the JSON object and runs `write` under the request's Idempotency-Key. */
+export async function idempotentJsonWrite(request: Request, apiKeyId: string, write: (body: object) => Promise<Response>): Promise<Response> {
+  const raw = await readRawBody(request);
+  if (!raw.ok) return raw.response;
+  return withIdempotency(request, apiKeyId, raw.bytes, async () => {
+    const json = parseJsonObject(raw.bytes);
+    return json.ok ? write(json.value as object) : json.response;
+  });
 }
 
 function inProgressResponse(): Response {

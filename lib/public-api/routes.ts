@@ -9,6 +9,7 @@ import {
   listSubscriptionsRoute,
   updateSubscriptionRoute,
 } from "@/lib/webhook-subscriptions/http";
+import { closeConversationRoute, getConversationRoute, listConversationsRoute, listMessagesRoute as listConversationMessagesRoute, postMessageRoute } from "./conversations";
 import { zapierMe } from "./zapier-me";
 
 /*
@@ -48,6 +49,13 @@ export const webhookRoutes = {
   DELETE: withApiKey<{ id: string }>(deleteSubscriptionRoute, { scope: "webhooks" }),
 };
 export const webhookEventsRoutes = { GET: withApiKey(listMessagesRoute, { scope: "webhooks" }) };
+export const conversationsRoutes = { GET: withApiKey(listConversationsRoute, { scope: "read:conversations" }) };
+export const conversationRoutes = { GET: withApiKey<{ id: string }>(getConversationRoute, { scope: "read:conversations" }) };
+export const conversationMessagesRoutes = {
+  GET: withApiKey<{ id: string }>(listConversationMessagesRoute, { scope: "read:conversations" }),
+  POST: withApiKey<{ id: string }>(postMessageRoute, { scope: "write:conversations" }),
+};
+export const conversationCloseRoutes = { POST: withApiKey<{ id: string }>(closeConversationRoute, { scope: "write:conversations" }) };
 
 const table = (path: string, methods: Record<string, Handlers<never>>): PublicRoute => ({
   path,
@@ -63,6 +71,10 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   table("/api/public/webhooks", webhooksRoutes),
   table("/api/public/webhooks/{id}", webhookRoutes),
   table("/api/public/webhook-events", webhookEventsRoutes),
+  table("/api/public/conversations", conversationsRoutes),
+  table("/api/public/conversations/{id}", conversationRoutes),
+  table("/api/public/conversations/{id}/messages", conversationMessagesRoutes),
+  table("/api/public/conversations/{id}/close", conversationCloseRoutes),
 ];
 
 /** The route and its decoded path params for a pathname, or null. `{name}` matches one non-empty segment. */

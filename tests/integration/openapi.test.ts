@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as openApiRoute } from "@/app/api/public/openapi.json/route";
 import { SIGNING_TEST_VECTOR } from "@/lib/events-webhook/test-vector";
 import { parsePayload } from "@/lib/events-webhook/payload";
+import { serializeConversation, serializeMessage } from "@/lib/conversations/model";
+import { postMessageSchema } from "@/lib/conversations/schemas";
 import { serializeLead } from "@/lib/leads/model";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { buildOpenApiDocument, openApiDocument } from "@/lib/openapi/document";
@@ -156,6 +158,9 @@ describe("the OpenAPI document", () => {
     expect(codes("/api/public/leads", "post", 413)).toEqual(["payload_too_large"]);
     expect(codes("/api/public/leads/{id}", "get", 404)).toEqual(["not_found"]);
     expect(codes("/api/public/zapier/me", "get", 401)).toEqual(["unauthorized", "invalid_token"]);
+    expect(codes("/api/public/conversations/{id}/messages", "post", 409)).toEqual(["conversation_not_in_handoff", "idempotency_key_reused", "idempotency_request_in_progress"]);
+    expect(codes("/api/public/conversations/{id}/messages", "get", 404)).toEqual(["not_found"]);
+    expect(codes("/api/public/conversations/{id}", "get", 404)).toEqual(["not_found"]);
     expect(codes(WEBHOOK_PATH, "post", 400)).toEqual(["invalid_timestamp", "invalid_json", "invalid_payload"]);
     expect(codes(WEBHOOK_PATH, "post", 401)).toEqual(["invalid_signature"]);
     expect(codes(WEBHOOK_PATH, "post", 403)).toEqual(["source_inactive", "plan_limit_reached"]);
@@ -235,6 +240,65 @@ describe("the document's schemas agree with the code", () => {
     expect(schemaAccepts("Lead", lead)).toBe(true);
     expect(schemaAccepts("Lead", { ...lead, stage: undefined })).toBe(false);
     expect(Object.keys(doc.components.schemas.Lead.properties).sort()).toEqual(Object.keys(lead).sort());
+  });
+
+  it("documents the four conversation paths with the conversation scopes, and the list parameters", () => {
+    const scopeOf = (apiPath: string, method: string) => doc.paths[apiPath][method]["x-required-scope"];
+    expect(scopeOf("/api/public/conversations", "get")).toBe("read:conversations");
+    expect(scopeOf("/api/public/conversations/{id}", "get")).toBe("read:conversations");
+    expect(scopeOf("/api/public/conversations/{id}/messages", "get")).toBe("read:conversations");
+    expect(scopeOf("/api/public/conversations/{id}/messages", "post")).toBe("write:conversations");
+    expect(scopeOf("/api/public/conversations/{id}/close", "post")).toBe("write:conversations");
+    const names = (apiPath: string) => doc.paths[apiPath].get.parameters.map((parameter: Json) => parameter.name);
+    expect(names("/api/public/conversations")).toEqual(["limit", "order", "cursor", "status", "updated_after"]);
+    expect(names("/api/public/conversations/{id}/messages")).toEqual(["id", "limit", "cursor"]);
+    expect(doc.components.schemas.ConversationList.properties.data.items).toEqual({ $ref: "#/components/schemas/Conversation" });
+    expect(doc.components.schemas.ConversationMessageList.properties.data.items).toEqual({ $ref: "#/components/schemas/ConversationMessage" });
+  });
+
+  it("describes a conversation and a message exactly as the API (and the notifications) serialise them", () => {
+    const at = new Date("2026-01-31T09:00:00Z");
+    const conversation = serializeConversation({
+      id: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8",
+      widgetId: "wid_8PqR2sT4uV6wX8yZ0aB2cD",
+      status: "handoff_requested",
+      leadId: null,
+      visitorName: null,
+      visitorEmail: null,
+      pageUrl: "https://example.com/",
+      referrer: null,
+      userAgent: "test",
+      locale: "en-GB",
+      handoffRequestedAt: at,
+      closedAt: null,
+      closedReason: null,
+      lastMessageAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
+    expect(schemaAccepts("Conversation", conversation)).toBe(true);
+    expect(schemaAccepts("Conversation", { ...conversation, status: "waiting" })).toBe(false);
+    expect(Object.keys(doc.components.schemas.Conversation.properties).sort()).toEqual(Object.keys(conversation).sort());
+    const message = serializeMessage({ id: "msg_2bN7cQ4dR9eS1fT6gU3hV8", seq: 7, conversationId: conversation.id, author: "agent", authorName: "Grace", text: "<b>hi</b>", createdAt: at });
+    expect(schemaAccepts("ConversationMessage", message)).toBe(true);
+    expect(schemaAccepts("ConversationMessage", { ...message, author: "bot" })).toBe(false);
+    expect(Object.keys(doc.components.schemas.ConversationMessage.properties).sort()).toEqual(Object.keys(message).sort());
+  });
+
+  it.each([
+    { label: "a text", body: { text: "Hello" }, accepted: true },
+    { label: "a text and an author name, with unknown fields", body: { text: "Hello", author_name: "Grace", channel: "sms" }, accepted: true },
+    { label: "a null author name", body: { text: "Hello", author_name: null }, accepted: true },
+    { label: "no text", body: { author_name: "Grace" }, accepted: false },
+    { label: "an empty text", body: { text: "" }, accepted: false },
+    { label: "a text of spaces only", body: { text: "   " }, accepted: false },
+    { label: "a 4,001-character text", body: { text: "x".repeat(4001) }, accepted: false },
+    { label: "a 4,000-emoji text", body: { text: "😀".repeat(4000) }, accepted: true },
+    { label: "a number as text", body: { text: 42 }, accepted: false },
+    { label: "a 101-character author name", body: { text: "Hi", author_name: "x".repeat(101) }, accepted: false },
+  ])("POST …/messages, $label: accepted $accepted by the zod schema and by the document alike", ({ body, accepted }) => {
+    expect(postMessageSchema.safeParse(body).success).toBe(accepted);
+    expect(schemaAccepts("PostMessageRequest", body)).toBe(accepted);
   });
 
   it("accepts the published webhook test vector's body and refuses what the webhook refuses", () => {

@@ -70,4 +70,13 @@ const listLeads = async (z, bundle) => {
   return response.data.data;
 };
 
-module.exports = { subscribe, unsubscribe, perform, listNotifications, listLeads };
+/**
+ * Conversations in one status (GET /api/public/conversations?status=…), most recently active first:
+ * for a conversation waiting for a person, that is the newest request first.
+ */
+const listConversations = (status) => async (z, bundle) => {
+  const response = await z.request({ url: apiUrl(bundle, '/conversations'), method: 'GET', params: { status, limit: LIST_LIMIT } });
+  return response.data.data;
+};
+
+module.exports = { subscribe, unsubscribe, perform, listNotifications, listLeads, listConversations };

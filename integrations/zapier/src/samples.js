@@ -1,6 +1,6 @@
 'use strict';
 
-/* Sample objects and output labels, shaped as the API returns leads and calendar events. */
+/* Sample objects and output labels, shaped as the API returns leads, calendar events, conversations and messages. */
 
 const lead = {
   id: 'lead_3xQ8mZk2Lr7Tn1Vb5Hc9Wd',
@@ -69,4 +69,69 @@ const eventOutputFields = [
   { key: 'status', label: 'Status' },
 ];
 
-module.exports = { lead, stageChange, event, leadOutputFields, eventOutputFields };
+const conversation = {
+  id: 'conv_5hTq2Wm9ZkR4xN7bLc3Vd8',
+  status: 'handoff_requested',
+  widget_id: 'wid_8PqR2sT4uV6wX8yZ0aB2cD',
+  lead_id: null,
+  visitor_name: 'Ada',
+  visitor_email: 'ada@example.com',
+  started_at: '2026-03-02T09:10:00.000Z',
+  page_url: 'https://example.com/events',
+  referrer: 'https://www.google.com/',
+  user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)',
+  locale: 'en-GB',
+  handoff_requested_at: '2026-03-02T09:12:30.000Z',
+  closed_at: null,
+  closed_reason: null,
+  last_message_at: '2026-03-02T09:12:30.000Z',
+  created_at: '2026-03-02T09:10:00.000Z',
+  updated_at: '2026-03-02T09:12:30.000Z',
+};
+
+const message = {
+  id: 'msg_2bN7cQ4dR9eS1fT6gU3hV8',
+  conversation_id: conversation.id,
+  author: 'agent',
+  author_name: 'Grace',
+  text: 'Hi Ada, Grace here. Yes, there are still seats on Friday.',
+  created_at: '2026-03-02T09:14:05.000Z',
+};
+
+const conversationOutputFields = [
+  { key: 'id', label: 'Conversation ID' },
+  { key: 'status', label: 'Status' },
+  { key: 'visitor_name', label: 'Visitor name' },
+  { key: 'visitor_email', label: 'Visitor email' },
+  { key: 'lead_id', label: 'Lead ID' },
+  { key: 'page_url', label: 'Page URL' },
+  { key: 'referrer', label: 'Referrer' },
+  { key: 'user_agent', label: 'User agent' },
+  { key: 'locale', label: 'Locale' },
+  { key: 'widget_id', label: 'Widget ID' },
+  { key: 'started_at', label: 'Started at', type: 'datetime' },
+  { key: 'handoff_requested_at', label: 'Handoff requested at', type: 'datetime' },
+  { key: 'last_message_at', label: 'Last message at', type: 'datetime' },
+  { key: 'updated_at', label: 'Updated at', type: 'datetime' },
+];
+
+const messageOutputFields = [
+  { key: 'id', label: 'Message ID' },
+  { key: 'conversation_id', label: 'Conversation ID' },
+  { key: 'author', label: 'Author' },
+  { key: 'author_name', label: 'Author name' },
+  { key: 'text', label: 'Text' },
+  { key: 'created_at', label: 'Created at', type: 'datetime' },
+];
+
+module.exports = {
+  lead,
+  stageChange,
+  event,
+  conversation,
+  message,
+  leadOutputFields,
+  eventOutputFields,
+  conversationOutputFields,
+  messageOutputFields,
+};

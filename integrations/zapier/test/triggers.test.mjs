@@ -7,6 +7,7 @@ const TRIGGERS = {
   new_lead: ["lead.created"],
   lead_stage_changed: ["lead.stage_changed"],
   event_changed: ["event.created", "event.updated"],
+  handoff_requested: ["conversation.handoff_requested"],
 };
 
 const trigger = (key) => App.triggers[key].operation;

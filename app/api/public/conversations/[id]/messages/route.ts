@@ -1,0 +1,6 @@
+import { conversationMessagesRoutes } from "@/lib/public-api/routes";
+
+// One implementation per route: the production server's fast path serves the same table (lib/public-api/routes.ts).
+export const dynamic = "force-dynamic";
+
+export const { GET, POST } = conversationMessagesRoutes;

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { CONVERSATION_STATUSES, MESSAGE_AUTHORS } from "@/lib/conversations/model";
+import { listConversationsQuerySchema, listMessagesQuerySchema, postMessageSchema } from "@/lib/conversations/schemas";
+import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
+import {
+  apiKeyOperation,
+  conflictResponse,
+  errorResponse,
+  IDEMPOTENCY_CONFLICTS,
+  idempotencyKeyHeader,
+  idempotentReplayedHeader,
+  invalidRequest,
+  jsonResponse,
+  listEnvelope,
+  payloadTooLarge,
+  rateLimitHeaders,
+} from "./common";
+
+/*
+ * The conversations paths (lib/public-api/conversations.ts; docs/conversations.md). Requests are
+ * described by the schemas that validate them (lib/conversations/schemas.ts); answers by the schemas
+ * below, which follow serializeConversation and serializeMessage in lib/conversations/model.ts (a test
+ * checks serialized objects against them). The same objects are the `data` of the conversation.* and
+ * message.created notifications.
+ */
+
+const instant = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
+const conversationId = z.string().meta({ description: "Public id, `conv_` + 22 letters and digits.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" });
+
+export const conversationSchema = z
+  .object({
+    id: conversationId,
+    status: z.enum(CONVERSATION_STATUSES).meta({
+      description:
+        "`bot`: with the assistant; `handoff_requested`: the visitor asked for a person; `handoff_active`: a person replied; `closed`: by an agent, the API, or after 24 hours without a message.",
+    }),
+    widget_id: z.string().meta({ description: "The chat widget the conversation started in.", example: "wid_8PqR2sT4uV6wX8yZ0aB2cD" }),
+    lead_id: z.string().nullable().meta({ description: "The lead created from the name and email the visitor left, if any.", example: null }),
+    visitor_name: z.string().nullable().meta({ description: "As the visitor typed it; null until they leave it.", example: "Ada" }),
+    visitor_email: z.string().nullable().meta({ format: "email", example: "ada@example.com" }),
+    started_at: instant("When the visitor opened the conversation (UTC); the same as created_at."),
+    page_url: z.string().nullable().meta({ description: "The page the widget was opened on.", example: "https://example.com/events" }),
+    referrer: z.string().nullable().meta({ description: "That page's referrer, when the browser sent one." }),
+    user_agent: z.string().nullable().meta({ description: "The visitor's browser, as it announced itself." }),
+    locale: z.string().nullable().meta({ description: "The browser's preferred language.", example: "en-GB" }),
+    handoff_requested_at: instant("When the visitor asked for a person (UTC); null before.").nullable(),
+    closed_at: instant("When it was closed (UTC); null while open.").nullable(),
+    closed_reason: z.string().nullable().meta({ description: "`agent` (dashboard), `api` or `idle` (24 hours without a message); null while open.", example: null }),
+    last_message_at: instant("When the newest message was written (UTC)."),
+    created_at: instant("When the conversation started (UTC)."),
+    updated_at: instant("When anything last changed: a message or a state (UTC). Lists are ordered by it."),
+  })
+  .meta({ id: "Conversation" });
+
+export const messageSchema = z
+  .object({
+    id: z.string().meta({ description: "Public id, `msg_` + 22 letters and digits.", example: "msg_2bN7cQ4dR9eS1fT6gU3hV8" }),
+    conversation_id: conversationId,
+    author: z.enum(MESSAGE_AUTHORS).meta({ description: "`visitor`, `assistant` (the automatic answers), `agent` (a person of the team) or `system` (state notices)." }),
+    author_name: z
+      .string()
+      .nullable()
+      .meta({ description: "The name shown with the message: the agent's name as sent, the assistant's name, or the visitor's once they left it; null when none.", example: "Grace" }),
+    text: z.string().meta({ description: "Plain text as written (HTML is not interpreted anywhere: show it as text)." }),
+    created_at: instant("When the message was written (UTC)."),
+  })
+  .meta({ id: "ConversationMessage" });
+
+const idParams = z.object({
+  id: z.string().meta({ description: "The conversation's id. An id of another account's conversation is 404, like an unknown one.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" }),
+});
+
+const bodyLimit = `${MAX_PUBLIC_BODY_BYTES / 1024} KiB`;
+const notFound = errorResponse("No conversation with this id in the key's account.", ["not_found"]);
+const idempotencyHeader = z.object({ "Idempotency-Key": idempotencyKeyHeader });
+const TAGS = ["Conversations"];
+
+const notInHandoff = errorResponse(
+  "`conversation_not_in_handoff`: the conversation is `bot` (no person was asked for) or `closed`; nothing was stored. `details[0].status` is its status. " +
+    "`idempotency_key_reused`, `idempotency_request_in_progress`: as on every POST.",
+  ["conversation_not_in_handoff", ...IDEMPOTENCY_CONFLICTS],
+);
+
+export const conversationPaths: ZodOpenApiPathsObject = {
+  "/api/public/conversations": {
+    get: apiKeyOperation("read:conversations", {
+      operationId: "listConversations",
+      tags: TAGS,
+      summary: "List conversations",
+      description:
+        "Most recently active first (by `updated_at`), paged by cursor: pass `next_cursor` as `cursor` with the same filters until `has_more` is false. " +
+        "`status=handoff_requested` lists the conversations waiting for a person.",
+      requestParams: { query: listConversationsQuerySchema },
+      responses: {
+        200: jsonResponse("A page of conversations.", listEnvelope(conversationSchema, "ConversationList"), rateLimitHeaders),
+        400: invalidRequest(),
+      },
+    }),
+  },
+  "/api/public/conversations/{id}": {
+    get: apiKeyOperation("read:conversations", {
+      operationId: "getConversation",
+      tags: TAGS,
+      summary: "Get a conversation",
+      description: "The conversation with its session data (page URL, referrer, user agent, locale, linked lead).",
+      requestParams: { path: idParams },
+      responses: { 200: jsonResponse("The conversation.", conversationSchema, rateLimitHeaders), 404: notFound },
+    }),
+  },
+  "/api/public/conversations/{id}/messages": {
+    get: apiKeyOperation("read:conversations", {
+      operationId: "listConversationMessages",
+      tags: TAGS,
+      summary: "List a conversation's messages",
+      description: "Oldest first, in the order they were written; pass `next_cursor` as `cursor` for the next page.",
+      requestParams: { path: idParams, query: listMessagesQuerySchema },
+      responses: {
+        200: jsonResponse("A page of messages, oldest first.", listEnvelope(messageSchema, "ConversationMessageList"), rateLimitHeaders),
+        400: invalidRequest(),
+        404: notFound,
+      },
+    }),
+    post: apiKeyOperation("write:conversations", {
+      operationId: "postConversationMessage",
+      tags: TAGS,
+      summary: "Send a message to the visitor",
+      description:
+        "An agent's message, shown to the visitor in the chat within seconds. Only while the conversation is `handoff_requested` or `handoff_active`; " +
+        "the first message makes it `handoff_active`. Otherwise 409 `conversation_not_in_handoff` and nothing is stored. Announced as `message.created`.",
+      requestParams: { path: idParams, header: idempotencyHeader },
+      requestBody: { required: true, content: { "application/json": { schema: postMessageSchema } } },
+      responses: {
+        201: jsonResponse("The message was stored.", messageSchema, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
+        400: invalidRequest(["invalid_request", "invalid_json"]),
+        404: notFound,
+        409: notInHandoff,
+        413: payloadTooLarge(bodyLimit),
+      },
+    }),
+  },
+  "/api/public/conversations/{id}/close": {
+    post: apiKeyOperation("write:conversations", {
+      operationId: "closeConversation",
+      tags: TAGS,
+      summary: "Close a conversation",
+      description:
+        "Closes the conversation (`closed_reason` `api`) and answers it; the visitor sees a closing notice and can start a new conversation. " +
+        "Closing a closed conversation changes nothing and answers it as it is. Announced as `conversation.closed`. No body is needed.",
+      requestParams: { path: idParams, header: idempotencyHeader },
+      responses: {
+        200: jsonResponse("The closed conversation.", conversationSchema, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
+        400: invalidRequest(),
+        404: notFound,
+        409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
+        413: payloadTooLarge(bodyLimit),
+      },
+    }),
+  },
+};
