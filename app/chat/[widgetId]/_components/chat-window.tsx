@@ -15,7 +15,9 @@ import { useChat } from "./use-chat";
  * new line; focus returns to the message box after every action.
  */
 
+/** The two messages exchanged with public/widget.js, which owns the frame. */
 export const CLOSE_MESSAGE = "chat-widget:close";
+export const FOCUS_MESSAGE = "chat-widget:focus";
 const MAX_LENGTH = 4_000;
 
 type Props = { widgetId: string; assistantName: string; greeting: string; embedded: boolean; pageUrl: string | null; referrer: string | null };
@@ -46,8 +48,16 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
       // Only the host page can close its frame; the message carries nothing but the request.
       if (event.key === "Escape" && !event.defaultPrevented) window.parent.postMessage({ type: CLOSE_MESSAGE }, "*");
     };
+    // widget.js asks for focus when it opens the frame (a cross-origin frame may not autofocus itself).
+    const onMessage = (event: MessageEvent) => {
+      if (event.source === window.parent && (event.data as { type?: unknown } | null)?.type === FOCUS_MESSAGE) textbox.current?.focus();
+    };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    window.addEventListener("message", onMessage);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      window.removeEventListener("message", onMessage);
+    };
   }, [embedded]);
 
   // The message box grows with its text, up to a few lines.
