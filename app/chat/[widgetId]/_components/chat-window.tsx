@@ -40,7 +40,7 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
 
   // Before the first message nothing is stored: the greeting is shown from the widget's settings.
   const greetingMessage: ChatMessage = { id: "greeting", seq: 0, author: "assistant", author_name: assistantName, text: greeting, created_at: "" };
-  const messages = chat.messages.length ? chat.messages : [greetingMessage];
+  const messages = chat.messages.length || !greeting ? chat.messages : [greetingMessage];
 
   useEffect(() => {
     if (!embedded) return;
@@ -83,9 +83,9 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
   }
 
   function startNew() {
+    // A draft the closed conversation refused stays in the box for the new one.
     chat.startNew();
     setContactOpen(false);
-    setDraft("");
     focusTextbox();
   }
 

@@ -24,14 +24,14 @@ function authorLabel(message: ChatMessage, assistantName: string): string {
   return message.author === "visitor" ? "You" : "Note";
 }
 
-const bubble = "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl px-3.5 py-2 text-[0.9375rem] leading-relaxed";
+const bubble = "max-w-[85%] min-w-0 whitespace-pre-wrap wrap-anywhere rounded-2xl px-3.5 py-2 text-[0.9375rem] leading-relaxed";
 
 function Message({ message, assistantName, showName }: { message: ChatMessage; assistantName: string; showName: boolean }) {
   const name = authorLabel(message, assistantName);
   if (message.author === "system") {
     return (
       <li className="flex justify-center py-1">
-        <p className="max-w-[90%] rounded-xl bg-zinc-100 px-3 py-1.5 text-center text-xs leading-relaxed text-zinc-600">
+        <p className="max-w-[90%] min-w-0 wrap-anywhere rounded-xl bg-zinc-100 px-3 py-1.5 text-center text-xs leading-relaxed text-zinc-600">
           <span className="sr-only">Note: </span>
           {message.text}
         </p>
