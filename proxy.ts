@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { chatPageFrameAncestors } from "@/lib/conversations/frame-policy";
 import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/http/security-headers";
 
 /*
@@ -7,12 +8,14 @@ import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/http/security
  *   scripts with it, and sent to the browser with the page (lib/http/security-headers.ts);
  * - for dashboard pages, a fast first gate: without a session cookie, go to sign-in and come back here
  *   afterwards. The pages still verify the session itself (a cookie may be stale or forged); this only
- *   saves a render and passes the path along for that redirect.
+ *   saves a render and passes the path along for that redirect;
+ * - for a widget's chat page (/chat/{widget_id}), frame-ancestors lists the widget's allowed origins
+ *   instead of 'none': the one page other sites may frame (docs/chat-widget.md, "Allowed origins").
  */
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
 const DASHBOARD = /^\/(?:$|knowledge(?:\/|$)|settings(?:\/|$))/;
 
-export function proxy(request: NextRequest) {
+export function proxy(request: NextRequest): NextResponse | Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;
   const dashboard = DASHBOARD.test(pathname);
   if (dashboard && !SESSION_COOKIES.some((name) => request.cookies.has(name))) {
@@ -20,7 +23,16 @@ export function proxy(request: NextRequest) {
     signIn.searchParams.set("callbackUrl", pathname + search);
     return NextResponse.redirect(signIn);
   }
-  const csp = contentSecurityPolicy(createNonce(), { dev: process.env.NODE_ENV === "development" });
+  // Only the chat page waits for a lookup; every other page is answered synchronously.
+  const chatFraming = chatPageFrameAncestors(pathname);
+  if (chatFraming) return chatFraming.then((frameAncestors) => withPolicy(request, { frameAncestors, dashboard }));
+  return withPolicy(request, { frameAncestors: undefined, dashboard });
+}
+
+function withPolicy(request: NextRequest, options: { frameAncestors: string | undefined; dashboard: boolean }): NextResponse {
+  const { pathname, search } = request.nextUrl;
+  const { dashboard, frameAncestors } = options;
+  const csp = contentSecurityPolicy(createNonce(), { dev: process.env.NODE_ENV === "development", frameAncestors });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", csp);
   if (dashboard) headers.set("x-pathname", pathname + search);

@@ -25,6 +25,10 @@ runCli(async () => {
     ALLOW_INSECURE_HTTP: "1",
     // Every Playwright test signs up its own account from 127.0.0.1.
     SIGN_UP_LIMIT_PER_IP_PER_HOUR: "1000",
+    // Every visitor in the chat tests writes from 127.0.0.1 too.
+    CHAT_MESSAGES_PER_IP_PER_MINUTE: "10000",
+    CHAT_CONVERSATIONS_PER_IP_PER_HOUR: "10000",
+    CHAT_POLLS_PER_IP_PER_MINUTE: "100000",
     // Webhook subscriptions in the tests point at a receiver on this machine.
     OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
   };

@@ -5,6 +5,11 @@ import type { Env } from "./client-ip";
  * The production server (lib/server/request-listener.ts) sets SECURITY_HEADERS (and HSTS) on every
  * response, fast path and Next.js alike; next.config.mjs repeats the three static ones for `next dev`
  * (a test keeps the two lists equal). proxy.ts sets the CSP with a fresh nonce per page.
+ *
+ * One kind of page may be framed: the hosted chat `/chat/{widget_id}`, by the widget's allowed origins
+ * (docs/chat-widget.md, "Allowed origins"). Its CSP names them in frame-ancestors, and it is the one
+ * path without X-Frame-Options, which knows no list of origins (browsers that understand frame-ancestors
+ * ignore it anyway, but a DENY would still refuse the frame in those that do not).
  */
 
 export const SECURITY_HEADERS: ReadonlyArray<readonly [name: string, value: string]> = [
@@ -12,6 +17,16 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [name: string, value: stri
   ["Referrer-Policy", "strict-origin-when-cross-origin"],
   ["X-Frame-Options", "DENY"],
 ];
+
+/** Pages under this prefix are framed by other sites: the widget's chat page. */
+export const FRAMEABLE_PATH_PREFIX = "/chat/";
+
+export const isFrameablePath = (pathname: string): boolean => pathname.startsWith(FRAMEABLE_PATH_PREFIX);
+
+/** SECURITY_HEADERS for this path: all of them, except X-Frame-Options on the framed chat page. */
+export function securityHeadersFor(pathname: string): ReadonlyArray<readonly [name: string, value: string]> {
+  return isFrameablePath(pathname) ? SECURITY_HEADERS.filter(([name]) => name !== "X-Frame-Options") : SECURITY_HEADERS;
+}
 
 /** Two years, subdomains included: sent only when the public URL is https (browsers ignore it over http anyway). */
 export const HSTS_VALUE = "max-age=63072000; includeSubDomains";
@@ -48,7 +63,7 @@ export function createNonce(): string {
  * inserts a <style> element, which a nonce cannot cover, so inline styles stay allowed (styles cannot
  * run code). `next dev` needs eval for React's debugging and a websocket for hot reload.
  */
-export function contentSecurityPolicy(nonce: string, options: { dev?: boolean } = {}): string {
+export function contentSecurityPolicy(nonce: string, options: { dev?: boolean; frameAncestors?: string } = {}): string {
   const dev = options.dev === true;
   return [
     "default-src 'self'",
@@ -59,7 +74,7 @@ export function contentSecurityPolicy(nonce: string, options: { dev?: boolean } 
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     "object-src 'none'",
     "base-uri 'none'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${options.frameAncestors ?? "'none'"}`,
     "form-action 'self'",
   ].join("; ");
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from "n
 import { apiNotFoundResponse, errorResponse, internalErrorResponse, methodNotAllowedResponse } from "@/lib/http/api-error";
 import { bodyLimitFor, formatBytes } from "@/lib/http/body-limits";
 import { CLIENT_IP_HEADER, resolveClientIp, trustedProxyHops, type Env } from "@/lib/http/client-ip";
-import { hstsFor, SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { hstsFor, securityHeadersFor } from "@/lib/http/security-headers";
 import { FAST_ROUTES, resolveFastPath, type FastRoute } from "./fast-routes";
 import { ClientAborted, toFetchRequest, writeFetchResponse } from "./node-adapter";
 
@@ -113,7 +113,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     // Whatever the client claims as its address is replaced by what the socket (and trusted proxies) say.
     const clientIp = resolveClientIp({ remoteAddress: req.socket.remoteAddress, forwardedFor: req.headers["x-forwarded-for"], trustedHops: hops });
     req.headers[CLIENT_IP_HEADER] = clientIp;
-    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    for (const [name, value] of securityHeadersFor(pathname)) res.setHeader(name, value);
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
 
     const limit = bodyLimitFor(pathname);

@@ -1,7 +1,8 @@
 import type { NextConfig } from "next";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { getPathMatch } from "next/dist/shared/lib/router/utils/path-match";
+import { SECURITY_HEADERS, securityHeadersFor } from "@/lib/http/security-headers";
 import { config, proxy } from "@/proxy";
 
 const page = (path: string, cookie?: string) => new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} });
@@ -16,8 +17,8 @@ function nonceOf(csp: string | null): string {
 }
 
 describe("proxy: Content-Security-Policy", () => {
-  it("sends a strict, nonce-based policy with every page and passes it to Next.js in the request", () => {
-    const response = proxy(page("/sign-in"));
+  it("sends a strict, nonce-based policy with every page and passes it to Next.js in the request", async () => {
+    const response = await proxy(page("/sign-in"));
     const csp = response.headers.get("Content-Security-Policy");
     expect(csp).toContain(`script-src 'self' 'nonce-${nonceOf(csp)}' 'strict-dynamic'`);
     for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'", "default-src 'self'"]) {
@@ -28,27 +29,27 @@ describe("proxy: Content-Security-Policy", () => {
     expect(response.headers.get("x-middleware-request-content-security-policy")).toBe(csp);
   });
 
-  it("uses a fresh nonce for every response", () => {
-    const first = nonceOf(proxy(page("/sign-in")).headers.get("Content-Security-Policy"));
-    const second = nonceOf(proxy(page("/sign-in")).headers.get("Content-Security-Policy"));
+  it("uses a fresh nonce for every response", async () => {
+    const first = nonceOf((await proxy(page("/sign-in"))).headers.get("Content-Security-Policy"));
+    const second = nonceOf((await proxy(page("/sign-in"))).headers.get("Content-Security-Policy"));
     expect(first).not.toBe(second);
     expect(Buffer.from(first, "base64")).toHaveLength(16);
   });
 
-  it("covers dashboard pages with a session too, and passes their path along", () => {
-    const response = proxy(page("/knowledge/events?q=x", SESSION));
+  it("covers dashboard pages with a session too, and passes their path along", async () => {
+    const response = await proxy(page("/knowledge/events?q=x", SESSION));
     expect(response.headers.get("Content-Security-Policy")).toContain("'strict-dynamic'");
     expect(response.headers.get("x-middleware-request-x-pathname")).toBe("/knowledge/events?q=x");
   });
 
-  it("sends HSTS only when the public URL is https", () => {
+  it("sends HSTS only when the public URL is https", async () => {
     process.env.NEXTAUTH_URL = "http://localhost:3000";
-    expect(proxy(page("/sign-in")).headers.get("Strict-Transport-Security")).toBeNull();
+    expect((await proxy(page("/sign-in"))).headers.get("Strict-Transport-Security")).toBeNull();
     process.env.NEXTAUTH_URL = "https://app.example.com";
-    expect(proxy(page("/sign-in")).headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
+    expect((await proxy(page("/sign-in"))).headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
   });
 
-  it("runs for pages, not for the API or static files", () => {
+  it("runs for pages, not for the API or static files", async () => {
     const pattern = new RegExp(`^${config.matcher[0].replace("/((?!", "/(?!").replace(").*)", ").*")}$`);
     for (const path of ["/", "/sign-in", "/sign-up", "/knowledge/events", "/settings/api-keys", "/nope"]) expect(pattern.test(path), path).toBe(true);
     for (const path of ["/api/health", "/api/v1/events/webhook/x", "/_next/static/chunk.js", "/favicon.ico"]) expect(pattern.test(path), path).toBe(false);
@@ -56,17 +57,17 @@ describe("proxy: Content-Security-Policy", () => {
 });
 
 describe("proxy: session gate", () => {
-  it("sends dashboard pages without a session cookie to sign-in, coming back afterwards", () => {
+  it("sends dashboard pages without a session cookie to sign-in, coming back afterwards", async () => {
     for (const path of ["/", "/knowledge/events", "/settings/api-keys"]) {
-      const response = proxy(page(path));
+      const response = await proxy(page(path));
       expect(response.status).toBe(307);
       expect(new URL(response.headers.get("location")!).searchParams.get("callbackUrl")).toBe(path);
     }
   });
 
-  it("lets sign-in, sign-up and unknown pages through without a session", () => {
+  it("lets sign-in, sign-up and unknown pages through without a session", async () => {
     for (const path of ["/sign-in", "/sign-up", "/knowledgebase"]) {
-      const response = proxy(page(path));
+      const response = await proxy(page(path));
       expect(response.headers.get("location"), path).toBeNull();
       expect(response.headers.get("x-middleware-next")).toBe("1");
     }
@@ -78,7 +79,17 @@ describe("security headers", () => {
     // @ts-expect-error -- next.config.mjs is plain JavaScript without type declarations.
     const { default: nextConfig } = (await import("@/next.config.mjs")) as { default: NextConfig };
     const rules = await nextConfig.headers!();
-    const configured = rules.find((rule) => rule.source === "/:path*")!.headers.map(({ key, value }) => [key, value]);
-    expect(configured).toEqual(SECURITY_HEADERS.map(([name, value]) => [name, value]));
+    // What Next.js sends for a path: the headers of every rule whose source matches it.
+    const configuredFor = (path: string) =>
+      rules.filter((rule) => getPathMatch(rule.source)(path) !== false).flatMap((rule) => rule.headers.map(({ key, value }) => [key, value]));
+    for (const path of ["/", "/sign-in", "/settings/chat-widget", "/chat", "/chatter", "/widget.js", "/api/chat/wid_x/conversations", "/chat/wid_abc"]) {
+      expect(configuredFor(path).sort(), path).toEqual(securityHeadersFor(path).map(([name, value]) => [name, value]).sort());
+    }
+    expect(securityHeadersFor("/sign-in")).toEqual(SECURITY_HEADERS);
+  });
+
+  it("leave X-Frame-Options off the widget's chat page only", () => {
+    expect(securityHeadersFor("/chat/wid_abc").map(([name]) => name)).not.toContain("X-Frame-Options");
+    for (const path of ["/", "/sign-in", "/chatroom", "/api/chat/wid_abc/conversations"]) expect(securityHeadersFor(path)).toContainEqual(["X-Frame-Options", "DENY"]);
   });
 });

@@ -1,0 +1,66 @@
+import "server-only";
+import { takePoint } from "@/lib/auth/rate-limit";
+import { errorResponse } from "@/lib/http/api-error";
+
+/*
+ * Throttles of the anonymous chat endpoints (docs/chat-widget.md, "Limits"). Every write (a first
+ * message, a message, "Talk to a person", contact details) takes a point per client IP and then one per
+ * widget, before anything is read from the body or stored, with the same atomic PostgreSQL counter as
+ * sign-in: a parallel burst cannot slip past the limit, and nothing beyond it is stored. The widget's
+ * point is taken only once the IP's is granted, so one address cannot use up a widget's whole budget.
+ * Limits are read per call so an operator (or the end-to-end server) can tune them.
+ */
+
+function limitFromEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+export function chatLimits() {
+  return {
+    messagesPerIp: { limit: limitFromEnv("CHAT_MESSAGES_PER_IP_PER_MINUTE", 20), windowSeconds: 60 },
+    messagesPerWidget: { limit: limitFromEnv("CHAT_MESSAGES_PER_WIDGET_PER_MINUTE", 600), windowSeconds: 60 },
+    conversationsPerIp: { limit: limitFromEnv("CHAT_CONVERSATIONS_PER_IP_PER_HOUR", 30), windowSeconds: 60 * 60 },
+    // A tab polls every 1.5 s (40 a minute); this leaves room for a dozen open tabs behind one address.
+    pollsPerIp: { limit: limitFromEnv("CHAT_POLLS_PER_IP_PER_MINUTE", 600), windowSeconds: 60 },
+  };
+}
+
+export type Throttle = { ok: true } | { ok: false; response: Response };
+
+function refused(retryAfterSeconds: number): Throttle {
+  return {
+    ok: false,
+    response: errorResponse(429, "rate_limited", `Too many messages. Wait ${retryAfterSeconds} seconds and try again.`, {
+      headers: { "Retry-After": String(retryAfterSeconds) },
+    }),
+  };
+}
+
+async function take(key: string, rule: { limit: number; windowSeconds: number }): Promise<Throttle> {
+  const hit = await takePoint(key, rule.limit, rule.windowSeconds);
+  return hit.allowed ? { ok: true } : refused(hit.retryAfterSeconds);
+}
+
+/**
+ * A write by a visitor, per IP (a new conversation also counts against the IP's hourly starts). Taken
+ * before the widget is looked up, so a flood of made-up widget ids is throttled too.
+ */
+export async function throttleVisitorWrite(ip: string, options: { startsConversation?: boolean } = {}): Promise<Throttle> {
+  const limits = chatLimits();
+  if (options.startsConversation) {
+    const started = await take(`chat-start-ip:${ip}`, limits.conversationsPerIp);
+    if (!started.ok) return started;
+  }
+  return take(`chat-msg-ip:${ip}`, limits.messagesPerIp);
+}
+
+/** The same write against its widget's budget, once the widget is known to exist. */
+export async function throttleWidgetWrite(widgetId: string): Promise<Throttle> {
+  return take(`chat-msg-widget:${widgetId}`, chatLimits().messagesPerWidget);
+}
+
+/** A poll for new messages: cheap, but still bounded per IP. */
+export async function throttlePoll(ip: string): Promise<Throttle> {
+  return take(`chat-poll-ip:${ip}`, chatLimits().pollsPerIp);
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { agentReply } from "@/lib/conversations/agent";
+import { getConversation } from "@/lib/conversations/read";
+import { getOrCreateWidget } from "@/lib/conversations/widget";
+import { createAccount } from "../../support/factories";
+import { json, randomIp, startedChat, visitor } from "../../support/visitor-chat";
+
+/* The chat page's endpoints, called as Next calls them, against the real database. */
+
+const conversationsOf = async (accountId: string) =>
+  (await db.pool.query<{ id: string }>(`SELECT id FROM conversations WHERE account_id = $1`, [accountId])).rows;
+
+describe("starting a conversation", () => {
+  it("stores nothing until the visitor writes, then answers 201 with the token, the greeting, the message and the assistant's reply", async () => {
+    const { accountId } = await createAccount();
+    const widget = await getOrCreateWidget(accountId);
+    expect(await conversationsOf(accountId)).toEqual([]);
+
+    const response = await visitor.start(widget.id, { ip: randomIp(), body: { text: "Anything on this weekend?" } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = await json(response);
+    expect(body.conversation).toMatchObject({ status: "bot", contact_left: false });
+    expect(body.conversation.id).toMatch(/^conv_/);
+    expect(body.visitor_token).toMatch(/^[0-9A-Za-z]{40}$/);
+    expect(body.messages.map((m) => [m.author, m.author_name])).toEqual([
+      ["assistant", widget.assistantName],
+      ["visitor", null],
+      ["assistant", widget.assistantName],
+    ]);
+    expect(body.messages[0]!.text).toBe(widget.greeting);
+    expect(body.messages[1]!.text).toBe("Anything on this weekend?");
+    expect(body.messages.map((m) => m.seq)).toEqual([...body.messages.map((m) => m.seq)].sort((a, b) => a - b));
+    expect(await conversationsOf(accountId)).toHaveLength(1);
+  });
+
+  it("starts straight in handoff when the first thing the visitor does is press \"Talk to a person\"", async () => {
+    const { accountId } = await createAccount();
+    const widget = await getOrCreateWidget(accountId);
+    const body = await json(await visitor.start(widget.id, { ip: randomIp(), body: { handoff: true } }));
+    expect(body.conversation.status).toBe("handoff_requested");
+    expect(body.messages.map((m) => m.author)).toEqual(["assistant", "system"]);
+  });
+
+  it("refuses a start with neither a message nor a handoff request, storing nothing", async () => {
+    const { accountId } = await createAccount();
+    const widget = await getOrCreateWidget(accountId);
+    const response = await visitor.start(widget.id, { ip: randomIp(), body: { page_url: "https://example.com/" } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.code).toBe("invalid_request");
+    expect(await conversationsOf(accountId)).toEqual([]);
+  });
+
+  it("keeps http(s) page URLs and the referrer as session data, without credentials, and drops anything else", async () => {
+    const { accountId } = await createAccount();
+    const widget = await getOrCreateWidget(accountId);
+    const first = await json(
+      await visitor.start(widget.id, { ip: randomIp(), body: { text: "hi", page_url: "https://user:pw@shop.example.com/events?x=1", referrer: "javascript:alert(1)", locale: "de-CH" } }),
+    );
+    const stored = (await getConversation(accountId, first.conversation.id))!;
+    expect(stored).toMatchObject({ pageUrl: "https://shop.example.com/events?x=1", referrer: null, locale: "de-CH", userAgent: "VisitorTest/1.0" });
+    const second = await json(await visitor.start(widget.id, { ip: randomIp(), body: { text: "hi", page_url: `https://example.com/${"a".repeat(3000)}`, locale: "<script>" } }));
+    expect(await getConversation(accountId, second.conversation.id)).toMatchObject({ pageUrl: null, locale: null });
+  });
+});
+
+describe("a visitor's conversation", () => {
+  it("answers a message with the assistant's reply, and a question for a human with the handoff notice and silence afterwards", async () => {
+    const { widget, ip, conversationId, token } = await startedChat();
+    const reply = await json(await visitor.send(widget.id, conversationId, { ip, token, body: { text: "concerts tomorrow?" } }));
+    expect(reply.messages.map((m) => m.author)).toEqual(["visitor", "assistant"]);
+
+    const asked = await json(await visitor.send(widget.id, conversationId, { ip, token, body: { text: "Can I talk to a human please?" } }));
+    expect(asked.conversation.status).toBe("handoff_requested");
+    expect(asked.messages.map((m) => m.author)).toEqual(["visitor", "system"]);
+
+    const later = await visitor.send(widget.id, conversationId, { ip, token, body: { text: "hello?" } });
+    expect(later.status).toBe(201);
+    expect((await json(later)).messages.map((m) => m.author)).toEqual(["visitor"]);
+  });
+
+  it("moves to handoff with the \"Talk to a person\" button, once: pressing it again adds nothing", async () => {
+    const { widget, ip, conversationId, token } = await startedChat();
+    const first = await visitor.handoff(widget.id, conversationId, { ip, token });
+    expect(first.status).toBe(200);
+    const body = await json(first);
+    expect(body.conversation.status).toBe("handoff_requested");
+    expect(body.messages.map((m) => [m.author, m.text])).toEqual([["system", expect.stringContaining("talk to a person")]]);
+    const again = await json(await visitor.handoff(widget.id, conversationId, { ip, token }));
+    expect(again).toMatchObject({ conversation: { status: "handoff_requested" }, messages: [] });
+  });
+
+  it("polls the status and only the messages after the given seq, the agent's with their name", async () => {
+    const { accountId, widget, ip, conversationId, token, started } = await startedChat();
+    const lastSeen = Math.max(...started.messages.map((m) => m.seq));
+    const idle = await json(await visitor.poll(widget.id, conversationId, { ip, token, query: `?after=${lastSeen}` }));
+    expect(idle).toEqual({ conversation: { id: conversationId, status: "bot", contact_left: false }, messages: [], has_more: false });
+
+    await visitor.handoff(widget.id, conversationId, { ip, token });
+    await agentReply(accountId, conversationId, { text: "Hi, Grace here.", authorName: "Grace" });
+    const polled = await json(await visitor.poll(widget.id, conversationId, { ip, token, query: `?after=${lastSeen}` }));
+    expect(polled.conversation.status).toBe("handoff_active");
+    expect(polled.messages.map((m) => [m.author, m.author_name, m.text])).toEqual([
+      ["system", null, expect.any(String)],
+      ["agent", "Grace", "Hi, Grace here."],
+    ]);
+    expect(polled.messages.every((m) => m.seq > lastSeen)).toBe(true);
+
+    const everything = await json(await visitor.poll(widget.id, conversationId, { ip, token }));
+    expect(everything.messages).toHaveLength(started.messages.length + 2);
+    expect((await visitor.poll(widget.id, conversationId, { ip, token, query: "?after=-1" })).status).toBe(400);
+  });
+
+  it("turns name and email into a chat lead linked to the conversation", async () => {
+    const { accountId, widget, ip, conversationId, token } = await startedChat();
+    const response = await visitor.contact(widget.id, conversationId, { ip, token, body: { name: "Ada", email: "ADA@example.com" } });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body.conversation.contact_left).toBe(true);
+    expect(body.messages.map((m) => m.author)).toEqual(["system"]);
+    const lead = await db.pool.query(`SELECT name, email, source, conversation_id FROM leads WHERE account_id = $1`, [accountId]);
+    expect(lead.rows).toEqual([{ name: "Ada", email: "ada@example.com", source: "chat", conversation_id: conversationId }]);
+
+    const bad = await visitor.contact(widget.id, conversationId, { ip, token, body: { name: "Ada", email: "not an email" } });
+    expect(bad.status).toBe(400);
+    const error = (await bad.json()).error;
+    expect(error).toMatchObject({ code: "invalid_request", details: [{ field: "email" }] });
+  });
+});
