@@ -10,7 +10,7 @@ import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/http/security
  *   saves a render and passes the path along for that redirect.
  */
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
-const DASHBOARD = /^\/(?:$|knowledge(?:\/|$)|settings(?:\/|$))/;
+const DASHBOARD = /^\/(?:$|knowledge(?:\/|$)|settings(?:\/|$)|conversations(?:\/|$))/;
 
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;

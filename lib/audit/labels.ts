@@ -26,6 +26,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_subscription.deleted": "Deleted webhook subscription",
   "webhook_subscription.secret_rotated": "Rotated webhook subscription secret",
   "webhook_subscription.secret_revealed": "Revealed webhook subscription secret",
+  "conversation.closed": "Closed conversation",
 };
 
 /** Removals read red in the log; everything else neutral-indigo. */
