@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/dashboard/conversations/[id]/messages/route";
 import type { MessagesPoll } from "@/app/(dashboard)/conversations/view-model";
@@ -6,6 +7,7 @@ import { listMessages } from "@/lib/conversations/read";
 import { postVisitorMessage } from "@/lib/conversations/visitor";
 import { addMember, createAccount } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
+import { proxy } from "@/proxy";
 import { openConversation } from "./inbox-support";
 
 /* The conversation page's polling route: the session decides the account; answers only what is new. */
@@ -85,6 +87,16 @@ describe("GET /api/dashboard/conversations/{id}/messages", () => {
       const response = await poll(conversation.id, after);
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ ok: false, error: { code: "invalid_request", details: [{ field: "after" }] } });
+    }
+  });
+});
+
+describe("the inbox pages without a session", () => {
+  it("are sent to sign-in by the proxy, coming back afterwards", () => {
+    for (const path of ["/conversations", "/conversations?tab=closed", "/conversations/conv_abc"]) {
+      const response = proxy(new NextRequest(`http://localhost:3000${path}`));
+      expect(response.status).toBe(307);
+      expect(new URL(response.headers.get("location")!).searchParams.get("callbackUrl")).toBe(path);
     }
   });
 });
