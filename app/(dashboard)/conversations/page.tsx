@@ -11,8 +11,8 @@ import { formatDateTime } from "@/lib/format/date-time";
 import { relativeTime } from "@/lib/format/relative-time";
 import { AutoRefresh } from "./_components/auto-refresh";
 import { InboxList, type InboxRow } from "./_components/inbox-list";
-import { INBOX_PANEL_ID, InboxTabs, tabId } from "./_components/inbox-tabs";
-import { INBOX_TABS, inboxTab, visitorLabel, type InboxTab } from "./view-model";
+import { InboxTabs } from "./_components/inbox-tabs";
+import { INBOX_PANEL_ID, INBOX_TABS, inboxTab, tabId, visitorLabel, type InboxTab } from "./view-model";
 
 export const metadata: Metadata = { title: "Conversations" };
 
@@ -82,15 +82,17 @@ export default async function ConversationsPage({ searchParams }: Props) {
 
 const EXCERPT_AUTHOR = { assistant: "Assistant", agent: "Team", system: "Notice" } as const;
 
-function inboxRow({ conversation, lastMessage }: InboxItem, timezone: string, now: Date): InboxRow {
+function inboxRow({ conversation, firstQuestion, lastMessage }: InboxItem, timezone: string, now: Date): InboxRow {
   const visitor = visitorLabel(conversation);
-  const by = lastMessage ? (lastMessage.author === "visitor" ? visitor : EXCERPT_AUTHOR[lastMessage.author]) : null;
+  // The latest message is shown unless it is the first question itself.
+  const latest = lastMessage && lastMessage.id !== firstQuestion?.id ? lastMessage : null;
   return {
     id: conversation.id,
     visitor,
     email: conversation.visitorName && conversation.visitorEmail ? conversation.visitorEmail : null,
     status: conversation.status,
-    excerpt: lastMessage && by ? { by, text: lastMessage.text } : null,
+    topic: firstQuestion?.text ?? null,
+    latest: latest ? { by: latest.author === "visitor" ? visitor : latest.authorName || EXCERPT_AUTHOR[latest.author], text: latest.text } : null,
     when: { relative: relativeTime(conversation.lastMessageAt, now), full: formatDateTime(conversation.lastMessageAt, timezone), iso: conversation.lastMessageAt.toISOString() },
     page: pageLabel(conversation.pageUrl),
   };

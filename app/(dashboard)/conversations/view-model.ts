@@ -18,6 +18,10 @@ export const INBOX_TABS: readonly InboxTab[] = [
   { key: "closed", label: "Closed", status: "closed" },
 ];
 
+/** Ids tying each tab to the one panel (the selected tab's list). */
+export const INBOX_PANEL_ID = "inbox-panel";
+export const tabId = (key: string) => `inbox-tab-${key}`;
+
 export const inboxTab = (key: string | undefined): InboxTab => INBOX_TABS.find((tab) => tab.key === key) ?? INBOX_TABS[0];
 
 export const STATUS_BADGES: Record<ConversationStatus, { label: string; tone: BadgeTone }> = {

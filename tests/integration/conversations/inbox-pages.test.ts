@@ -5,7 +5,7 @@ import ConversationsPage from "@/app/(dashboard)/conversations/page";
 import { agentReply, closeConversation } from "@/lib/conversations/agent";
 import { listInbox } from "@/lib/conversations/inbox";
 import { countNeedingPerson } from "@/lib/conversations/read";
-import { postVisitorMessage } from "@/lib/conversations/visitor";
+import { postVisitorMessage, requestHandoff } from "@/lib/conversations/visitor";
 import { db } from "@/lib/db/client";
 import { addMember, createAccount } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
@@ -37,9 +37,11 @@ async function notFoundOf(render: () => Promise<unknown>): Promise<boolean> {
 beforeEach(() => signOut());
 
 describe("the inbox list", () => {
-  it("lists each tab's conversations, newest activity first, with the last thing said", async () => {
+  it("lists each tab's conversations, newest activity first, with the visitor's first question and the last thing said", async () => {
     const owner = await createAccount();
-    const older = await openConversation(owner.accountId);
+    const older = await openConversation(owner.accountId, "bot");
+    await postVisitorMessage(older.widget, older.conversation, "first question");
+    await requestHandoff(older.widget, older.conversation);
     const newer = await openConversation(owner.accountId);
     const active = await openConversation(owner.accountId);
     await agentReply(owner.accountId, active.conversation.id, { text: "On it", authorName: "Grace" });
@@ -50,8 +52,9 @@ describe("the inbox list", () => {
 
     const needing = await listInbox(owner.accountId, { status: "handoff_requested", limit: 10 });
     expect(needing.data.map((item) => item.conversation.id)).toEqual([older.conversation.id, newer.conversation.id]);
-    expect(needing.data[0].lastMessage).toEqual({ author: "visitor", text: "still waiting" });
-    expect((await listInbox(owner.accountId, { status: "handoff_active", limit: 10 })).data.map((item) => item.lastMessage)).toEqual([{ author: "agent", text: "On it" }]);
+    expect(needing.data[0]).toMatchObject({ firstQuestion: { author: "visitor", text: "first question" }, lastMessage: { author: "visitor", text: "still waiting" } });
+    expect(needing.data[1]).toMatchObject({ firstQuestion: null, lastMessage: { author: "assistant" } });
+    expect((await listInbox(owner.accountId, { status: "handoff_active", limit: 10 })).data.map((item) => item.lastMessage)).toMatchObject([{ author: "agent", text: "On it" }]);
     expect((await listInbox(owner.accountId, { status: "bot", limit: 10 })).data.map((item) => item.conversation.id)).toEqual([bot.conversation.id]);
     expect(await countNeedingPerson(owner.accountId)).toBe(2);
   });
@@ -78,7 +81,7 @@ describe("the inbox list", () => {
 
     const needing = renderedText(await inboxPage({ tab: "needs-person" }));
     expect(needing).toContain(conversation.id);
-    expect(needing).toContain("need help with tickets");
+    expect(needing).toContain('"topic":"need help with tickets"');
     expect(needing).not.toContain(theirs.conversation.id);
     const closed = renderedText(await inboxPage({ tab: "closed" }));
     expect(closed).not.toContain(conversation.id);

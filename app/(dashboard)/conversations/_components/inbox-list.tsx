@@ -10,14 +10,18 @@ export type InboxRow = {
   /** The visitor's email when the name is shown, so two people of one name can be told apart. */
   email: string | null;
   status: ConversationStatus;
-  excerpt: { by: string; text: string } | null;
+  /** The visitor's first message: what the conversation is about. */
+  topic: string | null;
+  /** The latest message, when it is not the first one. */
+  latest: { by: string; text: string } | null;
   when: { relative: string; full: string; iso: string };
   page: string | null;
 };
 
 /**
  * One tab's conversations as a list: each row opens the conversation (the visitor's name is the
- * link; the whole row is its click target). Texts from visitors are rendered as text, never HTML.
+ * link, described by the row's texts; the whole row is its click target). Texts from visitors are
+ * rendered as text, never HTML.
  */
 export function InboxList({ rows }: { rows: InboxRow[] }) {
   return (
@@ -25,7 +29,7 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
       {rows.map((row) => {
         const badge = STATUS_BADGES[row.status];
         return (
-          <li key={row.id} className="relative flex gap-4 px-4 py-3.5 transition-colors focus-within:bg-zinc-50 hover:bg-zinc-50 sm:px-5">
+          <li key={row.id} className="relative flex gap-4 px-4 py-3.5 transition-colors hover:bg-zinc-50 has-[:focus-visible]:bg-zinc-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset sm:px-5">
             <div className="min-w-0 flex-1">
               <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
                 <Link
@@ -40,16 +44,16 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
                   {badge.label}
                 </Badge>
               </div>
-              <p id={`${row.id}-excerpt`} className="mt-1 line-clamp-2 text-sm break-words text-zinc-600">
-                {row.excerpt ? (
-                  <>
-                    <span className="font-medium text-zinc-700">{row.excerpt.by}: </span>
-                    {row.excerpt.text}
-                  </>
-                ) : (
-                  <span className="text-zinc-400">No messages yet</span>
-                )}
-              </p>
+              <div id={`${row.id}-excerpt`} className="mt-1 space-y-0.5 text-sm break-words">
+                {row.topic ? <p className="line-clamp-1 font-medium text-zinc-800">{row.topic}</p> : null}
+                {row.latest ? (
+                  <p className="line-clamp-2 text-zinc-600">
+                    <span className="font-medium text-zinc-700">{row.latest.by}: </span>
+                    {row.latest.text}
+                  </p>
+                ) : null}
+                {!row.topic && !row.latest ? <p className="text-zinc-400">No messages yet</p> : null}
+              </div>
               {row.page ? (
                 <p className="mt-1 flex min-w-0 items-center gap-1 text-xs text-zinc-500">
                   <Globe className="size-3 shrink-0" aria-hidden />

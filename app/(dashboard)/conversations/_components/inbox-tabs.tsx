@@ -4,11 +4,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef } from "react";
 import { cn } from "@/components/ui/cn";
+import { INBOX_PANEL_ID, tabId } from "../view-model";
 
 export type TabLink = { key: string; label: string; href: string; count?: number; countDescription?: string };
-
-export const INBOX_PANEL_ID = "inbox-panel";
-export const tabId = (key: string) => `inbox-tab-${key}`;
 
 /**
  * The inbox's status tabs. Each tab is a link (the tab lives in the URL, so a reload or a shared link
