@@ -1,12 +1,15 @@
 import { KeyRound, LogOut } from "lucide-react";
 import Link from "next/link";
 import { requireSession } from "@/lib/auth/session";
+import { countNeedingPerson } from "@/lib/conversations/read";
 import { signOutAction } from "./actions";
 import { MobileNav } from "./_components/mobile-nav";
 import { NavLinks } from "./_components/nav-links";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const { user, account, role } = await requireSession();
+  // Current as of the layout's render: a page load, a refresh, and the inbox's own refresh every few seconds.
+  const counts = { "/conversations": await countNeedingPerson(account.id) };
   const initials = user.name
     .split(/\s+/)
     .map((part) => part[0])
@@ -23,7 +26,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           <span className="font-semibold tracking-tight">Integrations</span>
         </Link>
         <div className="flex-1 overflow-y-auto px-3 py-6">
-          <NavLinks />
+          <NavLinks counts={counts} />
         </div>
         <div className="border-t border-zinc-200 px-5 py-4 text-xs text-zinc-500">
           <span className="font-medium text-zinc-700">{account.name}</span>
@@ -33,7 +36,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex h-16 items-center justify-between gap-4 border-b border-zinc-200 bg-white px-4 sm:px-6">
           <div className="flex min-w-0 items-center gap-2">
-            <MobileNav />
+            <MobileNav counts={counts} />
             <p className="truncate text-sm text-zinc-500">
               <span className="hidden sm:inline">Account </span>
               <span className="font-medium text-zinc-900">{account.name}</span>

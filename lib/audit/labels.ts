@@ -27,6 +27,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_subscription.secret_rotated": "Rotated webhook subscription secret",
   "webhook_subscription.secret_revealed": "Revealed webhook subscription secret",
   "chat_widget.updated": "Changed chat widget settings",
+  "conversation.closed": "Closed conversation",
 };
 
 /** Removals read red in the log; everything else neutral-indigo. */

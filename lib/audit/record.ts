@@ -27,13 +27,14 @@ export type AuditAction =
   | "webhook_subscription.deleted"
   | "webhook_subscription.secret_rotated"
   | "webhook_subscription.secret_revealed"
-  | "chat_widget.updated";
+  | "chat_widget.updated"
+  | "conversation.closed";
 
 /** Who did it: a user, an API key (public API writes), or null for the system (sign-up, jobs). */
 export type AuditActor = { id: string; name: string; email: string } | { type: "api_key"; id: string; name: string; prefix: string } | null;
 
 /** For imports the target is the account (an import touches many rows), labelled with the file name. */
-export type AuditTargetType = "api_key" | "webhook_source" | "webhook_subscription" | "event" | "account" | "lead" | "pipeline_stage" | "pipeline" | "chat_widget";
+export type AuditTargetType = "api_key" | "webhook_source" | "webhook_subscription" | "event" | "account" | "lead" | "pipeline_stage" | "pipeline" | "chat_widget" | "conversation";
 
 export type AuditEntry = {
   accountId: string;

@@ -1,4 +1,5 @@
 import "server-only";
+import { recordAuditSql } from "@/lib/audit/record";
 import { inTransaction, type Queryable } from "@/lib/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { isPublicId } from "@/lib/ids";
@@ -43,14 +44,34 @@ export const CLOSED_NOTICE = "This conversation was closed. Start a new one any 
 
 export type CloseResult = { ok: true; conversation: Conversation; changed: boolean } | { ok: false; reason: "not_found" };
 
-/** Closing twice is not an error: the second call changes nothing and announces nothing. */
-export async function closeConversation(accountId: string, conversationId: string, reason: "agent" | "api"): Promise<CloseResult> {
+/**
+ * Closing twice is not an error: the second call changes nothing and announces nothing. A close by a
+ * signed-in person (`auditUserId`) is written to the audit log in the same transaction.
+ */
+export async function closeConversation(
+  accountId: string,
+  conversationId: string,
+  reason: "agent" | "api",
+  options: { auditUserId?: string } = {},
+): Promise<CloseResult> {
   if (!isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return { ok: false, reason: "not_found" };
   return inTransaction(async (client) => {
     const closed = await closeWhere(client, `account_id = $1 AND id = $2`, [accountId, conversationId], reason);
-    if (closed[0]) return { ok: true, conversation: closed[0], changed: true };
+    if (closed[0]) {
+      if (options.auditUserId) await auditClose(client, accountId, options.auditUserId, closed[0]);
+      return { ok: true, conversation: closed[0], changed: true };
+    }
     const { rows } = await client.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, conversationId]);
     return rows[0] ? { ok: true, conversation: toConversation(rows[0]), changed: false } : { ok: false, reason: "not_found" };
+  });
+}
+
+async function auditClose(client: Queryable, accountId: string, userId: string, conversation: Conversation): Promise<void> {
+  await recordAuditSql(client, {
+    accountId,
+    actorUserId: userId,
+    action: "conversation.closed",
+    target: { type: "conversation", id: conversation.id, label: conversation.visitorName ?? conversation.visitorEmail ?? "Visitor" },
   });
 }
 

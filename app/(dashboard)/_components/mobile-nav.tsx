@@ -3,9 +3,9 @@
 import { Menu, X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import { useState } from "react";
-import { NavLinks } from "./nav-links";
+import { NavLinks, type NavCounts } from "./nav-links";
 
-export function MobileNav() {
+export function MobileNav({ counts }: { counts?: NavCounts }) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
@@ -22,7 +22,7 @@ export function MobileNav() {
             </Dialog.Close>
           </div>
           <Dialog.Description className="sr-only">Sections of the dashboard</Dialog.Description>
-          <NavLinks onNavigate={() => setOpen(false)} />
+          <NavLinks onNavigate={() => setOpen(false)} counts={counts} />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,8 +1,9 @@
 "use client";
 
-import { CalendarDays, KeyRound, Kanban, MessageSquareText, ReceiptText, ScrollText, Send, Users, Webhook } from "lucide-react";
+import { CalendarDays, KeyRound, Kanban, MessageSquareText, MessagesSquare, ReceiptText, ScrollText, Send, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useId } from "react";
 import { cn } from "@/components/ui/cn";
 
 const sections = [
@@ -16,7 +17,10 @@ const sections = [
   },
   {
     heading: "Sales",
-    links: [{ href: "/leads", label: "Leads", icon: Users }],
+    links: [
+      { href: "/conversations", label: "Conversations", icon: MessagesSquare },
+      { href: "/leads", label: "Leads", icon: Users },
+    ],
   },
   {
     heading: "Settings",
@@ -31,8 +35,14 @@ const sections = [
   },
 ];
 
-export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+/** Counts shown beside links, by href: conversations waiting for a person. */
+export type NavCounts = Partial<Record<string, number>>;
+
+export function NavLinks({ onNavigate, counts = {} }: { onNavigate?: () => void; counts?: NavCounts }) {
   const pathname = usePathname();
+  // The desktop and the mobile navigation can both be in the DOM: ids of count descriptions differ.
+  const idPrefix = useId();
+  const countId = (href: string) => `${idPrefix}${href}-count`;
   return (
     <nav aria-label="Main" className="space-y-6">
       {sections.map((section) => (
@@ -42,13 +52,15 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
           <ul className="mt-1.5 space-y-0.5">
             {section.links.map(({ href, label, icon: Icon }) => {
               // A lead's (or a subscription's) own page keeps its list marked as the current section.
-              const active = pathname === href || ((href === "/leads" || href === "/settings/webhooks") && pathname.startsWith(`${href}/`));
+              const active = pathname === href || ((href === "/leads" || href === "/settings/webhooks" || href === "/conversations") && pathname.startsWith(`${href}/`));
+              const count = counts[href] ?? 0;
               return (
                 <li key={href}>
                   <Link
                     href={href}
                     onClick={onNavigate}
                     aria-current={active ? "page" : undefined}
+                    aria-describedby={count > 0 ? countId(href) : undefined}
                     className={cn(
                       "flex items-center gap-2.5 rounded-md px-2 py-1.5 text-sm font-medium transition-colors",
                       active ? "bg-indigo-50 text-indigo-700" : "text-zinc-700 hover:bg-zinc-100 hover:text-zinc-900",
@@ -56,6 +68,7 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
                   >
                     <Icon className={cn("size-4", active ? "text-indigo-600" : "text-zinc-400")} aria-hidden />
                     {label}
+                    {count > 0 ? <NavCount id={countId(href)} count={count} /> : null}
                   </Link>
                 </li>
               );
@@ -64,5 +77,22 @@ export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
         </div>
       ))}
     </nav>
+  );
+}
+
+/*
+ * The number is decoration (aria-hidden) and described instead, so the link's accessible name stays
+ * exactly its label ("Conversations"); assistive technology reads the description after the name.
+ */
+function NavCount({ id, count }: { id: string; count: number }) {
+  return (
+    <>
+      <span aria-hidden className="ml-auto rounded-full bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-800 tabular-nums">
+        {count > 99 ? "99+" : count}
+      </span>
+      <span id={id} hidden>
+        {count === 1 ? "1 conversation needs a person" : `${count} conversations need a person`}
+      </span>
+    </>
   );
 }

@@ -1,0 +1,62 @@
+"use client";
+
+import { CircleCheck } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { closeConversationAction } from "../../actions";
+
+/**
+ * For owners and admins while the conversation is open: "Close conversation" asks first, in a dialog
+ * whose confirm button has the same name. Focus starts on Cancel; Escape cancels.
+ */
+export function CloseConversationButton({ conversationId, visitor }: { conversationId: string; visitor: string }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [closing, setClosing] = useState(false);
+
+  const close = async () => {
+    setClosing(true);
+    const result = await closeConversationAction({ conversationId }).catch(() => null);
+    setClosing(false);
+    if (!result) {
+      toast.error("The conversation could not be closed. Check your connection and try again.");
+      return;
+    }
+    setOpen(false);
+    if (result.ok) toast.success(result.data.message);
+    else toast.error(result.error);
+    router.refresh();
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (closing ? undefined : setOpen(next))}>
+      <DialogTrigger asChild>
+        <Button variant="secondary">
+          <CircleCheck className="size-4" aria-hidden />
+          Close conversation
+        </Button>
+      </DialogTrigger>
+      <DialogContent
+        size="sm"
+        showClose={false}
+        icon={<CircleCheck className="size-5" aria-hidden />}
+        title={`Close the conversation with ${visitor}?`}
+        description="The visitor sees that the conversation was closed and can start a new one. Nobody can reply here after closing."
+      >
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="secondary" disabled={closing}>
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button onClick={() => void close()} disabled={closing}>
+            {closing ? "Closing…" : "Close conversation"}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

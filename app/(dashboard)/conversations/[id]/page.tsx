@@ -1,0 +1,59 @@
+import { ArrowLeft } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { PageHeader } from "@/components/ui/page-header";
+import { canManage, requireSession } from "@/lib/auth/session";
+import { getConversation, listMessages } from "@/lib/conversations/read";
+import { leadDisplayName } from "@/lib/leads/display";
+import { getLead } from "@/lib/leads/read";
+import { conversationState, INBOX_TABS, messageView, visitorLabel } from "../view-model";
+import { CloseConversationButton } from "./_components/close-conversation-button";
+import { ConversationLive } from "./_components/conversation-live";
+import { SessionDetails } from "./_components/session-details";
+
+export const metadata: Metadata = { title: "Conversation" };
+
+/** The first messages render with the page; the poll fetches the rest after the last one, page by page. */
+const FIRST_PAGE = 500;
+
+export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
+  const context = await requireSession();
+  const { account } = context;
+  const { id } = await params;
+  const conversation = await getConversation(account.id, id);
+  if (!conversation) notFound();
+  const [messages, lead] = await Promise.all([
+    listMessages(account.id, conversation.id, { limit: FIRST_PAGE }),
+    conversation.leadId ? getLead(account.id, conversation.leadId) : null,
+  ]);
+  const manager = canManage(context);
+  const visitor = visitorLabel(conversation);
+  const tab = INBOX_TABS.find((each) => each.status === conversation.status) ?? INBOX_TABS[0];
+
+  return (
+    <>
+      <Link href={`/conversations?tab=${tab.key}`} className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900">
+        <ArrowLeft className="size-4" aria-hidden />
+        All conversations
+      </Link>
+      <PageHeader
+        title={visitor}
+        description={conversation.visitorName && conversation.visitorEmail ? conversation.visitorEmail : undefined}
+        actions={manager && conversation.status !== "closed" ? <CloseConversationButton conversationId={conversation.id} visitor={visitor} /> : null}
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="min-w-0 lg:col-span-2">
+          {manager ? null : <p className="mb-3 text-sm text-zinc-600">You can read this conversation. Only owners and admins can reply or close it.</p>}
+          <ConversationLive
+            conversationId={conversation.id}
+            initialMessages={messages.data.map((message) => messageView(message, account.timezone))}
+            initialState={conversationState(conversation)}
+            canReply={manager}
+          />
+        </div>
+        <SessionDetails conversation={conversation} lead={lead ? { id: lead.id, name: leadDisplayName(lead) } : null} timezone={account.timezone} />
+      </div>
+    </>
+  );
+}

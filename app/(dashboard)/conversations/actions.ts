@@ -1,0 +1,51 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { defineAction, fail, ok } from "@/lib/actions/action";
+import { agentReply, closeConversation } from "@/lib/conversations/agent";
+import type { ConversationStatus } from "@/lib/conversations/model";
+import { checkMessageText, MAX_AUTHOR_NAME_LENGTH } from "@/lib/conversations/text";
+import { messageView, type MessageView } from "./view-model";
+
+/*
+ * Server actions of the inbox. Owners and admins reply and close; members only read (defineAction's
+ * role). The account comes from the session and every domain call is scoped by it, so another
+ * account's conversation id is simply not found. The state rule (replies only in handoff) is the
+ * domain's, checked in the same locked transaction as the write (lib/conversations/agent.ts).
+ */
+
+const conversation = z.object({ conversationId: z.string().max(100) });
+
+const NOT_FOUND = "This conversation no longer exists.";
+
+const REFUSED: Record<ConversationStatus, string> = {
+  bot: "The assistant is handling this conversation. You can reply once the visitor asks for a person.",
+  closed: "This conversation was closed, so your reply was not sent.",
+  // Never refused for these; listed so every status has words.
+  handoff_requested: "Your reply was not sent. Reload the page and try again.",
+  handoff_active: "Your reply was not sent. Reload the page and try again.",
+};
+
+const revalidate = (id: string) => {
+  revalidatePath("/conversations");
+  revalidatePath(`/conversations/${id}`);
+};
+
+export const replyToConversationAction = defineAction({ role: "manager", input: conversation.extend({ text: z.unknown() }) }, async ({ conversationId, text }, { account, user }) => {
+  const checked = checkMessageText(text);
+  if (!checked.ok) return fail(checked.problem.message, { text: checked.problem.message });
+  // The visitor sees the agent's name above the reply.
+  const authorName = [...(user.name.trim() || user.email)].slice(0, MAX_AUTHOR_NAME_LENGTH).join("");
+  const result = await agentReply(account.id, conversationId, { text: checked.text, authorName });
+  if (!result.ok) return fail(result.reason === "not_found" ? NOT_FOUND : REFUSED[result.status]);
+  revalidate(conversationId);
+  return ok<{ message: MessageView }>({ message: messageView(result.message, account.timezone) });
+});
+
+export const closeConversationAction = defineAction({ role: "manager", input: conversation }, async ({ conversationId }, { account, user }) => {
+  const result = await closeConversation(account.id, conversationId, "agent", { auditUserId: user.id });
+  if (!result.ok) return fail(NOT_FOUND);
+  revalidate(conversationId);
+  return ok({ message: result.changed ? "Conversation closed." : "This conversation was already closed." });
+});
