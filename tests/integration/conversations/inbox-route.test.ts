@@ -92,9 +92,9 @@ describe("GET /api/dashboard/conversations/{id}/messages", () => {
 });
 
 describe("the inbox pages without a session", () => {
-  it("are sent to sign-in by the proxy, coming back afterwards", () => {
+  it("are sent to sign-in by the proxy, coming back afterwards", async () => {
     for (const path of ["/conversations", "/conversations?tab=closed", "/conversations/conv_abc"]) {
-      const response = proxy(new NextRequest(`http://localhost:3000${path}`));
+      const response = await proxy(new NextRequest(`http://localhost:3000${path}`));
       expect(response.status).toBe(307);
       expect(new URL(response.headers.get("location")!).searchParams.get("callbackUrl")).toBe(path);
     }
