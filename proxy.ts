@@ -13,7 +13,7 @@ import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/http/security
  *   instead of 'none': the one page other sites may frame (docs/chat-widget.md, "Allowed origins").
  */
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
-const DASHBOARD = /^\/(?:$|knowledge(?:\/|$)|settings(?:\/|$)|conversations(?:\/|$))/;
+const DASHBOARD = /^\/(?:$|knowledge(?:\/|$)|settings(?:\/|$)|leads(?:\/|$)|conversations(?:\/|$))/;
 
 export function proxy(request: NextRequest): NextResponse | Promise<NextResponse> {
   const { pathname, search } = request.nextUrl;

@@ -66,8 +66,8 @@ test("a visitor asks the assistant, hands off to a person, and the agent answers
   // The agent finds it under "Needs a person".
   await page.goto("/conversations");
   await page.getByRole("tab", { name: "Needs a person" }).click();
-  await page.getByRole("link", { name: /any jazz coming up\?|Visitor/ }).first().click();
-  await expect(page.getByRole("log")).toContainText("any jazz coming up?");
+  await page.getByRole("tabpanel").getByRole("link", { name: "Visitor" }).first().click();
+  await expect(page.getByRole("log", { name: "Messages" })).toContainText("any jazz coming up?");
   await shot(page, "inbox-conversation");
   await page.getByRole("textbox", { name: "Reply" }).fill("Hi! Yes, tickets are still available. <b>Not bold</b>");
   await page.getByRole("button", { name: "Send reply" }).click();
@@ -76,12 +76,13 @@ test("a visitor asks the assistant, hands off to a person, and the agent answers
   await expect(log).toContainText("tickets are still available. <b>Not bold</b>", { timeout: 5_000 });
   await visitor.getByRole("textbox", { name: "Message" }).fill("Great, thank you!");
   await visitor.getByRole("button", { name: "Send" }).click();
-  await expect(page.getByRole("log")).toContainText("Great, thank you!", { timeout: 5_000 });
+  await expect(page.getByRole("log", { name: "Messages" })).toContainText("Great, thank you!", { timeout: 5_000 });
   await shot(visitor, "chat-handoff");
 
   await page.getByRole("button", { name: "Close conversation" }).click();
   const confirm = page.getByRole("dialog");
-  if (await confirm.isVisible().catch(() => false)) await confirm.getByRole("button", { name: "Close conversation" }).click();
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Close conversation" }).click();
   await expect(log).toContainText("closed", { timeout: 5_000 });
   await page.goto("/conversations");
   await page.getByRole("tab", { name: "Closed" }).click();
