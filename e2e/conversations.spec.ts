@@ -66,6 +66,8 @@ test("a visitor asks the assistant, hands off to a person, and the agent answers
   // The agent finds it under "Needs a person".
   await page.goto("/conversations");
   await page.getByRole("tab", { name: "Needs a person" }).click();
+  await expect(page.getByRole("tabpanel")).toContainText("any jazz coming up?");
+  await shot(page, "inbox-needs-a-person");
   await page.getByRole("tabpanel").getByRole("link", { name: "Visitor" }).first().click();
   await expect(page.getByRole("log", { name: "Messages" })).toContainText("any jazz coming up?");
   await shot(page, "inbox-conversation");

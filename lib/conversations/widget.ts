@@ -55,16 +55,3 @@ export async function getOrCreateWidget(accountId: string): Promise<ChatWidget> 
   const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.account_id = $1`, [accountId]);
   return toWidget(rows[0]!);
 }
-
-export type WidgetSettings = { assistantName: string; greeting: string; allowedOrigins: string[] };
-
-export async function updateWidgetSettings(accountId: string, settings: WidgetSettings): Promise<ChatWidget> {
-  await getOrCreateWidget(accountId);
-  await db.pool.query(`UPDATE chat_widgets SET assistant_name = $2, greeting = $3, allowed_origins = $4, updated_at = now() WHERE account_id = $1`, [
-    accountId,
-    settings.assistantName,
-    settings.greeting,
-    settings.allowedOrigins,
-  ]);
-  return getOrCreateWidget(accountId);
-}

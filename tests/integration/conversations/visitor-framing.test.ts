@@ -1,6 +1,7 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
-import { getOrCreateWidget, updateWidgetSettings } from "@/lib/conversations/widget";
+import { saveWidgetSettings } from "@/lib/conversations/settings";
+import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { createRequestListener } from "@/lib/server/request-listener";
 import { proxy } from "@/proxy";
 import { createAccount } from "../../support/factories";
@@ -20,7 +21,7 @@ describe("framing the chat page", () => {
     const widget = await getOrCreateWidget(accountId);
     expect(await frameAncestorsOf(`/chat/${widget.id}`)).toBe("'self'");
 
-    await updateWidgetSettings(accountId, { assistantName: widget.assistantName, greeting: widget.greeting, allowedOrigins: ["https://shop.example.com", "http://localhost:8080"] });
+    await saveWidgetSettings({ accountId, actorUserId: null }, { assistantName: widget.assistantName, greeting: widget.greeting, allowedOrigins: "https://shop.example.com\nhttp://localhost:8080" });
     expect(await frameAncestorsOf(`/chat/${widget.id}?embed=1&page_url=https%3A%2F%2Fshop.example.com%2F`)).toBe("'self' https://shop.example.com http://localhost:8080");
 
     for (const path of ["/sign-in", "/sign-up", "/chat/wid_0000000000000000000000", "/chat/not-a-widget", `/chat/${widget.id}/more`, "/chat/%E0%A4%A"]) {
