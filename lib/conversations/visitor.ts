@@ -8,7 +8,7 @@ import { inTransaction, type Queryable } from "@/lib/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generatePublicId, isPublicId, randomBase62 } from "@/lib/ids";
 import { CONVERSATION_ID_PREFIX, type Conversation, type Message } from "./model";
-import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow } from "./sql";
+import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
 import type { ChatWidget } from "./widget";
 
 /*
@@ -50,20 +50,26 @@ export async function authenticateVisitor(widget: ChatWidget, conversationId: st
 }
 
 /*
- * Takes the conversation's row lock and records activity in one statement; every writer of messages
- * starts with it (see insertMessages for why). Returns null when the conversation is closed.
+ * Takes the conversation's row lock, reads its status as it was, and records activity, in one statement;
+ * every writer of messages starts with it (see insertMessages for why). Null when it is closed.
  */
-async function touchOpenConversation(client: Queryable, accountId: string, id: string, status?: "handoff_requested"): Promise<Conversation | null> {
-  const { rows } = await client.query<ConversationRow>(
-    `UPDATE conversations SET last_message_at = now(), updated_at = now(),
-       status = CASE WHEN $3::text IS NOT NULL AND status = 'bot' THEN 'handoff_requested'::"ConversationStatus" ELSE status END,
-       handoff_requested_at = CASE WHEN $3::text IS NOT NULL AND status = 'bot' THEN now() ELSE handoff_requested_at END
-     WHERE id = $1 AND account_id = $2 AND status <> 'closed'
-     RETURNING ${CONVERSATION_COLUMNS}`,
+async function touchOpenConversation(
+  client: Queryable,
+  accountId: string,
+  id: string,
+  status?: "handoff_requested",
+): Promise<{ conversation: Conversation; previousStatus: Conversation["status"] } | null> {
+  const { rows } = await client.query<ConversationRow & { previous_status: Conversation["status"] }>(
+    `UPDATE conversations c SET last_message_at = now(), updated_at = now(),
+       status = CASE WHEN $3::text IS NOT NULL AND prev.status = 'bot' THEN 'handoff_requested'::"ConversationStatus" ELSE prev.status END,
+       handoff_requested_at = CASE WHEN $3::text IS NOT NULL AND prev.status = 'bot' THEN now() ELSE c.handoff_requested_at END
+     FROM (SELECT id, status FROM conversations WHERE id = $1 AND account_id = $2 FOR UPDATE) AS prev
+     WHERE c.id = prev.id AND prev.status <> 'closed'
+     RETURNING ${CONVERSATION_COLUMNS.split(",").map((column) => `c.${column.trim()}`).join(", ")}, prev.status AS previous_status`,
     [id, accountId, status ?? null],
   );
   if (!rows[0]) return null;
-  return toConversation(rows[0]);
+  return { conversation: toConversation(rows[0]), previousStatus: rows[0].previous_status };
 }
 
 export type VisitorResult = { ok: true; conversation: Conversation; messages: Message[] } | { ok: false; reason: "closed" };
@@ -78,36 +84,31 @@ export async function postVisitorMessage(widget: ChatWidget, conversation: Conve
   const asksForPerson = understand(text, now, timeZone).kind === "handoff";
   const answer = conversation.status === "bot" && !asksForPerson ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now }) : null;
   return inTransaction(async (client) => {
-    const wasBot = await currentStatus(client, conversation.id);
     const touched = await touchOpenConversation(client, widget.accountId, conversation.id, asksForPerson ? "handoff_requested" : undefined);
     if (!touched) return { ok: false, reason: "closed" } as const;
-    const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "visitor", authorName: touched.visitorName, text }]);
-    const notifications = messageNotifications(messages);
-    if (wasBot === "bot" && touched.status === "handoff_requested") {
-      messages.push(...(await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: HANDOFF_NOTICE }])));
-      notifications.push(conversationNotification("conversation.handoff_requested", touched));
-    } else if (touched.status === "bot" && answer) {
-      messages.push(...(await insertMessages(client, widget.accountId, conversation.id, [{ author: "assistant", authorName: widget.assistantName, text: answer.text }])));
+    const { conversation: current, previousStatus } = touched;
+    const lines: NewMessage[] = [{ author: "visitor", authorName: current.visitorName, text }];
+    const notifications = [];
+    if (previousStatus === "bot" && current.status === "handoff_requested") {
+      lines.push({ author: "system", authorName: null, text: HANDOFF_NOTICE });
+      notifications.push(conversationNotification("conversation.handoff_requested", current));
+    } else if (current.status === "bot" && answer) {
+      lines.push({ author: "assistant", authorName: widget.assistantName, text: answer.text });
     }
-    await emitNotifications(client, widget.accountId, notifications);
-    return { ok: true, conversation: touched, messages };
+    const messages = await insertMessages(client, widget.accountId, conversation.id, lines);
+    await emitNotifications(client, widget.accountId, [...messageNotifications(messages), ...notifications]);
+    return { ok: true, conversation: current, messages };
   });
-}
-
-async function currentStatus(client: Queryable, id: string): Promise<string | null> {
-  const { rows } = await client.query<{ status: string }>(`SELECT status FROM conversations WHERE id = $1 FOR UPDATE`, [id]);
-  return rows[0]?.status ?? null;
 }
 
 /** "Talk to a person": idempotent; a conversation already in handoff answers with no new message. */
 export async function requestHandoff(widget: ChatWidget, conversation: Conversation): Promise<VisitorResult> {
   return inTransaction(async (client) => {
-    const wasBot = (await currentStatus(client, conversation.id)) === "bot";
     const touched = await touchOpenConversation(client, widget.accountId, conversation.id, "handoff_requested");
     if (!touched) return { ok: false, reason: "closed" } as const;
-    if (!wasBot) return { ok: true, conversation: touched, messages: [] };
+    if (touched.previousStatus !== "bot") return { ok: true, conversation: touched.conversation, messages: [] };
     const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: HANDOFF_NOTICE }]);
-    await emitNotifications(client, widget.accountId, [conversationNotification("conversation.handoff_requested", touched)]);
-    return { ok: true, conversation: touched, messages };
+    await emitNotifications(client, widget.accountId, [conversationNotification("conversation.handoff_requested", touched.conversation)]);
+    return { ok: true, conversation: touched.conversation, messages };
   });
 }
