@@ -5,8 +5,9 @@ import { serializeLead, type Lead, type LeadContext } from "./model";
 import type { Queryable } from "./sql";
 
 /*
- * The one place where a lead write announces itself. Every create, update and stage change calls this
- * inside its own transaction, so its outbound notifications (lead.created, lead.updated,
+ * Where a lead write announces itself. Every update and stage change (and the CSV import) calls this
+ * inside its own transaction (a single create writes its lead.created in its insert statement,
+ * lib/leads/create.ts), so its outbound notifications (lead.created, lead.updated,
  * lead.stage_changed with previous_stage) commit together with the change or not at all. `data` is the
  * lead as the public API returns it. Dashboard stage moves are
  * also audited here (lib/leads/audit.ts).

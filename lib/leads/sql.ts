@@ -8,6 +8,17 @@ export { inTransaction, type Queryable } from "@/lib/db/transaction";
 
 export const LEAD_COLUMNS = `id, name, email, phone, company, source, stage, notes, metadata, conversation_id, created_at, updated_at, stage_changed_at`;
 
+/**
+ * serializeLead (model.ts) in SQL, over a row `alias` with LEAD_COLUMNS: for statements that write a
+ * lead and its notification at once. Timestamps are stored to the millisecond, so outbound_iso_time
+ * writes exactly what toISOString writes. The lead.created payload test compares the two.
+ */
+export const leadJsonSql = (alias: string) => `jsonb_build_object(
+    'id', ${alias}.id, 'name', ${alias}.name, 'email', ${alias}.email, 'phone', ${alias}.phone, 'company', ${alias}.company,
+    'source', ${alias}.source, 'stage', ${alias}.stage, 'notes', ${alias}.notes, 'metadata', ${alias}.metadata,
+    'conversation_id', ${alias}.conversation_id, 'created_at', outbound_iso_time(${alias}.created_at),
+    'updated_at', outbound_iso_time(${alias}.updated_at), 'stage_changed_at', outbound_iso_time(${alias}.stage_changed_at))`;
+
 export type LeadRow = {
   id: string;
   name: string | null;

@@ -20,7 +20,7 @@ export const DELIVER_TASK = "deliver";
 export const jobKey = (deliveryId: string) => `outbound-delivery:${deliveryId}`;
 export const USER_AGENT = "Integrations-Webhooks/1.0 (+https://www.standardwebhooks.com)";
 
-type Loaded = {
+export type Loaded = {
   delivery_id: string;
   delivery_status: string;
   attempts: number;
@@ -37,17 +37,25 @@ type Loaded = {
   now: Date;
 };
 
-const LOAD_SQL = `SELECT d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id, m.payload::text AS body,
+/** A delivery with its message and subscription, for a FROM clause naming them d, m and s. */
+export const LOAD_COLUMNS = `d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id, m.payload::text AS body,
     s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
-    s.previous_secret_ciphertext, s.previous_secret_expires_at, s.failing_since, now() AS now
+    s.previous_secret_ciphertext, s.previous_secret_expires_at, s.failing_since, now() AS now`;
+
+const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
   FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
   WHERE d.id = $1::uuid`;
 
 /*
  * Records attempt $2 of delivery $1 and its consequences. $3 status code, $4 duration, $5 excerpt,
  * $6 error, $7 outcome (succeeded | retry | failed | disabled), $8 next attempt (ms from now, for retry),
- * $9 subscription. The subscription's failing_since starts at the first failure of a run and is
- * cleared by a success; it is returned for the 5-day rule.
+ * $9 subscription, $10 the error for the subscription, $11 the graphile-worker job when the attempt ran
+ * under a job claimed by a lane (batch.ts; null under the job graphile-worker handed to the task). A
+ * retry is a new run of the same job key (add_job) under graphile-worker's own job, and the claimed job
+ * itself unlocked with its new run_at under a lane; a finished claimed job is deleted. The
+ * subscription's failing_since starts at the first failure of a run and is cleared by a success; it is
+ * returned for the 5-day rule. A success that changes nothing but last_delivery_at skips the write when
+ * that is under a second old: every delivery of a subscription would otherwise queue on its one row.
  */
 const RECORD_SQL = `WITH attempt AS (
     INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt, error, outcome)
@@ -60,13 +68,22 @@ const RECORD_SQL = `WITH attempt AS (
   job AS (
     SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', $1::text), run_at => (SELECT at FROM next),
       max_attempts => 25, job_key => 'outbound-delivery:' || $1::text)
-    FROM next WHERE next.at IS NOT NULL),
+    FROM next WHERE next.at IS NOT NULL AND $11::bigint IS NULL),
+  claimed_retry AS (
+    UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, run_at = next.at, updated_at = now()
+    FROM next WHERE id = $11::bigint AND next.at IS NOT NULL RETURNING 1),
+  claimed_done AS (
+    DELETE FROM graphile_worker._private_jobs WHERE id = $11::bigint AND (SELECT at FROM next) IS NULL RETURNING 1),
   subscription AS (
     UPDATE webhook_subscriptions SET last_delivery_at = now(), last_delivery_ok = ($7::text = 'succeeded'),
       last_error = CASE WHEN $7::text = 'succeeded' THEN NULL ELSE $10::text END,
       failing_since = CASE WHEN $7::text = 'succeeded' THEN NULL ELSE COALESCE(failing_since, now()) END
-    WHERE id = $9::text RETURNING failing_since)
-  SELECT (SELECT failing_since FROM subscription) AS failing_since, (SELECT count(*) FROM job)::int AS queued, (SELECT count(*) FROM attempt)::int AS recorded,
+    WHERE id = $9::text
+      AND NOT ($7::text = 'succeeded' AND last_delivery_ok IS TRUE AND failing_since IS NULL AND last_error IS NULL
+               AND last_delivery_at > now() - interval '1 second')
+    RETURNING failing_since)
+  SELECT (SELECT failing_since FROM subscription) AS failing_since,
+    (SELECT count(*) FROM job)::int + (SELECT count(*) FROM claimed_retry)::int AS queued, (SELECT count(*) FROM attempt)::int AS recorded,
     (SELECT count(*) FROM delivery)::int AS updated`;
 
 export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "disabled" | "skipped";
@@ -77,15 +94,28 @@ export const GONE_REASON = "The receiver answered 410 Gone, which means it no lo
 export const FAILING_REASON =
   "Every delivery failed for 5 days. Check that the URL answers with a 2xx status, then re-enable the subscription; failed notifications can be resent or replayed.";
 
-/** Runs one attempt of the delivery; returns what it led to. */
+/** Runs one attempt of the delivery (under the job graphile-worker handed out); returns what it led to. */
 export async function deliver(deliveryId: string, options: DeliverOptions): Promise<DeliveryOutcome> {
-  // Named: prepared once per connection, as these two run for every attempt.
+  // Named: prepared once per connection, as these run for every attempt.
   const { rows } = await options.pool.query<Loaded>({ name: "outbound-load", text: LOAD_SQL, values: [deliveryId] });
-  const row = rows[0];
+  return attemptDelivery(deliveryId, rows[0] ?? null, null, options);
+}
+
+const DELETE_JOB_SQL = "DELETE FROM graphile_worker._private_jobs WHERE id = $1::bigint";
+
+/**
+ * One attempt of a loaded delivery. `jobId` is the graphile-worker job a lane claimed for it (batch.ts),
+ * which this attempt finishes; null under the job graphile-worker handed to the task.
+ */
+export async function attemptDelivery(deliveryId: string, row: Loaded | null, jobId: string | null, options: DeliverOptions): Promise<DeliveryOutcome> {
   // Deleted (with its subscription or by the 30-day sweep), already done, or its subscription disabled.
-  if (!row || row.delivery_status !== "pending") return "skipped";
+  if (!row || row.delivery_status !== "pending") {
+    if (jobId) await options.pool.query({ name: "outbound-delete-job", text: DELETE_JOB_SQL, values: [jobId] });
+    return "skipped";
+  }
   if (row.subscription_status !== "active") {
     await options.pool.query("UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'", [deliveryId]);
+    if (jobId) await options.pool.query({ name: "outbound-delete-job", text: DELETE_JOB_SQL, values: [jobId] });
     return "skipped";
   }
   const attempt = row.attempts + 1;
@@ -104,6 +134,7 @@ export async function deliver(deliveryId: string, options: DeliverOptions): Prom
     delay,
     row.subscription_id,
     summary,
+    jobId,
   ] });
   if (outcome === "disabled") {
     await disableSubscription(row.account_id, row.subscription_id, GONE_REASON);

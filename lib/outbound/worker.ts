@@ -2,7 +2,8 @@ import "server-only";
 import { Logger, run, type Runner, type Task, type WorkerEvents } from "graphile-worker";
 import { EventEmitter } from "node:events";
 import pg from "pg";
-import { deliver, DELIVER_TASK } from "./deliver";
+import { deliverWithLanes } from "./batch";
+import { DELIVER_TASK } from "./deliver";
 import { deliveryTimeoutMs } from "./post";
 
 /*
@@ -51,13 +52,17 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   if (!connectionString) throw new Error("DATABASE_URL is not set");
   const concurrency = options.concurrency ?? workerConcurrency();
   const log = options.log ?? ((line: string) => console.warn(line));
+  // `concurrency` attempts at most at any time: a few graphile-worker slots, each running lanes (batch.ts).
+  // Two slots, so a new job is picked up at once even while one slot's lanes wait on a slow receiver.
+  const slots = Math.min(concurrency, 2);
+  const lanes = Math.ceil(concurrency / slots);
   // The worker's own writes (attempt records, job bookkeeping) commit without waiting for the disk flush:
   // a crash can lose the last fraction of a second of them, which only means those deliveries are made
   // again, with the same webhook-id, exactly as for a crash between the POST and its record. Writers'
   // notifications (the outbox) are unaffected: they commit on the writers' own connections.
   const pool = new pg.Pool({
     connectionString,
-    max: concurrency + 4,
+    max: slots + slots * lanes + 4,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     options: "-c synchronous_commit=off",
@@ -65,10 +70,13 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   // A dropped connection (database restart) must not crash the process; the next query reconnects.
   pool.on("error", () => {});
 
+  const lockLimit = options.staleLockMs ?? staleLockMs();
+  // A task's own job stays locked while its lanes run: stop claiming early enough that it never looks stale.
+  const maxRunMs = Math.min(10_000, Math.max(0, (lockLimit - deliveryTimeoutMs()) / 2));
   const task: Task = async (payload) => {
     const deliveryId = (payload as { delivery_id?: unknown } | null)?.delivery_id;
     if (typeof deliveryId !== "string") return;
-    await deliver(deliveryId, { pool });
+    await deliverWithLanes(deliveryId, { pool, lanes, maxRunMs, stopping: () => stopped });
   };
   const logger = new Logger(() => (level, message) => {
     if (level === "error" || level === "warning") log(`outbound worker: ${message}`);
@@ -81,7 +89,7 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   const launch = async () => {
     runner = await run({
       pgPool: pool,
-      concurrency,
+      concurrency: slots,
       noHandleSignals: true,
       pollInterval: options.pollIntervalMs ?? 1_000,
       taskList: { [DELIVER_TASK]: task },
@@ -112,7 +120,6 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   events.on("worker:fatalError", () => restart());
   await launch();
 
-  const lockLimit = options.staleLockMs ?? staleLockMs();
   const freeStaleLocks = () =>
     pool.query(FREE_STALE_LOCKS_SQL, [Math.round(lockLimit)]).catch((error: unknown) => {
       log(`outbound worker: freeing stale locks failed (retried): ${error instanceof Error ? error.message : String(error)}`);

@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import pg from "pg";
 import { freePort } from "@/lib/db/embedded";
 import { generatePublicId } from "@/lib/events-webhook/ids";
 import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
+import { generatePublicId as generateOutboundId } from "@/lib/ids";
+import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, startPlainNext, stopProcess } from "./harness";
 import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
 
@@ -13,14 +17,56 @@ import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
  * node:http + pg server doing the same work (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt only when the source
  * changed), a throw-away embedded PostgreSQL, a fresh pro account and source per server, then autocannon.
  * BENCH_SECONDS sets the measured duration (default 20); each server is warmed up for 5 s first.
+ * The production server runs twice: as is, and with one active outbound subscription on `event.*` on
+ * the account (its in-process worker then delivers every notification to a local receiver while the
+ * load runs); target: at most 25% slower than without.
  */
 
 const DIST_DIR = ".next-bench";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 5;
-const TARGETS = { requestsPerSecond: 800, p99: 100, ratio: 0.3 };
+const TARGETS = { requestsPerSecond: 800, p99: 100, ratio: 0.3, subscribedSlowdown: 0.25 };
 
 type Measured = LoadResult & { rows: string };
+
+/** The subscription's receiver: answers 204 and counts what arrives. */
+function startReceiver(): Promise<{ url: string; received: () => number; close: () => void }> {
+  let received = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      received++;
+      res.writeHead(204).end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+        received: () => received,
+        close: () => {
+          server.closeAllConnections();
+          server.close();
+        },
+      }),
+    ),
+  );
+}
+
+async function subscribe(databaseUrl: string, accountId: string, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{event.*}', $4)", [
+      generateOutboundId("whsub_"),
+      accountId,
+      url,
+      encryptSecret(generateSubscriptionSecret()),
+    ]);
+  } finally {
+    await client.end();
+  }
+}
 
 async function createSource(databaseUrl: string, label: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -53,14 +99,16 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`server on port ${port} did not start`);
 }
 
-async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess): Promise<Measured> {
+async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess, subscriptionUrl?: string): Promise<Measured> {
   const port = await freePort();
   const child = start(port);
   try {
     await waitForPort(port, child);
     const warmup = await createSource(databaseUrl, `${label} warm-up`);
+    if (subscriptionUrl) await subscribe(databaseUrl, warmup.accountId, subscriptionUrl);
     await runLoad({ port, ...warmup, seconds: WARMUP_SECONDS, serverPid: child.pid! });
     const source = await createSource(databaseUrl, label);
+    if (subscriptionUrl) await subscribe(databaseUrl, source.accountId, subscriptionUrl);
     console.log(`▸ ${label}: ${SECONDS} s, 50 connections…`);
     const result = await runLoad({ port, ...source, seconds: SECONDS, serverPid: child.pid! });
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -76,18 +124,27 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
   }
 }
 
-function report(ours: Measured, plainNext: Measured, reference: Measured): number {
+function report(ours: Measured, subscribed: Measured & { delivered: number }, plainNext: Measured, reference: Measured): number {
   const columns = ["req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "RSS MB", "requests"];
   const line = (label: string, r: LoadResult) =>
     label.padEnd(26) + [r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.peakRssMb, r.total].map((value, i) => String(value).padStart(i === 0 ? 10 : 9)).join("");
   console.log(`\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`);
   console.log("".padEnd(26) + columns.map((name, i) => name.padStart(i === 0 ? 10 : 9)).join(""));
   console.log(line("App server (ours)", ours));
+  console.log(line("Ours + event.* subscription", subscribed));
   console.log(line("Plain next start", plainNext));
   console.log(line("Reference node:http + pg", reference));
   console.log(`Rows written: ours ${ours.rows}; next start ${plainNext.rows}; reference ${reference.rows}`);
   console.log(`Ratio ours/next start: ${(ours.requestsPerSecond / plainNext.requestsPerSecond).toFixed(2)}`);
-  return checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx);
+  const slowdown = 1 - subscribed.requestsPerSecond / ours.requestsPerSecond;
+  console.log(
+    `With one active event.* subscription: ${subscribed.requestsPerSecond.toFixed(0)} req/s vs ${ours.requestsPerSecond.toFixed(0)} without, ` +
+      `${(slowdown * 100).toFixed(0)}% slower; ${subscribed.delivered} notifications delivered to the receiver during warm-up and run`,
+  );
+  const subscribedOk = slowdown <= TARGETS.subscribedSlowdown && subscribed.errors + subscribed.non2xx === 0;
+  console.log(`Target: ${subscribedOk ? "✔" : "✖"} at most ${TARGETS.subscribedSlowdown * 100}% slower with the subscription, zero errors and non-2xx`);
+  const code = checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx);
+  return subscribedOk ? code : 1;
 }
 
 runMain(async () => {
@@ -98,6 +155,16 @@ runMain(async () => {
     // The bench process encrypts the secrets it inserts; the servers must decrypt with the same key.
     process.env.APP_ENCRYPTION_KEY = env.APP_ENCRYPTION_KEY;
     const ours = await measure("App server", database.url, (port) => startNext(port, env));
+    const receiver = await startReceiver();
+    const subscribedEnv = { ...env, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1" };
+    const subscribed = await measure("App server + event.* subscription", database.url, (port) => startNext(port, subscribedEnv), receiver.url).then(
+      (result) => ({ ...result, delivered: receiver.received() }),
+      (error: unknown) => {
+        receiver.close();
+        throw error;
+      },
+    );
+    receiver.close();
     const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
       spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/reference-server.ts", String(port)], {
@@ -105,7 +172,7 @@ runMain(async () => {
         stdio: ["ignore", "ignore", "inherit"],
       }),
     );
-    return report(ours, plainNext, reference);
+    return report(ours, subscribed, plainNext, reference);
   } finally {
     await database.dispose();
   }

@@ -121,6 +121,27 @@ describe("every writer of calendar events notifies", () => {
 });
 
 describe("every writer of leads notifies", () => {
+  it("the API create: lead.created carries exactly the lead the API answered, metadata and nulls included", async () => {
+    const { account, accountId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
+    const secret = await leadKey(account);
+    const created = await api.create(secret, { name: "Grace", email: "grace@example.test", phone: "+49 30 1234", metadata: { plan: "trial", "utm source": "ads" } });
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as Record<string, unknown>;
+    const [message] = await messages(accountId);
+    expect(message.type).toBe("lead.created");
+    expect(message.payload.data).toStrictEqual(body);
+  });
+
+  it("the API create: a create that conflicts on the email or names an unknown stage notifies nobody", async () => {
+    const { account, accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
+    const secret = await leadKey(account);
+    expect((await api.create(secret, { name: "First", email: "same@example.test" })).status).toBe(201);
+    expect((await api.create(secret, { name: "Second", email: "same@example.test" })).status).toBe(409);
+    expect((await api.create(secret, { name: "Third", stage: "no-such-stage" })).status).toBe(400);
+    expect((await messages(accountId)).map((message) => message.payload.data.name)).toEqual(["First"]);
+    expect(await deliveries(subscriptionId)).toHaveLength(1);
+  });
+
   it("the API: create, patch and a stage change (lead.updated and lead.stage_changed with previous_stage)", async () => {
     const { account, accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
     const secret = await leadKey(account);
