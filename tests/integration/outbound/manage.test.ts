@@ -79,7 +79,11 @@ describe("managing deliveries", () => {
     await db.pool.query("UPDATE outbound_deliveries SET created_at = now() - interval '31 days' WHERE message_id = $1", [old]);
     await db.pool.query("UPDATE outbound_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id IN (SELECT id FROM outbound_deliveries WHERE message_id = $1)", [old]);
     const swept = await sweepRetention({ pauseMs: 0 });
-    expect(swept).toMatchObject({ outboundAttempts: 1, outboundDeliveries: 1, outboundMessages: 1 });
+    // The sweep is global and other test files may leave old rows too: count at least ours, check ours by id.
+    expect(swept.outboundAttempts).toBeGreaterThanOrEqual(1);
+    expect(swept.outboundDeliveries).toBeGreaterThanOrEqual(1);
+    expect(swept.outboundMessages).toBeGreaterThanOrEqual(1);
+    expect((await db.pool.query("SELECT id FROM outbound_messages WHERE id = ANY($1)", [[old, fresh]])).rows.map((row) => row.id)).toEqual([fresh]);
     expect((await deliveries(subscriptionId)).map((d) => d.message_id)).toEqual([fresh]);
     expect((await listDeliveryAttempts(accountId, subscriptionId)).data.map((a) => a.messageId)).toEqual([fresh]);
   });
