@@ -26,8 +26,22 @@ END $$;
 
 CREATE TRIGGER "events_words_after_insert" AFTER INSERT ON "events"
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "event_words_collect"();
-CREATE TRIGGER "events_words_after_update" AFTER UPDATE ON "events"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "event_words_collect"();
+-- An update adds words only when it changes a title or location. The webhook's upserts never do (both
+-- are part of an event's identity), so they skip the trigger at the cost of one comparison per row.
+CREATE FUNCTION "event_words_collect_row"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "event_words" ("account_id", "word")
+  SELECT DISTINCT NEW."account_id", w
+  FROM regexp_split_to_table(lower(NEW."title" || ' ' || NEW."location"), '[^[:alnum:]]+') AS w
+  WHERE length(w) BETWEEN 3 AND 40 AND w !~ '[[:digit:]]'
+  ORDER BY 1, 2
+  ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "events_words_after_update" AFTER UPDATE OF "title", "location" ON "events" FOR EACH ROW
+  WHEN (OLD."title" IS DISTINCT FROM NEW."title" OR OLD."location" IS DISTINCT FROM NEW."location")
+  EXECUTE FUNCTION "event_words_collect_row"();
 
 INSERT INTO "event_words" ("account_id", "word")
 SELECT DISTINCT e."account_id", w
