@@ -1,31 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
-import fs from "node:fs";
-import path from "node:path";
+import { shot, signUp } from "./support";
 
 /*
  * Settings → API Keys end to end: create with a preset, the one-time reveal, copy, close with
  * confirmation, the list, the public API with the key, revoke, and 401 on the next call.
  * Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
  */
-
-const screenshots = process.env.E2E_SCREENSHOTS_DIR;
-async function shot(page: Page, name: string, fullPage = true) {
-  if (!screenshots) return;
-  fs.mkdirSync(screenshots, { recursive: true });
-  // Dialogs are fixed to the viewport, so those are taken without scrolling; let colour transitions settle.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage });
-}
-
-async function signUp(page: Page) {
-  const id = Math.random().toString(36).slice(2, 10);
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(`Ada ${id}`);
-  await page.getByLabel("Email").fill(`ada-${id}@example.test`);
-  await page.getByLabel("Password").fill("a long password");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/knowledge\/events$/);
-}
 
 const SCOPES = ["read:leads", "write:leads", "read:conversations", "write:conversations", "webhooks"];
 
@@ -40,7 +20,7 @@ async function expectChecked(page: Page, checked: string[]) {
 test("create a key with a preset, copy it once, use it, revoke it", async ({ page, context, request }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.setViewportSize({ width: 1280, height: 860 });
-  await signUp(page);
+  await signUp(page, "Ada");
   await page.goto("/settings/api-keys");
   await expect(page.getByRole("heading", { name: "No API keys yet" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Recommended scopes" })).toBeVisible();
@@ -64,7 +44,7 @@ test("create a key with a preset, copy it once, use it, revoke it", async ({ pag
   await expectChecked(page, ["webhooks", "read:leads", "write:leads"]);
   await dialog.getByRole("button", { name: "90 days" }).click();
   await expect(dialog.getByLabel("Expiry date")).not.toHaveValue("");
-  await shot(page, "2-create-dialog", false);
+  await shot(page, "2-create-dialog", { fullPage: false });
   await dialog.getByRole("button", { name: "Create", exact: true }).click();
 
   const reveal = page.getByRole("dialog", { name: "Save your API key" });
@@ -79,13 +59,13 @@ test("create a key with a preset, copy it once, use it, revoke it", async ({ pag
   await expect(page.getByText("API key copied to clipboard")).toBeVisible();
   await expect(reveal.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-  await shot(page, "3-reveal-dialog", false);
+  await shot(page, "3-reveal-dialog", { fullPage: false });
 
   // Escape asks first; going back keeps the key on screen.
   await page.keyboard.press("Escape");
   const confirmClose = page.getByRole("alertdialog");
   await expect(confirmClose).toBeVisible();
-  await shot(page, "4-confirm-close", false);
+  await shot(page, "4-confirm-close", { fullPage: false });
   await confirmClose.getByRole("button", { name: "Go back" }).click();
   await expect(keyBox).toHaveValue(key);
   await reveal.getByRole("button", { name: "Done" }).click();

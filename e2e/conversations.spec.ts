@@ -1,6 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import fs from "node:fs";
-import path from "node:path";
+import { shot, signUp } from "./support";
 
 /*
  * The whole loop, as two people live it: an owner puts an event in the knowledge and takes the widget's
@@ -9,24 +8,6 @@ import path from "node:path";
  * visitor reads the reply without reloading; the visitor answers, the agent sees it; the agent closes the
  * conversation and the visitor is told. Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
  */
-
-const screenshots = process.env.E2E_SCREENSHOTS_DIR;
-async function shot(page: Page, name: string) {
-  if (!screenshots) return;
-  fs.mkdirSync(screenshots, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
-}
-
-async function signUp(page: Page) {
-  const id = Math.random().toString(36).slice(2, 10);
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(`Rosa ${id}`);
-  await page.getByLabel("Email").fill(`rosa-${id}@example.test`);
-  await page.getByLabel("Password").fill("a long password");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/knowledge\/events$/);
-}
 
 async function addEvent(page: Page, title: string, startsLocal: string) {
   await page.getByRole("button", { name: "New event" }).first().click();
@@ -41,7 +22,7 @@ async function addEvent(page: Page, title: string, startsLocal: string) {
 test("a visitor asks the assistant, hands off to a person, and the agent answers and closes from the inbox", async ({ page, browser }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signUp(page);
+  await signUp(page, "Rosa");
   const nextYear = new Date().getUTCFullYear() + 1;
   await addEvent(page, "Harbour jazz night", `${nextYear}-03-14T20:00`);
 

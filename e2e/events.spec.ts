@@ -1,20 +1,11 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import crypto from "node:crypto";
+import { signUp } from "./support";
 
 /*
  * Knowledge → Events end to end: the Webhook page (rotate, test send, Recent Deliveries paging while
  * deliveries arrive) and All Events (CSV import, manual create / edit / delete).
  */
-
-async function signUp(page: Page) {
-  const id = Math.random().toString(36).slice(2, 10);
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(`Grace ${id}`);
-  await page.getByLabel("Email").fill(`grace-${id}@example.test`);
-  await page.getByLabel("Password").fill("a long password");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/knowledge\/events$/);
-}
 
 async function revealSecret(page: Page): Promise<string> {
   const hide = page.getByRole("button", { name: "Hide secret" });
@@ -42,7 +33,7 @@ async function openWebhookPage(page: Page) {
 }
 
 test("rotating the secret: cancel keeps it, confirm replaces it, and only the new one signs", async ({ page, request }) => {
-  await signUp(page);
+  await signUp(page, "Grace");
   const { endpoint, secret: original } = await openWebhookPage(page);
 
   await page.getByRole("button", { name: "Rotate secret" }).click();
@@ -68,7 +59,7 @@ test("rotating the secret: cancel keeps it, confirm replaces it, and only the ne
 });
 
 test("a test send appears in Recent Deliveries and in All Events", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, "Grace");
   await page.goto("/knowledge/events/webhook");
   await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText("No deliveries in the last 30 days");
   await page.getByRole("button", { name: "Send test event" }).click();
@@ -97,7 +88,7 @@ async function eventColumn(page: Page): Promise<string[]> {
 }
 
 test("Recent Deliveries pages through more than two pages without skipping or repeating while new deliveries arrive", async ({ page, request }) => {
-  await signUp(page);
+  await signUp(page, "Grace");
   const { endpoint, secret } = await openWebhookPage(page);
   const title = (index: number) => `Paged ${String(index).padStart(2, "0")}`;
   for (let index = 1; index <= 60; index++) {
@@ -130,7 +121,7 @@ test("Recent Deliveries pages through more than two pages without skipping or re
 });
 
 test("CSV import previews good and bad rows, imports the good ones and reports the counts", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, "Grace");
   await expect(page.getByRole("heading", { name: "No events yet" })).toBeVisible();
   await page.getByRole("button", { name: "Import CSV" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Import events from CSV" });
@@ -160,7 +151,7 @@ test("CSV import previews good and bad rows, imports the good ones and reports t
 });
 
 test("an owner creates, edits, cancels and deletes an event by hand", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, "Grace");
   await page.getByRole("button", { name: "New event" }).click();
   const dialog = page.getByRole("dialog", { name: "New event" });
   await dialog.getByRole("button", { name: "Create event" }).click();

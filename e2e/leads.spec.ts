@@ -1,6 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import fs from "node:fs";
-import path from "node:path";
+import { shot, signUp } from "./support";
 
 /*
  * Leads end to end: new leads from the dialog, the board move by keyboard, the stage select on a
@@ -8,25 +7,7 @@ import path from "node:path";
  * a stage in use refused, remove). Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
  */
 
-const screenshots = process.env.E2E_SCREENSHOTS_DIR;
-async function shot(page: Page, name: string) {
-  if (!screenshots) return;
-  fs.mkdirSync(screenshots, { recursive: true });
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
-}
-
 test.use({ viewport: { width: 1440, height: 900 } });
-
-async function signUp(page: Page) {
-  const id = Math.random().toString(36).slice(2, 10);
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(`Lin ${id}`);
-  await page.getByLabel("Email").fill(`lin-${id}@example.test`);
-  await page.getByLabel("Password").fill("a long password");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/knowledge\/events$/);
-}
 
 async function newLead(page: Page, fields: { name: string; email?: string; company?: string; stage?: string }) {
   await page.getByRole("button", { name: "New lead" }).first().click();
@@ -50,7 +31,7 @@ async function seedLeads(page: Page) {
 }
 
 test("a card moves to another stage on the board by keyboard", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, "Lin");
   await seedLeads(page);
   await expect(page.getByRole("table", { name: "Leads" }).getByRole("row")).toHaveCount(4);
   await shot(page, "leads-table");
@@ -78,7 +59,7 @@ test("a card moves to another stage on the board by keyboard", async ({ page }) 
 });
 
 test("the stage select on a lead's page changes the stage at once and is audited", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, "Lin");
   await seedLeads(page);
   await page.getByRole("table", { name: "Leads" }).getByRole("link", { name: "Grace Hopper" }).click();
   await expect(page.getByRole("heading", { name: "Grace Hopper" })).toBeVisible();
@@ -97,7 +78,7 @@ test("the stage select on a lead's page changes the stage at once and is audited
 });
 
 test("the pipeline is edited: add, rename, reorder by keyboard, a stage in use refused, remove", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, "Lin");
   await seedLeads(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pipeline" }).click();
   const stages = page.getByRole("list", { name: "Stages" });

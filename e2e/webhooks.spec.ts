@@ -1,9 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
-import fs from "node:fs";
+import { expect, test } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { Webhook } from "standardwebhooks";
+import { shot, signUp } from "./support";
 
 /*
  * Settings → Webhooks end to end: the empty state, a private URL refused on its field, a subscription to
@@ -12,15 +11,6 @@ import { Webhook } from "standardwebhooks";
  * a failing receiver, "Replay since…", disable and re-enable, delete.
  * Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
  */
-
-const screenshots = process.env.E2E_SCREENSHOTS_DIR;
-async function shot(page: Page, name: string, fullPage = true) {
-  if (!screenshots) return;
-  fs.mkdirSync(screenshots, { recursive: true });
-  await page.waitForTimeout(300);
-  // Toasts come and go with timing; the screens are what the screenshots are for.
-  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage, style: "[data-sonner-toaster] { display: none !important; }" });
-}
 
 test.use({ viewport: { width: 1280, height: 860 } });
 
@@ -43,25 +33,15 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${port}/hooks/crm`, received, state, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-async function signUp(page: Page) {
-  const id = Math.random().toString(36).slice(2, 10);
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(`Ada ${id}`);
-  await page.getByLabel("Email").fill(`ada-${id}@example.test`);
-  await page.getByLabel("Password").fill("a long password");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/knowledge\/events$/);
-}
-
 test("add a subscription to a local receiver, see its secret once, disable, re-enable and delete it", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const receiver = await startReceiver();
   try {
-    await signUp(page);
+    await signUp(page, "Ada");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
     await expect(page).toHaveURL(/\/settings\/webhooks$/);
     await expect(page.getByRole("heading", { name: "No webhook subscriptions yet" })).toBeVisible();
-    await shot(page, "webhooks-empty");
+    await shot(page, "webhooks-empty", { hideToasts: true });
 
     await page.getByRole("button", { name: "Add subscription" }).click();
     const dialog = page.getByRole("dialog", { name: "Add subscription" });
@@ -79,7 +59,7 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await expect(dialog.getByRole("checkbox", { name: "event.updated" })).toBeChecked();
     await expect(dialog.getByRole("checkbox", { name: "event.updated" })).toBeDisabled();
     await dialog.getByLabel("Description").fill("CRM sync");
-    await shot(page, "webhooks-add-dialog", false);
+    await shot(page, "webhooks-add-dialog", { fullPage: false, hideToasts: true });
 
     await dialog.getByLabel("URL").fill(receiver.url);
     await expect(dialog.getByText("This address is on a private network")).toBeHidden();
@@ -94,7 +74,7 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await reveal.getByRole("button", { name: "Copy" }).click();
     await expect(page.getByText("Signing secret copied to clipboard")).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-    await shot(page, "webhooks-secret-reveal", false);
+    await shot(page, "webhooks-secret-reveal", { fullPage: false, hideToasts: true });
     await reveal.getByRole("button", { name: "Done" }).click();
     await expect(reveal).toBeHidden();
 
@@ -103,7 +83,7 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await expect(row).toBeVisible();
     for (const text of [receiver.url, "CRM sync", "lead.created", "lead.stage_changed", "All calendar events", "Active", "None yet"]) await expect(row).toContainText(text);
     expect(await page.content()).not.toContain(secret);
-    await shot(page, "webhooks-table");
+    await shot(page, "webhooks-table", { hideToasts: true });
 
     await row.getByRole("link", { name: receiver.url }).click();
     await expect(page.getByRole("heading", { level: 1, name: "CRM sync" })).toBeVisible();
@@ -124,7 +104,7 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await expect(attempts.getByRole("row").nth(1)).toContainText("Delivered", { timeout: 15_000 });
     await expect(attempts.getByRole("row").nth(1)).toContainText("200");
     await expect(page.getByRole("heading", { name: "Delivering", exact: true })).toBeVisible();
-    await shot(page, "webhooks-detail-healthy");
+    await shot(page, "webhooks-detail-healthy", { hideToasts: true });
 
     await attempts.getByRole("button", { name: /view details/ }).first().click();
     const attemptDialog = page.getByRole("dialog", { name: "Delivery attempt" });
@@ -140,7 +120,7 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await expect(page.getByRole("heading", { name: "Deliveries are failing" })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(/^The receiver answered 500 Internal Server Error on the last/)).toBeVisible();
     await expect(attempts.getByRole("row").nth(1)).toContainText("Will retry");
-    await shot(page, "webhooks-detail-failing");
+    await shot(page, "webhooks-detail-failing", { hideToasts: true });
 
     // Back up, the receiver gets both notifications again with their own webhook-id.
     receiver.state.status = 200;
@@ -160,7 +140,7 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await expect(page.getByText("Subscription disabled: it receives nothing until you enable it.")).toBeVisible();
     await expect(page.getByRole("heading", { name: "This subscription is disabled" })).toBeVisible();
     await expect(page.getByText(/^Disabled by Ada /)).toBeVisible();
-    await shot(page, "webhooks-detail-disabled");
+    await shot(page, "webhooks-detail-disabled", { hideToasts: true });
 
     await page.getByRole("button", { name: "Enable" }).click();
     await expect(page.getByText("Subscription enabled: new notifications are delivered again.")).toBeVisible();

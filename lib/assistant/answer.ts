@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { isUuid } from "@/lib/ids";
 import { safeTimeZone } from "./calendar";
-import { understand } from "./intent";
+import { understand, type Intent } from "./intent";
 import { composeReply, type AssistantReply } from "./reply";
 import { searchEvents, type Queryable, type SearchResult } from "./search";
 
@@ -20,11 +20,13 @@ export type AnswerInput = {
   now?: Date;
   /** Defaults to the app's pool; the benchmark passes its own. */
   client?: Queryable;
+  /** The message already understood (the chat reads it first to spot a request for a person). */
+  intent?: Intent;
 };
 
-export async function answerVisitor({ accountId, timezone, message, now = new Date(), client }: AnswerInput): Promise<AssistantReply> {
+export async function answerVisitor({ accountId, timezone, message, now = new Date(), client, intent: understood }: AnswerInput): Promise<AssistantReply> {
   const timeZone = safeTimeZone(timezone);
-  const intent = understand(message, now, timeZone);
+  const intent = understood ?? understand(message, now, timeZone);
   let result: SearchResult | null = null;
   if (intent.kind === "search") {
     result = isUuid(accountId)

@@ -99,6 +99,8 @@ async function visitorOf(request: Request, params: Awaited<ConversationParams["p
   if (kind === "write") {
     const perWidget = await throttleWidgetWrite(widget.id);
     if (!perWidget.ok) return perWidget;
+    // Nothing can be written to a closed conversation; the visitor is offered a new one.
+    if (conversation.status === "closed") return { ok: false, response: closed() };
   }
   return { ok: true, value: { widget, conversation } };
 }
@@ -167,7 +169,6 @@ export const postMessageRoute = visitorRoute<Awaited<ConversationParams["params"
   const visitor = await visitorOf(request, params, "write");
   if (!visitor.ok) return visitor.response;
   const { widget, conversation } = visitor.value;
-  if (conversation.status === "closed") return closed();
   const body = await readJson(request);
   if (!body.ok) return body.response;
   const text = messageText(body.value.text);
@@ -180,7 +181,6 @@ export const handoffRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
   const visitor = await visitorOf(request, params, "write");
   if (!visitor.ok) return visitor.response;
   const { widget, conversation } = visitor.value;
-  if (conversation.status === "closed") return closed();
   return answer(await requestHandoff(widget, conversation), 200);
 });
 
@@ -189,7 +189,6 @@ export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
   const visitor = await visitorOf(request, params, "write");
   if (!visitor.ok) return visitor.response;
   const { widget, conversation } = visitor.value;
-  if (conversation.status === "closed") return closed();
   const body = await readJson(request);
   if (!body.ok) return body.response;
   const result = await leaveContact(widget, conversation, { name: body.value.name, email: body.value.email });

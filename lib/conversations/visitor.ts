@@ -81,8 +81,10 @@ export type VisitorResult = { ok: true; conversation: Conversation; messages: Me
  */
 export async function postVisitorMessage(widget: ChatWidget, conversation: Conversation, text: string, now = new Date()): Promise<VisitorResult> {
   const timeZone = safeTimeZone(widget.timezone);
-  const asksForPerson = understand(text, now, timeZone).kind === "handoff";
-  const answer = conversation.status === "bot" && !asksForPerson ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now }) : null;
+  const intent = understand(text, now, timeZone);
+  const asksForPerson = intent.kind === "handoff";
+  const answer =
+    conversation.status === "bot" && !asksForPerson ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now, intent }) : null;
   return inTransaction(async (client) => {
     const touched = await touchOpenConversation(client, widget.accountId, conversation.id, asksForPerson ? "handoff_requested" : undefined);
     if (!touched) return { ok: false, reason: "closed" } as const;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import type { Scope } from "@/lib/api-keys/scopes";
+import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
 
 /*
  * What every operation of the OpenAPI document shares: the one error body (with the codes a given status
@@ -154,3 +155,12 @@ export function listEnvelope(item: z.ZodType, id: string) {
     })
     .meta({ id });
 }
+
+/** An instant as the public API writes it: ISO 8601 in UTC. */
+export const instant = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
+
+/** A required JSON request body validated by `schema`. */
+export const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
+
+/** The public API's body limit in words, for 413 descriptions. */
+export const BODY_LIMIT = `${MAX_PUBLIC_BODY_BYTES / 1024} KiB`;

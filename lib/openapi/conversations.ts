@@ -2,15 +2,17 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { CONVERSATION_STATUSES, MESSAGE_AUTHORS } from "@/lib/conversations/model";
 import { listConversationsQuerySchema, listMessagesQuerySchema, postMessageSchema } from "@/lib/conversations/schemas";
-import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
 import {
   apiKeyOperation,
+  BODY_LIMIT,
   conflictResponse,
   errorResponse,
   IDEMPOTENCY_CONFLICTS,
   idempotencyKeyHeader,
   idempotentReplayedHeader,
+  instant,
   invalidRequest,
+  jsonBody,
   jsonResponse,
   listEnvelope,
   payloadTooLarge,
@@ -25,7 +27,6 @@ import {
  * message.created notifications.
  */
 
-const instant = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
 const conversationId = z.string().meta({ description: "Public id, `conv_` + 22 letters and digits.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" });
 
 export const conversationSchema = z
@@ -71,7 +72,6 @@ const idParams = z.object({
   id: z.string().meta({ description: "The conversation's id. An id of another account's conversation is 404, like an unknown one.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" }),
 });
 
-const bodyLimit = `${MAX_PUBLIC_BODY_BYTES / 1024} KiB`;
 const notFound = errorResponse("No conversation with this id in the key's account.", ["not_found"]);
 const idempotencyHeader = z.object({ "Idempotency-Key": idempotencyKeyHeader });
 const TAGS = ["Conversations"];
@@ -129,13 +129,13 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         "An agent's message, shown to the visitor in the chat within seconds. Only while the conversation is `handoff_requested` or `handoff_active`; " +
         "the first message makes it `handoff_active`. Otherwise 409 `conversation_not_in_handoff` and nothing is stored. Announced as `message.created`.",
       requestParams: { path: idParams, header: idempotencyHeader },
-      requestBody: { required: true, content: { "application/json": { schema: postMessageSchema } } },
+      requestBody: jsonBody(postMessageSchema),
       responses: {
         201: jsonResponse("The message was stored.", messageSchema, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
         409: notInHandoff,
-        413: payloadTooLarge(bodyLimit),
+        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },
@@ -153,7 +153,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         400: invalidRequest(),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(bodyLimit),
+        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },

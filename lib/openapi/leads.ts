@@ -1,14 +1,16 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { changeStageSchema, createLeadSchema, LEAD_LIMITS, listLeadsQuerySchema, updateLeadSchema } from "@/lib/leads/schemas";
-import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
 import {
   apiKeyOperation,
+  BODY_LIMIT,
   conflictResponse,
   IDEMPOTENCY_CONFLICTS,
   idempotencyKeyHeader,
   idempotentReplayedHeader,
+  instant,
   invalidRequest,
+  jsonBody,
   jsonResponse,
   listEnvelope,
   payloadTooLarge,
@@ -22,7 +24,6 @@ import {
  * lib/leads/model.ts (a test checks a serialized lead against them).
  */
 
-const instant = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
 
 export const leadSchema = z
   .object({
@@ -55,9 +56,7 @@ const leadIdParams = z.object({
   id: z.string().meta({ description: "The lead's id. An id of another account's lead is 404, like an unknown one.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),
 });
 
-const bodyLimit = `${MAX_PUBLIC_BODY_BYTES / 1024} KiB`;
 const notFound = errorResponse("No lead with this id in the key's account.", ["not_found"]);
-const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 const TAGS = ["Leads"];
 
 export const leadPaths: ZodOpenApiPathsObject = {
@@ -92,7 +91,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
         }),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         409: conflictResponse(["lead_exists", ...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(bodyLimit),
+        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },
@@ -118,7 +117,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
         409: conflictResponse(["lead_exists"]),
-        413: payloadTooLarge(bodyLimit),
+        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },
@@ -135,7 +134,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(bodyLimit),
+        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },

@@ -1,17 +1,19 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
 import { EVENT_TYPES } from "@/lib/webhook-subscriptions/catalogue";
 import { SUBSCRIPTION_LIMITS } from "@/lib/webhook-subscriptions/model";
 import { createSubscriptionSchema, listMessagesQuerySchema, listSubscriptionsQuerySchema, updateSubscriptionSchema } from "@/lib/webhook-subscriptions/schemas";
 import {
   apiKeyOperation,
+  BODY_LIMIT,
   conflictResponse,
   errorResponse,
   IDEMPOTENCY_CONFLICTS,
   idempotencyKeyHeader,
   idempotentReplayedHeader,
+  instant,
   invalidRequest,
+  jsonBody,
   jsonResponse,
   listEnvelope,
   payloadTooLarge,
@@ -24,7 +26,6 @@ import {
  * serializeMessage. `outboundWebhooks` describes what a subscriber receives (the document's `webhooks`).
  */
 
-const instant = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
 const subscriptionId = z.string().meta({ description: "Public id, `whsub_` + 22 letters and digits.", example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a" });
 
 const subscriptionFields = {
@@ -67,9 +68,7 @@ const idParams = z.object({
   id: z.string().meta({ description: "The subscription's id. An id of another account is 404, like an unknown one.", example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a" }),
 });
 
-const bodyLimit = `${MAX_PUBLIC_BODY_BYTES / 1024} KiB`;
 const notFound = errorResponse("No subscription with this id in the key's account.", ["not_found"]);
-const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
 const TAGS = ["Webhook subscriptions"];
 
 const URL_RULES =
@@ -108,7 +107,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
         }),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(bodyLimit),
+        413: payloadTooLarge(BODY_LIMIT),
       },
     }, { codes: ["plan_limit_reached"], description: "`plan_limit_reached`: the plan's subscription limit is reached; `details[0].limit` is the limit." }),
   },
@@ -131,7 +130,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
         200: jsonResponse("The updated subscription.", subscriptionSchema, rateLimitHeaders),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
-        413: payloadTooLarge(bodyLimit),
+        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
     delete: apiKeyOperation("webhooks", {

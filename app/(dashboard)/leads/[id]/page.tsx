@@ -12,6 +12,7 @@ import { StageBadge } from "../_components/stage-badge";
 import { LEAD_FORM_LIMITS } from "../view-model";
 import { LeadActions } from "./_components/lead-actions";
 import { StageSelect } from "./_components/stage-select";
+import { DetailItem } from "@/components/ui/detail-item";
 
 export const metadata: Metadata = { title: "Lead" };
 
@@ -136,10 +137,9 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
                   ["Lead ID", <code key="id" className="font-mono text-xs break-all">{lead.id}</code>],
                 ] as const
               ).map(([term, value]) => (
-                <div key={term}>
-                  <dt className="text-xs font-medium text-zinc-500">{term}</dt>
-                  <dd className="mt-0.5 text-zinc-900">{value}</dd>
-                </div>
+                <DetailItem key={term} term={term}>
+                  {value}
+                </DetailItem>
               ))}
             </dl>
           </section>

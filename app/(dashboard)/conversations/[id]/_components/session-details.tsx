@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { DetailItem } from "@/components/ui/detail-item";
 import type { Conversation } from "@/lib/conversations/model";
 import { formatDateTime } from "@/lib/format/date-time";
 import { safeHttpUrl, STATUS_BADGES } from "../../view-model";
@@ -73,10 +74,9 @@ export function SessionDetails({ conversation, lead, timezone }: { conversation:
         </h2>
         <dl className="mt-3 space-y-3 text-sm">
           {entries.map(([term, value]) => (
-            <div key={term}>
-              <dt className="text-xs font-medium text-zinc-500">{term}</dt>
-              <dd className="mt-0.5 text-zinc-900">{value}</dd>
-            </div>
+            <DetailItem key={term} term={term}>
+              {value}
+            </DetailItem>
           ))}
         </dl>
       </section>

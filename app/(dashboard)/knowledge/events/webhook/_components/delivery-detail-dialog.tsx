@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
 import { StatusBadge } from "./status-badge";
+import { DetailItem } from "@/components/ui/detail-item";
 
 export type DeliveryDetailView = {
   id: string;
@@ -20,15 +21,6 @@ export type DeliveryDetailView = {
   headers: Array<[string, string]>;
 };
 
-function Item({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium text-zinc-500">{term}</dt>
-      <dd className="mt-0.5 text-sm text-zinc-900">{children}</dd>
-    </div>
-  );
-}
-
 /** Opened by ?delivery=<id>, so a delivery can be linked to; closing removes the parameter. */
 export function DeliveryDetailDialog({ delivery, closeHref }: { delivery: DeliveryDetailView; closeHref: string }) {
   const router = useRouter();
@@ -37,12 +29,12 @@ export function DeliveryDetailDialog({ delivery, closeHref }: { delivery: Delive
       <DialogContent title="Delivery details" description={delivery.time} icon={<FileJson className="size-4" aria-hidden />} size="lg">
         <DialogBody>
           <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-            <Item term="Status">
+            <DetailItem term="Status">
               <StatusBadge status={delivery.status} />
-            </Item>
-            <Item term="Action">{delivery.action ?? "—"}</Item>
-            <Item term="Error code">{delivery.errorCode ? <code className="font-mono text-xs">{delivery.errorCode}</code> : "—"}</Item>
-            <Item term="Latency">{delivery.latencyMs} ms</Item>
+            </DetailItem>
+            <DetailItem term="Action">{delivery.action ?? "—"}</DetailItem>
+            <DetailItem term="Error code">{delivery.errorCode ? <code className="font-mono text-xs">{delivery.errorCode}</code> : "—"}</DetailItem>
+            <DetailItem term="Latency">{delivery.latencyMs} ms</DetailItem>
           </dl>
           {delivery.eventTitle ? <p className="text-sm text-zinc-700">Event: {delivery.eventTitle}</p> : null}
           <section aria-labelledby="delivery-headers">

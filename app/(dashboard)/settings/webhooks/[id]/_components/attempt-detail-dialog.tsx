@@ -6,15 +6,7 @@ import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
 import { HttpStatus, OutcomeBadge } from "./attempt-badges";
 import type { AttemptRow } from "./delivery-attempts-table";
 import { ResendButton } from "./resend-button";
-
-function Item({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium text-zinc-500">{term}</dt>
-      <dd className="mt-0.5 text-sm text-zinc-900">{children}</dd>
-    </div>
-  );
-}
+import { DetailItem } from "@/components/ui/detail-item";
 
 /** One attempt: what was sent (type, webhook-id), what came back (status, error, the first 4 KiB of the answer). */
 export function AttemptDetailDialog({ attempt, canManage, onClose }: { attempt: AttemptRow; canManage: boolean; onClose: () => void }) {
@@ -23,24 +15,24 @@ export function AttemptDetailDialog({ attempt, canManage, onClose }: { attempt: 
       <DialogContent title="Delivery attempt" description={attempt.time} icon={<FileText className="size-4" aria-hidden />} size="lg">
         <DialogBody>
           <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-            <Item term="Status">
+            <DetailItem term="Status">
               <OutcomeBadge outcome={attempt.outcome} />
-            </Item>
-            <Item term="HTTP status">
+            </DetailItem>
+            <DetailItem term="HTTP status">
               <span className="flex items-center gap-1.5">
                 <HttpStatus code={attempt.statusCode} />
                 {attempt.statusText ? <span className="text-xs text-zinc-500">{attempt.statusText}</span> : null}
               </span>
-            </Item>
-            <Item term="Duration">{attempt.durationMs.toLocaleString("en-US")} ms</Item>
-            <Item term="Attempt">{attempt.attempt}</Item>
-            <Item term="Event type">
+            </DetailItem>
+            <DetailItem term="Duration">{attempt.durationMs.toLocaleString("en-US")} ms</DetailItem>
+            <DetailItem term="Attempt">{attempt.attempt}</DetailItem>
+            <DetailItem term="Event type">
               <code className="font-mono text-xs">{attempt.type}</code>
-            </Item>
+            </DetailItem>
             <div className="col-span-2 sm:col-span-3">
-              <Item term="webhook-id">
+              <DetailItem term="webhook-id">
                 <code className="font-mono text-xs break-all">{attempt.messageId}</code>
-              </Item>
+              </DetailItem>
             </div>
           </dl>
           {attempt.error ? (
