@@ -49,6 +49,9 @@ test("a visitor asks the assistant, hands off to a person, and the agent answers
   await page.getByRole("tab", { name: "Needs a person" }).click();
   await expect(page.getByRole("tabpanel")).toContainText("any jazz coming up?");
   await shot(page, "inbox-needs-a-person");
+  await page.setViewportSize({ width: 390, height: 780 });
+  await shot(page, "inbox-phone");
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByRole("tabpanel").getByRole("link", { name: "Visitor" }).first().click();
   await expect(page.getByRole("log", { name: "Messages" })).toContainText("any jazz coming up?");
   await shot(page, "inbox-conversation");
