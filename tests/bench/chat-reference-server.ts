@@ -1,13 +1,13 @@
 import http from "node:http";
 import pg from "pg";
 import { understand } from "@/lib/assistant/intent";
-import { buildSearch } from "@/lib/assistant/search";
+import { searchEvents } from "@/lib/assistant/search";
 import { CHAT_QUESTIONS } from "./chat-questions";
 
 /*
- * The chat benchmark's yardstick: bare node:http + pg running the assistant's search statement
- * (lib/assistant/search.ts buildSearch) for the same questions, and nothing else: each question's
- * statement is prepared once at start-up, so no intent, date parsing or reply text per request.
+ * The chat benchmark's yardstick: bare node:http + pg running the assistant's search statements
+ * (lib/assistant/search.ts searchEvents) for the same questions, and nothing else: each question is
+ * understood once at start-up, so no intent, date parsing or reply text per request.
  * Run with: node --conditions=react-server --import tsx tests/bench/chat-reference-server.ts <port>
  */
 
@@ -16,9 +16,9 @@ pool.on("error", () => {});
 const accountId = process.env.BENCH_ACCOUNT_ID ?? "";
 const timezone = process.env.BENCH_TIMEZONE ?? "Europe/Berlin";
 const now = new Date();
-const statements = CHAT_QUESTIONS.map((question) => {
+const searches = CHAT_QUESTIONS.map((question) => {
   const intent = understand(question, now, timezone);
-  return buildSearch({ accountId, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free });
+  return { accountId, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free };
 });
 
 function send(response: http.ServerResponse, status: number, body: unknown) {
@@ -29,10 +29,10 @@ function send(response: http.ServerResponse, status: number, body: unknown) {
 
 async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
   const url = new URL(request.url ?? "/", "http://localhost");
-  const statement = statements[Number(url.searchParams.get("i"))];
-  if (url.pathname !== "/ask" || statement === undefined) return send(response, 404, { ok: false, error: { code: "not_found" } });
-  const { rows } = await pool.query(statement.text, statement.values);
-  send(response, 200, { events: rows });
+  const search = searches[Number(url.searchParams.get("i"))];
+  if (url.pathname !== "/ask" || search === undefined) return send(response, 404, { ok: false, error: { code: "not_found" } });
+  const { events } = await searchEvents(pool, search);
+  send(response, 200, { events });
 }
 
 const server = http.createServer((request, response) => {

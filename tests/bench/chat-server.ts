@@ -4,9 +4,9 @@ import { answerVisitor } from "@/lib/assistant/answer";
 import { CHAT_QUESTIONS } from "./chat-questions";
 
 /*
- * The chat benchmark's "ours" side. There are no chat HTTP routes yet, so this is a bare node:http
- * server around the whole assistant engine: GET /ask?i=<n> runs answerVisitor (intent, date parsing,
- * the search statement, reply text) for question n and answers its JSON.
+ * The chat benchmark's engine row: a bare node:http server around the whole assistant engine, without
+ * the chat endpoint's storage: GET /ask?i=<n> runs answerVisitor (intent, date parsing, the search
+ * statements, reply text) for question n and answers its JSON.
  * Run with: node --conditions=react-server --import tsx tests/bench/chat-server.ts <port>
  */
 

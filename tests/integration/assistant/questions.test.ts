@@ -41,7 +41,8 @@ const EVENTS: Seed[] = [
   { title: "Garden tour", at: "2026-07-18T10:00", location: "Botanic Garden, Dahlem", price: "€6" },
   { title: "Stand-up comedy night", at: "2026-07-24T20:30", location: "Cellar Bar, Mitte", price: "€14" },
   { title: "Choir concert", at: "2026-08-02T17:00", location: "St. Mary's Church, Mitte", price: "Pay what you can" },
-  // Still running: started before "now", open until 21 June.
+  // Still running: started two hours before "now", and (a longer one) before "now", open until 21 June.
+  { title: "Farmers' market", at: "2026-06-10T08:00", ends: "2026-06-10T14:00", location: "Winterfeldtplatz, Schöneberg", price: "Free" },
   { title: "Photo exhibition: Faces of Kreuzberg", at: "2026-06-01T10:00", ends: "2026-06-21T18:00", location: "Gallery Nord, Kreuzberg", price: "€4" },
   // Never answered: cancelled, and over.
   { title: "Jazz brunch", at: "2026-06-14T11:00", location: "Old Mill, Kreuzberg", price: "€20", status: "cancelled" },
@@ -65,7 +66,9 @@ const QUESTIONS: Array<[string, Expect, string?]> = [
   ["potery", ["Kids' pottery workshop", "Pottery for adults"]],
   ["Pottery for kids", ["Kids' pottery workshop"]],
   ["tasting", ["Wine tasting at the Old Mill", "Craft beer tasting"]],
-  ["markets", ["Street food market", "Flea market"]],
+  // Events already running come after those still to start.
+  ["markets", ["Street food market", "Flea market", "Farmers' market"]],
+  ["farmers market", ["Farmers' market"]],
   ["comedy", ["Stand-up comedy night", "Open mic"]],
   ["poetry", ["Poetry slam", "Open mic"]],
   ["swing dancing", ["Swing dance class"]],

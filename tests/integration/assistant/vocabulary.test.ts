@@ -39,3 +39,32 @@ describe("the vocabulary of an account's events", () => {
     expect(reply.events).toEqual([]);
   });
 });
+
+describe("the search words of an event", () => {
+  const searchWords = async (id: string) =>
+    (await db.pool.query<{ search_words: string[] }>("SELECT search_words FROM events WHERE id = $1", [id])).rows[0].search_words;
+
+  it("hold every word of title, location and description, lower-cased, with its prefixes from three letters", async () => {
+    const { accountId } = await createAccount();
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO events (account_id, title, starts_at, location, description) VALUES ($1, 'Pottery Workshop', now() + interval '3 days', 'Café Müller', 'Aprons provided') RETURNING id`,
+      [accountId],
+    );
+    const found = await searchWords(rows[0].id);
+    expect(found).toEqual(expect.arrayContaining(["pot", "pott", "pottery", "workshop", "caf", "café", "müller", "apr", "aprons", "provided"]));
+    expect(found).not.toContain("po");
+  });
+
+  it("follow a changed description, so the assistant finds the event by its new words and not its old ones", async () => {
+    const { accountId } = await createAccount();
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO events (account_id, title, starts_at, description) VALUES ($1, 'Open studio', now() + interval '3 days', 'Aprons provided') RETURNING id`,
+      [accountId],
+    );
+    await db.pool.query("UPDATE events SET description = 'Bring your own easel' WHERE id = $1", [rows[0].id]);
+    expect(await searchWords(rows[0].id)).toEqual(expect.arrayContaining(["eas", "easel"]));
+    expect(await searchWords(rows[0].id)).not.toContain("aprons");
+    expect((await answerVisitor({ accountId, timezone: "UTC", message: "easels" })).events.map((event) => event.title)).toEqual(["Open studio"]);
+    expect((await answerVisitor({ accountId, timezone: "UTC", message: "aprons" })).events).toEqual([]);
+  });
+});
