@@ -3,16 +3,17 @@ import type pg from "pg";
 import { decryptSecret } from "@/lib/events-webhook/secrets";
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { post, type PostResult } from "./post";
+import type { AttemptOutcome, Recorder } from "./record";
 import { FAILING_DISABLE_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelay } from "./schedule";
 import { signatureHeader } from "./signing";
 
 /*
  * The "deliver" task: one attempt of one delivery (a notification to one subscription). It loads the
- * delivery with its message and subscription, POSTs the payload signed as Standard Webhooks, records
- * the attempt, and decides what comes next, all in one statement: success; a retry on the schedule
- * (schedule.ts) as a new run of the same job key with run_at (not graphile-worker's own backoff);
- * failed for good after the last attempt; or the subscription disabled (410 Gone, or failing for 5 days,
- * with an audit entry). The job key is the delivery, so one delivery is queued once however many
+ * delivery with its message and subscription, POSTs the payload signed as Standard Webhooks, decides
+ * what comes next, and records both (record.ts): success; a retry on the schedule (schedule.ts) as a
+ * new run of the same job key with run_at (not graphile-worker's own backoff); failed for good after
+ * the last attempt; or the subscription disabled (410 Gone, or failing for 5 days, with an audit entry).
+ * The job key is the delivery, so one delivery is queued once however many
  * workers run (docs/outbound-webhooks.md, "Delivery").
  */
 
@@ -46,56 +47,19 @@ const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
   FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
   WHERE d.id = $1::uuid`;
 
-/*
- * Records attempt $2 of delivery $1 and its consequences. $3 status code, $4 duration, $5 excerpt,
- * $6 error, $7 outcome (succeeded | retry | failed | disabled), $8 next attempt (ms from now, for retry),
- * $9 subscription, $10 the error for the subscription, $11 the graphile-worker job when the attempt ran
- * under a job claimed by a lane (batch.ts; null under the job graphile-worker handed to the task). A
- * retry is a new run of the same job key (add_job) under graphile-worker's own job, and the claimed job
- * itself unlocked with its new run_at under a lane; a finished claimed job is deleted. The
- * subscription's failing_since starts at the first failure of a run and is cleared by a success; it is
- * returned for the 5-day rule. A success that changes nothing but last_delivery_at skips the write when
- * that is under a second old: every delivery of a subscription would otherwise queue on its one row.
- */
-const RECORD_SQL = `WITH attempt AS (
-    INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt, error, outcome)
-    VALUES ($1::uuid, $9::text, $2::int, $3::int, $4::int, $5::text, $6::text, $7::text) RETURNING 1),
-  next AS (SELECT CASE WHEN $7::text = 'retry' THEN date_trunc('milliseconds', now()) + $8::int * interval '1 millisecond' END AS at),
-  delivery AS (
-    UPDATE outbound_deliveries SET attempts = $2::int, updated_at = now(), next_attempt_at = (SELECT at FROM next),
-      status = CASE $7::text WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END::"OutboundDeliveryStatus"
-    WHERE id = $1::uuid RETURNING id),
-  job AS (
-    SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', $1::text), run_at => (SELECT at FROM next),
-      max_attempts => 25, job_key => 'outbound-delivery:' || $1::text)
-    FROM next WHERE next.at IS NOT NULL AND $11::bigint IS NULL),
-  claimed_retry AS (
-    UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, run_at = next.at, updated_at = now()
-    FROM next WHERE id = $11::bigint AND next.at IS NOT NULL RETURNING 1),
-  claimed_done AS (
-    DELETE FROM graphile_worker._private_jobs WHERE id = $11::bigint AND (SELECT at FROM next) IS NULL RETURNING 1),
-  subscription AS (
-    UPDATE webhook_subscriptions SET last_delivery_at = now(), last_delivery_ok = ($7::text = 'succeeded'),
-      last_error = CASE WHEN $7::text = 'succeeded' THEN NULL ELSE $10::text END,
-      failing_since = CASE WHEN $7::text = 'succeeded' THEN NULL ELSE COALESCE(failing_since, now()) END
-    WHERE id = $9::text
-      AND NOT ($7::text = 'succeeded' AND last_delivery_ok IS TRUE AND failing_since IS NULL AND last_error IS NULL
-               AND last_delivery_at > now() - interval '1 second')
-    RETURNING failing_since)
-  SELECT (SELECT failing_since FROM subscription) AS failing_since,
-    (SELECT count(*) FROM job)::int + (SELECT count(*) FROM claimed_retry)::int AS queued, (SELECT count(*) FROM attempt)::int AS recorded,
-    (SELECT count(*) FROM delivery)::int AS updated`;
+export type DeliveryOutcome = AttemptOutcome | "skipped";
 
-export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "disabled" | "skipped";
-
-export type DeliverOptions = { pool: pg.Pool; now?: () => number; random?: () => number };
+export type DeliverOptions = { pool: pg.Pool; record: Recorder; now?: () => number; random?: () => number };
 
 export const GONE_REASON = "The receiver answered 410 Gone, which means it no longer wants these notifications. Re-enable the subscription once the receiver accepts them again.";
 export const FAILING_REASON =
   "Every delivery failed for 5 days. Check that the URL answers with a 2xx status, then re-enable the subscription; failed notifications can be resent or replayed.";
 
-/** Runs one attempt of the delivery (under the job graphile-worker handed out); returns what it led to. */
-export async function deliver(deliveryId: string, options: DeliverOptions): Promise<DeliveryOutcome> {
+/** An attempt whose answer is in; `recorded` settles once it is recorded, with what it led to. */
+export type Attempted = { recorded: Promise<DeliveryOutcome> };
+
+/** Runs one attempt of the delivery (under the job graphile-worker handed out). */
+export async function deliver(deliveryId: string, options: DeliverOptions): Promise<Attempted> {
   // Named: prepared once per connection, as these run for every attempt.
   const { rows } = await options.pool.query<Loaded>({ name: "outbound-load", text: LOAD_SQL, values: [deliveryId] });
   return attemptDelivery(deliveryId, rows[0] ?? null, null, options);
@@ -105,42 +69,46 @@ const DELETE_JOB_SQL = "DELETE FROM graphile_worker._private_jobs WHERE id = $1:
 
 /**
  * One attempt of a loaded delivery. `jobId` is the graphile-worker job a lane claimed for it (batch.ts),
- * which this attempt finishes; null under the job graphile-worker handed to the task.
+ * which this attempt finishes; null under the job graphile-worker handed to the task. Resolves when the
+ * receiver has answered: a lane can go on to its next job while the attempt is being recorded.
  */
-export async function attemptDelivery(deliveryId: string, row: Loaded | null, jobId: string | null, options: DeliverOptions): Promise<DeliveryOutcome> {
+export async function attemptDelivery(deliveryId: string, row: Loaded | null, jobId: string | null, options: DeliverOptions): Promise<Attempted> {
   // Deleted (with its subscription or by the 30-day sweep), already done, or its subscription disabled.
   if (!row || row.delivery_status !== "pending") {
     if (jobId) await options.pool.query({ name: "outbound-delete-job", text: DELETE_JOB_SQL, values: [jobId] });
-    return "skipped";
+    return { recorded: Promise.resolve("skipped") };
   }
   if (row.subscription_status !== "active") {
     await options.pool.query("UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'", [deliveryId]);
     if (jobId) await options.pool.query({ name: "outbound-delete-job", text: DELETE_JOB_SQL, values: [jobId] });
-    return "skipped";
+    return { recorded: Promise.resolve("skipped") };
   }
   const attempt = row.attempts + 1;
   const result = await post(row.url, headersFor(row), row.body);
+  return { recorded: record(deliveryId, row, jobId, attempt, result, options) };
+}
+
+async function record(deliveryId: string, row: Loaded, jobId: string | null, attempt: number, result: PostResult, options: DeliverOptions): Promise<DeliveryOutcome> {
   const outcome = decide(result, attempt);
   const delay = outcome === "retry" ? nextDelay(result, attempt, options.random) : null;
   const summary = errorSummary(result);
-  const recorded = await options.pool.query<{ failing_since: Date | null }>({ name: "outbound-record", text: RECORD_SQL, values: [
+  const failingSince = await options.record({
     deliveryId,
     attempt,
-    result.statusCode,
-    result.durationMs,
-    result.excerpt.replace(/\u0000/g, ""),
-    outcome === "succeeded" ? null : summary,
+    statusCode: result.statusCode,
+    durationMs: result.durationMs,
+    excerpt: result.excerpt,
+    error: outcome === "succeeded" ? null : summary,
     outcome,
-    delay,
-    row.subscription_id,
+    delayMs: delay,
+    subscriptionId: row.subscription_id,
     summary,
     jobId,
-  ] });
+  });
   if (outcome === "disabled") {
     await disableSubscription(row.account_id, row.subscription_id, GONE_REASON);
     return outcome;
   }
-  const failingSince = recorded.rows[0]?.failing_since;
   if (outcome !== "succeeded" && failingSince && (options.now?.() ?? Date.now()) - failingSince.getTime() >= FAILING_DISABLE_MS) {
     await disableSubscription(row.account_id, row.subscription_id, FAILING_REASON);
     return "disabled";
@@ -163,7 +131,7 @@ function headersFor(row: Loaded): Record<string, string> {
   };
 }
 
-function decide(result: PostResult, attempt: number): Exclude<DeliveryOutcome, "skipped"> {
+function decide(result: PostResult, attempt: number): AttemptOutcome {
   if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return "succeeded";
   if (result.statusCode === 410) return "disabled";
   return attempt < MAX_ATTEMPTS ? "retry" : "failed";

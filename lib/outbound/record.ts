@@ -1,0 +1,108 @@
+import "server-only";
+import type pg from "pg";
+import { coalescing } from "./coalesce";
+
+/*
+ * Recording attempts (docs/outbound-webhooks.md, "Delivery"): the attempts that finished while the
+ * previous record statement ran are recorded together by the next one (coalesce.ts), so under load a
+ * statement records many attempts, and idle it records one at once.
+ *
+ * Per attempt, in one statement: the attempt row; the delivery's state (succeeded, pending with its next
+ * attempt, or failed); its job: under a job claimed by a lane (batch.ts) the job is deleted when done or
+ * unlocked with its new run_at for a retry, under the job graphile-worker handed out a retry is a new run
+ * of the same job key (add_job; graphile-worker completes its own job). Per subscription, after its
+ * latest attempt in the batch: last delivery, last error, and failing_since (set by the first failure of
+ * a run, cleared by a success), returned for the 5-day rule. A success that changes nothing but
+ * last_delivery_at skips the write when that is under a second old: every delivery of a subscription
+ * would otherwise queue on its one row. Subscriptions are locked in id order, so two workers recording
+ * attempts of the same subscriptions cannot deadlock.
+ */
+
+export type AttemptOutcome = "succeeded" | "retry" | "failed" | "disabled";
+
+export type AttemptRecord = {
+  deliveryId: string;
+  attempt: number;
+  statusCode: number | null;
+  durationMs: number;
+  excerpt: string;
+  /** The failure in words, for the attempt log (null on success). */
+  error: string | null;
+  outcome: AttemptOutcome;
+  /** Milliseconds until the next attempt, for a retry. */
+  delayMs: number | null;
+  subscriptionId: string;
+  /** The subscription's last error if this attempt is its latest. */
+  summary: string;
+  /** The graphile-worker job a lane claimed for this attempt; null under graphile-worker's own job. */
+  jobId: string | null;
+};
+
+/** Records an attempt once committed; answers the subscription's failing_since (null when not failing). */
+export type Recorder = (record: AttemptRecord) => Promise<Date | null>;
+
+/** Attempts recorded by one statement at most (the arrays of its parameters). */
+const MAX_BATCH = 200;
+
+const RECORD_SQL = (task: string) => `WITH input AS (
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[], $11::bigint[])
+      WITH ORDINALITY AS i(delivery_id, attempt, status_code, duration_ms, excerpt, error, outcome, delay_ms, subscription_id, summary, job_id, n)),
+  next AS (SELECT i.*, CASE WHEN i.outcome = 'retry' THEN date_trunc('milliseconds', now()) + i.delay_ms * interval '1 millisecond' END AS at FROM input i),
+  attempt AS (
+    INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt, error, outcome)
+    SELECT delivery_id, subscription_id, attempt, status_code, duration_ms, excerpt, error, outcome FROM input ORDER BY n),
+  delivery AS (
+    UPDATE outbound_deliveries d SET attempts = x.attempt, updated_at = now(), next_attempt_at = x.at,
+      status = CASE x.outcome WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END::"OutboundDeliveryStatus"
+    FROM next x WHERE d.id = x.delivery_id),
+  job AS (
+    SELECT graphile_worker.add_job('${task}', json_build_object('delivery_id', x.delivery_id::text), run_at => x.at,
+      max_attempts => 25, job_key => 'outbound-delivery:' || x.delivery_id::text)
+    FROM next x WHERE x.at IS NOT NULL AND x.job_id IS NULL),
+  claimed_retry AS (
+    UPDATE graphile_worker._private_jobs j SET locked_at = NULL, locked_by = NULL, run_at = x.at, updated_at = now()
+    FROM next x WHERE j.id = x.job_id AND x.at IS NOT NULL),
+  claimed_done AS (
+    DELETE FROM graphile_worker._private_jobs j USING next x WHERE j.id = x.job_id AND x.at IS NULL),
+  latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary FROM input ORDER BY subscription_id, n DESC),
+  locked AS MATERIALIZED (
+    SELECT s.id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome, l.summary
+    FROM webhook_subscriptions s JOIN latest l ON l.subscription_id = s.id ORDER BY s.id FOR UPDATE OF s),
+  subscription AS (
+    UPDATE webhook_subscriptions s SET last_delivery_at = now(), last_delivery_ok = (k.outcome = 'succeeded'),
+      last_error = CASE WHEN k.outcome = 'succeeded' THEN NULL ELSE k.summary END,
+      failing_since = CASE WHEN k.outcome = 'succeeded' THEN NULL ELSE COALESCE(k.failing_since, now()) END
+    FROM locked k
+    WHERE s.id = k.id
+      AND NOT (k.outcome = 'succeeded' AND k.last_delivery_ok IS TRUE AND k.failing_since IS NULL AND k.last_error IS NULL
+               AND k.last_delivery_at > now() - interval '1 second')
+    RETURNING s.id, s.failing_since)
+  -- job is a plain SELECT (add_job): it runs only because it is read here.
+  SELECT i.n::int AS n, u.failing_since, (SELECT count(*) FROM job)::int AS queued
+  FROM input i LEFT JOIN subscription u ON u.id = i.subscription_id ORDER BY i.n`;
+
+/** A recorder for one worker: its attempts, batched while a record statement runs. */
+export function attemptRecorder(pool: pg.Pool, task: string): Recorder {
+  const text = RECORD_SQL(task);
+  return coalescing<AttemptRecord, Date | null>(async (records) => {
+    const column = <K extends keyof AttemptRecord>(key: K) => records.map((record) => record[key]);
+    const { rows } = await pool.query<{ n: number; failing_since: Date | null }>({
+      name: "outbound-record-batch",
+      text,
+      values: [
+        column("deliveryId"),
+        column("attempt"),
+        column("statusCode"),
+        column("durationMs"),
+        records.map((record) => record.excerpt.replace(/\u0000/g, "")),
+        column("error"),
+        column("outcome"),
+        column("delayMs"),
+        column("subscriptionId"),
+        column("summary"),
+        column("jobId"),
+      ],
+    });
+    return rows.map((row) => row.failing_since);
+  }, MAX_BATCH);
+}
