@@ -132,9 +132,11 @@ function candidateQuery(input: SearchInput, level: Level | null, window: Window,
   const since = at(window.from);
   const common = ["account_id = $1::uuid", "status = 'upcoming'"];
   if (input.free) common.push(FREE_PRICE_SQL);
-  const matching = !level ? "true" : level.every ? level.words.map((forms) => `search_words && ${param(forms, "text[]")}`).join(" AND ") : `search_words && ${param(level.words.flat(), "text[]")}`;
+  // Every word (each: any of its forms), or any word at all.
+  const wordSets = !level ? [] : (level.every ? level.words : [level.words.flat()]).map((forms) => param(forms, "text[]"));
+  const matching = (column: string) => (wordSets.length === 0 ? "true" : wordSets.map((set) => `${column} && ${set}`).join(" AND "));
   const columns = `${COLUMNS}${level && !level.every ? ", search_words" : ""}`;
-  const starting = [...common, `starts_at >= ${since}`, ...(window.to ? [`starts_at < ${at(window.to)}`] : []), matching];
+  const starting = [...common, `starts_at >= ${since}`, ...(window.to ? [`starts_at < ${at(window.to)}`] : []), matching("search_words")];
   const selects = [`(SELECT ${columns}, 0 AS part FROM events WHERE ${starting.join(" AND ")} ORDER BY starts_at, id LIMIT ${limit})`];
   if (first) {
     const recent = at(new Date(window.from.getTime() - DAY));
@@ -145,7 +147,7 @@ function candidateQuery(input: SearchInput, level: Level | null, window: Window,
     ];
     for (const where of running) {
       selects.push(`(SELECT ${columns}, 1 AS part FROM (SELECT ${columns}, search_words AS words FROM events WHERE ${where.join(" AND ")} OFFSET 0) AS running
-    WHERE ${matching.replaceAll("search_words &&", "words &&")} ORDER BY starts_at, id LIMIT ${limit})`);
+    WHERE ${matching("words")} ORDER BY starts_at, id LIMIT ${limit})`);
     }
   }
   const count = (words: string[][]) => words.map((forms) => `(search_words && ${param(forms, "text[]")})::int`).join(" + ");
@@ -170,16 +172,18 @@ async function candidates(client: Queryable, input: SearchInput, level: Level | 
   const to = input.range?.to ?? null;
   const split = new Date(from.getTime() + FIRST_WINDOW_DAYS * DAY);
   const whole = to !== null && to <= split;
-  const query = (window: Window, first: boolean, count: number) => candidateQuery(input, level, window, first, count);
-  const found = (await client.query<Row>(...spread(query({ from, to: whole ? to : split }, true, limit)))).rows;
+  const rows = async (window: Window, first: boolean, count: number) => {
+    const { text, values } = candidateQuery(input, level, window, first, count);
+    return (await client.query<Row>(text, values)).rows;
+  };
+  const found = await rows({ from, to: whole ? to : split }, true, limit);
   // Without topic words, running events come after every starting one: only starting ones count.
   const enough = (level ? found : found.filter((row) => row.part === 0)).length >= limit;
   if (whole || enough) return found;
-  const later = (await client.query<Row>(...spread(query({ from: split, to }, false, limit)))).rows;
-  return [...found, ...later];
+  // The later window starts after every event of the first: it adds the soonest of the rest.
+  const starting = found.filter((row) => row.part === 0).length;
+  return [...found, ...(await rows({ from: split, to }, false, limit - (level ? found.length : starting)))];
 }
-
-const spread = (query: { text: string; values: unknown[] }) => [query.text, query.values] as const;
 
 /** Title matches first, then events starting in the range before those already running, then the soonest. */
 function byRank(a: Row, b: Row): number {
