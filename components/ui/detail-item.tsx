@@ -7,3 +7,16 @@ export function DetailItem({ term, children }: { term: string; children: React.R
     </div>
   );
 }
+
+/** A `<dl>` of terms and their values, one DetailItem each. */
+export function DetailList({ entries, className = "" }: { entries: ReadonlyArray<readonly [string, React.ReactNode]>; className?: string }) {
+  return (
+    <dl className={`space-y-3 text-sm ${className}`}>
+      {entries.map(([term, value]) => (
+        <DetailItem key={term} term={term}>
+          {value}
+        </DetailItem>
+      ))}
+    </dl>
+  );
+}

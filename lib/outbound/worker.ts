@@ -66,7 +66,9 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   // notifications (the outbox) are unaffected: they commit on the writers' own connections.
   const pool = new pg.Pool({
     connectionString,
-    max: slots + slots * lanes + 4,
+    // graphile-worker's slots, the attempts in flight (loading or skipping a delivery), and the batched
+    // claim and record statements plus the stale-lock sweep: lanes waiting for a claim hold no connection.
+    max: slots + concurrency + 3,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     // The job queue grows from empty to thousands of rows between two ANALYZEs; on such stale statistics

@@ -12,7 +12,7 @@ import { StageBadge } from "../_components/stage-badge";
 import { LEAD_FORM_LIMITS } from "../view-model";
 import { LeadActions } from "./_components/lead-actions";
 import { StageSelect } from "./_components/stage-select";
-import { DetailItem } from "@/components/ui/detail-item";
+import { DetailList } from "@/components/ui/detail-item";
 
 export const metadata: Metadata = { title: "Lead" };
 
@@ -128,20 +128,15 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
             <h2 id="lead-record" className="text-sm font-semibold text-zinc-900">
               Record
             </h2>
-            <dl className="mt-2 space-y-3 text-sm">
-              {(
-                [
-                  ["Created", when(lead.createdAt)],
-                  ["Updated", when(lead.updatedAt)],
-                  ["Stage changed", when(lead.stageChangedAt)],
-                  ["Lead ID", <code key="id" className="font-mono text-xs break-all">{lead.id}</code>],
-                ] as const
-              ).map(([term, value]) => (
-                <DetailItem key={term} term={term}>
-                  {value}
-                </DetailItem>
-              ))}
-            </dl>
+            <DetailList
+              className="mt-2"
+              entries={[
+                ["Created", when(lead.createdAt)],
+                ["Updated", when(lead.updatedAt)],
+                ["Stage changed", when(lead.stageChangedAt)],
+                ["Lead ID", <code key="id" className="font-mono text-xs break-all">{lead.id}</code>],
+              ]}
+            />
           </section>
         </aside>
       </div>

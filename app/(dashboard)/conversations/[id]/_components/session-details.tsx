@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
-import { DetailItem } from "@/components/ui/detail-item";
+import { DetailList } from "@/components/ui/detail-item";
 import type { Conversation } from "@/lib/conversations/model";
 import { formatDateTime } from "@/lib/format/date-time";
 import { safeHttpUrl, STATUS_BADGES } from "../../view-model";
@@ -72,13 +72,7 @@ export function SessionDetails({ conversation, lead, timezone }: { conversation:
         <h2 id="conversation-session" className="text-sm font-semibold text-zinc-900">
           Session
         </h2>
-        <dl className="mt-3 space-y-3 text-sm">
-          {entries.map(([term, value]) => (
-            <DetailItem key={term} term={term}>
-              {value}
-            </DetailItem>
-          ))}
-        </dl>
+        <DetailList entries={entries} className="mt-3" />
       </section>
     </aside>
   );
