@@ -15,7 +15,9 @@ import { coalescing } from "./coalesce";
  * a run, cleared by a success), returned for the 5-day rule. A success that changes nothing but
  * last_delivery_at skips the write when that is under a second old: every delivery of a subscription
  * would otherwise queue on its one row. Subscriptions are locked in id order, so two workers recording
- * attempts of the same subscriptions cannot deadlock.
+ * attempts of the same subscriptions cannot deadlock, and FOR NO KEY UPDATE (what the UPDATE itself
+ * takes): FOR UPDATE would also wait for, and hold up, every writer whose new delivery's foreign key
+ * share-locks the subscription row.
  */
 
 export type AttemptOutcome = "succeeded" | "retry" | "failed" | "disabled";
@@ -67,7 +69,7 @@ const RECORD_SQL = (task: string) => `WITH input AS (
   latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary FROM input ORDER BY subscription_id, n DESC),
   locked AS MATERIALIZED (
     SELECT s.id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome, l.summary
-    FROM webhook_subscriptions s JOIN latest l ON l.subscription_id = s.id ORDER BY s.id FOR UPDATE OF s),
+    FROM webhook_subscriptions s JOIN latest l ON l.subscription_id = s.id ORDER BY s.id FOR NO KEY UPDATE OF s),
   subscription AS (
     UPDATE webhook_subscriptions s SET last_delivery_at = now(), last_delivery_ok = (k.outcome = 'succeeded'),
       last_error = CASE WHEN k.outcome = 'succeeded' THEN NULL ELSE k.summary END,

@@ -39,6 +39,12 @@ export function workerConcurrency(env: NodeJS.ProcessEnv = process.env): number 
   return Number.isInteger(value) && value > 0 ? value : 10;
 }
 
+// How often an idle worker looks for due jobs it was not woken for (docs/outbound-webhooks.md, "Workers").
+export function workerPollMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.OUTBOUND_WORKER_POLL_MS);
+  return Number.isInteger(value) && value >= 50 ? value : 1_000;
+}
+
 function staleLockMs(env: NodeJS.ProcessEnv = process.env): number {
   const value = Number(env.OUTBOUND_STALE_LOCK_MS);
   return Number.isFinite(value) && value > 0 ? value : deliveryTimeoutMs(env) + 45_000;
@@ -104,7 +110,7 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
       pgPool: pool,
       concurrency: slots,
       noHandleSignals: true,
-      pollInterval: options.pollIntervalMs ?? 1_000,
+      pollInterval: options.pollIntervalMs ?? workerPollMs(),
       taskList: { [DELIVER_TASK]: task },
       logger,
       events,

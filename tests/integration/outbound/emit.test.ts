@@ -49,6 +49,47 @@ describe("the outbox transaction", () => {
     expect(await deliveries(other.subscriptionId)).toEqual([]);
   });
 
+  it("wakes the idle workers from a commit that queues deliveries, unless another commit is waking them", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const listener = await db.pool.connect();
+    const writer = await db.pool.connect();
+    const holder = await db.pool.connect();
+    const heard: string[] = [];
+    const onNotification = (message: { channel: string; payload?: string }) => {
+      if (message.channel === "jobs:insert") heard.push(message.payload ?? "");
+    };
+    listener.on("notification", onNotification);
+    // Other test files queue deliveries too, so the wake-up is asserted through the lock this writer holds.
+    const holdsWakeUpLock = async () => {
+      const { rows } = await writer.query(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = 1918305121 AND objsubid = 1 AND pid = pg_backend_pid()",
+      );
+      return rows[0].n === 1;
+    };
+    try {
+      await listener.query('LISTEN "jobs:insert"');
+      await writer.query("BEGIN");
+      await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_1" } }]);
+      expect(await holdsWakeUpLock()).toBe(true);
+      await writer.query("COMMIT");
+      await expect.poll(() => heard.some((payload) => JSON.parse(payload).count >= 1)).toBe(true);
+
+      await holder.query("BEGIN");
+      await holder.query("SELECT pg_advisory_xact_lock(1918305121)");
+      await writer.query("BEGIN");
+      await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_2" } }]);
+      expect(await holdsWakeUpLock()).toBe(false);
+      await writer.query("COMMIT");
+      await holder.query("COMMIT");
+      // Queued all the same: a busy worker's lanes or an idle worker's poll take it.
+      expect(await queuedJobs((await deliveries(subscriptionId)).map((row) => row.id))).toHaveLength(2);
+    } finally {
+      listener.off("notification", onNotification);
+      await listener.query('UNLISTEN "jobs:insert"').catch(() => {});
+      for (const client of [listener, writer, holder]) client.release();
+    }
+  });
+
   it("writes messages but no deliveries for an account without an active subscription", async () => {
     const account = await createAccount();
     await createEvent(account.accountId, sample());
