@@ -1,9 +1,9 @@
 /*
  * The transactional outbox in SQL (docs/outbound-webhooks.md, "Delivery"): a notification is a row of
  * outbound_messages written by the same statement or transaction as the change it announces, so a change
- * that rolls back notifies nobody and a committed one is never lost. The row's trigger (migration
- * outbound_deliveries) fans it out to the account's matching subscriptions and queues their jobs, in the
- * same transaction. The SQL functions used here (outbound_public_id, outbound_iso_time,
+ * that rolls back notifies nobody and a committed one is never lost. The row's trigger (migrations
+ * outbound_deliveries and outbound_fan_out_relay) queues it, in the same transaction, for the workers'
+ * relay (relay.ts) when a subscription of the account wants it. The SQL functions used here (outbound_public_id, outbound_iso_time,
  * outbound_event_data) live in that migration.
  * No server-only marker: the webhook benchmark's reference server runs these statements too.
  */

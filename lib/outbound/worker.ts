@@ -7,12 +7,14 @@ import { DELIVER_TASK } from "./deliver";
 import { deliveryTimeoutMs } from "./post";
 import { permits } from "./permits";
 import { attemptRecorder } from "./record";
+import { startFanOutRelay } from "./relay";
 
 /*
  * The delivery worker: graphile-worker running the "deliver" task (deliver.ts) on a pool of its own.
  * Any number of workers, in web instances (`npm start`) or alone (`npm run worker`), share the queue:
- * graphile-worker locks each job for the one worker that runs it. New jobs arrive by LISTEN/NOTIFY, so
- * the lag from commit to the first attempt is milliseconds when idle.
+ * graphile-worker locks each job for the one worker that runs it. Each worker also runs the fan-out relay
+ * (relay.ts), which turns committed messages into deliveries and their jobs. Both are woken by
+ * LISTEN/NOTIFY, so the lag from commit to the first attempt is milliseconds when idle.
  *
  * A worker that dies mid-delivery (SIGKILL, power loss) leaves its job locked; graphile-worker frees such
  * jobs only after 4 hours. Since one attempt never runs longer than its timeout, every worker also frees
@@ -146,6 +148,7 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   const sweep = setInterval(() => void freeStaleLocks(), Math.max(Math.min(lockLimit / 2, 15_000), 500));
   sweep.unref();
   void freeStaleLocks();
+  const relay = startFanOutRelay({ pool, connectionString, pollMs: options.pollIntervalMs ?? workerPollMs(), log });
 
   let stopping: Promise<void> | null = null;
   return {
@@ -154,6 +157,7 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
       stopping ??= (async () => {
         stopped = true;
         clearInterval(sweep);
+        await relay.stop();
         await restarting;
         // Lets running attempts finish (each is bounded by its timeout) and releases the queue's locks.
         await runner?.stop().catch(() => {});

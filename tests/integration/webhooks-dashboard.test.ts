@@ -14,6 +14,7 @@ import SubscriptionPage from "@/app/(dashboard)/settings/webhooks/[id]/page";
 import WebhooksPage from "@/app/(dashboard)/settings/webhooks/page";
 import { db } from "@/lib/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
+import { relayFanOuts } from "@/lib/outbound/relay";
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
@@ -295,6 +296,7 @@ describe("deliveries from the dashboard", () => {
   /** A committed notification of the account, fanned out to its subscriptions (no worker runs here). */
   async function notifyAccount(accountId: string, type = "lead.created") {
     const [id] = await emitNotifications(db.pool, accountId, [{ type, data: { id: "lead_test" } }]);
+    await relayFanOuts(db.pool);
     return id;
   }
   const deliveryOf = async (subscriptionId: string, messageId: string) =>

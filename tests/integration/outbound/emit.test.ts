@@ -49,43 +49,45 @@ describe("the outbox transaction", () => {
     expect(await deliveries(other.subscriptionId)).toEqual([]);
   });
 
-  it("wakes the idle workers from a commit that queues deliveries, unless another commit is waking them", async () => {
+  it("queues the fan-out in the writer's transaction and wakes the relays, unless another commit is waking them", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const listener = await db.pool.connect();
     const writer = await db.pool.connect();
     const holder = await db.pool.connect();
     const heard: string[] = [];
-    const onNotification = (message: { channel: string; payload?: string }) => {
-      if (message.channel === "jobs:insert") heard.push(message.payload ?? "");
-    };
+    const onNotification = (message: { channel: string }) => heard.push(message.channel);
     listener.on("notification", onNotification);
-    // Other test files queue deliveries too, so the wake-up is asserted through the lock this writer holds.
+    // Other test files write messages too, so the wake-up is asserted through the lock this writer holds.
     const holdsWakeUpLock = async () => {
       const { rows } = await writer.query(
         "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = 1918305121 AND objsubid = 1 AND pid = pg_backend_pid()",
       );
       return rows[0].n === 1;
     };
+    const queuedFanOuts = async (ids: string[]) =>
+      (await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [ids])).rows[0].n;
     try {
-      await listener.query('LISTEN "jobs:insert"');
+      await listener.query('LISTEN "outbound:fan_out"; LISTEN "jobs:insert"');
       await writer.query("BEGIN");
-      await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_1" } }]);
+      const first = await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_1" } }]);
       expect(await holdsWakeUpLock()).toBe(true);
       await writer.query("COMMIT");
-      await expect.poll(() => heard.some((payload) => JSON.parse(payload).count >= 1)).toBe(true);
+      await expect.poll(() => heard.includes("outbound:fan_out")).toBe(true);
 
       await holder.query("BEGIN");
       await holder.query("SELECT pg_advisory_xact_lock(1918305121)");
       await writer.query("BEGIN");
-      await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_2" } }]);
+      const second = await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_2" } }]);
       expect(await holdsWakeUpLock()).toBe(false);
       await writer.query("COMMIT");
       await holder.query("COMMIT");
-      // Queued all the same: a busy worker's lanes or an idle worker's poll take it.
-      expect(await queuedJobs((await deliveries(subscriptionId)).map((row) => row.id))).toHaveLength(2);
+      // Queued all the same: a relay (woken by another commit, or by its poll) fans it out.
+      expect(await deliveries(subscriptionId)).toHaveLength(2);
+      expect(await queuedFanOuts([...first, ...second])).toBe(0);
+      await expect.poll(() => heard.includes("jobs:insert")).toBe(true);
     } finally {
       listener.off("notification", onNotification);
-      await listener.query('UNLISTEN "jobs:insert"').catch(() => {});
+      await listener.query("UNLISTEN *").catch(() => {});
       for (const client of [listener, writer, holder]) client.release();
     }
   });

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { db } from "@/lib/db/client";
+import { relayFanOuts } from "@/lib/outbound/relay";
 import { createSubscription } from "@/lib/webhook-subscriptions/store";
 import { createAccount, type TestAccount } from "../../support/factories";
 
@@ -34,7 +35,14 @@ export async function messages(accountId: string): Promise<MessageRow[]> {
 
 export type DeliveryRow = { id: string; message_id: string; subscription_id: string; status: string; attempts: number; next_attempt_at: Date | null };
 
+/** Does what a worker's relay does when woken: the committed messages' deliveries and jobs, now. */
+export async function fanOut(): Promise<number> {
+  return relayFanOuts(db.pool);
+}
+
+/** The subscription's deliveries, after the relay has fanned out every committed message. */
 export async function deliveries(subscriptionId: string): Promise<DeliveryRow[]> {
+  await fanOut();
   const { rows } = await db.pool.query<DeliveryRow>(
     "SELECT id, message_id, subscription_id, status::text AS status, attempts, next_attempt_at FROM outbound_deliveries WHERE subscription_id = $1 ORDER BY created_at, id",
     [subscriptionId],

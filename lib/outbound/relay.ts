@@ -1,0 +1,134 @@
+import "server-only";
+import pg from "pg";
+import { DELIVER_TASK } from "./deliver";
+
+/*
+ * The fan-out relay (docs/outbound-webhooks.md, "Workers"). A writer's transaction adds, next to its
+ * messages, one row per message to outbound_fan_outs when the account has a matching active subscription
+ * (the trigger of the outbound_fan_out_relay migration); nothing else. Creating the deliveries and their
+ * queue jobs in the writer's transaction made webhook ingest with one subscription about a third slower:
+ * two more rows and six more index entries per change, on the writer's clock.
+ *
+ * Every worker runs this relay: woken by the trigger's NOTIFY (or its poll), it takes the waiting rows in
+ * batches, oldest first, and in one statement deletes them, creates the deliveries for the subscriptions
+ * that match now, and queues one job per delivery. FOR UPDATE SKIP LOCKED lets several workers drain the
+ * queue at once without taking a row twice; a relay that dies mid-statement rolls back, and its rows wait
+ * for the next one. ON CONFLICT keeps a delivery unique should a message ever be queued twice.
+ */
+
+const RELAY_BATCH = 500;
+export const FAN_OUT_CHANNEL = "outbound:fan_out";
+
+const RELAY_SQL = `WITH taken AS (
+    DELETE FROM outbound_fan_outs WHERE id IN (
+      SELECT id FROM outbound_fan_outs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+    RETURNING id, message_id),
+  created AS (
+    INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at)
+    SELECT m.id, s.id, now()
+    FROM taken t JOIN outbound_messages m ON m.id = t.message_id
+    JOIN webhook_subscriptions s ON s.account_id = m.account_id AND s.status = 'active'
+    WHERE '*' = ANY (s.event_types) OR m.type = ANY (s.event_types) OR split_part(m.type, '.', 1) || '.*' = ANY (s.event_types)
+    ORDER BY t.id, s.id
+    ON CONFLICT (message_id, subscription_id) DO NOTHING
+    RETURNING id),
+  jobs AS (
+    -- As graphile-worker's add_jobs inserts a job; the key is the delivery's (the worker's retries and the
+    -- dashboard's resend use it), so each delivery is queued once.
+    INSERT INTO graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key, priority)
+    SELECT (SELECT k.id FROM graphile_worker._private_tasks k WHERE k.identifier = '${DELIVER_TASK}'),
+           json_build_object('delivery_id', c.id), now(), 25, 'outbound-delivery:' || c.id, 0
+    FROM created c
+    RETURNING 1),
+  counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT count(*) FROM jobs)::int AS queued)
+  -- One NOTIFY per batch wakes the idle worker slots (of every worker) for the new jobs.
+  SELECT taken, queued, CASE WHEN queued > 0 THEN pg_notify('jobs:insert', json_build_object('count', queued)::text) END
+  FROM counted`;
+
+type Queryable = Pick<pg.Pool, "query">;
+
+/** Fans out every message waiting now; returns the number of deliveries queued. */
+export async function relayFanOuts(pool: Queryable, batch = RELAY_BATCH): Promise<number> {
+  let queued = 0;
+  for (;;) {
+    const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch]);
+    queued += rows[0].queued;
+    if (rows[0].taken < batch) return queued;
+  }
+}
+
+export type FanOutRelay = { stop: () => Promise<void> };
+
+/**
+ * Runs the relay whenever a writer's NOTIFY arrives and every `pollMs` (a wake-up can be skipped, and
+ * a NOTIFY sent while the listener reconnects is lost), one drain at a time.
+ */
+export function startFanOutRelay(options: { pool: pg.Pool; connectionString: string; pollMs: number; log: (line: string) => void }): FanOutRelay {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let failing = false;
+  const drain = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await relayFanOuts(options.pool);
+          failing = false;
+        } catch (error) {
+          // The database went away: the rows stay queued, and the next poll tries again.
+          if (!failing) options.log(`outbound relay: fan-out failed (retried): ${error instanceof Error ? error.message : String(error)}`);
+          failing = true;
+          again = false;
+        }
+      } while (again && !stopped);
+      running = null;
+    })();
+  };
+
+  let listener: pg.Client | null = null;
+  let reconnect: NodeJS.Timeout | null = null;
+  const listen = async () => {
+    reconnect = null;
+    if (stopped) return;
+    const client = new pg.Client({ connectionString: options.connectionString });
+    let closed = false;
+    const retry = () => {
+      if (closed) return;
+      closed = true;
+      if (listener === client) listener = null;
+      client.end().catch(() => {});
+      if (!stopped && !reconnect) reconnect = setTimeout(() => void listen(), 2_000);
+    };
+    client.on("error", retry);
+    client.on("end", retry);
+    client.on("notification", drain);
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${FAN_OUT_CHANNEL}"`);
+      if (stopped) return void client.end().catch(() => {});
+      listener = client;
+      drain();
+    } catch {
+      retry();
+    }
+  };
+  void listen();
+  const poll = setInterval(drain, options.pollMs);
+  poll.unref();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      clearInterval(poll);
+      if (reconnect) clearTimeout(reconnect);
+      await listener?.end().catch(() => {});
+      await running;
+    },
+  };
+}
