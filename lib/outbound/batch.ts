@@ -40,7 +40,7 @@ type Claimed = Loaded & { job_id: string; wanted_id: string };
 /** Claims one due job for a lane that can start it at once; null when none is due. */
 export type Claimer = () => Promise<Claimed | null>;
 
-// The payload is {"delivery_id": "<uuid>"} (the fan-out trigger and deliver.ts write it); anything else is left to fail on its own.
+// The payload is {"delivery_id": "<uuid>"} (the fan-out relay, relay.ts, and deliver.ts write it); anything else is left to fail on its own.
 const CLAIM_SQL = `WITH claimed AS (
     UPDATE graphile_worker._private_jobs j SET attempts = j.attempts + 1, locked_by = $1::text, locked_at = now()
     FROM (SELECT id FROM graphile_worker._private_jobs

@@ -11,7 +11,8 @@ import { DELIVER_TASK } from "./deliver";
  *
  * Every worker runs this relay: woken by the trigger's NOTIFY (or its poll), it takes the waiting rows in
  * batches, oldest first, and in one statement deletes them, creates the deliveries for the subscriptions
- * that match now, and queues one job per delivery. FOR UPDATE SKIP LOCKED lets several workers drain the
+ * that are active now and have been since the message was written (active_since), and queues one job per
+ * delivery. FOR UPDATE SKIP LOCKED lets several workers drain the
  * queue at once without taking a row twice; a relay that dies mid-statement rolls back, and its rows wait
  * for the next one. ON CONFLICT keeps a delivery unique should a message ever be queued twice.
  */
@@ -27,7 +28,8 @@ const RELAY_SQL = `WITH taken AS (
     INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at)
     SELECT m.id, s.id, now()
     FROM taken t JOIN outbound_messages m ON m.id = t.message_id
-    JOIN webhook_subscriptions s ON s.account_id = m.account_id AND s.status = 'active'
+    -- Matched as of now, but never with a message written before the subscription became active.
+    JOIN webhook_subscriptions s ON s.account_id = m.account_id AND s.status = 'active' AND s.active_since <= m.created_at
     WHERE '*' = ANY (s.event_types) OR m.type = ANY (s.event_types) OR split_part(m.type, '.', 1) || '.*' = ANY (s.event_types)
     ORDER BY t.id, s.id
     ON CONFLICT (message_id, subscription_id) DO NOTHING
@@ -47,15 +49,22 @@ const RELAY_SQL = `WITH taken AS (
 
 type Queryable = Pick<pg.Pool, "query">;
 
-/** Fans out every message waiting now; returns the number of deliveries queued. */
-export async function relayFanOuts(pool: Queryable, batch = RELAY_BATCH): Promise<number> {
+/**
+ * Fans out every message waiting now, batch by batch; returns the number of deliveries queued.
+ * `shouldStop` is asked before each batch so that a worker shutting down does not drain a backlog first.
+ */
+export async function relayFanOuts(pool: Queryable, batch = RELAY_BATCH, shouldStop: () => boolean = () => false): Promise<number> {
   let queued = 0;
-  for (;;) {
+  while (!shouldStop()) {
     const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch]);
     queued += rows[0].queued;
-    if (rows[0].taken < batch) return queued;
+    if (rows[0].taken < batch) break;
   }
+  return queued;
 }
+
+/** While the relay keeps failing, say so again this often (not on every poll, not only once). */
+const FAILURE_LOG_EVERY_MS = 60_000;
 
 export type FanOutRelay = { stop: () => Promise<void> };
 
@@ -67,7 +76,7 @@ export function startFanOutRelay(options: { pool: pg.Pool; connectionString: str
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
-  let failing = false;
+  let lastFailureLog = 0;
   const drain = () => {
     if (stopped) return;
     if (running) {
@@ -78,12 +87,14 @@ export function startFanOutRelay(options: { pool: pg.Pool; connectionString: str
       do {
         again = false;
         try {
-          await relayFanOuts(options.pool);
-          failing = false;
+          await relayFanOuts(options.pool, RELAY_BATCH, () => stopped);
+          lastFailureLog = 0;
         } catch (error) {
           // The database went away: the rows stay queued, and the next poll tries again.
-          if (!failing) options.log(`outbound relay: fan-out failed (retried): ${error instanceof Error ? error.message : String(error)}`);
-          failing = true;
+          if (Date.now() - lastFailureLog >= FAILURE_LOG_EVERY_MS) {
+            options.log(`outbound relay: fan-out failed (retried every poll): ${error instanceof Error ? error.message : String(error)}`);
+            lastFailureLog = Date.now();
+          }
           again = false;
         }
       } while (again && !stopped);

@@ -70,13 +70,16 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   const lanes = Math.ceil((2 * concurrency) / slots);
   // The worker's own writes (attempt records, job bookkeeping) commit without waiting for the disk flush:
   // a crash can lose the last fraction of a second of them, which only means those deliveries are made
-  // again, with the same webhook-id, exactly as for a crash between the POST and its record. Writers'
-  // notifications (the outbox) are unaffected: they commit on the writers' own connections.
+  // again, with the same webhook-id, exactly as for a crash between the POST and its record. The fan-out
+  // relay commits here too: a lost relay commit loses its deliveries and jobs and brings back the queued
+  // rows it deleted, so the next relay creates them again for the same messages (the same webhook-id).
+  // Writers' notifications (the outbox) are unaffected: they commit on the writers' own connections.
   const pool = new pg.Pool({
     connectionString,
     // graphile-worker's slots, the attempts in flight (loading or skipping a delivery), and the batched
-    // claim and record statements plus the stale-lock sweep: lanes waiting for a claim hold no connection.
-    max: slots + concurrency + 3,
+    // claim and record statements, the stale-lock sweep and the fan-out relay (relay.ts): lanes waiting
+    // for a claim hold no connection.
+    max: slots + concurrency + 4,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     // The job queue grows from empty to thousands of rows between two ANALYZEs; on such stale statistics

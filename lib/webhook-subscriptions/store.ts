@@ -134,6 +134,9 @@ export async function updateSubscription(context: SubscriptionContext, id: strin
     const changed = (["url", "eventTypes", "description"] as const).filter((field) => field in data && JSON.stringify(data[field]) !== JSON.stringify(before[field]));
     if (!statusChange && changed.length === 0) return { ok: true as const, subscription: before };
     const subscription = await tx.webhookSubscription.update({ where: { id: before.id }, data, select: subscriptionSelect });
+    // The database's clock, as the messages' created_at: the fan-out relay gives a re-enabled subscription
+    // only what was written from now on, not what waited while it was disabled (docs/outbound-webhooks.md).
+    if (statusChange === "active") await tx.$executeRaw`UPDATE webhook_subscriptions SET active_since = now() WHERE id = ${before.id}`;
     if (changed.length > 0) {
       const changes = Object.fromEntries(changed.map((field) => [field, { from: before[field], to: subscription[field] }]));
       await audit(tx, context, "webhook_subscription.updated", subscription, changes);

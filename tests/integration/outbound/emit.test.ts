@@ -95,8 +95,10 @@ describe("the outbox transaction", () => {
   it("writes messages but no deliveries for an account without an active subscription", async () => {
     const account = await createAccount();
     await createEvent(account.accountId, sample());
-    expect(await messages(account.accountId)).toHaveLength(1);
-    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id WHERE m.account_id = $1", [account.accountId]);
+    const written = await messages(account.accountId);
+    expect(written).toHaveLength(1);
+    // Nothing is queued for the relay, so nothing can become a delivery.
+    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [written.map((row) => row.id)]);
     expect(rows[0].n).toBe(0);
   });
 });

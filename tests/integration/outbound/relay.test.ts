@@ -1,13 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { relayFanOuts } from "@/lib/outbound/relay";
+import { updateSubscription } from "@/lib/webhook-subscriptions/store";
 import { deliveries, queuedJobs, subscribe, subscribedAccount } from "./support";
 
 /* The fan-out relay: committed messages become deliveries and jobs exactly once, whoever drains. */
 
 const waitingRows = async (messageIds: string[]) =>
   (await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [messageIds])).rows[0].n;
+
+// These tests queue thousands of jobs for receivers that do not exist; the worker tests that follow
+// must not spend their time failing them.
+afterAll(async () => {
+  await db.pool.query(`DELETE FROM graphile_worker._private_jobs WHERE key IN (
+    SELECT 'outbound-delivery:' || d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+    WHERE s.url LIKE 'http://127.0.0.1:9/%')`);
+});
 
 describe("the fan-out relay", () => {
   it("creates one delivery and one job per message and subscription when three relays drain at once", async () => {
@@ -55,7 +64,7 @@ describe("the fan-out relay", () => {
   it("gives nothing to a subscription disabled between the message and the relay", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const other = await subscribe(accountId, "http://127.0.0.1:9/other");
-    // In one transaction, so that no relay (of another test file) can run in between.
+    // The message and the disable in one transaction: the relay first sees them together.
     const client = await db.pool.connect();
     let ids: string[] = [];
     try {
@@ -68,5 +77,41 @@ describe("the fan-out relay", () => {
     }
     expect(await deliveries(subscriptionId)).toEqual([]);
     expect((await deliveries(other.subscriptionId)).map((row) => row.message_id)).toEqual(ids);
+  });
+
+  it("gives nothing to a subscription created after the message, however late the relay runs", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const ids = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_before_subscription" } }]);
+    // created_at and active_since have millisecond precision: let the clock move past the message's.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await subscribe(accountId, "http://127.0.0.1:9/later");
+
+    expect(await deliveries(later.subscriptionId)).toEqual([]);
+    expect((await deliveries(subscriptionId)).map((row) => row.message_id)).toEqual(ids);
+  });
+
+  it("gives a re-enabled subscription nothing written while it was disabled", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const paused = await subscribe(accountId, "http://127.0.0.1:9/paused");
+    const context = { accountId, actor: { type: "system" as const } };
+    expect(await updateSubscription(context, paused.subscriptionId, { url: undefined, eventTypes: undefined, description: undefined, status: "disabled" })).toMatchObject({ ok: true });
+    const whileDisabled = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_while_disabled" } }]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await updateSubscription(context, paused.subscriptionId, { url: undefined, eventTypes: undefined, description: undefined, status: "active" })).toMatchObject({ ok: true });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const afterwards = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_after_enable" } }]);
+
+    expect((await deliveries(paused.subscriptionId)).map((row) => row.message_id)).toEqual(afterwards);
+    expect((await deliveries(subscriptionId)).map((row) => row.message_id).sort()).toEqual([...whileDisabled, ...afterwards].sort());
+  });
+
+  it("stops between batches when asked, leaving the rest queued for the next relay", async () => {
+    await relayFanOuts(db.pool);
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const ids = await emitNotifications(db.pool, accountId, Array.from({ length: 300 }, (_, i) => ({ type: "lead.created", data: { id: `lead_stop_${i}` } })));
+    let batches = 0;
+    expect(await relayFanOuts(db.pool, 100, () => batches++ >= 1)).toBe(100);
+    expect(await waitingRows(ids)).toBe(200);
+    expect(await deliveries(subscriptionId)).toHaveLength(300);
   });
 });
