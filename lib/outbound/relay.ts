@@ -20,10 +20,13 @@ import { DELIVER_TASK } from "./deliver";
 const RELAY_BATCH = 500;
 export const FAN_OUT_CHANNEL = "outbound:fan_out";
 
-const RELAY_SQL = `WITH taken AS (
-    DELETE FROM outbound_fan_outs WHERE id IN (
-      SELECT id FROM outbound_fan_outs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-    RETURNING id, message_id),
+// The batch is picked in its own CTE: inside "DELETE … WHERE id IN (SELECT … LIMIT … SKIP LOCKED)"
+// the planner may run the subquery more than once, and one statement then took 300 rows of a batch of 100.
+const RELAY_SQL = `WITH picked AS MATERIALIZED (
+    SELECT id FROM outbound_fan_outs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED),
+  taken AS (
+    DELETE FROM outbound_fan_outs f USING picked p WHERE f.id = p.id
+    RETURNING f.id, f.message_id),
   created AS (
     INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at)
     SELECT m.id, s.id, now()
