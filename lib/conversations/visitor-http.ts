@@ -3,13 +3,15 @@ import { isDatabaseUnavailable } from "@/lib/db/client";
 import { errorResponse, internalErrorResponse, jsonResponse, unavailableResponse } from "@/lib/http/api-error";
 import { CLIENT_IP_HEADER } from "@/lib/http/client-ip";
 import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
+import { table, type PublicRoute } from "@/lib/http/route-table";
 import { leaveContact } from "./contact";
 import type { Conversation, Message } from "./model";
 import { listMessages } from "./read";
 import { checkMessageText } from "./text";
-import { authenticateVisitor, postVisitorMessage, requestHandoff, startConversation, type VisitorResult } from "./visitor";
+import { postVisitorMessage, requestHandoff, startConversation, type VisitorResult } from "./visitor";
 import { sessionLocale, sessionUrl, sessionUserAgent, parseAfter } from "./visitor-input";
-import { throttlePoll, throttleVisitorWrite, throttleWidgetWrite } from "./visitor-limits";
+import { checkVisitorAccess } from "./visitor-access";
+import { throttledResponse, throttleVisitorWrite, throttleWidgetWrite } from "./visitor-limits";
 import { findWidget, type ChatWidget } from "./widget";
 
 /*
@@ -88,20 +90,19 @@ function visitorRoute<P>(handler: (request: Request, params: P) => Promise<Respo
 
 type Visitor = { widget: ChatWidget; conversation: Conversation };
 
-/** Throttle (writes only), then the widget, then the token; a refusal is the response to send. */
+/** Throttles, the widget, the conversation and its token in one statement; a refusal is the response to send. */
 async function visitorOf(request: Request, params: Awaited<ConversationParams["params"]>, kind: "write" | "poll"): Promise<Parsed<Visitor>> {
-  const ip = clientIp(request);
-  const perIp = kind === "write" ? await throttleVisitorWrite(ip) : await throttlePoll(ip);
-  if (!perIp.ok) return perIp;
-  const widget = await findWidget(params.widgetId);
-  const conversation = widget && (await authenticateVisitor(widget, params.conversationId, request.headers.get(VISITOR_TOKEN_HEADER)));
-  if (!widget || !conversation) return { ok: false, response: notFound() };
-  if (kind === "write") {
-    const perWidget = await throttleWidgetWrite(widget.id);
-    if (!perWidget.ok) return perWidget;
-    // Nothing can be written to a closed conversation; the visitor is offered a new one.
-    if (conversation.status === "closed") return { ok: false, response: closed() };
-  }
+  const access = await checkVisitorAccess({
+    ip: clientIp(request),
+    widgetId: params.widgetId,
+    conversationId: params.conversationId,
+    token: request.headers.get(VISITOR_TOKEN_HEADER),
+    kind,
+  });
+  if (!access.ok) return { ok: false, response: access.reason === "throttled" ? throttledResponse(access.retryAfterSeconds) : notFound() };
+  const { widget, conversation } = access;
+  // Nothing can be written to a closed conversation; the visitor is offered a new one.
+  if (kind === "write" && conversation.status === "closed") return { ok: false, response: closed() };
   return { ok: true, value: { widget, conversation } };
 }
 
@@ -196,3 +197,14 @@ export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
   if (!result.ok) return invalid(result.details[0]?.message ?? "Check your name and email.", result.details.length ? result.details : [{ field: "email", message: "Enter a valid email address." }]);
   return jsonResponse({ conversation: visitorConversation(result.conversation), messages: result.messages.map(visitorMessage) });
 });
+
+/**
+ * Every chat endpoint, once: the app/api/chat route files export these handlers (what `next dev`
+ * serves), and the production server's fast path (lib/server/fast-routes.ts) serves the same table.
+ */
+export const CHAT_ROUTES: readonly PublicRoute[] = [
+  table("/api/chat/{widgetId}/conversations", { POST: startConversationRoute }),
+  table("/api/chat/{widgetId}/conversations/{conversationId}/messages", { GET: pollMessagesRoute, POST: postMessageRoute }),
+  table("/api/chat/{widgetId}/conversations/{conversationId}/handoff", { POST: handoffRoute }),
+  table("/api/chat/{widgetId}/conversations/{conversationId}/contact", { POST: contactRoute }),
+];

@@ -8,6 +8,8 @@ import { errorResponse } from "@/lib/http/api-error";
  * widget, before anything is read from the body or stored, with the same atomic PostgreSQL counter as
  * sign-in: a parallel burst cannot slip past the limit, and nothing beyond it is stored. The widget's
  * point is taken only once the IP's is granted, so one address cannot use up a widget's whole budget.
+ * Requests to an existing conversation take their points in the statement that checks the visitor
+ * (visitor-access.ts); starting a conversation takes them here.
  * Limits are read per call so an operator (or the end-to-end server) can tune them.
  */
 
@@ -28,13 +30,15 @@ export function chatLimits() {
 
 export type Throttle = { ok: true } | { ok: false; response: Response };
 
+/** The 429 of every chat throttle, with Retry-After. */
+export function throttledResponse(retryAfterSeconds: number): Response {
+  return errorResponse(429, "rate_limited", `Too many messages. Wait ${retryAfterSeconds} seconds and try again.`, {
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
+}
+
 function refused(retryAfterSeconds: number): Throttle {
-  return {
-    ok: false,
-    response: errorResponse(429, "rate_limited", `Too many messages. Wait ${retryAfterSeconds} seconds and try again.`, {
-      headers: { "Retry-After": String(retryAfterSeconds) },
-    }),
-  };
+  return { ok: false, response: throttledResponse(retryAfterSeconds) };
 }
 
 async function take(key: string, rule: { limit: number; windowSeconds: number }): Promise<Throttle> {
@@ -58,9 +62,4 @@ export async function throttleVisitorWrite(ip: string, options: { startsConversa
 /** The same write against its widget's budget, once the widget is known to exist. */
 export async function throttleWidgetWrite(widgetId: string): Promise<Throttle> {
   return take(`chat-msg-widget:${widgetId}`, chatLimits().messagesPerWidget);
-}
-
-/** A poll for new messages: cheap, but still bounded per IP. */
-export async function throttlePoll(ip: string): Promise<Throttle> {
-  return take(`chat-poll-ip:${ip}`, chatLimits().pollsPerIp);
 }

@@ -3,10 +3,9 @@ import crypto from "node:crypto";
 import { answerVisitor } from "@/lib/assistant/answer";
 import { understand } from "@/lib/assistant/intent";
 import { safeTimeZone } from "@/lib/assistant/calendar";
-import { db } from "@/lib/db/client";
 import { inTransaction, type Queryable } from "@/lib/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
-import { generatePublicId, isPublicId, randomBase62 } from "@/lib/ids";
+import { generatePublicId, randomBase62 } from "@/lib/ids";
 import { CONVERSATION_ID_PREFIX, type Conversation, type Message } from "./model";
 import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
 import type { ChatWidget } from "./widget";
@@ -21,7 +20,8 @@ export type SessionData = { pageUrl: string | null; referrer: string | null; use
 
 export const HANDOFF_NOTICE = "You asked to talk to a person. Someone from the team will answer here as soon as they can.";
 
-const hashToken = (token: string) => crypto.createHash("sha256").update(token).digest();
+/** What is stored of a visitor token, and what its check compares (visitor-access.ts). */
+export const hashVisitorToken = (token: string) => crypto.createHash("sha256").update(token).digest();
 
 export async function startConversation(widget: ChatWidget, session: SessionData): Promise<{ conversation: Conversation; visitorToken: string; messages: Message[] }> {
   const visitorToken = randomBase62(40);
@@ -29,7 +29,7 @@ export async function startConversation(widget: ChatWidget, session: SessionData
     const { rows } = await client.query<ConversationRow>(
       `INSERT INTO conversations (id, account_id, widget_id, visitor_token_hash, page_url, referrer, user_agent, locale)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
-      [generatePublicId(CONVERSATION_ID_PREFIX), widget.accountId, widget.id, hashToken(visitorToken), session.pageUrl, session.referrer, session.userAgent, session.locale],
+      [generatePublicId(CONVERSATION_ID_PREFIX), widget.accountId, widget.id, hashVisitorToken(visitorToken), session.pageUrl, session.referrer, session.userAgent, session.locale],
     );
     const conversation = toConversation(rows[0]!);
     // The greeting is part of the transcript, so the inbox shows what the visitor saw.
@@ -37,16 +37,6 @@ export async function startConversation(widget: ChatWidget, session: SessionData
     await emitNotifications(client, widget.accountId, [conversationNotification("conversation.started", conversation)]);
     return { conversation, visitorToken, messages };
   });
-}
-
-/** The conversation when the token is its own and it belongs to this widget; otherwise null (a 404). */
-export async function authenticateVisitor(widget: ChatWidget, conversationId: string, token: string | null): Promise<Conversation | null> {
-  if (!token || !isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return null;
-  const { rows } = await db.pool.query<ConversationRow>(
-    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND widget_id = $2 AND account_id = $3 AND visitor_token_hash = $4`,
-    [conversationId, widget.id, widget.accountId, hashToken(token)],
-  );
-  return rows[0] ? toConversation(rows[0]) : null;
 }
 
 /*

@@ -19,7 +19,7 @@ export type ChatWidget = {
   allowedOrigins: string[];
 };
 
-type WidgetRow = {
+export type WidgetRow = {
   id: string;
   account_id: string;
   account_name: string;
@@ -29,10 +29,13 @@ type WidgetRow = {
   allowed_origins: string[] | null;
 };
 
-const SELECT = `SELECT w.id, w.account_id, a.name AS account_name, a.timezone, w.assistant_name, w.greeting, w.allowed_origins
-  FROM chat_widgets w JOIN accounts a ON a.id = w.account_id`;
+/** The widget's fields over `chat_widgets w JOIN accounts a`, for this module and the visitor's check. */
+export const WIDGET_FIELDS = "w.id, w.account_id, a.name AS account_name, a.timezone, w.assistant_name, w.greeting, w.allowed_origins";
+export const WIDGET_FROM = "chat_widgets w JOIN accounts a ON a.id = w.account_id";
 
-function toWidget(row: WidgetRow): ChatWidget {
+const SELECT = `SELECT ${WIDGET_FIELDS} FROM ${WIDGET_FROM}`;
+
+export function toWidget(row: WidgetRow): ChatWidget {
   return {
     id: row.id,
     accountId: row.account_id,

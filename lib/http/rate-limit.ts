@@ -13,10 +13,11 @@ export const RATE_WINDOW_MS = 60_000;
 /**
  * `rl AS (…)` returning (points, expire) after this request is counted. `clock` must be a CTE with the
  * statement time in ms (`ms`); `key` a SQL text expression; `from` the FROM clause that yields one row
- * when the request is to be counted (and none when not); `windowMs` a SQL bigint expression.
+ * when the request is to be counted (and none when not); `windowMs` a SQL bigint expression; `name` the
+ * CTE's, when one statement takes more than one point.
  */
-export function fixedWindowCounterCte(key: string, from: string, windowMs: string = String(RATE_WINDOW_MS)): string {
-  return `rl AS (
+export function fixedWindowCounterCte(key: string, from: string, windowMs: string = String(RATE_WINDOW_MS), name = "rl"): string {
+  return `${name} AS (
     INSERT INTO rate_limits AS r (key, points, expire)
     SELECT ${key}, 1, clock.ms + ${windowMs} FROM ${from}
     ON CONFLICT (key) DO UPDATE SET

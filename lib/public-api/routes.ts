@@ -10,6 +10,7 @@ import {
   updateSubscriptionRoute,
 } from "@/lib/webhook-subscriptions/http";
 import { closeConversationRoute, getConversationRoute, listConversationsRoute, listMessagesRoute as listConversationMessagesRoute, postMessageRoute } from "./conversations";
+import { table, type PublicRoute } from "@/lib/http/route-table";
 import { zapierMe } from "./zapier-me";
 
 /*
@@ -19,14 +20,7 @@ import { zapierMe } from "./zapier-me";
  * route file; the OpenAPI test fails while either is missing from the document.
  */
 
-export type RouteParams = Record<string, string>;
-export type PublicHandler = (request: Request, route: { params: Promise<RouteParams> }) => Promise<Response>;
-export type PublicMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-export type PublicRoute = { readonly path: string; readonly methods: Partial<Record<PublicMethod, PublicHandler>> };
-
-type Handlers<Params> = (request: Request, route: { params: Promise<Params> }) => Promise<Response>;
-/** Route params are typed per handler; the table only promises strings for the path's {names}. */
-const route = <Params>(handler: Handlers<Params>) => handler as unknown as PublicHandler;
+export type { PublicHandler, PublicMethod, PublicRoute, RouteParams } from "@/lib/http/route-table";
 
 export const meRoutes = { GET: zapierMe };
 export const leadsRoutes = {
@@ -57,11 +51,6 @@ export const conversationMessagesRoutes = {
 };
 export const conversationCloseRoutes = { POST: withApiKey<{ id: string }>(closeConversationRoute, { scope: "write:conversations" }) };
 
-const table = (path: string, methods: Record<string, Handlers<never>>): PublicRoute => ({
-  path,
-  methods: Object.fromEntries(Object.entries(methods).map(([method, handler]) => [method, route(handler)])),
-});
-
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   table("/api/public/zapier/me", meRoutes),
   table("/api/public/leads", leadsRoutes),
@@ -76,31 +65,3 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   table("/api/public/conversations/{id}/messages", conversationMessagesRoutes),
   table("/api/public/conversations/{id}/close", conversationCloseRoutes),
 ];
-
-/** The route and its decoded path params for a pathname, or null. `{name}` matches one non-empty segment. */
-export function matchPublicRoute(pathname: string, routes: readonly PublicRoute[] = PUBLIC_ROUTES): { route: PublicRoute; params: RouteParams } | null {
-  const segments = pathname.split("/");
-  for (const candidate of routes) {
-    const pattern = candidate.path.split("/");
-    if (pattern.length !== segments.length) continue;
-    const params: RouteParams = {};
-    const matches = pattern.every((part, index) => {
-      const segment = segments[index];
-      if (!part.startsWith("{")) return part === segment;
-      if (!segment) return false;
-      params[part.slice(1, -1)] = decodeSegment(segment);
-      return true;
-    });
-    if (matches) return { route: candidate, params };
-  }
-  return null;
-}
-
-/** Malformed percent-encoding is passed through as is; handlers answer 404 to ids they cannot know. */
-export function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}

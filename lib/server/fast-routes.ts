@@ -1,11 +1,14 @@
 import "server-only";
+import { CHAT_ROUTES, MAX_VISITOR_BODY_BYTES } from "@/lib/conversations/visitor-http";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { MAX_BODY_BYTES as WEBHOOK_BODY_LIMIT } from "@/lib/events-webhook/body";
 import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
-import { decodeSegment, matchPublicRoute, PUBLIC_ROUTES, type PublicMethod, type PublicRoute } from "@/lib/public-api/routes";
+import { decodeSegment, matchRoute, type PublicMethod, type PublicRoute } from "@/lib/http/route-table";
+import { PUBLIC_ROUTES } from "@/lib/public-api/routes";
 
 /*
- * The machine-facing hot paths (every public API route and the events webhook), answered straight from
+ * The machine-facing hot paths (every public API route, the events webhook and the chat page's
+ * endpoints, which every visitor's message and 1.5 s poll reach), answered straight from
  * node:http by the production server (server.mjs), skipping Next's page/route pipeline, which costs more
  * CPU per request than the work itself. The handlers are the ones the app routes re-export (and
  * `next dev` serves alone), so each route has one implementation.
@@ -32,16 +35,16 @@ export type FastMatch =
 
 const WEBHOOK_PREFIX = "/api/v1/events/webhook/";
 
-/** A public API path of lib/public-api/routes.ts, with HEAD answered by its GET (the adapter drops the body). */
-function publicFastRoute(route: PublicRoute): FastRoute {
+/** A path of a route table, with HEAD answered by its GET (the adapter drops the body). */
+function tableFastRoute(route: PublicRoute, maxBodyBytes: number): FastRoute {
   const methods = Object.keys(route.methods) as PublicMethod[];
   const allowed = methods.includes("GET") ? [...methods, "HEAD"] : methods;
   return {
     label: `${allowed.join("|")} ${route.path}`,
     methods: allowed,
-    maxBodyBytes: MAX_PUBLIC_BODY_BYTES,
+    maxBodyBytes,
     bind: (pathname) => {
-      const match = matchPublicRoute(pathname, [route]);
+      const match = matchRoute(pathname, [route]);
       if (!match) return null;
       const params = Promise.resolve(match.params);
       return (request) => {
@@ -53,7 +56,8 @@ function publicFastRoute(route: PublicRoute): FastRoute {
 }
 
 export const FAST_ROUTES: readonly FastRoute[] = [
-  ...PUBLIC_ROUTES.map(publicFastRoute),
+  ...PUBLIC_ROUTES.map((route) => tableFastRoute(route, MAX_PUBLIC_BODY_BYTES)),
+  ...CHAT_ROUTES.map((route) => tableFastRoute(route, MAX_VISITOR_BODY_BYTES)),
   {
     label: "POST /api/v1/events/webhook/:sourceId",
     methods: ["POST"],

@@ -8,6 +8,11 @@ import { PRODUCTION_SERVER_KEY, readProductionServer, registerProductionServer }
 import { configureServer, createRequestListener, SERVER_TIMEOUTS, type NextHandler } from "@/lib/server/request-listener";
 import { listen, send, sendPartial } from "../support/http-server";
 import { PUBLIC_ROUTES } from "@/lib/public-api/routes";
+import { CHAT_ROUTES } from "@/lib/conversations/visitor-http";
+import { getOrCreateWidget } from "@/lib/conversations/widget";
+import { db } from "@/lib/db/client";
+import { createAccount } from "../support/factories";
+import { randomIp } from "../support/visitor-chat";
 
 /*
  * The production server's request handling (lib/server), on real node:http servers on 127.0.0.1: the
@@ -257,6 +262,37 @@ describe("production server: the real fast routes", () => {
   });
 });
 
+describe("production server: the chat endpoints on the fast path", () => {
+  it("carries a visitor through start, message, poll and handoff, throttled by the address the server decided", async () => {
+    const { accountId } = await createAccount();
+    const widget = await getOrCreateWidget(accountId);
+    const { port, seen } = await start({ routes: FAST_ROUTES, env: { TRUSTED_PROXY_HOPS: "1" } });
+    const ip = randomIp();
+    const post = (path: string, body: unknown, token?: string) =>
+      send(port, {
+        method: "POST",
+        path: `/api/chat/${widget.id}/conversations${path}`,
+        headers: { "content-type": "application/json", "x-forwarded-for": ip, ...(token ? { "x-visitor-token": token } : {}) },
+        body: JSON.stringify(body),
+      });
+
+    const started = await post("", { text: "Hello" });
+    expect(started.status).toBe(201);
+    const { conversation, visitor_token: token } = JSON.parse(started.body) as { conversation: { id: string }; visitor_token: string };
+    expect((await post(`/${conversation.id}/messages`, { text: "Anything tonight?" }, token)).status).toBe(201);
+    const polled = await send(port, { path: `/api/chat/${widget.id}/conversations/${conversation.id}/messages?after=0`, headers: { "x-forwarded-for": ip, "x-visitor-token": token } });
+    expect(polled.status).toBe(200);
+    expect((JSON.parse(polled.body) as { messages: { author: string }[] }).messages.map((m) => m.author)).toEqual(["assistant", "visitor", "assistant", "visitor", "assistant"]);
+    expect(JSON.parse((await post(`/${conversation.id}/handoff`, {}, token)).body).conversation.status).toBe("handoff_requested");
+    expect((await post(`/${conversation.id}/messages`, { text: "x" }, "not-the-token")).status).toBe(404);
+    expect((await send(port, { method: "DELETE", path: `/api/chat/${widget.id}/conversations` })).headers.allow).toBe("POST");
+    // Counted against the forwarded address the listener resolved, not the socket's 127.0.0.1.
+    const { rows } = await db.pool.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = $1", [`chat-msg-ip:${ip}`]);
+    expect(rows[0]?.points).toBe(4);
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("production server: registry", () => {
   it("is found under its versioned symbol once registered, listing the active fast routes", () => {
     const target = {};
@@ -264,9 +300,9 @@ describe("production server: registry", () => {
     registerProductionServer(target);
     const registry = readProductionServer(target);
     if (typeof registry === "string") throw new Error(registry);
-    // Every public API route of the one table, then the webhook.
-    const publicPaths = PUBLIC_ROUTES.map((route) => route.path);
-    expect(registry.fastRoutes.map((label) => label.split(" ")[1])).toEqual([...publicPaths, "/api/v1/events/webhook/:sourceId"]);
+    // Every public API route of the one table, the chat endpoints, then the webhook.
+    const paths = [...PUBLIC_ROUTES, ...CHAT_ROUTES].map((route) => route.path);
+    expect(registry.fastRoutes.map((label) => label.split(" ")[1])).toEqual([...paths, "/api/v1/events/webhook/:sourceId"]);
     expect(registry.fastRoutes).toContain("GET|HEAD /api/public/zapier/me");
     expect((target as Record<symbol, { version: number }>)[PRODUCTION_SERVER_KEY].version).toBe(1);
   });

@@ -3,7 +3,8 @@ import { db } from "@/lib/db/client";
 import { agentReply, closeConversation, closeIdleConversations } from "@/lib/conversations/agent";
 import { leaveContact } from "@/lib/conversations/contact";
 import { countNeedingPerson, getConversation, listMessages } from "@/lib/conversations/read";
-import { authenticateVisitor, postVisitorMessage, requestHandoff, startConversation } from "@/lib/conversations/visitor";
+import { checkVisitorAccess } from "@/lib/conversations/visitor-access";
+import { postVisitorMessage, requestHandoff, startConversation } from "@/lib/conversations/visitor";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { createAccount } from "../../support/factories";
 
@@ -28,10 +29,12 @@ describe("a conversation", () => {
     const { data } = await listMessages(accountId, conversation.id, { limit: 10 });
     expect(data.map((m) => [m.author, m.text])).toEqual([["assistant", widget.greeting]]);
     expect(await notificationTypes(accountId)).toEqual(["conversation.started"]);
-    expect(await authenticateVisitor(widget, conversation.id, visitorToken)).not.toBeNull();
+    const check = (widgetId: string, token: string | null) => checkVisitorAccess({ ip: "10.9.9.9", widgetId, conversationId: conversation.id, token, kind: "poll" });
+    expect(await check(widget.id, visitorToken)).toEqual({ ok: true, widget, conversation: (await getConversation(accountId, conversation.id))! });
     const other = await started();
-    expect(await authenticateVisitor(widget, conversation.id, other.visitorToken)).toBeNull();
-    expect(await authenticateVisitor(other.widget, conversation.id, visitorToken)).toBeNull();
+    expect(await check(widget.id, other.visitorToken)).toEqual({ ok: false, reason: "not_found" });
+    expect(await check(other.widget.id, visitorToken)).toEqual({ ok: false, reason: "not_found" });
+    expect(await check(widget.id, null)).toEqual({ ok: false, reason: "not_found" });
   });
 
   it("gets an assistant answer in bot state, and none once the visitor asked for a person", async () => {

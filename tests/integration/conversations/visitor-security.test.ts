@@ -135,6 +135,23 @@ describe("flood protection", () => {
     expect((await visitor.send(chat.widget.id, chat.conversationId, { ip: randomIp(), token: chat.token, body: { text: "calm" } })).status).toBe(201);
   });
 
+  it("takes nothing from the widget's budget for a wrong token or an address over its own limit", async () => {
+    const chat = await startedChat();
+    const widgetPoints = async () =>
+      (await db.pool.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = $1", [`chat-msg-widget:${chat.widget.id}`])).rows[0]?.points;
+    const before = await widgetPoints();
+    process.env.CHAT_MESSAGES_PER_IP_PER_MINUTE = "2";
+    const guesser = { ip: randomIp(), token: "x".repeat(40) };
+    const guesses = [];
+    for (let i = 0; i < 4; i++) guesses.push((await visitor.send(chat.widget.id, chat.conversationId, { ...guesser, body: { text: "guess" } })).status);
+    expect(guesses).toEqual([404, 404, 429, 429]);
+    const flooder = { ip: randomIp(), token: chat.token };
+    const sent = [];
+    for (let i = 0; i < 4; i++) sent.push((await visitor.send(chat.widget.id, chat.conversationId, { ...flooder, body: { text: `m ${i}` } })).status);
+    expect(sent).toEqual([201, 201, 429, 429]);
+    expect(await widgetPoints()).toBe(before! + 2);
+  });
+
   it("limits new conversations per IP, and a widget's messages across all IPs", async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);

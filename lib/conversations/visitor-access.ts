@@ -1,0 +1,80 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/http/rate-limit";
+import type { Conversation } from "./model";
+import { CONVERSATION_COLUMNS, toConversation, type ConversationRow } from "./sql";
+import { hashVisitorToken } from "./visitor";
+import { chatLimits } from "./visitor-limits";
+import { toWidget, WIDGET_FIELDS, WIDGET_FROM, type ChatWidget, type WidgetRow } from "./widget";
+
+/*
+ * A visitor's request to an existing conversation (a message, a poll, "Talk to a person", contact
+ * details), checked in ONE statement: the client IP's point, the widget and the conversation with its
+ * token, and, for a write that passes both, the widget's point (docs/chat-widget.md, "Limits"). Every
+ * visitor request starts here, and a round trip to the database is the largest part of its cost.
+ * The rules are those of visitor-limits.ts: the IP's point is taken whatever the ids and the token, so a
+ * flood of made-up ids is throttled too; the widget's only when the IP's is granted and the token is
+ * right, so neither one address nor a guesser can use up a widget's budget. A wrong widget, conversation
+ * or token is the same 404.
+ */
+
+export type VisitorAccess =
+  | { ok: true; widget: ChatWidget; conversation: Conversation }
+  | { ok: false; reason: "throttled"; retryAfterSeconds: number }
+  | { ok: false; reason: "not_found" };
+
+const conversationColumns = CONVERSATION_COLUMNS.split(",").map((column) => `c.${column.trim()}`).join(", ");
+
+const ACCESS_SQL = `WITH ${CLOCK_CTE},
+  ${fixedWindowCounterCte("$1::text", "clock", "$2::bigint", "ip")},
+  found AS (
+    SELECT (SELECT to_json(fields) FROM (SELECT ${WIDGET_FIELDS}) AS fields) AS widget, ${conversationColumns}
+    FROM ${WIDGET_FROM} JOIN conversations c ON c.widget_id = w.id AND c.account_id = w.account_id
+    WHERE w.id = $4 AND c.id = $5 AND c.visitor_token_hash = $6::bytea),
+  ${fixedWindowCounterCte(
+    "$7::text",
+    "clock WHERE $7::text IS NOT NULL AND (SELECT points FROM ip) <= $3::int AND EXISTS (SELECT 1 FROM found)",
+    "$8::bigint",
+    "wd",
+  )}
+  SELECT ip.points AS ip_points, ip.expire - clock.ms AS ip_reset_ms, wd.points AS widget_points, wd.expire - clock.ms AS widget_reset_ms, found.*
+  FROM clock CROSS JOIN ip LEFT JOIN wd ON true LEFT JOIN found ON true`;
+
+type AccessRow = Partial<ConversationRow> & {
+  ip_points: number;
+  ip_reset_ms: string;
+  widget_points: number | null;
+  widget_reset_ms: string | null;
+  widget: WidgetRow | null;
+};
+
+const retryAfter = (resetMs: string | null) => Math.max(1, Math.ceil(Number(resetMs ?? 0) / 1000));
+
+export async function checkVisitorAccess(request: {
+  ip: string;
+  widgetId: string;
+  conversationId: string;
+  token: string | null;
+  kind: "write" | "poll";
+}): Promise<VisitorAccess> {
+  const limits = chatLimits();
+  const perIp = request.kind === "write" ? { key: `chat-msg-ip:${request.ip}`, rule: limits.messagesPerIp } : { key: `chat-poll-ip:${request.ip}`, rule: limits.pollsPerIp };
+  const widgetKey = request.kind === "write" ? `chat-msg-widget:${request.widgetId}` : null;
+  const { rows } = await db.pool.query<AccessRow>(ACCESS_SQL, [
+    perIp.key,
+    perIp.rule.windowSeconds * 1000,
+    perIp.rule.limit,
+    request.widgetId,
+    request.conversationId,
+    request.token ? hashVisitorToken(request.token) : null,
+    widgetKey,
+    limits.messagesPerWidget.windowSeconds * 1000,
+  ]);
+  const row = rows[0]!;
+  if (row.ip_points > perIp.rule.limit) return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.ip_reset_ms) };
+  if (!row.widget) return { ok: false, reason: "not_found" };
+  if (row.widget_points !== null && row.widget_points > limits.messagesPerWidget.limit) {
+    return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.widget_reset_ms) };
+  }
+  return { ok: true, widget: toWidget(row.widget), conversation: toConversation(row as ConversationRow) };
+}
