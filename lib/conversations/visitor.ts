@@ -8,6 +8,7 @@ import { emitNotifications } from "@/lib/outbound/emit";
 import { generatePublicId, randomBase62 } from "@/lib/ids";
 import { CONVERSATION_ID_PREFIX, type Conversation, type Message } from "./model";
 import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
+import { writeVisitorMessage } from "./visitor-message";
 import type { ChatWidget } from "./widget";
 
 /*
@@ -40,23 +41,19 @@ export async function startConversation(widget: ChatWidget, session: SessionData
 }
 
 /*
- * Takes the conversation's row lock, reads its status as it was, and records activity, in one statement;
- * every writer of messages starts with it (see insertMessages for why). Null when it is closed.
+ * Takes the conversation's row lock, reads its status as it was, records activity and starts the handoff
+ * if the assistant had the conversation, in one statement; every writer of messages starts by locking
+ * the row (see insertMessages for why). Null when it is closed.
  */
-async function touchOpenConversation(
-  client: Queryable,
-  accountId: string,
-  id: string,
-  status?: "handoff_requested",
-): Promise<{ conversation: Conversation; previousStatus: Conversation["status"] } | null> {
+async function touchForHandoff(client: Queryable, accountId: string, id: string): Promise<{ conversation: Conversation; previousStatus: Conversation["status"] } | null> {
   const { rows } = await client.query<ConversationRow & { previous_status: Conversation["status"] }>(
     `UPDATE conversations c SET last_message_at = now(), updated_at = now(),
-       status = CASE WHEN $3::text IS NOT NULL AND prev.status = 'bot' THEN 'handoff_requested'::"ConversationStatus" ELSE prev.status END,
-       handoff_requested_at = CASE WHEN $3::text IS NOT NULL AND prev.status = 'bot' THEN now() ELSE c.handoff_requested_at END
+       status = CASE WHEN prev.status = 'bot' THEN 'handoff_requested'::"ConversationStatus" ELSE prev.status END,
+       handoff_requested_at = CASE WHEN prev.status = 'bot' THEN now() ELSE c.handoff_requested_at END
      FROM (SELECT id, status FROM conversations WHERE id = $1 AND account_id = $2 FOR UPDATE) AS prev
      WHERE c.id = prev.id AND prev.status <> 'closed'
      RETURNING ${CONVERSATION_COLUMNS.split(",").map((column) => `c.${column.trim()}`).join(", ")}, prev.status AS previous_status`,
-    [id, accountId, status ?? null],
+    [id, accountId],
   );
   if (!rows[0]) return null;
   return { conversation: toConversation(rows[0]), previousStatus: rows[0].previous_status };
@@ -67,16 +64,17 @@ export type VisitorResult = { ok: true; conversation: Conversation; messages: Me
 /*
  * A visitor's message. In `bot` state the assistant answers it, unless it asks for a person, which
  * starts the handoff; from handoff_requested on the assistant stays silent. The answer is computed
- * before the transaction (the search is the slow part) and dropped if the state changed meanwhile.
+ * before writing (the search is the slow part) and dropped if the state changed meanwhile.
  */
 export async function postVisitorMessage(widget: ChatWidget, conversation: Conversation, text: string, now = new Date()): Promise<VisitorResult> {
-  const timeZone = safeTimeZone(widget.timezone);
-  const intent = understand(text, now, timeZone);
-  const asksForPerson = intent.kind === "handoff";
-  const answer =
-    conversation.status === "bot" && !asksForPerson ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now, intent }) : null;
+  const intent = understand(text, now, safeTimeZone(widget.timezone));
+  if (intent.kind !== "handoff") {
+    const answer = conversation.status === "bot" ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now, intent }) : null;
+    // One statement writes the message, any answer and the notification (visitor-message.ts).
+    return writeVisitorMessage(widget.accountId, conversation.id, text, answer ? { authorName: widget.assistantName, text: answer.text } : null);
+  }
   return inTransaction(async (client) => {
-    const touched = await touchOpenConversation(client, widget.accountId, conversation.id, asksForPerson ? "handoff_requested" : undefined);
+    const touched = await touchForHandoff(client, widget.accountId, conversation.id);
     if (!touched) return { ok: false, reason: "closed" } as const;
     const { conversation: current, previousStatus } = touched;
     const lines: NewMessage[] = [{ author: "visitor", authorName: current.visitorName, text }];
@@ -84,8 +82,6 @@ export async function postVisitorMessage(widget: ChatWidget, conversation: Conve
     if (previousStatus === "bot" && current.status === "handoff_requested") {
       lines.push({ author: "system", authorName: null, text: HANDOFF_NOTICE });
       notifications.push(conversationNotification("conversation.handoff_requested", current));
-    } else if (current.status === "bot" && answer) {
-      lines.push({ author: "assistant", authorName: widget.assistantName, text: answer.text });
     }
     const messages = await insertMessages(client, widget.accountId, conversation.id, lines);
     await emitNotifications(client, widget.accountId, [...messageNotifications(messages), ...notifications]);
@@ -96,7 +92,7 @@ export async function postVisitorMessage(widget: ChatWidget, conversation: Conve
 /** "Talk to a person": idempotent; a conversation already in handoff answers with no new message. */
 export async function requestHandoff(widget: ChatWidget, conversation: Conversation): Promise<VisitorResult> {
   return inTransaction(async (client) => {
-    const touched = await touchOpenConversation(client, widget.accountId, conversation.id, "handoff_requested");
+    const touched = await touchForHandoff(client, widget.accountId, conversation.id);
     if (!touched) return { ok: false, reason: "closed" } as const;
     if (touched.previousStatus !== "bot") return { ok: true, conversation: touched.conversation, messages: [] };
     const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: HANDOFF_NOTICE }]);
