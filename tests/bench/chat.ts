@@ -15,7 +15,7 @@ import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, sta
  * Three rows, in the same run:
  * - "Chat endpoint": the product path. The production server (server.mjs, as npm start runs it) answers
  *   POST /api/chat/{widget}/conversations/{id}/messages for 50 visitors' conversations: throttle
- *   counters, token check, the assistant, and the transaction that stores the visitor's message, the
+ *   counters, token check, the assistant, and the statement that stores the visitor's message, the
  *   reply and the message.created notification.
  * - "Assistant engine": answerVisitor alone (intent, dates, the search statement, reply text) behind a
  *   bare node:http server (tests/bench/chat-server.ts).
