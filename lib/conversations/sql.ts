@@ -9,6 +9,10 @@ import { MESSAGE_ID_PREFIX, serializeConversation, serializeMessage, type Conver
 export const CONVERSATION_COLUMNS = `id, widget_id, status, lead_id, visitor_name, visitor_email, page_url, referrer, user_agent, locale,
   handoff_requested_at, closed_at, closed_reason, last_message_at, created_at, updated_at`;
 
+/** CONVERSATION_COLUMNS of the conversations row named `alias`, for statements that join it. */
+export const conversationColumnsOf = (alias: string) =>
+  CONVERSATION_COLUMNS.split(",").map((column) => `${alias}.${column.trim()}`).join(", ");
+
 export const MESSAGE_COLUMNS = `id, seq, conversation_id, author, author_name, text, created_at`;
 
 export type ConversationRow = {

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/http/rate-limit";
 import type { Conversation } from "./model";
-import { CONVERSATION_COLUMNS, toConversation, type ConversationRow } from "./sql";
+import { conversationColumnsOf, toConversation, type ConversationRow } from "./sql";
 import { hashVisitorToken } from "./visitor";
 import { chatLimits } from "./visitor-limits";
 import { toWidget, WIDGET_FIELDS, WIDGET_FROM, type ChatWidget, type WidgetRow } from "./widget";
@@ -23,12 +23,11 @@ export type VisitorAccess =
   | { ok: false; reason: "throttled"; retryAfterSeconds: number }
   | { ok: false; reason: "not_found" };
 
-const conversationColumns = CONVERSATION_COLUMNS.split(",").map((column) => `c.${column.trim()}`).join(", ");
 
 const ACCESS_SQL = `WITH ${CLOCK_CTE},
   ${fixedWindowCounterCte("$1::text", "clock", "$2::bigint", "ip")},
   found AS (
-    SELECT (SELECT to_json(fields) FROM (SELECT ${WIDGET_FIELDS}) AS fields) AS widget, ${conversationColumns}
+    SELECT (SELECT to_json(fields) FROM (SELECT ${WIDGET_FIELDS}) AS fields) AS widget, ${conversationColumnsOf("c")}
     FROM ${WIDGET_FROM} JOIN conversations c ON c.widget_id = w.id AND c.account_id = w.account_id
     WHERE w.id = $4 AND c.id = $5 AND c.visitor_token_hash = $6::bytea),
   ${fixedWindowCounterCte(

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { generatePublicId } from "@/lib/ids";
 import { emitMessagesCte } from "@/lib/outbound/sql";
 import { MESSAGE_ID_PREFIX, type Conversation, type MessageAuthor } from "./model";
-import { CONVERSATION_COLUMNS, toConversation, toMessage, type ConversationRow } from "./sql";
+import { CONVERSATION_COLUMNS, conversationColumnsOf, toConversation, toMessage, type ConversationRow } from "./sql";
 import type { VisitorResult } from "./visitor";
 
 /*
@@ -17,8 +17,6 @@ import type { VisitorResult } from "./visitor";
  * handed off meanwhile gets no message, or no assistant answer. The message.created notification is
  * built here as serializeMessage builds it (model.ts), and commits with the messages or not at all.
  */
-
-const COLUMNS = CONVERSATION_COLUMNS.split(",").map((column) => `t.${column.trim()}`).join(", ");
 
 const POST_SQL = `WITH touched AS (
     UPDATE conversations SET last_message_at = now(), updated_at = now()
@@ -40,7 +38,7 @@ const POST_SQL = `WITH touched AS (
          'text', i.text, 'created_at', outbound_iso_time(i.created_at)) AS data
      FROM inserted i WHERE i.author = 'visitor' ORDER BY i.seq`,
   )}
-  SELECT ${COLUMNS}, i.id AS message_id, i.seq AS message_seq, i.author AS message_author,
+  SELECT ${conversationColumnsOf("t")}, i.id AS message_id, i.seq AS message_seq, i.author AS message_author,
          i.author_name AS message_author_name, i.text AS message_text, i.created_at AS message_created_at
   FROM touched t JOIN inserted i ON true ORDER BY i.seq`;
 

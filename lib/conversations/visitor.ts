@@ -7,7 +7,7 @@ import { inTransaction, type Queryable } from "@/lib/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generatePublicId, randomBase62 } from "@/lib/ids";
 import { CONVERSATION_ID_PREFIX, type Conversation, type Message } from "./model";
-import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
+import { CONVERSATION_COLUMNS, conversationColumnsOf, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
 import { writeVisitorMessage } from "./visitor-message";
 import type { ChatWidget } from "./widget";
 
@@ -52,7 +52,7 @@ async function touchForHandoff(client: Queryable, accountId: string, id: string)
        handoff_requested_at = CASE WHEN prev.status = 'bot' THEN now() ELSE c.handoff_requested_at END
      FROM (SELECT id, status FROM conversations WHERE id = $1 AND account_id = $2 FOR UPDATE) AS prev
      WHERE c.id = prev.id AND prev.status <> 'closed'
-     RETURNING ${CONVERSATION_COLUMNS.split(",").map((column) => `c.${column.trim()}`).join(", ")}, prev.status AS previous_status`,
+     RETURNING ${conversationColumnsOf("c")}, prev.status AS previous_status`,
     [id, accountId],
   );
   if (!rows[0]) return null;
