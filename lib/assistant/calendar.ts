@@ -80,13 +80,23 @@ export function formatDays(first: DayNumber, last: DayNumber, currentYear: numbe
   return `${firstText} – ${formatDay(last, currentYear)}`;
 }
 
+// Testing a zone creates an Intl.DateTimeFormat, which costs more than understanding the question:
+// the answer is kept per zone (accounts use a handful; the bound only guards against odd settings).
+const checkedZones = new Map<string, string>();
+const MAX_CHECKED_ZONES = 1_000;
+
 /** An IANA zone Intl accepts, or UTC: a bad account setting must not break the assistant. */
 export function safeTimeZone(timeZone: string | null | undefined): string {
   if (!timeZone) return "UTC";
+  let zone = checkedZones.get(timeZone);
+  if (zone !== undefined) return zone;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone });
-    return timeZone;
+    zone = timeZone;
   } catch {
-    return "UTC";
+    zone = "UTC";
   }
+  if (checkedZones.size >= MAX_CHECKED_ZONES) checkedZones.clear();
+  checkedZones.set(timeZone, zone);
+  return zone;
 }

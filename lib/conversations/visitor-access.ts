@@ -59,7 +59,9 @@ export async function checkVisitorAccess(request: {
   const limits = chatLimits();
   const perIp = request.kind === "write" ? { key: `chat-msg-ip:${request.ip}`, rule: limits.messagesPerIp } : { key: `chat-poll-ip:${request.ip}`, rule: limits.pollsPerIp };
   const widgetKey = request.kind === "write" ? `chat-msg-widget:${request.widgetId}` : null;
-  const { rows } = await db.pool.query<AccessRow>(ACCESS_SQL, [
+  // A named statement is parsed and planned once per connection: every lookup in it is by key, so the
+  // generic plan is the right one, and planning this statement took longer than running it.
+  const values = [
     perIp.key,
     perIp.rule.windowSeconds * 1000,
     perIp.rule.limit,
@@ -68,7 +70,8 @@ export async function checkVisitorAccess(request: {
     request.token ? hashVisitorToken(request.token) : null,
     widgetKey,
     limits.messagesPerWidget.windowSeconds * 1000,
-  ]);
+  ];
+  const { rows } = await db.pool.query<AccessRow>({ name: "chat-visitor-access", text: ACCESS_SQL, values });
   const row = rows[0]!;
   if (row.ip_points > perIp.rule.limit) return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.ip_reset_ms) };
   if (!row.widget) return { ok: false, reason: "not_found" };

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import type { Queryable } from "@/lib/db/transaction";
 import { generatePublicId } from "@/lib/ids";
 import { emitMessagesCte } from "@/lib/outbound/sql";
 import { MESSAGE_ID_PREFIX, type Conversation, type MessageAuthor } from "./model";
@@ -53,6 +53,7 @@ type Row = ConversationRow & {
 
 /** The visitor's line and, while the assistant has the conversation, its answer; "closed" if it is closed. */
 export async function writeVisitorMessage(
+  client: Queryable,
   accountId: string,
   conversationId: string,
   text: string,
@@ -60,7 +61,7 @@ export async function writeVisitorMessage(
 ): Promise<VisitorResult> {
   const lines: { author: MessageAuthor; text: string }[] = [{ author: "visitor", text }];
   if (answer) lines.push({ author: "assistant", text: answer.text });
-  const { rows } = await db.pool.query<Row>({
+  const { rows } = await client.query<Row>({
     name: "chat-visitor-message",
     text: POST_SQL,
     values: [

@@ -3,6 +3,8 @@ import crypto from "node:crypto";
 import { answerVisitor } from "@/lib/assistant/answer";
 import { understand } from "@/lib/assistant/intent";
 import { safeTimeZone } from "@/lib/assistant/calendar";
+import { db } from "@/lib/db/client";
+import { onOneConnection } from "@/lib/db/connection";
 import { inTransaction, type Queryable } from "@/lib/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generatePublicId, randomBase62 } from "@/lib/ids";
@@ -69,9 +71,12 @@ export type VisitorResult = { ok: true; conversation: Conversation; messages: Me
 export async function postVisitorMessage(widget: ChatWidget, conversation: Conversation, text: string, now = new Date()): Promise<VisitorResult> {
   const intent = understand(text, now, safeTimeZone(widget.timezone));
   if (intent.kind !== "handoff") {
-    const answer = conversation.status === "bot" ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now, intent }) : null;
-    // One statement writes the message, any answer and the notification (visitor-message.ts).
-    return writeVisitorMessage(widget.accountId, conversation.id, text, answer ? { authorName: widget.assistantName, text: answer.text } : null);
+    // The search and the write on one connection: one wait for the pool per message (lib/db/connection.ts).
+    return onOneConnection(db.pool, async (client) => {
+      const answer = conversation.status === "bot" ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now, intent, client }) : null;
+      // One statement writes the message, any answer and the notification (visitor-message.ts).
+      return writeVisitorMessage(client, widget.accountId, conversation.id, text, answer ? { authorName: widget.assistantName, text: answer.text } : null);
+    });
   }
   return inTransaction(async (client) => {
     const touched = await touchForHandoff(client, widget.accountId, conversation.id);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { safeTimeZone } from "@/lib/assistant/calendar";
 import { findDateRange } from "@/lib/assistant/dates";
 import { fold } from "@/lib/assistant/text";
 
@@ -71,5 +72,16 @@ describe("date expressions in the account's time zone", () => {
     const text = fold("Jazz this weekend?");
     const match = findDateRange(text, new Date(WED), "Europe/Berlin");
     expect(match?.spans.map(([start, end]) => text.slice(start, end))).toEqual(["this weekend"]);
+  });
+});
+
+describe("the account's time zone", () => {
+  it("keeps a zone Intl knows and falls back to UTC for one it does not, the same on every call", () => {
+    for (let call = 0; call < 3; call++) {
+      expect(safeTimeZone("Europe/Berlin")).toBe("Europe/Berlin");
+      expect(safeTimeZone("Mars/Olympus_Mons")).toBe("UTC");
+      expect(safeTimeZone("")).toBe("UTC");
+      expect(safeTimeZone(null)).toBe("UTC");
+    }
   });
 });

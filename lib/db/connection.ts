@@ -1,0 +1,28 @@
+import pg from "pg";
+
+/*
+ * Several statements of one request on one pooled connection. Each `pool.query` queues for a free
+ * connection on its own, so under load a request of four statements waits in that queue four times,
+ * behind every other request's statements; the requests with the most statements then make the tail of
+ * the reply times (docs/architecture.md, "Hot paths"). Taking one connection for them waits once.
+ * Only for statements run back to back: never hold a connection across reading a client's body or a
+ * call to another service, where a slow peer would keep it from everyone.
+ */
+
+/**
+ * Runs `work` on one connection taken from `client` when it is a pool, or on `client` itself when it
+ * is already one connection (a transaction's, a test's). A connection whose statement failed is
+ * closed rather than reused, since the failure may have left it in an unknown state.
+ */
+export async function onOneConnection<C, T>(client: C, work: (connection: C) => Promise<T>): Promise<T> {
+  if (!(client instanceof pg.Pool)) return work(client);
+  const connection = await client.connect();
+  try {
+    const result = await work(connection as unknown as C);
+    connection.release();
+    return result;
+  } catch (error) {
+    connection.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}
