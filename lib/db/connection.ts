@@ -14,11 +14,14 @@ import pg from "pg";
  * is already one connection (a transaction's, a test's). A connection whose statement failed is
  * closed rather than reused, since the failure may have left it in an unknown state.
  */
-export async function onOneConnection<C, T>(client: C, work: (connection: C) => Promise<T>): Promise<T> {
-  if (!(client instanceof pg.Pool)) return work(client);
+export function onOneConnection<T>(client: pg.Pool, work: (connection: pg.PoolClient) => Promise<T>): Promise<T>;
+/** `client` typed by what `work` needs of it (a `query`), which a pooled connection has too. */
+export function onOneConnection<C extends { query: unknown }, T>(client: C, work: (connection: C) => Promise<T>): Promise<T>;
+export async function onOneConnection<T>(client: unknown, work: (connection: never) => Promise<T>): Promise<T> {
+  if (!(client instanceof pg.Pool)) return work(client as never);
   const connection = await client.connect();
   try {
-    const result = await work(connection as unknown as C);
+    const result = await work(connection as never);
     connection.release();
     return result;
   } catch (error) {
