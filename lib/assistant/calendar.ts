@@ -1,4 +1,4 @@
-import { toZonedInputValue, zonedInputToIso } from "@/lib/format/zoned-time";
+import { isKnownTimeZone, toZonedInputValue, zonedInputToIso } from "@/lib/format/zoned-time";
 
 /*
  * Calendar days as integers (days since 1970-01-01), so "next Monday" or "the 1st of next month" is
@@ -80,23 +80,7 @@ export function formatDays(first: DayNumber, last: DayNumber, currentYear: numbe
   return `${firstText} – ${formatDay(last, currentYear)}`;
 }
 
-// Testing a zone creates an Intl.DateTimeFormat, which costs more than understanding the question:
-// the answer is kept per zone (accounts use a handful; the bound only guards against odd settings).
-const checkedZones = new Map<string, string>();
-const MAX_CHECKED_ZONES = 1_000;
-
 /** An IANA zone Intl accepts, or UTC: a bad account setting must not break the assistant. */
 export function safeTimeZone(timeZone: string | null | undefined): string {
-  if (!timeZone) return "UTC";
-  let zone = checkedZones.get(timeZone);
-  if (zone !== undefined) return zone;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    zone = timeZone;
-  } catch {
-    zone = "UTC";
-  }
-  if (checkedZones.size >= MAX_CHECKED_ZONES) checkedZones.clear();
-  checkedZones.set(timeZone, zone);
-  return zone;
+  return timeZone && isKnownTimeZone(timeZone) ? timeZone : "UTC";
 }

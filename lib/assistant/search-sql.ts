@@ -5,15 +5,15 @@ import type { SearchInput } from "./search";
  * The statements of the assistant's search (search.ts describes the levels and windows they serve).
  */
 
-export const ONGOING_LOOKBACK_DAYS = 14;
+const ONGOING_LOOKBACK_DAYS = 14;
 /** pg_trgm similarity from which a vocabulary word counts as the intended one ("tastng" ~ "tasting": 0.5). */
-export const TYPO_SIMILARITY = 0.5;
+const TYPO_SIMILARITY = 0.5;
 /** At most this many corrections per word, the most similar first. */
-export const TYPO_CORRECTIONS = 3;
+const TYPO_CORRECTIONS = 3;
 export const DAY = 86_400_000;
 
 // A price that says free, or a zero amount ("0", "€0", "0.00 EUR"); an empty price is unknown, not free.
-export const FREE_PRICE_SQL = `(price ~* '\\m(free|gratis|kostenlos)\\M' OR price ~ '^[^0-9]*0+([.,]0+)?[^0-9]*$')`;
+const FREE_PRICE_SQL = `(price ~* '\\m(free|gratis|kostenlos)\\M' OR price ~ '^[^0-9]*0+([.,]0+)?[^0-9]*$')`;
 
 // The partial index events_long_running_idx has this predicate; a query must repeat it to use the index.
 const LONG_RUNNING_SQL = "ends_at - starts_at > interval '1 day'";

@@ -58,7 +58,6 @@ export type FoundEvent = {
 
 export type SearchResult = { events: FoundEvent[]; complete: boolean };
 
-export { ONGOING_LOOKBACK_DAYS, TYPO_CORRECTIONS, TYPO_SIMILARITY } from "./search-sql";
 export const FIRST_WINDOW_DAYS = 14;
 export const MAX_RESULTS = 3;
 /** Title matches are put first among this many soonest matches of a level. */

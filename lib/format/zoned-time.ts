@@ -24,6 +24,16 @@ function zoneParts(timeZone: string) {
   return format;
 }
 
+/** Whether Intl knows the zone; a known one's format is kept, so asking again costs a Map lookup. */
+export function isKnownTimeZone(timeZone: string): boolean {
+  try {
+    zoneParts(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The zone's offset from UTC at an instant, in minutes (Berlin in summer: +120). */
 export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
   const parts = Object.fromEntries(zoneParts(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
