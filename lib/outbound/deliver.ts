@@ -8,13 +8,14 @@ import { FAILING_DISABLE_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelay } from ".
 import { signatureHeader } from "./signing";
 
 /*
- * The "deliver" task: one attempt of one delivery (a notification to one subscription). It loads the
- * delivery with its message and subscription, POSTs the payload signed as Standard Webhooks, decides
- * what comes next, and records both (record.ts): success; a retry on the schedule (schedule.ts) as a
- * new run of the same job key with run_at (not graphile-worker's own backoff); failed for good after
- * the last attempt; or the subscription disabled (410 Gone, or failing for 5 days, with an audit entry).
- * The job key is the delivery, so one delivery is queued once however many
- * workers run (docs/outbound-webhooks.md, "Delivery").
+ * The "deliver" task: attempts of the deliveries a job names (a notification to one subscription each).
+ * An attempt loads the delivery with its message and subscription, POSTs the payload signed as Standard
+ * Webhooks, decides what comes next, and records both (record.ts): success; a retry on the schedule
+ * (schedule.ts) as a job of its own, keyed by the delivery, with run_at (not graphile-worker's own
+ * backoff); failed for good after the last attempt; or the subscription disabled (410 Gone, or failing
+ * for 5 days, with an audit entry). First attempts come in chunks from the fan-out relay (relay.ts);
+ * every later run of a delivery (retry, resend, test) is keyed by the delivery, so it is queued once
+ * however many workers run (docs/outbound-webhooks.md, "Delivery").
  */
 
 export const DELIVER_TASK = "deliver";
@@ -45,7 +46,7 @@ export const LOAD_COLUMNS = `d.id AS delivery_id, d.status::text AS delivery_sta
 
 const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
   FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
-  WHERE d.id = $1::uuid`;
+  WHERE d.id = ANY ($1::uuid[])`;
 
 export type DeliveryOutcome = AttemptOutcome | "skipped";
 
@@ -58,37 +59,48 @@ export const FAILING_REASON =
 /** An attempt whose answer is in; `recorded` settles once it is recorded, with what it led to. */
 export type Attempted = { recorded: Promise<DeliveryOutcome> };
 
-/** Runs one attempt of the delivery (under the job graphile-worker handed out). */
-export async function deliver(deliveryId: string, options: DeliverOptions): Promise<Attempted> {
-  // Named: prepared once per connection, as these run for every attempt.
-  const { rows } = await options.pool.query<Loaded>({ name: "outbound-load", text: LOAD_SQL, values: [deliveryId] });
-  return attemptDelivery(deliveryId, rows[0] ?? null, null, options);
+/**
+ * What a queue job asks for: one delivery (a retry, a resend, a test) or, from the fan-out relay, a chunk
+ * of first attempts. Null for a payload that is neither, which graphile-worker then fails on its own.
+ */
+export type JobPayload = { ids: string[]; firstAttempts: boolean };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function parseJobPayload(payload: unknown): JobPayload | null {
+  const { delivery_id: one, delivery_ids: many } = (payload ?? {}) as { delivery_id?: unknown; delivery_ids?: unknown };
+  if (typeof one === "string" && UUID.test(one)) return { ids: [one], firstAttempts: false };
+  if (Array.isArray(many)) return { ids: many.filter((id): id is string => typeof id === "string" && UUID.test(id)), firstAttempts: true };
+  return null;
 }
 
-const DELETE_JOB_SQL = "DELETE FROM graphile_worker._private_jobs WHERE id = $1::bigint";
+/** Loads the deliveries of a job graphile-worker handed out; one entry per id, null for one that is gone. */
+export async function loadDeliveries(pool: pg.Pool, ids: string[]): Promise<Array<Loaded | null>> {
+  // Named: prepared once per connection.
+  const { rows } = await pool.query<Loaded>({ name: "outbound-load", text: LOAD_SQL, values: [ids] });
+  const byId = new Map(rows.map((row) => [row.delivery_id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}
 
 /**
- * One attempt of a loaded delivery. `jobId` is the graphile-worker job a lane claimed for it (batch.ts),
- * which this attempt finishes; null under the job graphile-worker handed to the task. Resolves when the
- * receiver has answered: a lane can go on to its next job while the attempt is being recorded.
+ * One attempt of a loaded delivery. Resolves when the receiver has answered: the worker can go on to its
+ * next delivery while the attempt is being recorded. Under a chunk of first attempts (`firstAttempts`), a
+ * delivery that was already attempted is left alone: its retry is a job of its own (record.ts), and the
+ * chunk runs again only when a worker died before finishing it.
  */
-export async function attemptDelivery(deliveryId: string, row: Loaded | null, jobId: string | null, options: DeliverOptions): Promise<Attempted> {
+export async function attemptDelivery(deliveryId: string, row: Loaded | null, options: DeliverOptions, firstAttempts = false): Promise<Attempted> {
   // Deleted (with its subscription or by the 30-day sweep), already done, or its subscription disabled.
-  if (!row || row.delivery_status !== "pending") {
-    if (jobId) await options.pool.query({ name: "outbound-delete-job", text: DELETE_JOB_SQL, values: [jobId] });
-    return { recorded: Promise.resolve("skipped") };
-  }
+  if (!row || row.delivery_status !== "pending" || (firstAttempts && row.attempts > 0)) return { recorded: Promise.resolve("skipped") };
   if (row.subscription_status !== "active") {
     await options.pool.query("UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'", [deliveryId]);
-    if (jobId) await options.pool.query({ name: "outbound-delete-job", text: DELETE_JOB_SQL, values: [jobId] });
     return { recorded: Promise.resolve("skipped") };
   }
   const attempt = row.attempts + 1;
   const result = await post(row.url, headersFor(row), row.body);
-  return { recorded: record(deliveryId, row, jobId, attempt, result, options) };
+  return { recorded: record(deliveryId, row, attempt, result, options) };
 }
 
-async function record(deliveryId: string, row: Loaded, jobId: string | null, attempt: number, result: PostResult, options: DeliverOptions): Promise<DeliveryOutcome> {
+async function record(deliveryId: string, row: Loaded, attempt: number, result: PostResult, options: DeliverOptions): Promise<DeliveryOutcome> {
   const outcome = decide(result, attempt);
   const delay = outcome === "retry" ? nextDelay(result, attempt, options.random) : null;
   const summary = errorSummary(result);
@@ -103,7 +115,6 @@ async function record(deliveryId: string, row: Loaded, jobId: string | null, att
     delayMs: delay,
     subscriptionId: row.subscription_id,
     summary,
-    jobId,
   });
   if (outcome === "disabled") {
     await disableSubscription(row.account_id, row.subscription_id, GONE_REASON);

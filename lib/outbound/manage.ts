@@ -15,13 +15,16 @@ const SUBSCRIPTION_PREFIX = "whsub_";
 const validSubscription = (accountId: string, subscriptionId: string) => isUuid(accountId) && isPublicId(subscriptionId, SUBSCRIPTION_PREFIX);
 
 // Back to pending with a fresh attempt count, and its job queued to run now (the job key keeps it single).
-const REQUEUE = (deliveries: string) => `requeued AS (
+// A delivery whose first attempt is still to come (pending, no attempt yet) is already queued, in a chunk of
+// the fan-out relay or under its own key: it is counted, not queued twice.
+const REQUEUE = (deliveries: string) => `chosen AS (${deliveries}),
+  requeued AS (
     UPDATE outbound_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now()
-    FROM (${deliveries}) chosen WHERE d.id = chosen.id RETURNING d.id),
+    FROM chosen WHERE d.id = chosen.id AND NOT (d.status = 'pending' AND d.attempts = 0) RETURNING d.id),
   queued AS (
     SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text), max_attempts => 25,
       job_key => 'outbound-delivery:' || id::text) FROM requeued)
-  SELECT count(*)::int AS count FROM queued`;
+  SELECT (SELECT count(*) FROM chosen)::int AS count, (SELECT count(*) FROM queued)::int AS queued`;
 
 /** Delivers the notification again (e.g. "Resend" on a failed one); false when there is no such delivery. */
 export async function resendDelivery(accountId: string, deliveryId: string): Promise<boolean> {

@@ -8,9 +8,8 @@ import { coalescing } from "./coalesce";
  * statement records many attempts, and idle it records one at once.
  *
  * Per attempt, in one statement: the attempt row; the delivery's state (succeeded, pending with its next
- * attempt, or failed); its job: under a job claimed by a lane (batch.ts) the job is deleted when done or
- * unlocked with its new run_at for a retry, under the job graphile-worker handed out a retry is a new run
- * of the same job key (add_job; graphile-worker completes its own job). Per subscription, after its
+ * attempt, or failed); for a retry, its job (keyed by the delivery, with its run_at). The job that ran the
+ * attempt is finished by whoever holds it (feed.ts, or graphile-worker for its own). Per subscription, after its
  * latest attempt in the batch: last delivery, last error, and failing_since (set by the first failure of
  * a run, cleared by a success), returned for the 5-day rule. A success that changes nothing but
  * last_delivery_at skips the write when that is under a second old: every delivery of a subscription
@@ -36,8 +35,6 @@ export type AttemptRecord = {
   subscriptionId: string;
   /** The subscription's last error if this attempt is its latest. */
   summary: string;
-  /** The graphile-worker job a lane claimed for this attempt; null under graphile-worker's own job. */
-  jobId: string | null;
 };
 
 /** Records an attempt once committed; answers the subscription's failing_since (null when not failing). */
@@ -47,8 +44,8 @@ export type Recorder = (record: AttemptRecord) => Promise<Date | null>;
 const MAX_BATCH = 200;
 
 const RECORD_SQL = (task: string) => `WITH input AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[], $11::bigint[])
-      WITH ORDINALITY AS i(delivery_id, attempt, status_code, duration_ms, excerpt, error, outcome, delay_ms, subscription_id, summary, job_id, n)),
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
+      WITH ORDINALITY AS i(delivery_id, attempt, status_code, duration_ms, excerpt, error, outcome, delay_ms, subscription_id, summary, n)),
   next AS (SELECT i.*, CASE WHEN i.outcome = 'retry' THEN date_trunc('milliseconds', now()) + i.delay_ms * interval '1 millisecond' END AS at FROM input i),
   attempt AS (
     INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt, error, outcome)
@@ -58,14 +55,11 @@ const RECORD_SQL = (task: string) => `WITH input AS (
       status = CASE x.outcome WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END::"OutboundDeliveryStatus"
     FROM next x WHERE d.id = x.delivery_id),
   job AS (
+    -- A retry is a job of its own, keyed by the delivery. Should the key's job be the one running this
+    -- attempt (a retry's retry), add_job leaves that one to finish and queues a new one.
     SELECT graphile_worker.add_job('${task}', json_build_object('delivery_id', x.delivery_id::text), run_at => x.at,
       max_attempts => 25, job_key => 'outbound-delivery:' || x.delivery_id::text)
-    FROM next x WHERE x.at IS NOT NULL AND x.job_id IS NULL),
-  claimed_retry AS (
-    UPDATE graphile_worker._private_jobs j SET locked_at = NULL, locked_by = NULL, run_at = x.at, updated_at = now()
-    FROM next x WHERE j.id = x.job_id AND x.at IS NOT NULL),
-  claimed_done AS (
-    DELETE FROM graphile_worker._private_jobs j USING next x WHERE j.id = x.job_id AND x.at IS NULL),
+    FROM next x WHERE x.at IS NOT NULL),
   latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary FROM input ORDER BY subscription_id, n DESC),
   locked AS MATERIALIZED (
     SELECT s.id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome, l.summary
@@ -102,7 +96,6 @@ export function attemptRecorder(pool: pg.Pool, task: string): Recorder {
         column("delayMs"),
         column("subscriptionId"),
         column("summary"),
-        column("jobId"),
       ],
     });
     return rows.map((row) => row.failing_since);

@@ -12,12 +12,14 @@ import { DELIVER_TASK } from "./deliver";
  * Every worker runs this relay: woken by the trigger's NOTIFY (or its poll), it takes the waiting rows in
  * batches, oldest first, and in one statement deletes them, creates the deliveries for the subscriptions
  * that are active now and have been since the message was written (active_since), and queues one job per
- * delivery. FOR UPDATE SKIP LOCKED lets several workers drain the
+ * chunk of up to JOB_CHUNK deliveries. FOR UPDATE SKIP LOCKED lets several workers drain the
  * queue at once without taking a row twice; a relay that dies mid-statement rolls back, and its rows wait
  * for the next one. ON CONFLICT keeps a delivery unique should a message ever be queued twice.
  */
 
 const RELAY_BATCH = 500;
+/** Deliveries per queue job at most: few enough that the workers share a burst, enough to save most job rows. */
+export const JOB_CHUNK = 50;
 export const FAN_OUT_CHANNEL = "outbound:fan_out";
 
 // The batch is picked in its own CTE: inside "DELETE … WHERE id IN (SELECT … LIMIT … SKIP LOCKED)"
@@ -30,24 +32,34 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
   created AS (
     INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at)
     SELECT m.id, s.id, now()
-    FROM taken t JOIN outbound_messages m ON m.id = t.message_id
+    -- Each message by its key (OFFSET 0 keeps the lookup a lookup): on stale statistics the planner
+    -- otherwise hashed every message of the account written since the subscription became active.
+    FROM taken t CROSS JOIN LATERAL (
+      SELECT id, account_id, type, created_at FROM outbound_messages WHERE id = t.message_id OFFSET 0) m
     -- Matched as of now, but never with a message written before the subscription became active.
     JOIN webhook_subscriptions s ON s.account_id = m.account_id AND s.status = 'active' AND s.active_since <= m.created_at
     WHERE '*' = ANY (s.event_types) OR m.type = ANY (s.event_types) OR split_part(m.type, '.', 1) || '.*' = ANY (s.event_types)
     ORDER BY t.id, s.id
     ON CONFLICT (message_id, subscription_id) DO NOTHING
     RETURNING id),
+  chunks AS (
+    -- One queue job per chunk of deliveries (docs/outbound-webhooks.md, "Workers"): a job row costs an
+    -- insert, a claim and a delete, each with its index entries, which per delivery was the largest part
+    -- of the database's work under a burst. A retry is a job of its own (record.ts).
+    SELECT json_agg(c.id ORDER BY c.n) AS ids
+    FROM (SELECT id, row_number() OVER () - 1 AS n FROM created) c
+    GROUP BY c.n / $2::int),
   jobs AS (
-    -- As graphile-worker's add_jobs inserts a job; the key is the delivery's (the worker's retries and the
-    -- dashboard's resend use it), so each delivery is queued once.
-    INSERT INTO graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, key, priority)
+    -- As graphile-worker's add_jobs inserts a job, without a key: each delivery is in one chunk only.
+    INSERT INTO graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, priority)
     SELECT (SELECT k.id FROM graphile_worker._private_tasks k WHERE k.identifier = '${DELIVER_TASK}'),
-           json_build_object('delivery_id', c.id), now(), 25, 'outbound-delivery:' || c.id, 0
-    FROM created c
+           json_build_object('delivery_ids', ch.ids), now(), 25, 0
+    FROM chunks ch
     RETURNING 1),
-  counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT count(*) FROM jobs)::int AS queued)
+  created_count AS (SELECT count(*)::int AS n FROM created),
+  counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT n FROM created_count) AS queued, (SELECT count(*) FROM jobs)::int AS jobs)
   -- One NOTIFY per batch wakes the idle worker slots (of every worker) for the new jobs.
-  SELECT taken, queued, CASE WHEN queued > 0 THEN pg_notify('jobs:insert', json_build_object('count', queued)::text) END
+  SELECT taken, queued, CASE WHEN jobs > 0 THEN pg_notify('jobs:insert', json_build_object('count', jobs)::text) END
   FROM counted`;
 
 type Queryable = Pick<pg.Pool, "query">;
@@ -59,7 +71,7 @@ type Queryable = Pick<pg.Pool, "query">;
 export async function relayFanOuts(pool: Queryable, batch = RELAY_BATCH, shouldStop: () => boolean = () => false): Promise<number> {
   let queued = 0;
   while (!shouldStop()) {
-    const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch]);
+    const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch, JOB_CHUNK]);
     queued += rows[0].queued;
     if (rows[0].taken < batch) break;
   }

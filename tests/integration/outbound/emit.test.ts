@@ -29,7 +29,7 @@ describe("the outbox transaction", () => {
     expect(await deliveries(subscriptionId)).toEqual([]);
   });
 
-  it("commits the message with one pending delivery and one queued job per matching subscription", async () => {
+  it("commits the message with one pending delivery, queued once, per matching subscription", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const other = await subscribe(accountId, "http://127.0.0.1:9/other", ["event.*"]);
     const client = await db.pool.connect();

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
-import { startReceiver, subscribe, subscribedAccount, waitFor, type Receiver } from "./support";
+import { queuedJobs, startReceiver, subscribe, subscribedAccount, waitFor, type Receiver } from "./support";
 
-/* Lanes (lib/outbound/batch.ts) claim due jobs themselves: several workers must still deliver each once. */
+/* Lanes (lib/outbound/batch.ts) take due deliveries from their worker's feed (feed.ts), which claims jobs itself: several workers must still deliver each once. */
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -35,18 +35,9 @@ describe("a burst shared by two workers", () => {
     expect(new Set(received).size).toBe(300);
     expect(new Set(receiver.requests.map((request) => request.headers["webhook-id"]))).toEqual(new Set(ids));
     const subscriptions = [subscriptionId, second.subscriptionId];
-    // A job is deleted by the statement that records its successful attempt.
-    await waitFor(
-      async () => {
-        const { rows } = await db.pool.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE key = ANY(SELECT 'outbound-delivery:' || id FROM outbound_deliveries WHERE subscription_id = ANY($1))",
-          [subscriptions],
-        );
-        return rows[0].n === 0;
-      },
-      10_000,
-      "no job left",
-    );
+    // A job is deleted once every delivery it names is recorded.
+    const deliveryIds = (await db.pool.query<{ id: string }>("SELECT id::text FROM outbound_deliveries WHERE subscription_id = ANY ($1)", [subscriptions])).rows;
+    await waitFor(async () => (await queuedJobs(deliveryIds.map((row) => row.id))).length === 0, 10_000, "no job left");
     const { rows } = await db.pool.query<{ succeeded: number; attempts: number }>(
       `SELECT (SELECT count(*) FROM outbound_deliveries WHERE subscription_id = ANY($1) AND status = 'succeeded')::int AS succeeded,
               (SELECT count(*) FROM outbound_attempts WHERE subscription_id = ANY($1))::int AS attempts`,

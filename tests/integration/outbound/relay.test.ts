@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
-import { relayFanOuts } from "@/lib/outbound/relay";
+import { JOB_CHUNK, relayFanOuts } from "@/lib/outbound/relay";
 import { updateSubscription } from "@/lib/webhook-subscriptions/store";
-import { deliveries, queuedJobs, subscribe, subscribedAccount } from "./support";
+import { deliveries, dropJobsFor, queuedJobs, subscribe, subscribedAccount } from "./support";
 
 /* The fan-out relay: committed messages become deliveries and jobs exactly once, whoever drains. */
 
@@ -12,14 +12,10 @@ const waitingRows = async (messageIds: string[]) =>
 
 // These tests queue thousands of jobs for receivers that do not exist; the worker tests that follow
 // must not spend their time failing them.
-afterAll(async () => {
-  await db.pool.query(`DELETE FROM graphile_worker._private_jobs WHERE key IN (
-    SELECT 'outbound-delivery:' || d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-    WHERE s.url LIKE 'http://127.0.0.1:9/%')`);
-});
+afterAll(() => dropJobsFor("http://127.0.0.1:9/%"));
 
 describe("the fan-out relay", () => {
-  it("creates one delivery and one job per message and subscription when three relays drain at once", async () => {
+  it("creates one delivery per message and subscription, each in one job of at most JOB_CHUNK, when three relays drain at once", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const second = await subscribe(accountId, "http://127.0.0.1:9/second", ["lead.*"]);
     const notifications = Array.from({ length: 1_200 }, (_, i) => ({ type: "lead.created", data: { id: `lead_relay_${i}` } }));
@@ -32,7 +28,10 @@ describe("the fan-out relay", () => {
       const rows = await deliveries(id);
       expect(rows).toHaveLength(1_200);
       expect(new Set(rows.map((row) => row.message_id))).toEqual(new Set(ids));
-      expect(await queuedJobs(rows.map((row) => row.id))).toHaveLength(1_200);
+      const jobs = await queuedJobs(rows.map((row) => row.id));
+      expect(jobs.map((job) => job.delivery_id).sort()).toEqual(rows.map((row) => row.id).sort());
+      expect(Math.max(...jobs.map((job) => job.size))).toBe(JOB_CHUNK);
+      expect(jobs.every((job) => job.key === null && job.locked_at === null)).toBe(true);
     }
   });
 

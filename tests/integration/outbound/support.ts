@@ -50,13 +50,30 @@ export async function deliveries(subscriptionId: string): Promise<DeliveryRow[]>
   return rows;
 }
 
-/** Queued graphile-worker jobs for these deliveries. */
-export async function queuedJobs(deliveryIds: string[]): Promise<Array<{ key: string; run_at: Date; locked_at: Date | null }>> {
-  const { rows } = await db.pool.query(
-    "SELECT key, run_at, locked_at FROM graphile_worker.jobs WHERE task_identifier = 'deliver' AND key = ANY ($1::text[])",
-    [deliveryIds.map((id) => `outbound-delivery:${id}`)],
-  );
+// Every "deliver" job with each delivery it names: a chunk of the fan-out relay names many, a retry one.
+const NAMED_DELIVERIES = `SELECT j.id::text AS job_id, j.key, j.run_at, j.locked_at, e.value AS delivery_id, count(*) OVER (PARTITION BY j.id)::int AS size
+  FROM graphile_worker._private_jobs j
+  CROSS JOIN LATERAL json_array_elements_text(CASE WHEN json_typeof(j.payload->'delivery_ids') = 'array' THEN j.payload->'delivery_ids'
+                                                   ELSE json_build_array(j.payload->'delivery_id') END) AS e(value)
+  WHERE j.task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')`;
+
+export type QueuedJob = { job_id: string; key: string | null; run_at: Date; locked_at: Date | null; delivery_id: string; size: number };
+
+/** The queued graphile-worker jobs naming these deliveries: one row per job and delivery. */
+export async function queuedJobs(deliveryIds: string[]): Promise<QueuedJob[]> {
+  const { rows } = await db.pool.query<QueuedJob>(`SELECT * FROM (${NAMED_DELIVERIES}) named WHERE delivery_id = ANY ($1::text[])`, [deliveryIds]);
   return rows;
+}
+
+/** Deletes the queued jobs naming deliveries to subscriptions whose URL is LIKE `urlPattern`. */
+export async function dropJobsFor(urlPattern: string): Promise<void> {
+  await db.pool.query(
+    `DELETE FROM graphile_worker._private_jobs WHERE id::text IN (
+       SELECT named.job_id FROM (${NAMED_DELIVERIES}) named
+       JOIN outbound_deliveries d ON d.id::text = named.delivery_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       WHERE s.url LIKE $1)`,
+    [urlPattern],
+  );
 }
 
 export type ReceivedRequest = { headers: http.IncomingHttpHeaders; body: string; at: number; url: string };

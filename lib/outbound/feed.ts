@@ -1,0 +1,197 @@
+import "server-only";
+import crypto from "node:crypto";
+import type pg from "pg";
+import { coalescing } from "./coalesce";
+import { DELIVER_TASK, LOAD_COLUMNS, type Loaded } from "./deliver";
+import { JOB_CHUNK } from "./relay";
+
+/*
+ * A worker's feed of due deliveries (docs/outbound-webhooks.md, "Workers"). Its delivery lanes (batch.ts)
+ * take deliveries from a buffer; when it runs low, one statement claims the next due "deliver" jobs, as
+ * many as make up the deliveries wanted (a job of the fan-out relay holds a chunk of them, a retry one),
+ * and loads every delivery they name. Instead of graphile-worker's fetch and completion per job, a burst
+ * then costs one claim per few dozen deliveries and one delete per job.
+ *
+ * A claimed job is locked in graphile-worker's jobs table exactly as graphile-worker locks the jobs it
+ * hands out (attempts + 1, locked_at, locked_by), so no other worker takes it. It is held until every
+ * delivery in it has been attempted and recorded, then deleted; while held, its lock is refreshed, so the
+ * stale-lock sweep (worker.ts) frees only the jobs of a worker that died (their deliveries are then made
+ * again, with the same webhook-id). A job whose record failed is left locked for that sweep. When the
+ * last lane stops (the worker stops, or the database failed), deliveries not yet started go back to the
+ * queue: their jobs are unlocked once the started ones are recorded. graphile-worker 0.16's table layout
+ * (_private_jobs, _private_tasks) is relied on here, as in worker.ts and relay.ts.
+ */
+
+const WORKER_ID = `outbound-lanes-${process.pid}-${crypto.randomBytes(6).toString("hex")}`;
+const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+// Of the next $2 due jobs, those are taken, in queue order, while the deliveries before them are fewer than
+// wanted ($3): a chunk of the relay counts its deliveries, any other job one. A payload
+// that is neither {"delivery_id"} nor {"delivery_ids": [...]} is left to graphile-worker to fail.
+const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
+    SELECT id, priority, run_at,
+           CASE WHEN json_typeof(payload->'delivery_ids') = 'array' THEN json_array_length(payload->'delivery_ids') ELSE 1 END AS size
+    FROM graphile_worker._private_jobs
+    WHERE is_available = true AND job_queue_id IS NULL AND run_at <= now()
+      AND task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')
+      AND ((payload->>'delivery_id') ~ '${UUID_PATTERN}' OR json_typeof(payload->'delivery_ids') = 'array')
+    ORDER BY priority, run_at LIMIT $2::int FOR UPDATE SKIP LOCKED),
+  picked AS (
+    SELECT id FROM (SELECT id, sum(size) OVER (ORDER BY priority, run_at, id) - size AS before FROM candidates) c
+    WHERE before < $3::int),
+  claimed AS (
+    UPDATE graphile_worker._private_jobs j SET attempts = j.attempts + 1, locked_by = $1::text, locked_at = now()
+    FROM picked WHERE j.id = picked.id
+    RETURNING j.id, j.payload),
+  wanted AS (
+    SELECT c.id AS job_id, json_typeof(c.payload->'delivery_ids') = 'array' AS first_attempts, x.id AS wanted_id, x.n
+    FROM claimed c LEFT JOIN LATERAL (
+      SELECT CASE WHEN e.value ~ '${UUID_PATTERN}' THEN e.value::uuid END AS id, e.n
+      FROM json_array_elements_text(CASE WHEN json_typeof(c.payload->'delivery_ids') = 'array' THEN c.payload->'delivery_ids'
+                                         ELSE json_build_array(c.payload->'delivery_id') END) WITH ORDINALITY AS e(value, n)) x ON true)
+  -- Each delivery is loaded by its key (a lateral lookup): the planner guesses 100 ids per job and would
+  -- otherwise hash-join the whole deliveries table.
+  SELECT w.job_id::text AS job_id, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
+  FROM wanted w LEFT JOIN LATERAL (
+    SELECT ${LOAD_COLUMNS}
+    FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+    WHERE d.id = w.wanted_id) l ON true
+  ORDER BY w.job_id, w.n`;
+
+type ClaimedRow = Partial<Loaded> & { job_id: string; first_attempts: boolean; wanted_id: string | null };
+
+/** A delivery to attempt; `settle` says whether its attempt was recorded (or it was left alone). */
+export type FeedItem = { deliveryId: string; row: Loaded | null; firstAttempts: boolean; settle: (recorded: boolean) => void };
+
+type HeldJob = { id: string; unsettled: number; failed: boolean; dropped: boolean };
+
+export type JobFeed = {
+  /** The next delivery: buffered, or from a new claim when `mayClaim`; null when none is due. */
+  take: (mayClaim: boolean) => Promise<FeedItem | null>;
+  /** A lane starts or stops taking; when the last one stops, what is buffered goes back to the queue. */
+  enter: () => void;
+  leave: () => void;
+  /** Keeps the lock of a job graphile-worker handed out fresh while its task runs. */
+  hold: (jobId: string) => () => void;
+  /** Waits for the deletes and unlocks under way and stops refreshing locks. */
+  close: () => Promise<void>;
+};
+
+export type FeedOptions = { pool: pg.Pool; wanted: number; refreshMs: number; log: (line: string) => void };
+
+export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed {
+  const buffer: Array<{ item: FeedItem; job: HeldJob }> = [];
+  const held = new Map<string, HeldJob>();
+  const handed = new Set<string>();
+  const bookkeeping = new Set<Promise<unknown>>();
+  let refilling: Promise<void> | null = null;
+  let lastClaimEmpty = false;
+  let lanes = 0;
+
+  const keep = (work: Promise<unknown>, what: string) => {
+    const settled = work.catch((error: unknown) => log(`outbound worker: ${what} failed (the stale-lock sweep frees the job): ${message(error)}`));
+    bookkeeping.add(settled);
+    void settled.finally(() => bookkeeping.delete(settled));
+  };
+  const complete = coalescing<string, void>(async (ids) => {
+    await pool.query({ name: "outbound-complete-jobs", text: "DELETE FROM graphile_worker._private_jobs WHERE id = ANY ($1::bigint[]) AND locked_by = $2", values: [ids, WORKER_ID] });
+    return ids.map(() => undefined);
+  }, 500);
+  const release = (ids: string[]) =>
+    pool.query(
+      `UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, attempts = greatest(attempts - 1, 0), updated_at = now()
+       WHERE id = ANY ($1::bigint[]) AND locked_by = $2`,
+      [ids, WORKER_ID],
+    );
+
+  const finish = (job: HeldJob) => {
+    held.delete(job.id);
+    // A failed record leaves the job locked: the sweep frees it, and its unrecorded deliveries run again.
+    if (job.failed) return;
+    if (job.dropped) keep(release([job.id]), "unlocking a job");
+    else keep(complete(job.id), "deleting a finished job");
+  };
+  const settler = (job: HeldJob) => (recorded: boolean) => {
+    if (!recorded) job.failed = true;
+    if (--job.unsettled === 0) finish(job);
+  };
+
+  const claim = async () => {
+    const want = Math.max(1, wanted - buffer.length);
+    // Named: prepared once per connection; planning it took as long as running it. Its generic plan is as
+    // good as a custom one only because the worker's connections price out sequential scans (worker.ts).
+    const { rows } = await pool.query<ClaimedRow>({ name: "outbound-claim", text: CLAIM_SQL, values: [WORKER_ID, Math.ceil(want / JOB_CHUNK) + 2, want] });
+    const jobs = new Map<string, HeldJob>();
+    const items: Array<{ item: FeedItem; job: HeldJob }> = [];
+    for (const row of rows) {
+      let job = jobs.get(row.job_id);
+      if (!job) {
+        job = { id: row.job_id, unsettled: 0, failed: false, dropped: false };
+        jobs.set(job.id, job);
+        held.set(job.id, job);
+      }
+      if (!row.wanted_id) continue;
+      job.unsettled++;
+      // A delivery that no longer exists comes back as a row of nulls but for the job and the id.
+      const item = { deliveryId: row.wanted_id, row: row.delivery_id ? (row as Loaded) : null, firstAttempts: row.first_attempts, settle: settler(job) };
+      items.push({ item, job });
+    }
+    for (const job of jobs.values()) if (job.unsettled === 0) finish(job);
+    buffer.push(...items);
+    lastClaimEmpty = rows.length === 0;
+  };
+  const refill = () => {
+    refilling ??= claim().finally(() => {
+      refilling = null;
+    });
+    return refilling;
+  };
+
+  const refresh = setInterval(() => {
+    const ids = [...[...held.values()].filter((job) => !job.failed).map((job) => job.id), ...handed];
+    if (ids.length === 0) return;
+    pool
+      .query({ name: "outbound-refresh-locks", text: "UPDATE graphile_worker._private_jobs SET locked_at = now() WHERE id = ANY ($1::bigint[]) AND locked_at IS NOT NULL", values: [ids] })
+      .catch(() => {}); // The database is away: the locks age, and the sweep may free them (deliveries are then made again).
+  }, refreshMs);
+  refresh.unref();
+
+  return {
+    take: async (mayClaim) => {
+      for (;;) {
+        const item = buffer.shift()?.item;
+        if (item) {
+          // Claims the next jobs while the buffered deliveries are being attempted, so a lane never waits for one.
+          if (mayClaim && !refilling && !lastClaimEmpty && buffer.length < wanted / 2) refill().catch(() => {});
+          return item;
+        }
+        if (!mayClaim) return null;
+        await refill();
+        if (buffer.length === 0) return null;
+      }
+    },
+    enter: () => {
+      lanes++;
+    },
+    leave: () => {
+      if (--lanes > 0 || buffer.length === 0) return;
+      for (const { item, job } of buffer.splice(0)) {
+        job.dropped = true;
+        item.settle(true);
+      }
+    },
+    hold: (jobId) => {
+      handed.add(jobId);
+      return () => handed.delete(jobId);
+    },
+    close: async () => {
+      clearInterval(refresh);
+      await refilling?.catch(() => {});
+      await Promise.all(bookkeeping);
+    },
+  };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
