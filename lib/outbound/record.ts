@@ -42,6 +42,8 @@ export type Recorder = (record: AttemptRecord) => Promise<Date | null>;
 
 /** Attempts recorded by one statement at most (the arrays of its parameters). */
 const MAX_BATCH = 200;
+/** After a record statement, the next waits this long for more attempts (under load only). */
+const RECORD_LINGER_MS = 5;
 
 const RECORD_SQL = (task: string) => `WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
@@ -99,5 +101,5 @@ export function attemptRecorder(pool: pg.Pool, task: string): Recorder {
       ],
     });
     return rows.map((row) => row.failing_since);
-  }, MAX_BATCH);
+  }, MAX_BATCH, RECORD_LINGER_MS);
 }

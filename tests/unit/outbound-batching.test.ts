@@ -66,6 +66,38 @@ describe("coalescing calls into one flush", () => {
   });
 });
 
+describe("coalescing with a linger", () => {
+  it("flushes a lone call at once when no flush ran lately, and waits the linger after one before the next", async () => {
+    const batches: number[][] = [];
+    const call = coalescing(async (items: number[]) => {
+      batches.push(items);
+      return items;
+    }, 10, 40);
+    const started = Date.now();
+    expect(await call(1)).toBe(1);
+    expect(Date.now() - started).toBeLessThan(30);
+    const answers = [call(2), call(3)];
+    await tick();
+    expect(batches).toEqual([[1]]);
+    expect(await Promise.all(answers)).toEqual([2, 3]);
+    expect(batches).toEqual([[1], [2, 3]]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(35);
+  });
+
+  it("does not wait once maxBatch calls are waiting", async () => {
+    const batches: number[][] = [];
+    const call = coalescing(async (items: number[]) => {
+      batches.push(items);
+      return items;
+    }, 2, 10_000);
+    await call(1);
+    const started = Date.now();
+    await Promise.all([call(2), call(3)]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+});
+
 describe("permits", () => {
   it("run at most `count` at once; the others start in arrival order as permits come back", async () => {
     const acquire = permits(2);

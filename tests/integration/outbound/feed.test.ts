@@ -1,0 +1,139 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { attemptDelivery } from "@/lib/outbound/deliver";
+import { jobFeed, type FeedItem, type JobFeed } from "@/lib/outbound/feed";
+import { resendDelivery } from "@/lib/outbound/manage";
+import { attemptRecorder } from "@/lib/outbound/record";
+import { deliveries, notify, queuedJobs, startReceiver, subscribedAccount, waitFor } from "./support";
+
+/*
+ * A worker's feed (lib/outbound/feed.ts) claims a chunk job of the fan-out relay and hands out its
+ * deliveries one by one; the job's fate follows what became of them. No worker runs in this file: the
+ * tests take the deliveries themselves.
+ */
+
+type JobRow = { id: string; locked_at: Date | null; locked_by: string | null; attempts: number };
+
+const jobRow = async (id: string): Promise<JobRow | undefined> =>
+  (await db.pool.query<JobRow>("SELECT id::text, locked_at, locked_by, attempts FROM graphile_worker._private_jobs WHERE id = $1::bigint", [id])).rows[0];
+
+let feed: JobFeed;
+const logged: string[] = [];
+
+const emptyQueue = () => db.pool.query("DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')");
+
+// Jobs left by earlier files would be claimed first, and the jobs of these tests (to receivers that do not
+// exist) must not keep the workers of later files busy.
+beforeEach(emptyQueue);
+afterAll(emptyQueue);
+afterEach(async () => {
+  await feed?.close();
+});
+
+/** A chunk job of three first attempts, as the relay queues it; answers its deliveries and its job id. */
+async function chunkOfThree() {
+  const { accountId, subscriptionId } = await subscribedAccount();
+  for (let i = 0; i < 3; i++) await notify(accountId, "lead.created", { id: `lead_feed_${i}` });
+  const rows = await deliveries(subscriptionId);
+  const jobs = await queuedJobs(rows.map((row) => row.id));
+  expect(new Set(jobs.map((job) => job.job_id)).size).toBe(1);
+  return { accountId, subscriptionId, deliveryIds: rows.map((row) => row.id), jobId: jobs[0].job_id };
+}
+
+async function takeAll(count: number): Promise<FeedItem[]> {
+  const items: FeedItem[] = [];
+  for (let i = 0; i < count; i++) items.push((await feed.take(true))!);
+  return items;
+}
+
+describe("a worker's feed of deliveries", () => {
+  it("hands out every delivery of a claimed chunk, locked for this worker, and deletes the job once all are recorded", async () => {
+    const { deliveryIds, jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+    feed.enter();
+    const items = await takeAll(3);
+    expect(items.map((item) => item.deliveryId).sort()).toEqual([...deliveryIds].sort());
+    expect(items.every((item) => item.firstAttempts && item.row?.delivery_status === "pending")).toBe(true);
+    expect(await jobRow(jobId)).toMatchObject({ attempts: 1, locked_by: expect.stringMatching(/^outbound-lanes-/) });
+    expect(await feed.take(true)).toBeNull();
+
+    items[0].settle(true);
+    items[1].settle(true);
+    expect(await jobRow(jobId)).toBeDefined();
+    items[2].settle(true);
+    await waitFor(async () => (await jobRow(jobId)) === undefined, 5_000, "the job deleted");
+    feed.leave();
+  });
+
+  it("puts the job back, unlocked and with its attempt count restored, when the last lane stops before starting all of it", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+    feed.enter();
+    const [started] = await takeAll(1);
+    feed.leave();
+    // The started delivery is still being attempted: the job stays locked until it is recorded.
+    expect((await jobRow(jobId))?.locked_at).not.toBeNull();
+    started.settle(true);
+    await waitFor(async () => (await jobRow(jobId))?.locked_at === null, 5_000, "the job unlocked");
+    expect(await jobRow(jobId)).toMatchObject({ attempts: 0, locked_by: null });
+  });
+
+  it("leaves the job locked, for the stale-lock sweep, when an attempt's record failed", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+    feed.enter();
+    const items = await takeAll(3);
+    items[0].settle(false);
+    items[1].settle(true);
+    items[2].settle(true);
+    feed.leave();
+    await feed.close();
+    expect((await jobRow(jobId))?.locked_at).not.toBeNull();
+  });
+
+  it("keeps the locks of the jobs it holds fresh, the one graphile-worker handed out included", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed.enter();
+    const items = await takeAll(1);
+    const lockedAt = (await jobRow(jobId))!.locked_at!.getTime();
+    await waitFor(async () => (await jobRow(jobId))!.locked_at!.getTime() > lockedAt, 5_000, "a refreshed lock");
+
+    const { rows } = await db.pool.query<{ id: string }>(
+      "INSERT INTO graphile_worker._private_jobs (task_id, payload, locked_at, locked_by) SELECT id, '{}', now() - interval '1 hour', 'graphile' FROM graphile_worker._private_tasks WHERE identifier = 'deliver' RETURNING id::text",
+    );
+    const release = feed.hold(rows[0].id);
+    await waitFor(async () => Date.now() - (await jobRow(rows[0].id))!.locked_at!.getTime() < 60_000, 5_000, "the handed job's lock refreshed");
+    release();
+    items[0].settle(true);
+    feed.leave();
+  });
+});
+
+describe("a chunk of first attempts", () => {
+  it("leaves alone a delivery that was already attempted: its retry is a job of its own", async () => {
+    const receiver = await startReceiver();
+    try {
+      const { accountId, subscriptionId } = await subscribedAccount(receiver.url);
+      await notify(accountId);
+      const [delivery] = await deliveries(subscriptionId);
+      await db.pool.query("UPDATE outbound_deliveries SET attempts = 1 WHERE id = $1", [delivery.id]);
+      feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+      feed.enter();
+      const [item] = await takeAll(1);
+      const attempted = await attemptDelivery(item.deliveryId, item.row, { pool: db.pool, record: attemptRecorder(db.pool, "deliver") }, item.firstAttempts);
+      expect(await attempted.recorded).toBe("skipped");
+      expect(receiver.requests).toHaveLength(0);
+      item.settle(true);
+      feed.leave();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("is not queued twice by a resend while its first attempt is still to come", async () => {
+    const { accountId, deliveryIds } = await chunkOfThree();
+    expect(await resendDelivery(accountId, deliveryIds[0])).toBe(true);
+    expect(await queuedJobs([deliveryIds[0]])).toHaveLength(1);
+  });
+});
