@@ -30,17 +30,29 @@ process.env.APP_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("base64");
 
 type Receipt = { id: string; path: string; at: number };
 
-function startReceiver(): Promise<{ url: string; receipts: Receipt[]; server: http.Server }> {
+type Receiver = { url: string; receipts: Receipt[]; distinct: Set<string>; server: http.Server; reset: () => void };
+
+/** Keeps the set of distinct (webhook-id, path) as receipts arrive, so waiting on it costs the run nothing. */
+function startReceiver(): Promise<Receiver> {
   const receipts: Receipt[] = [];
+  const distinct = new Set<string>();
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
-      receipts.push({ id: String(req.headers["webhook-id"]), path: req.url ?? "", at: Date.now() });
+      const receipt = { id: String(req.headers["webhook-id"]), path: req.url ?? "", at: Date.now() };
+      receipts.push(receipt);
+      distinct.add(`${receipt.id} ${receipt.path}`);
       res.writeHead(204).end();
     });
   });
   server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, receipts, server })));
+  const reset = () => {
+    receipts.length = 0;
+    distinct.clear();
+  };
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, receipts, distinct, server, reset })),
+  );
 }
 
 function peakRss(pid: number): number {
@@ -64,6 +76,35 @@ function startWorker(databaseUrl: string): Promise<ChildProcess> {
     });
     child.once("exit", (code) => reject(new Error(`the worker exited (${code})`)));
   });
+}
+
+/** CPU seconds (user + system) used so far by these processes; 0 for one that is gone. */
+function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended.
+    }
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/** The postmaster of the bench database and every backend and helper process it started. */
+function postgresPids(dataDir: string): number[] {
+  const postmaster = Number(fs.readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
+  const children = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
+    } catch {
+      return false;
+    }
+  });
+  return [postmaster, ...children];
 }
 
 const waitUntil = async (check: () => boolean, timeoutMs: number) => {
@@ -104,11 +145,14 @@ runMain(async () => {
       await waitUntil(() => receiver.receipts.filter((r) => r.id === id).length === 2, 10_000);
     }
     const idleLags = receiver.receipts.map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
-    receiver.receipts.length = 0;
+    receiver.reset();
     commits.clear();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
-    // The burst.
+    // The burst. CPU is counted for the database and the worker (their backends connect at start, and
+    // the count of one that exits during the burst is lost) and for this process (writer and receiver).
+    const databasePids = postgresPids(database.dataDir);
+    const cpuBefore = { database: cpuSeconds(databasePids), worker: cpuSeconds([worker.pid!]), bench: process.cpuUsage() };
     const started = Date.now();
     for (let offset = 0; offset < NOTIFICATIONS; offset += BATCH) {
       const batch = Array.from({ length: Math.min(BATCH, NOTIFICATIONS - offset) }, (_, i) => ({
@@ -121,8 +165,13 @@ runMain(async () => {
     }
     const written = (Date.now() - started) / 1000;
     const expected = NOTIFICATIONS * 2;
-    const unique = () => new Set(receiver.receipts.map((r) => `${r.id} ${r.path}`)).size;
+    const unique = () => receiver.distinct.size;
     await waitUntil(() => unique() >= expected, 30 * 60_000);
+    const cpu = {
+      database: cpuSeconds(databasePids) - cpuBefore.database,
+      worker: cpuSeconds([worker.pid!]) - cpuBefore.worker,
+      bench: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpuBefore.bench)),
+    };
     const finished = Math.max(...receiver.receipts.map((r) => r.at));
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // late duplicates
     const rss = peakRss(worker.pid!);
@@ -138,7 +187,7 @@ runMain(async () => {
     const { rows } = await pool.query<{ id: string; body: string }>("SELECT id, payload::text AS body FROM outbound_messages WHERE type = 'event.updated'");
     const jobs = rows.flatMap((row) => [0, 1].map((index) => ({ ...row, index })));
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    receiver.receipts.length = 0;
+    receiver.reset();
     const referenceStarted = Date.now();
     let next = 0;
     await Promise.all(
@@ -171,6 +220,10 @@ runMain(async () => {
     console.log(`Idle queue: lag p50 ${ms(percentile(idleLags, 0.5))}, p99 ${ms(percentile(idleLags, 0.99))} (${IDLE_PROBES} single notifications)`);
     console.log(`Burst: ${received}/${expected} deliveries received in ${seconds.toFixed(1)} s — ${ours.toFixed(0)} deliveries/s (the notifications were written in the first ${written.toFixed(1)} s)`);
     console.log(`Burst lag from commit to receipt: p50 ${ms(percentile(lags, 0.5))}, p99 ${ms(percentile(lags, 0.99))}`);
+    const perDelivery = (seconds: number) => `${Math.round((seconds / expected) * 1e6)} µs`;
+    console.log(
+      `CPU per delivery during the burst: PostgreSQL ${perDelivery(cpu.database)}, worker ${perDelivery(cpu.worker)}, this process (writer and receiver) ${perDelivery(cpu.bench)}`,
+    );
     console.log(`Worker peak RSS: ${(rss / 1024 / 1024).toFixed(0)} MB; lost ${expected - received}, duplicates ${duplicates}`);
     console.log(`Reference loop: ${reference.toFixed(0)} deliveries/s; ratio ours/reference ${ratio.toFixed(2)}`);
     const checks: [string, boolean][] = [
