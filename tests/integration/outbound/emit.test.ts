@@ -233,3 +233,18 @@ describe("every writer of leads notifies", () => {
     expect(await messages(accountId)).toHaveLength(1);
   });
 });
+
+describe("message ids drawn in SQL", () => {
+  it("are 22 base62 characters after the prefix, all distinct, with every character about equally often", async () => {
+    const { rows } = await db.pool.query<{ id: string }>("SELECT outbound_public_id('whmsg_') AS id FROM generate_series(1, 5000)");
+    const ids = rows.map((row) => row.id);
+    for (const id of ids) expect(id).toMatch(/^whmsg_[0-9A-Za-z]{22}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    const counts = new Map<string, number>();
+    for (const id of ids) for (const character of id.slice("whmsg_".length)) counts.set(character, (counts.get(character) ?? 0) + 1);
+    // 110,000 characters over 62: about 1,774 each, with a standard deviation of about 42.
+    expect(counts.size).toBe(62);
+    const expected = (ids.length * 22) / 62;
+    for (const count of counts.values()) expect(Math.abs(count - expected)).toBeLessThan(6 * 42);
+  });
+});
