@@ -1,7 +1,8 @@
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { assertPublicAddress, safeLookup } from "@/lib/webhook-subscriptions/addresses";
+import { urlToHttpOptions } from "node:url";
+import { allowLoopbackTargets, isAllowedAddress, RefusedAddressError, safeLookup } from "@/lib/webhook-subscriptions/addresses";
 
 /*
  * One HTTP attempt of a notification (docs/outbound-webhooks.md, "Delivery"). The connection goes through
@@ -9,6 +10,8 @@ import { assertPublicAddress, safeLookup } from "@/lib/webhook-subscriptions/add
  * to (an IP literal in the URL is checked here, since no lookup runs for it). One deadline covers the
  * whole attempt: connect, send, answer and body. Redirects are not followed (a 3xx is a failure). Only
  * the first 4 KiB of the answer are kept and reading stops after 64 KiB, so a huge body costs nothing.
+ * A URL is parsed once and an IP literal judged once (per loopback setting): under a burst, parsing and
+ * judging them on every attempt was a fifth of the worker's work per delivery besides the HTTP exchange.
  */
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -35,52 +38,80 @@ const agents = {
   https: new https.Agent({ keepAlive: true, maxSockets: 256, lookup: safeLookup } as https.AgentOptions),
 };
 
+type Target = { isHttps: boolean; options: http.RequestOptions; ipLiteral: string | null };
+
+/** Bounds the caches below: subscription URLs, and the IP literals among them. */
+const CACHE_LIMIT = 1_000;
+const targets = new Map<string, Target>();
+const verdicts = new Map<string, boolean>();
+
+function targetOf(url: string): Target {
+  const known = targets.get(url);
+  if (known) return known;
+  const parsed = new URL(url);
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error("unsupported protocol");
+  const isHttps = parsed.protocol === "https:";
+  // What http.request takes from a URL object itself (urlToHttpOptions: no brackets around an IPv6 host).
+  const { protocol, hostname, port, path, auth } = urlToHttpOptions(parsed);
+  const options: http.RequestOptions = { protocol, hostname, port, path, method: "POST", agent: isHttps ? agents.https : agents.http, lookup: safeLookup };
+  if (auth) options.auth = auth;
+  const target: Target = { isHttps, options, ipLiteral: net.isIP(hostname ?? "") ? (hostname as string) : null };
+  if (targets.size >= CACHE_LIMIT) targets.clear();
+  targets.set(url, target);
+  return target;
+}
+
+/** An IP literal is never looked up, so it is judged here, before connecting (ESSRF when refused). */
+function assertAllowedLiteral(ip: string): void {
+  const allowLoopback = allowLoopbackTargets();
+  const key = `${allowLoopback ? "loopback " : ""}${ip}`;
+  let allowed = verdicts.get(key);
+  if (allowed === undefined) {
+    allowed = isAllowedAddress(ip, { allowLoopback });
+    if (verdicts.size >= CACHE_LIMIT) verdicts.clear();
+    verdicts.set(key, allowed);
+  }
+  if (!allowed) throw new RefusedAddressError(ip, ip);
+}
+
 export function post(url: string, headers: Record<string, string>, body: string, timeoutMs = deliveryTimeoutMs()): Promise<PostResult> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   return new Promise<PostResult>((resolve) => {
-    let settled = false;
-    const finish = (result: Omit<PostResult, "durationMs">) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ ...result, durationMs: elapsed() });
-    };
-    let target: URL;
+    let target: Target;
     try {
-      target = new URL(url);
-      if (target.protocol !== "https:" && target.protocol !== "http:") throw new Error("unsupported protocol");
-      const host = target.hostname.replace(/^\[|\]$/g, "");
-      if (net.isIP(host)) assertPublicAddress(host);
+      target = targetOf(url);
+      if (target.ipLiteral) assertAllowedLiteral(target.ipLiteral);
     } catch (error) {
-      settled = true;
       resolve({ statusCode: null, excerpt: "", durationMs: 0, error: describeError(error), retryAfter: undefined });
       return;
     }
-    const isHttps = target.protocol === "https:";
-    const request = (isHttps ? https : http).request(target, {
-      method: "POST",
-      agent: isHttps ? agents.https : agents.http,
-      lookup: safeLookup,
+    let settled = false;
+    const finish = (statusCode: number | null, excerpt: string, error: string | null, retryAfter?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ statusCode, excerpt, error, retryAfter, durationMs: Math.round(performance.now() - started) });
+    };
+    const request = (target.isHttps ? https : http).request({
+      ...target.options,
       headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-    } as http.RequestOptions);
+    });
     const timer = setTimeout(() => {
       request.destroy(Object.assign(new Error("timeout"), { code: "OUTBOUND_TIMEOUT" }));
-      finish({ statusCode: null, excerpt: "", error: `No answer within ${Math.round(timeoutMs / 1000)} seconds (timed out).`, retryAfter: undefined });
+      finish(null, "", `No answer within ${Math.round(timeoutMs / 1000)} seconds (timed out).`);
     }, timeoutMs);
-    request.on("error", (error) => finish({ statusCode: null, excerpt: "", error: describeError(error), retryAfter: undefined }));
+    request.on("error", (error) => finish(null, "", describeError(error)));
     request.on("response", (response) => {
-      const kept: Buffer[] = [];
-      let keptBytes = 0;
+      let kept: Buffer | null = null;
       let readBytes = 0;
       const retryAfter = typeof response.headers["retry-after"] === "string" ? response.headers["retry-after"] : undefined;
-      const done = () => finish({ statusCode: response.statusCode ?? null, excerpt: Buffer.concat(kept).toString("utf8"), error: null, retryAfter });
+      const done = () => finish(response.statusCode ?? null, kept ? kept.toString("utf8") : "", null, retryAfter);
       response.on("data", (chunk: Buffer) => {
         readBytes += chunk.length;
+        const keptBytes = kept?.length ?? 0;
         if (keptBytes < EXCERPT_BYTES) {
           const part = chunk.subarray(0, EXCERPT_BYTES - keptBytes);
-          kept.push(part);
-          keptBytes += part.length;
+          kept = kept ? Buffer.concat([kept, part]) : part;
         }
         if (readBytes >= READ_LIMIT_BYTES) {
           // The answer is known; the rest of a huge body is not worth reading.
