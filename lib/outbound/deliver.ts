@@ -33,16 +33,17 @@ export type Loaded = {
   url: string;
   subscription_status: string;
   secret_ciphertext: string;
+  /** The secret before a rotation, while it is still signed with (24 hours); null otherwise. */
   previous_secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | null;
-  failing_since: Date | null;
-  now: Date;
 };
 
-/** A delivery with its message and subscription, for a FROM clause naming them d, m and s. */
+/**
+ * A delivery with its message and subscription, for a FROM clause naming them d, m and s. The previous
+ * secret's expiry is judged here, on the database's clock, so no row carries a date to parse.
+ */
 export const LOAD_COLUMNS = `d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id, m.payload::text AS body,
     s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
-    s.previous_secret_ciphertext, s.previous_secret_expires_at, s.failing_since, now() AS now`;
+    CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext`;
 
 const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
   FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -130,9 +131,7 @@ async function record(deliveryId: string, row: Loaded, attempt: number, result: 
 function headersFor(row: Loaded): Record<string, string> {
   const timestamp = Math.floor(Date.now() / 1000);
   const secrets = [decryptSecret(row.secret_ciphertext)];
-  if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > row.now) {
-    secrets.push(decryptSecret(row.previous_secret_ciphertext));
-  }
+  if (row.previous_secret_ciphertext) secrets.push(decryptSecret(row.previous_secret_ciphertext));
   return {
     "content-type": "application/json",
     "user-agent": USER_AGENT,
