@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import crypto from "node:crypto";
 import pg from "pg";
 import { encryptSecret } from "@/lib/events-webhook/secrets";
@@ -16,9 +15,11 @@ import { percentile, runMain, startBenchDatabase, stopProcess } from "./harness"
  * BENCH_NOTIFICATIONS (default 10,000) notifications written in batches to an account with 2 active
  * subscriptions on a local receiver, i.e. twice as many deliveries, delivered by `npm run worker` in a
  * child process with BENCH_CONCURRENCY (default 10). Reports the time until all are received,
- * deliveries/s, lag from commit to receipt (p50, p99), the worker's peak RSS, lost and duplicate
- * deliveries; then a bare reference that POSTs the same signed payloads from a simple loop with the same
- * concurrency. Before the burst, with the queue idle, single notifications measure the lag of an idle
+ * deliveries/s, lag from commit to receipt (p50, p99), the CPU each process spent per delivery, the
+ * worker's peak RSS, lost and duplicate deliveries; then a bare reference that POSTs the same signed
+ * payloads from a simple loop in this process with the same concurrency. The receiver runs in a process
+ * of its own (outbound-receiver.ts), so that both the worker and the reference reach it across processes
+ * and neither the writer nor the reference loop shares its event loop. Before the burst, with the queue idle, single notifications measure the lag of an idle
  * queue (target p99 < 2 s). Targets: 0 lost, 0 duplicates, ratio ≥ 0.5, idle p99 lag < 2 s.
  */
 
@@ -30,29 +31,45 @@ process.env.APP_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("base64");
 
 type Receipt = { id: string; path: string; at: number };
 
-type Receiver = { url: string; receipts: Receipt[]; distinct: Set<string>; server: http.Server; reset: () => void };
+type Receiver = {
+  url: string;
+  pid: number;
+  count: () => Promise<{ distinct: number; total: number }>;
+  countFor: (id: string) => Promise<number>;
+  receipts: () => Promise<Receipt[]>;
+  reset: () => Promise<void>;
+  stop: () => Promise<void>;
+};
 
-/** Keeps the set of distinct (webhook-id, path) as receipts arrive, so waiting on it costs the run nothing. */
+/** The receiver in its own process (outbound-receiver.ts), asked over IPC. */
 function startReceiver(): Promise<Receiver> {
-  const receipts: Receipt[] = [];
-  const distinct = new Set<string>();
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const receipt = { id: String(req.headers["webhook-id"]), path: req.url ?? "", at: Date.now() };
-      receipts.push(receipt);
-      distinct.add(`${receipt.id} ${receipt.path}`);
-      res.writeHead(204).end();
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/bench/outbound-receiver.ts"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const pending = new Map<number, (result: unknown) => void>();
+  let seq = 0;
+  const ask = <T>(request: object) =>
+    new Promise<T>((resolve) => {
+      pending.set(++seq, resolve as (result: unknown) => void);
+      child.send({ seq, request });
+    });
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the receiver exited with code ${code}`)));
+    child.on("message", (message: { ready?: string; seq?: number; result?: unknown }) => {
+      if (message.ready) {
+        resolve({
+          url: message.ready,
+          pid: child.pid!,
+          count: () => ask({ op: "count" }),
+          countFor: (id) => ask({ op: "countFor", id }),
+          receipts: () => ask({ op: "receipts" }),
+          reset: () => ask({ op: "reset" }),
+          stop: () => stopProcess(child),
+        });
+        return;
+      }
+      pending.get(message.seq!)?.(message.result);
+      pending.delete(message.seq!);
     });
   });
-  server.keepAliveTimeout = 60_000;
-  const reset = () => {
-    receipts.length = 0;
-    distinct.clear();
-  };
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, receipts, distinct, server, reset })),
-  );
 }
 
 function peakRss(pid: number): number {
@@ -107,10 +124,9 @@ function postgresPids(dataDir: string): number[] {
   return [postmaster, ...children];
 }
 
-const waitUntil = async (check: () => boolean, timeoutMs: number) => {
+const waitUntil = async (check: () => Promise<boolean>, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs;
-  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return check();
+  while (!(await check()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 };
 
 const ms = (value: number) => `${Math.round(value)} ms`;
@@ -142,17 +158,17 @@ runMain(async () => {
     for (let i = 0; i < IDLE_PROBES; i++) {
       const [id] = await emitNotifications(pool, accountId, [{ type: "lead.created", data: { id: `lead_probe_${i}` } }]);
       commits.set(id, Date.now());
-      await waitUntil(() => receiver.receipts.filter((r) => r.id === id).length === 2, 10_000);
+      await waitUntil(async () => (await receiver.countFor(id)) === 2, 10_000);
     }
-    const idleLags = receiver.receipts.map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
-    receiver.reset();
+    const idleLags = (await receiver.receipts()).map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
+    await receiver.reset();
     commits.clear();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     // The burst. CPU is counted for the database and the worker (their backends connect at start, and
     // the count of one that exits during the burst is lost) and for this process (writer and receiver).
     const databasePids = postgresPids(database.dataDir);
-    const cpuBefore = { database: cpuSeconds(databasePids), worker: cpuSeconds([worker.pid!]), bench: process.cpuUsage() };
+    const cpuBefore = { database: cpuSeconds(databasePids), worker: cpuSeconds([worker.pid!]), receiver: cpuSeconds([receiver.pid]), bench: process.cpuUsage() };
     const started = Date.now();
     for (let offset = 0; offset < NOTIFICATIONS; offset += BATCH) {
       const batch = Array.from({ length: Math.min(BATCH, NOTIFICATIONS - offset) }, (_, i) => ({
@@ -165,19 +181,20 @@ runMain(async () => {
     }
     const written = (Date.now() - started) / 1000;
     const expected = NOTIFICATIONS * 2;
-    const unique = () => receiver.distinct.size;
-    await waitUntil(() => unique() >= expected, 30 * 60_000);
+    await waitUntil(async () => (await receiver.count()).distinct >= expected, 30 * 60_000);
     const cpu = {
       database: cpuSeconds(databasePids) - cpuBefore.database,
       worker: cpuSeconds([worker.pid!]) - cpuBefore.worker,
+      receiver: cpuSeconds([receiver.pid]) - cpuBefore.receiver,
       bench: (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(cpuBefore.bench)),
     };
-    const finished = Math.max(...receiver.receipts.map((r) => r.at));
     await new Promise((resolve) => setTimeout(resolve, 2_000)); // late duplicates
     const rss = peakRss(worker.pid!);
-    const received = unique();
-    const duplicates = receiver.receipts.length - received;
-    const lags = receiver.receipts.map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
+    const receipts = await receiver.receipts();
+    const finished = Math.max(...receipts.map((r) => r.at));
+    const received = new Set(receipts.map((r) => `${r.id} ${r.path}`)).size;
+    const duplicates = receipts.length - received;
+    const lags = receipts.map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
     const seconds = (finished - started) / 1000;
     const ours = received / seconds;
     await stopProcess(worker);
@@ -187,7 +204,7 @@ runMain(async () => {
     const { rows } = await pool.query<{ id: string; body: string }>("SELECT id, payload::text AS body FROM outbound_messages WHERE type = 'event.updated'");
     const jobs = rows.flatMap((row) => [0, 1].map((index) => ({ ...row, index })));
     const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    receiver.reset();
+    await receiver.reset();
     const referenceStarted = Date.now();
     let next = 0;
     await Promise.all(
@@ -222,7 +239,7 @@ runMain(async () => {
     console.log(`Burst lag from commit to receipt: p50 ${ms(percentile(lags, 0.5))}, p99 ${ms(percentile(lags, 0.99))}`);
     const perDelivery = (seconds: number) => `${Math.round((seconds / expected) * 1e6)} µs`;
     console.log(
-      `CPU per delivery during the burst: PostgreSQL ${perDelivery(cpu.database)}, worker ${perDelivery(cpu.worker)}, this process (writer and receiver) ${perDelivery(cpu.bench)}`,
+      `CPU per delivery during the burst: PostgreSQL ${perDelivery(cpu.database)}, worker ${perDelivery(cpu.worker)}, receiver ${perDelivery(cpu.receiver)}, writer (this process) ${perDelivery(cpu.bench)}`,
     );
     console.log(`Worker peak RSS: ${(rss / 1024 / 1024).toFixed(0)} MB; lost ${expected - received}, duplicates ${duplicates}`);
     console.log(`Reference loop: ${reference.toFixed(0)} deliveries/s; ratio ours/reference ${ratio.toFixed(2)}`);
@@ -237,8 +254,7 @@ runMain(async () => {
   } finally {
     if (worker) await stopProcess(worker);
     await pool.end();
-    receiver.server.closeAllConnections();
-    receiver.server.close();
+    await receiver.stop();
     await database.dispose();
   }
 });

@@ -1,0 +1,51 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/*
+ * The receiver of bench:outbound (tests/bench/outbound.ts), in a process of its own: the worker's
+ * deliveries and the reference loop's requests both reach it across processes, as they would reach a real
+ * receiver, and neither shares an event loop with it. It answers 204 at once and keeps, per request, the
+ * webhook-id, the path and the time of receipt; the bench asks for them over IPC.
+ */
+
+type Receipt = { id: string; path: string; at: number };
+type Request = { op: "count" } | { op: "countFor"; id: string } | { op: "receipts" } | { op: "reset" };
+
+const receipts: Receipt[] = [];
+const distinct = new Set<string>();
+
+const server = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    const receipt = { id: String(req.headers["webhook-id"]), path: req.url ?? "", at: Date.now() };
+    receipts.push(receipt);
+    distinct.add(`${receipt.id} ${receipt.path}`);
+    res.writeHead(204).end();
+  });
+});
+server.keepAliveTimeout = 60_000;
+
+function answer(request: Request): unknown {
+  switch (request.op) {
+    case "count":
+      return { distinct: distinct.size, total: receipts.length };
+    case "countFor":
+      return receipts.filter((receipt) => receipt.id === request.id).length;
+    case "receipts":
+      return receipts;
+    case "reset":
+      receipts.length = 0;
+      distinct.clear();
+      return null;
+  }
+}
+
+process.on("message", (message: { seq: number; request: Request }) => {
+  process.send!({ seq: message.seq, result: answer(message.request) });
+});
+// The bench went away: nothing is left to report to.
+process.on("disconnect", () => process.exit(0));
+
+server.listen(0, "127.0.0.1", () => {
+  process.send!({ ready: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+});
