@@ -22,6 +22,7 @@ import { JOB_CHUNK } from "./relay";
  * (_private_jobs, _private_tasks) is relied on here, as in worker.ts and relay.ts.
  */
 
+const COMPLETE_LINGER_MS = 20;
 const WORKER_ID = `outbound-lanes-${process.pid}-${crypto.randomBytes(6).toString("hex")}`;
 const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
@@ -93,10 +94,12 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     bookkeeping.add(settled);
     void settled.finally(() => bookkeeping.delete(settled));
   };
+  // Finished jobs are deleted together, at most one statement every 20 ms under load: a job that waits a
+  // little longer stays locked by this worker (its lock is fresh), and half the statements went.
   const complete = coalescing<string, void>(async (ids) => {
     await pool.query({ name: "outbound-complete-jobs", text: "DELETE FROM graphile_worker._private_jobs WHERE id = ANY ($1::bigint[]) AND locked_by = $2", values: [ids, WORKER_ID] });
     return ids.map(() => undefined);
-  }, 500);
+  }, 500, COMPLETE_LINGER_MS);
   const release = (ids: string[]) =>
     pool.query(
       `UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, attempts = greatest(attempts - 1, 0), updated_at = now()
