@@ -142,6 +142,15 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     for (const job of jobs.values()) if (job.unsettled === 0) finish(job);
     buffer.push(...items);
     lastClaimEmpty = rows.length === 0;
+    // A claim that ends after the last lane left (it was started ahead of need) has no one to take it.
+    if (lanes === 0) dropBuffered();
+  };
+  /** Deliveries not yet started go back to the queue: their jobs are unlocked once the started ones are recorded. */
+  const dropBuffered = () => {
+    for (const { item, job } of buffer.splice(0)) {
+      job.dropped = true;
+      item.settle(true);
+    }
   };
   const refill = () => {
     refilling ??= claim().finally(() => {
@@ -177,11 +186,7 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
       lanes++;
     },
     leave: () => {
-      if (--lanes > 0 || buffer.length === 0) return;
-      for (const { item, job } of buffer.splice(0)) {
-        job.dropped = true;
-        item.settle(true);
-      }
+      if (--lanes === 0) dropBuffered();
     },
     hold: (jobId) => {
       handed.add(jobId);

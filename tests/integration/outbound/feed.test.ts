@@ -78,6 +78,18 @@ describe("a worker's feed of deliveries", () => {
     expect(await jobRow(jobId)).toMatchObject({ attempts: 0, locked_by: null });
   });
 
+  it("puts back, at once, the jobs of a claim that ends after the last lane left", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+    feed.enter();
+    // As a claim started ahead of need: under way when the lane leaves.
+    const taking = feed.take(true);
+    feed.leave();
+    expect(await taking).toBeNull();
+    await waitFor(async () => (await jobRow(jobId))?.locked_at === null, 5_000, "the job unlocked");
+    expect(await jobRow(jobId)).toMatchObject({ attempts: 0, locked_by: null });
+  });
+
   it("leaves the job locked, for the stale-lock sweep, when an attempt's record failed", async () => {
     const { jobId } = await chunkOfThree();
     feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
