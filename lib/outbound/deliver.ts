@@ -51,7 +51,14 @@ const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
 
 export type DeliveryOutcome = AttemptOutcome | "skipped";
 
-export type DeliverOptions = { pool: pg.Pool; record: Recorder; now?: () => number; random?: () => number };
+export type DeliverOptions = {
+  pool: pg.Pool;
+  record: Recorder;
+  /** The deadline of an attempt; by default OUTBOUND_TIMEOUT_MS as it is at each attempt (post.ts). */
+  timeoutMs?: number;
+  now?: () => number;
+  random?: () => number;
+};
 
 export const GONE_REASON = "The receiver answered 410 Gone, which means it no longer wants these notifications. Re-enable the subscription once the receiver accepts them again.";
 export const FAILING_REASON =
@@ -97,7 +104,7 @@ export async function attemptDelivery(deliveryId: string, row: Loaded | null, op
     return { recorded: Promise.resolve("skipped") };
   }
   const attempt = row.attempts + 1;
-  const result = await post(row.url, headersFor(row), row.body);
+  const result = await post(row.url, headersFor(row), row.body, options.timeoutMs);
   return { recorded: record(deliveryId, row, attempt, result, options) };
 }
 

@@ -75,7 +75,6 @@ function assertAllowedLiteral(ip: string): void {
 }
 
 export function post(url: string, headers: Record<string, string>, body: string, timeoutMs = deliveryTimeoutMs()): Promise<PostResult> {
-  const started = performance.now();
   return new Promise<PostResult>((resolve) => {
     let target: Target;
     try {
@@ -85,47 +84,65 @@ export function post(url: string, headers: Record<string, string>, body: string,
       resolve({ statusCode: null, excerpt: "", durationMs: 0, error: describeError(error), retryAfter: undefined });
       return;
     }
-    let settled = false;
-    const finish = (statusCode: number | null, excerpt: string, error: string | null, retryAfter?: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ statusCode, excerpt, error, retryAfter, durationMs: Math.round(performance.now() - started) });
-    };
+    new Attempt(resolve, timeoutMs).send(target, headers, body);
+  });
+}
+
+/** One request and its answer; a class so that an attempt allocates no closures of its own but its listeners. */
+class Attempt {
+  private readonly started = performance.now();
+  private settled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private kept: Buffer | null = null;
+  private readBytes = 0;
+
+  constructor(
+    private readonly resolve: (result: PostResult) => void,
+    private readonly timeoutMs: number,
+  ) {}
+
+  send(target: Target, headers: Record<string, string>, body: string): void {
     const request = (target.isHttps ? https : http).request({
       ...target.options,
       headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
     });
-    const timer = setTimeout(() => {
+    this.timer = setTimeout(() => {
       request.destroy(Object.assign(new Error("timeout"), { code: "OUTBOUND_TIMEOUT" }));
-      finish(null, "", `No answer within ${Math.round(timeoutMs / 1000)} seconds (timed out).`);
-    }, timeoutMs);
-    request.on("error", (error) => finish(null, "", describeError(error)));
-    request.on("response", (response) => {
-      let kept: Buffer | null = null;
-      let readBytes = 0;
-      const retryAfter = typeof response.headers["retry-after"] === "string" ? response.headers["retry-after"] : undefined;
-      const done = () => finish(response.statusCode ?? null, kept ? kept.toString("utf8") : "", null, retryAfter);
-      response.on("data", (chunk: Buffer) => {
-        readBytes += chunk.length;
-        const keptBytes = kept?.length ?? 0;
-        if (keptBytes < EXCERPT_BYTES) {
-          const part = chunk.subarray(0, EXCERPT_BYTES - keptBytes);
-          kept = kept ? Buffer.concat([kept, part]) : part;
-        }
-        if (readBytes >= READ_LIMIT_BYTES) {
-          // The answer is known; the rest of a huge body is not worth reading.
-          done();
-          response.destroy();
-        }
-      });
-      response.on("end", done);
-      // A connection dropped mid-body still answered with its status code.
-      response.on("error", done);
-      response.on("aborted", done);
-    });
+      this.finish(null, "", `No answer within ${Math.round(this.timeoutMs / 1000)} seconds (timed out).`);
+    }, this.timeoutMs);
+    request.on("error", (error) => this.finish(null, "", describeError(error)));
+    request.on("response", (response) => this.read(response));
     request.end(body);
-  });
+  }
+
+  private read(response: http.IncomingMessage): void {
+    const retryAfter = typeof response.headers["retry-after"] === "string" ? response.headers["retry-after"] : undefined;
+    const done = () => this.finish(response.statusCode ?? null, this.kept ? this.kept.toString("utf8") : "", null, retryAfter);
+    response.on("data", (chunk: Buffer) => {
+      this.readBytes += chunk.length;
+      const keptBytes = this.kept?.length ?? 0;
+      if (keptBytes < EXCERPT_BYTES) {
+        const part = chunk.subarray(0, EXCERPT_BYTES - keptBytes);
+        this.kept = this.kept ? Buffer.concat([this.kept, part]) : part;
+      }
+      if (this.readBytes >= READ_LIMIT_BYTES) {
+        // The answer is known; the rest of a huge body is not worth reading.
+        done();
+        response.destroy();
+      }
+    });
+    response.on("end", done);
+    // A connection dropped mid-body still answered with its status code.
+    response.on("error", done);
+    response.on("aborted", done);
+  }
+
+  private finish(statusCode: number | null, excerpt: string, error: string | null, retryAfter?: string): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.resolve({ statusCode, excerpt, error, retryAfter, durationMs: Math.round(performance.now() - this.started) });
+  }
 }
 
 /** Network failures in words for the dashboard's "Delivery attempts" table. */
