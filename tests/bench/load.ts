@@ -43,22 +43,32 @@ function shuffled(count: number): number[] {
   return order;
 }
 
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
-export function treeRss(pid: number): number {
-  let total = 0;
+/** A process and all its descendants (Linux /proc); one that ends meanwhile is left out. */
+export function processTree(pid: number): number[] {
+  const pids: number[] = [];
   const visit = (id: number) => {
     try {
-      const status = fs.readFileSync(`/proc/${id}/status`, "utf8");
-      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-      for (const task of fs.readdirSync(`/proc/${id}/task`)) {
-        const children = fs.readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
-        for (const child of children ? children.split(/\s+/) : []) visit(Number(child));
-      }
+      const children = fs.readdirSync(`/proc/${id}/task`).flatMap((task) => fs.readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean));
+      pids.push(id);
+      for (const child of children) visit(Number(child));
     } catch {
       // The process ended between listing and reading.
     }
   };
   visit(pid);
+  return pids;
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export function treeRss(pid: number): number {
+  let total = 0;
+  for (const id of processTree(pid)) {
+    try {
+      total += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${id}/status`, "utf8"))?.[1] ?? 0) * 1024;
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
   return total;
 }
 

@@ -9,6 +9,7 @@ import { emitNotifications } from "@/lib/outbound/emit";
 import { signatureHeader } from "@/lib/outbound/signing";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import { percentile, runMain, startBenchDatabase, stopProcess } from "./harness";
+import { processTree } from "./load";
 
 /*
  * npm run bench:outbound — outbound notification delivery (docs/outbound-webhooks.md, "Delivery"):
@@ -116,16 +117,7 @@ function cpuSeconds(pids: number[]): number {
 
 /** The postmaster of the bench database and every backend and helper process it started. */
 function postgresPids(dataDir: string): number[] {
-  const postmaster = Number(fs.readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
-  const children = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster;
-    } catch {
-      return false;
-    }
-  });
-  return [postmaster, ...children];
+  return processTree(Number(fs.readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]));
 }
 
 type ReferenceJob = { id: string; body: string; index: number };
