@@ -63,4 +63,115 @@ describe("post", () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it("refuses private IPv6 literals, and those that embed a private IPv4 address, without connecting", async () => {
+    for (const url of ["http://[fd00::1]/hook", "http://[fe80::1]/hook", "http://[::ffff:10.0.0.1]/hook", "http://[64:ff9b::a00:1]/hook", "http://[::1]/hook"]) {
+      expect(await post(url, {}, "{}", 1_000)).toMatchObject({ statusCode: null, error: REFUSED, durationMs: 0 });
+    }
+  });
+
+  it("sends to [::1] when loopback targets are allowed", async () => {
+    const server = await listen((req, res) => req.resume().on("end", () => res.writeHead(204).end()), "::1");
+    try {
+      process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+      expect(await post(`http://[::1]:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({ statusCode: 204, error: null });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("judges a host name by the address it resolves to, when connecting", async () => {
+    const url = `http://localhost:${port}/hook`;
+    expect(await post(url, {}, "{}", 1_000)).toMatchObject({ statusCode: null, error: REFUSED });
+    process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+    expect((await post(url, {}, "{}", 1_000)).statusCode).toBe(204);
+  });
+
+  it("sends a URL's credentials as Basic authentication, percent-decoded, and not in the path", async () => {
+    const seen: Array<{ url?: string; authorization?: string }> = [];
+    const server = await listen((req, res) => {
+      seen.push({ url: req.url, authorization: req.headers.authorization });
+      req.resume().on("end", () => res.writeHead(204).end());
+    });
+    try {
+      process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+      expect((await post(`http://us%40er:p%3Ass@127.0.0.1:${server.port}/hook`, {}, "{}", 1_000)).statusCode).toBe(204);
+      expect(seen).toEqual([{ url: "/hook", authorization: `Basic ${Buffer.from("us@er:p:ss").toString("base64")}` }]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("keeps the status of an answer whose connection drops in the middle of its body", async () => {
+    const server = await listen((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-length": "100" });
+      res.write("partial", () => res.socket?.destroy());
+    });
+    try {
+      process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+      expect(await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({ statusCode: 200, error: null });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("ends at the deadline when the body of an answer stalls, and the next attempt is unaffected", async () => {
+    let stall = true;
+    const server = await listen((req, res) => {
+      req.resume();
+      if (stall) res.writeHead(200).write("started");
+      else req.on("end", () => res.writeHead(204).end());
+    });
+    try {
+      process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+      const url = `http://127.0.0.1:${server.port}/hook`;
+      const result = await post(url, {}, "{}", 300);
+      expect(result).toMatchObject({ statusCode: null, error: "No answer within 0 seconds (timed out)." });
+      expect(result.durationMs).toBeGreaterThanOrEqual(290);
+      stall = false;
+      expect((await post(url, {}, "{}", 1_000)).statusCode).toBe(204);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("stops reading a huge answer after 64 KiB and keeps its first 4 KiB", async () => {
+    const LIMIT = 64 * 1024 * 1024;
+    let written = 0;
+    const server = await listen((req, res) => {
+      req.resume();
+      res.writeHead(200);
+      const chunk = Buffer.alloc(16 * 1024, "y");
+      const more = () => {
+        // Writes until the client stops reading (64 MB at most, more than the sockets' buffers can hold).
+        while (written < LIMIT && res.write(chunk)) written += chunk.length;
+        if (written < LIMIT && !res.destroyed) res.once("drain", more);
+        else res.end();
+      };
+      more();
+    });
+    try {
+      process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+      const result = await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 5_000);
+      expect(result).toMatchObject({ statusCode: 200, error: null });
+      expect(result.excerpt).toBe("y".repeat(4 * 1024));
+      expect(written).toBeLessThan(LIMIT);
+    } finally {
+      await server.close();
+    }
+  });
 });
+
+async function listen(handler: http.RequestListener, host = "127.0.0.1"): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
