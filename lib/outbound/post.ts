@@ -174,7 +174,8 @@ class Attempt implements Dispatcher.DispatchHandler {
 
 /** Network failures in words for the dashboard's "Delivery attempts" table. */
 export function describeError(error: unknown): string {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  const { code, message, name } = (error ?? {}) as { code?: string; message?: string; name?: string };
+  if (name === "HTTPParserError" || code?.startsWith("HPE_")) return `The receiver's answer was not valid HTTP (${message ?? code}).`;
   switch (code) {
     case "ESSRF":
       return "Refused: the address resolves to a private or reserved network (not allowed for notifications).";
@@ -192,11 +193,13 @@ export function describeError(error: unknown): string {
     case "EHOSTUNREACH":
     case "UND_ERR_CONNECT_TIMEOUT":
       return "The receiver could not be reached (network unreachable or connect timeout).";
+    case "UND_ERR_HEADERS_OVERFLOW":
+      return "The receiver's answer had headers too large to read (over 16 KiB).";
     case "UND_ERR_HEADERS_TIMEOUT":
     case "UND_ERR_BODY_TIMEOUT":
       return "The receiver stopped answering (timed out).";
     default:
-      if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `The receiver's TLS certificate was not accepted (${code}).`;
+      if (code?.startsWith("ERR_TLS") || code?.includes("CERT") || code?.startsWith("UNABLE_TO_")) return `The receiver's TLS certificate was not accepted (${code}).`;
       return `The request failed: ${message ?? String(error)}`;
   }
 }

@@ -277,6 +277,10 @@ runMain(async () => {
     const ratio = ours / reference;
     console.log(`Idle queue: lag p50 ${ms(percentile(idleLags, 0.5))}, p99 ${ms(percentile(idleLags, 0.99))} (${IDLE_PROBES} single notifications)`);
     console.log(`Burst: ${received}/${expected} deliveries received in ${seconds.toFixed(1)} s — ${ours.toFixed(0)} deliveries/s (the notifications were written in the first ${written.toFixed(1)} s)`);
+    const whileWriting = receipts.filter((r) => r.at - started <= written * 1000).length;
+    console.log(
+      `Rate while the notifications were being written (the writer and PostgreSQL's inserts share the 2 cores): ${(whileWriting / written).toFixed(0)}/s; after: ${((received - whileWriting) / (seconds - written)).toFixed(0)}/s`,
+    );
     console.log(`Burst lag from commit to receipt: p50 ${ms(percentile(lags, 0.5))}, p99 ${ms(percentile(lags, 0.99))}`);
     const perDelivery = (seconds: number) => `${Math.round((seconds / expected) * 1e6)} µs`;
     console.log(

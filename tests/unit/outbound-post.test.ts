@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { post } from "@/lib/outbound/post";
 
@@ -159,6 +159,24 @@ describe("post", () => {
       expect(written).toBeLessThan(LIMIT);
     } finally {
       await server.close();
+    }
+  });
+
+  it("says in words when an answer is not HTTP, or its headers are too large to read", async () => {
+    process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+    for (const [answer, error] of [
+      ["HTTP/1.1 200 OK\r\nnot a header\r\n\r\n", /^The receiver's answer was not valid HTTP \(.+\)\.$/],
+      [`HTTP/1.1 200 OK\r\nx-big: ${"a".repeat(70_000)}\r\n\r\n`, /^The receiver's answer had headers too large to read/],
+    ] as const) {
+      const server = net.createServer((socket) => socket.on("error", () => {}).once("data", () => socket.end(answer)));
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const result = await post(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, {}, "{}", 1_000);
+        expect(result.statusCode).toBeNull();
+        expect(result.error).toMatch(error);
+      } finally {
+        server.close();
+      }
     }
   });
 });
