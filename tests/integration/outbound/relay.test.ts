@@ -35,6 +35,20 @@ describe("the fan-out relay", () => {
     }
   });
 
+  it("creates a message's deliveries once when it is queued twice, in one batch or again later", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const [id] = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_twice" } }]);
+    await db.pool.query("INSERT INTO outbound_fan_outs (message_id) VALUES ($1)", [id]);
+    expect(await waitingRows([id])).toBe(2);
+    expect(await relayFanOuts(db.pool)).toBeGreaterThanOrEqual(1);
+    await db.pool.query("INSERT INTO outbound_fan_outs (message_id) VALUES ($1)", [id]);
+    await relayFanOuts(db.pool);
+    expect(await waitingRows([id])).toBe(0);
+    const rows = await deliveries(subscriptionId);
+    expect(rows.map((row) => row.message_id)).toEqual([id]);
+    expect(await queuedJobs(rows.map((row) => row.id))).toHaveLength(1);
+  });
+
   it("queues nothing for a message no subscription wants, and nothing for a test ping", async () => {
     const { accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["event.*"]);
     const ids = await emitNotifications(db.pool, accountId, [
