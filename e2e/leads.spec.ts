@@ -103,6 +103,8 @@ test("the pipeline is edited: add, rename, reorder by keyboard, a stage in use r
   await expect(page.getByRole("button", { name: "Move Proposal up" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(stages.getByRole("listitem").nth(3)).toContainText("Proposal");
+  // The order shows before it is stored: wait until it is saved, as a person would see "Saving…" go.
+  await expect(stages).toHaveAttribute("aria-busy", "false");
   await page.reload();
   await expect(page.getByRole("list", { name: "Stages" }).getByRole("listitem").nth(3)).toContainText("Proposal");
 

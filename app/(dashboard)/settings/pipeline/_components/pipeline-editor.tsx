@@ -2,7 +2,7 @@
 
 import { ArrowDown, ArrowUp, Plus } from "lucide-react";
 import Link from "next/link";
-import { startTransition, useActionState, useEffect, useOptimistic, useRef, useState } from "react";
+import { useActionState, useEffect, useOptimistic, useRef, useState, useTransition } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -25,6 +25,8 @@ function applyMove(stages: StageRowView[], { key, direction }: Move): StageRowVi
 
 export function PipelineEditor({ stages, canManage, maxStages, countCap }: { stages: StageRowView[]; canManage: boolean; maxStages: number; countCap: number }) {
   const [shown, addMove] = useOptimistic(stages, applyMove);
+  // The new order shows at once; "Saving…" says it is not stored yet (leaving the page now would lose it).
+  const [saving, startSaving] = useTransition();
   // After a move the list re-orders; keep keyboard focus on the button that was pressed (or its twin at an end).
   const [focusAfterMove, setFocusAfterMove] = useState<Move | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -39,7 +41,7 @@ export function PipelineEditor({ stages, canManage, maxStages, countCap }: { sta
 
   const move = (key: string, direction: "up" | "down") => {
     setFocusAfterMove({ key, direction });
-    startTransition(async () => {
+    startSaving(async () => {
       addMove({ key, direction });
       const result = await moveStageAction({ key, direction });
       if (!result.ok) toast.error(result.error);
@@ -53,11 +55,11 @@ export function PipelineEditor({ stages, canManage, maxStages, countCap }: { sta
           <h2 id="stages-heading" className="text-sm font-semibold text-zinc-900">
             Stages
           </h2>
-          <p className="text-xs text-zinc-500">
-            {shown.length} of {maxStages}
+          <p className="text-xs text-zinc-500" aria-live="polite">
+            {saving ? "Saving…" : `${shown.length} of ${maxStages}`}
           </p>
         </div>
-        <ol ref={listRef} aria-label="Stages" className="divide-y divide-zinc-100">
+        <ol ref={listRef} aria-label="Stages" aria-busy={saving} className="divide-y divide-zinc-100">
           {shown.map((stage, index) => (
             <li key={stage.key} className="flex items-center gap-4 px-5 py-3">
               <span aria-hidden className="flex size-7 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-semibold text-zinc-600 tabular-nums">
