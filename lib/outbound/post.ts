@@ -33,9 +33,14 @@ export type PostResult = {
 
 /*
  * Connections are kept alive per receiver. `connect` options reach net.connect / tls.connect, so the
- * safe lookup runs for every new connection. undici follows no redirects unless asked to.
+ * safe lookup runs for every new connection. undici follows no redirects unless asked to. Its own
+ * connect timeout (10 s by default) is set to the deadline, so that the deadline alone ends an attempt.
+ *
+ * undici 7 opens one spare connection after an attempt is aborted mid-answer (at the deadline or the
+ * read limit): it re-queues the aborted request, connects for it, then drops it (nodejs/undici#5845).
+ * No request is sent on it; the next attempt to that receiver reuses it, or the receiver closes it.
  */
-const dispatcher = new Agent({ connections: 256, connect: { lookup: safeLookup } });
+const dispatcher = new Agent({ connections: 256, connect: { lookup: safeLookup, timeout: deliveryTimeoutMs() } });
 
 type Target = { origin: string; path: string; authorization: string | null; ipLiteral: string | null };
 
@@ -88,7 +93,10 @@ export function post(url: string, headers: Record<string, string>, body: string,
     }
     const attempt = new Attempt(resolve, timeoutMs);
     const sent = target.authorization ? { ...headers, authorization: target.authorization } : headers;
-    dispatcher.dispatch({ origin: target.origin, path: target.path, method: "POST", headers: sent, body }, attempt);
+    // undici's header and body timeouts (300 s by default) are set to the deadline: they start after its
+    // timer, so the deadline ends an attempt first, however long it is configured.
+    const options = { origin: target.origin, path: target.path, method: "POST", headers: sent, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+    dispatcher.dispatch(options, attempt);
   });
 }
 
@@ -127,8 +135,9 @@ class Attempt implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     if (statusCode < 200) return; // 1xx informational answers come before the real one
     this.statusCode = statusCode;
+    // A header sent twice arrives as an array; the first one counts.
     const retryAfter = headers["retry-after"];
-    this.retryAfter = typeof retryAfter === "string" ? retryAfter : undefined;
+    this.retryAfter = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -176,6 +185,8 @@ class Attempt implements Dispatcher.DispatchHandler {
 export function describeError(error: unknown): string {
   const { code, message, name } = (error ?? {}) as { code?: string; message?: string; name?: string };
   if (name === "HTTPParserError" || code?.startsWith("HPE_")) return `The receiver's answer was not valid HTTP (${message ?? code}).`;
+  // undici's words for a 100 Continue that was not asked for, or an answer before any request.
+  if (code === "UND_ERR_SOCKET" && message === "bad response") return "The receiver's answer was not valid HTTP (an unrequested 100 Continue, or an answer to no request).";
   switch (code) {
     case "ESSRF":
       return "Refused: the address resolves to a private or reserved network (not allowed for notifications).";

@@ -65,6 +65,7 @@ describe("post", () => {
   });
 
   it("refuses private IPv6 literals, and those that embed a private IPv4 address, without connecting", async () => {
+    delete process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;
     for (const url of ["http://[fd00::1]/hook", "http://[fe80::1]/hook", "http://[::ffff:10.0.0.1]/hook", "http://[64:ff9b::a00:1]/hook", "http://[::1]/hook"]) {
       expect(await post(url, {}, "{}", 1_000)).toMatchObject({ statusCode: null, error: REFUSED, durationMs: 0 });
     }
@@ -82,6 +83,7 @@ describe("post", () => {
 
   it("judges a host name by the address it resolves to, when connecting", async () => {
     const url = `http://localhost:${port}/hook`;
+    delete process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;
     expect(await post(url, {}, "{}", 1_000)).toMatchObject({ statusCode: null, error: REFUSED });
     process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
     expect((await post(url, {}, "{}", 1_000)).statusCode).toBe(204);
@@ -118,9 +120,12 @@ describe("post", () => {
 
   it("ends at the deadline when the body of an answer stalls, and the next attempt is unaffected", async () => {
     let stall = true;
+    let headersWritten = false;
+    let requests = 0;
     const server = await listen((req, res) => {
+      requests += 1;
       req.resume();
-      if (stall) res.writeHead(200).write("started");
+      if (stall) res.writeHead(200).write("started", () => (headersWritten = true));
       else req.on("end", () => res.writeHead(204).end());
     });
     try {
@@ -129,8 +134,11 @@ describe("post", () => {
       const result = await post(url, {}, "{}", 300);
       expect(result).toMatchObject({ statusCode: null, error: "No answer within 0 seconds (timed out)." });
       expect(result.durationMs).toBeGreaterThanOrEqual(290);
+      expect(headersWritten).toBe(true);
       stall = false;
       expect((await post(url, {}, "{}", 1_000)).statusCode).toBe(204);
+      // The aborted request is never sent again (undici may open a spare connection, nodejs/undici#5845).
+      expect(requests).toBe(2);
     } finally {
       await server.close();
     }
@@ -139,7 +147,9 @@ describe("post", () => {
   it("stops reading a huge answer after 64 KiB and keeps its first 4 KiB", async () => {
     const LIMIT = 64 * 1024 * 1024;
     let written = 0;
+    let requests = 0;
     const server = await listen((req, res) => {
+      requests += 1;
       req.resume();
       res.writeHead(200);
       const chunk = Buffer.alloc(16 * 1024, "y");
@@ -157,6 +167,8 @@ describe("post", () => {
       expect(result).toMatchObject({ statusCode: 200, error: null });
       expect(result.excerpt).toBe("y".repeat(4 * 1024));
       expect(written).toBeLessThan(LIMIT);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(requests).toBe(1);
     } finally {
       await server.close();
     }
@@ -166,30 +178,68 @@ describe("post", () => {
     process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
     for (const [answer, error] of [
       ["HTTP/1.1 200 OK\r\nnot a header\r\n\r\n", /^The receiver's answer was not valid HTTP \(.+\)\.$/],
+      ["HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", /^The receiver's answer was not valid HTTP \(an unrequested 100 Continue/],
       [`HTTP/1.1 200 OK\r\nx-big: ${"a".repeat(70_000)}\r\n\r\n`, /^The receiver's answer had headers too large to read/],
     ] as const) {
-      const server = net.createServer((socket) => socket.on("error", () => {}).once("data", () => socket.end(answer)));
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const server = await answerWith(answer);
       try {
-        const result = await post(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, {}, "{}", 1_000);
+        const result = await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 1_000);
         expect(result.statusCode).toBeNull();
         expect(result.error).toMatch(error);
       } finally {
-        server.close();
+        await server.close();
       }
+    }
+  });
+
+  it("takes the first Retry-After when an answer sends it twice", async () => {
+    const server = await answerWith("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nRetry-After: 9\r\nContent-Length: 0\r\n\r\n");
+    try {
+      process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+      expect(await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({ statusCode: 429, retryAfter: "7" });
+    } finally {
+      await server.close();
     }
   });
 });
 
-async function listen(handler: http.RequestListener, host = "127.0.0.1"): Promise<{ port: number; close: () => Promise<void> }> {
+type Listening = { port: number; close: () => Promise<void> };
+
+/** Rejects when the address cannot be listened on (a machine without IPv6 loopback), rather than hanging. */
+function listening(server: net.Server, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+async function listen(handler: http.RequestListener, host = "127.0.0.1"): Promise<Listening> {
   const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const port = await listening(server, host);
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+      }),
+  };
+}
+
+/** A server that writes the same raw bytes in answer to any request. */
+async function answerWith(answer: string): Promise<Listening> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket.on("close", () => sockets.delete(socket)));
+    socket.on("error", () => {}).once("data", () => socket.end(answer));
+  });
+  const port = await listening(server, "127.0.0.1");
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
       }),
   };
 }
