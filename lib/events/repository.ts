@@ -2,6 +2,7 @@ import "server-only";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { recordAudit, type AuditActor } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { isUuid } from "@/lib/ids";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { parseEventFields, type FieldError } from "./schema";
@@ -138,7 +139,7 @@ export async function updateEvent(accountId: string, eventId: string, input: unk
     );
     return result.rows[0] ? { ok: true, event: toEventRecord(result.rows[0]), created: false } : failure("event_not_found", "The event does not exist.");
   } catch (error) {
-    if ((error as { code?: string }).code === "23505") return failure("duplicate_identity", duplicateMessage);
+    if (isUniqueViolation(error)) return failure("duplicate_identity", duplicateMessage);
     throw error;
   }
 }

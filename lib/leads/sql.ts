@@ -74,4 +74,3 @@ export async function leadIdByEmail(client: Queryable, accountId: string, email:
   return rows[0]?.id ?? null;
 }
 
-export const isUniqueViolation = (error: unknown) => (error as { code?: unknown })?.code === "23505";

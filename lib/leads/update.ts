@@ -4,7 +4,8 @@ import { isPublicId } from "@/lib/ids";
 import { recordLeadChanges, type LeadChange } from "./changes";
 import type { Lead, LeadContext, LeadWriteResult } from "./model";
 import { AT_LEAST_ONE, LEAD_ID_PREFIX, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";
-import { inTransaction, isUniqueViolation, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknownStageProblem, type LeadRow, type Queryable } from "./sql";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { inTransaction, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknownStageProblem, type LeadRow, type Queryable } from "./sql";
 
 /*
  * Updates read the lead FOR UPDATE inside a transaction, apply the change, check the rules that span
