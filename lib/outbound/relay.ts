@@ -1,5 +1,6 @@
 import "server-only";
 import pg from "pg";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { DELIVER_TASK } from "./deliver";
 
 /*
@@ -43,7 +44,8 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
     WHERE ('*' = ANY (s.event_types) OR m.type = ANY (s.event_types) OR split_part(m.type, '.', 1) || '.*' = ANY (s.event_types))
       -- Not ON CONFLICT DO NOTHING: its speculative insertion cost about a sixth of this statement. Should
       -- another relay insert the same delivery at the same moment (the message queued twice), the unique
-      -- index fails this statement, its batch stays queued, and the next drain skips what exists.
+      -- index fails this statement, its batch stays queued, and the drain runs again at once, skipping
+      -- what now exists.
       AND NOT EXISTS (SELECT 1 FROM outbound_deliveries x WHERE x.message_id = m.id AND x.subscription_id = s.id)
     ORDER BY t.id, s.id
     RETURNING id),
@@ -110,7 +112,13 @@ export function startFanOutRelay(options: { pool: pg.Pool; connectionString: str
           await relayFanOuts(options.pool, RELAY_BATCH, () => stopped);
           lastFailureLog = 0;
         } catch (error) {
-          // The database went away: the rows stay queued, and the next poll tries again.
+          // Another relay created one of the batch's deliveries first: its row is committed, so running
+          // again at once skips it. Any other failure (the database went away): the rows stay queued,
+          // and the next poll tries again.
+          if (isUniqueViolation(error)) {
+            again = true;
+            continue;
+          }
           if (Date.now() - lastFailureLog >= FAILURE_LOG_EVERY_MS) {
             options.log(`outbound relay: fan-out failed (retried every poll): ${error instanceof Error ? error.message : String(error)}`);
             lastFailureLog = Date.now();
