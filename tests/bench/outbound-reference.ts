@@ -5,7 +5,9 @@ import { signatureHeader } from "@/lib/outbound/signing";
 /*
  * bench:outbound's reference: the same signed payloads POSTed from a plain loop with the same
  * concurrency, measured with node:http and with undici (the client the worker uses); the faster one is
- * the reference, so that the ratio is not flattered by the choice of client.
+ * the reference, so that the ratio is not flattered by the choice of client. Each is used as a simple
+ * loop would use it (undici's request(), then the answer read to its end), not through the lower-level
+ * dispatch API the worker uses, whose handler a simple loop would not write.
  */
 
 export type ReferenceJob = { id: string; body: string; index: number };
