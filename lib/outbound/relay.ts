@@ -99,6 +99,7 @@ export function startFanOutRelay(options: { pool: pg.Pool; connectionString: str
   let running: Promise<void> | null = null;
   let again = false;
   let lastFailureLog = 0;
+  let racedJustBefore = false;
   const drain = () => {
     if (stopped) return;
     if (running) {
@@ -111,14 +112,18 @@ export function startFanOutRelay(options: { pool: pg.Pool; connectionString: str
         try {
           await relayFanOuts(options.pool, RELAY_BATCH, () => stopped);
           lastFailureLog = 0;
+          racedJustBefore = false;
         } catch (error) {
           // Another relay created one of the batch's deliveries first: its row is committed, so running
-          // again at once skips it. Any other failure (the database went away): the rows stay queued,
-          // and the next poll tries again.
-          if (isUniqueViolation(error)) {
+          // again at once skips it (once in a row: should that fail too, the poll takes over rather than
+          // a tight loop). Any other failure (the database went away): the rows stay queued, and the
+          // next poll tries again.
+          if (isUniqueViolation(error) && !racedJustBefore) {
+            racedJustBefore = true;
             again = true;
             continue;
           }
+          racedJustBefore = false;
           if (Date.now() - lastFailureLog >= FAILURE_LOG_EVERY_MS) {
             options.log(`outbound relay: fan-out failed (retried every poll): ${error instanceof Error ? error.message : String(error)}`);
             lastFailureLog = Date.now();
