@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { JOB_CHUNK, relayFanOuts, startFanOutRelay } from "@/lib/outbound/relay";
 import { updateSubscription } from "@/lib/webhook-subscriptions/store";
-import { deliveries, dropJobsFor, queuedJobs, subscribe, subscribedAccount } from "./support";
+import { deliveries, dropJobsFor, queuedJobs, subscribe, subscribedAccount, waitFor } from "./support";
 
 /* The fan-out relay: committed messages become deliveries and jobs exactly once, whoever drains. */
 
@@ -62,9 +62,10 @@ describe("the fan-out relay", () => {
     try {
       await other.query("BEGIN");
       await other.query("INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at) VALUES ($1, $2, now())", [first, subscriptionId]);
-      await waitFor(async () => (await blockedOnLock()) > 0);
+      await waitFor(async () => (await blockedOnLock()) > 0, 5_000, "the relay waiting on the uncommitted delivery");
       await other.query("COMMIT");
-      await waitFor(async () => (await waitingRows([first, second])) === 0);
+      // The poll is 10 minutes away: only an immediate second drain empties the queue in time.
+      await waitFor(async () => (await waitingRows([first, second])) === 0, 5_000, "the fan-outs drained");
     } finally {
       other.release();
       await relay.stop();
@@ -155,14 +156,8 @@ describe("the fan-out relay", () => {
 
 /** Backends of this database waiting for a lock (the relay's insert, on the uncommitted row's key). */
 async function blockedOnLock(): Promise<number> {
-  const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+  const { rows } = await db.pool.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO outbound_deliveries%'",
+  );
   return rows[0].n;
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
