@@ -33,14 +33,24 @@ export type PostResult = {
 
 /*
  * Connections are kept alive per receiver. `connect` options reach net.connect / tls.connect, so the
- * safe lookup runs for every new connection. undici follows no redirects unless asked to. Its own
- * connect timeout (10 s by default) is set to the deadline, so that the deadline alone ends an attempt.
+ * safe lookup runs for every new connection. undici follows no redirects unless asked to.
  *
  * undici 7 opens one spare connection after an attempt is aborted mid-answer (at the deadline or the
  * read limit): it re-queues the aborted request, connects for it, then drops it (nodejs/undici#5845).
- * No request is sent on it; the next attempt to that receiver reuses it, or the receiver closes it.
+ * No request is sent on it; the next attempt to that receiver reuses it, or undici closes it when its
+ * keep-alive timeout passes.
  */
-const dispatcher = new Agent({ connections: 256, connect: { lookup: safeLookup, timeout: deliveryTimeoutMs() } });
+const dispatcher = new Agent({ connections: 256, connect: { lookup: safeLookup, timeout: undiciTimeout(deliveryTimeoutMs()) } });
+
+/*
+ * undici's own timeouts (connect 10 s, headers and body 300 s by default) are set a second beyond the
+ * deadline, so that the deadline alone ends an attempt however it is configured. A second, because
+ * undici's timers tick every half second and may fire up to that much early; were its body timeout to
+ * end an attempt, a 2xx whose body stalled would count as answered instead of timed out.
+ */
+function undiciTimeout(deadlineMs: number): number {
+  return deadlineMs + 1_000;
+}
 
 type Target = { origin: string; path: string; authorization: string | null; ipLiteral: string | null };
 
@@ -93,9 +103,8 @@ export function post(url: string, headers: Record<string, string>, body: string,
     }
     const attempt = new Attempt(resolve, timeoutMs);
     const sent = target.authorization ? { ...headers, authorization: target.authorization } : headers;
-    // undici's header and body timeouts (300 s by default) are set to the deadline: they start after its
-    // timer, so the deadline ends an attempt first, however long it is configured.
-    const options = { origin: target.origin, path: target.path, method: "POST", headers: sent, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+    const limit = undiciTimeout(timeoutMs);
+    const options = { origin: target.origin, path: target.path, method: "POST", headers: sent, body, headersTimeout: limit, bodyTimeout: limit };
     dispatcher.dispatch(options, attempt);
   });
 }
@@ -159,8 +168,9 @@ class Attempt implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    // A connection dropped mid-body still answered with its status code.
-    if (this.statusCode !== null) this.answered();
+    // A connection dropped mid-body still answered with its status code; a body that stalled did not.
+    const code = (error as { code?: string }).code;
+    if (this.statusCode !== null && code !== "UND_ERR_BODY_TIMEOUT") this.answered();
     else this.finish(null, "", describeError(error));
   }
 
@@ -185,8 +195,9 @@ class Attempt implements Dispatcher.DispatchHandler {
 export function describeError(error: unknown): string {
   const { code, message, name } = (error ?? {}) as { code?: string; message?: string; name?: string };
   if (name === "HTTPParserError" || code?.startsWith("HPE_")) return `The receiver's answer was not valid HTTP (${message ?? code}).`;
-  // undici's words for a 100 Continue that was not asked for, or an answer before any request.
-  if (code === "UND_ERR_SOCKET" && message === "bad response") return "The receiver's answer was not valid HTTP (an unrequested 100 Continue, or an answer to no request).";
+  // undici's words for a 100 Continue, or a 101 Switching Protocols, that was not asked for.
+  if (code === "UND_ERR_SOCKET" && message === "bad response") return "The receiver's answer was not valid HTTP (an unrequested 100 Continue).";
+  if (code === "UND_ERR_SOCKET" && message === "bad upgrade") return "The receiver's answer was not valid HTTP (an unrequested protocol upgrade).";
   switch (code) {
     case "ESSRF":
       return "Refused: the address resolves to a private or reserved network (not allowed for notifications).";

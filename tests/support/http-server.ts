@@ -1,4 +1,5 @@
 import http from "node:http";
+import type net from "node:net";
 import type { AddressInfo } from "node:net";
 
 /*
@@ -8,11 +9,22 @@ import type { AddressInfo } from "node:net";
 
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-export async function listen(listener: http.RequestListener, configure?: (server: http.Server) => void): Promise<{ port: number; server: http.Server; close: () => Promise<void> }> {
+/** Listens on a free port; rejects when the address cannot be listened on (e.g. no IPv6 loopback) rather than hanging. */
+export function listening(server: net.Server, host = "127.0.0.1"): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+export async function listen(
+  listener: http.RequestListener,
+  configure?: (server: http.Server) => void,
+  host = "127.0.0.1",
+): Promise<{ port: number; server: http.Server; close: () => Promise<void> }> {
   const server = http.createServer(listener);
   configure?.(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = await listening(server, host);
   return {
     port,
     server,
