@@ -55,20 +55,26 @@ describe("the fan-out relay", () => {
       { type: "lead.created", data: { id: "lead_raced_1" } },
       { type: "lead.created", data: { id: "lead_raced_2" } },
     ]);
-    // Another relay's transaction has created the first delivery and not yet committed.
+    // Another relay's transaction has created the first delivery and not yet committed; then this relay
+    // starts, and its insert of that delivery waits on the other's.
     const other = await db.pool.connect();
     const logged: string[] = [];
-    const relay = startFanOutRelay({ pool: db.pool, connectionString: process.env.DATABASE_URL!, pollMs: 600_000, log: (line) => logged.push(line) });
+    let relay: { stop: () => Promise<void> } | null = null;
+    let committed = false;
     try {
+      const { rows } = await other.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       await other.query("BEGIN");
       await other.query("INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at) VALUES ($1, $2, now())", [first, subscriptionId]);
-      await waitFor(async () => (await blockedOnLock()) > 0, 5_000, "the relay waiting on the uncommitted delivery");
+      relay = startFanOutRelay({ pool: db.pool, connectionString: process.env.DATABASE_URL!, pollMs: 600_000, log: (line) => logged.push(line) });
+      await waitFor(async () => (await blockedBy(rows[0].pid)) > 0, 5_000, "the relay waiting on the uncommitted delivery");
       await other.query("COMMIT");
+      committed = true;
       // The poll is 10 minutes away: only an immediate second drain empties the queue in time.
       await waitFor(async () => (await waitingRows([first, second])) === 0, 5_000, "the fan-outs drained");
     } finally {
+      if (!committed) await other.query("ROLLBACK").catch(() => {});
       other.release();
-      await relay.stop();
+      await relay?.stop();
     }
     expect((await deliveries(subscriptionId)).map((row) => row.message_id).sort()).toEqual([first, second].sort());
     expect(logged).toEqual([]);
@@ -154,10 +160,8 @@ describe("the fan-out relay", () => {
   });
 });
 
-/** Backends of this database waiting for a lock (the relay's insert, on the uncommitted row's key). */
-async function blockedOnLock(): Promise<number> {
-  const { rows } = await db.pool.query(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO outbound_deliveries%'",
-  );
+/** Backends waiting for a lock that this backend holds (the relay's insert, on the uncommitted row's key). */
+async function blockedBy(pid: number): Promise<number> {
+  const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))", [pid]);
   return rows[0].n;
 }
