@@ -9,17 +9,24 @@ import type { AddressInfo } from "node:net";
  */
 
 type Receipt = { id: string; path: string; at: number };
-type Request = { op: "count" } | { op: "countFor"; id: string } | { op: "receipts" } | { op: "reset" };
+type Request = { op: "count" } | { op: "expect"; ids: string[] } | { op: "countFor"; id: string } | { op: "receipts" } | { op: "reset" };
 
 const receipts: Receipt[] = [];
 const distinct = new Set<string>();
+// The notifications of the round under way: a late receipt of an earlier one is not counted as theirs.
+let expected = new Set<string>();
+let expectedDistinct = 0;
 
 const server = http.createServer((req, res) => {
   req.resume();
   req.on("end", () => {
     const receipt = { id: String(req.headers["webhook-id"]), path: req.url ?? "", at: Date.now() };
     receipts.push(receipt);
-    distinct.add(`${receipt.id} ${receipt.path}`);
+    const key = `${receipt.id} ${receipt.path}`;
+    if (!distinct.has(key)) {
+      distinct.add(key);
+      if (expected.has(receipt.id)) expectedDistinct += 1;
+    }
     res.writeHead(204).end();
   });
 });
@@ -28,7 +35,11 @@ server.keepAliveTimeout = 60_000;
 function answer(request: Request): unknown {
   switch (request.op) {
     case "count":
-      return { distinct: distinct.size, total: receipts.length };
+      return { distinct: distinct.size, total: receipts.length, expected: expectedDistinct };
+    case "expect":
+      expected = new Set(request.ids);
+      expectedDistinct = [...distinct].filter((key) => expected.has(key.slice(0, key.indexOf(" ")))).length;
+      return null;
     case "countFor":
       return receipts.filter((receipt) => receipt.id === request.id).length;
     case "receipts":
@@ -36,6 +47,8 @@ function answer(request: Request): unknown {
     case "reset":
       receipts.length = 0;
       distinct.clear();
+      expected = new Set();
+      expectedDistinct = 0;
       return null;
   }
 }
