@@ -142,6 +142,30 @@ describe("post", () => {
     }
   });
 
+  it("drops an attempt whose deadline passed while it waited for a free connection, without ever sending it", async () => {
+    const paths: string[] = [];
+    // Never answers: every connection of the pool to this receiver (256) stays busy until its deadline.
+    const server = await listen((req) => {
+      paths.push(req.url ?? "");
+      req.resume();
+    });
+    try {
+      process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+      const url = `http://127.0.0.1:${server.port}`;
+      const busy = Array.from({ length: 256 }, (_, i) => post(`${url}/busy/${i}`, {}, "{}", 800));
+      await expect.poll(() => paths.length, { timeout: 5_000 }).toBe(256);
+      const waiting = await post(`${url}/waiting`, {}, "{}", 200);
+      expect(waiting).toMatchObject({ statusCode: null, error: "No answer within 0 seconds (timed out)." });
+      // The busy attempts time out and free their connections; the waiting one must not be sent then.
+      await Promise.all(busy);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(paths).toHaveLength(256);
+      expect(paths).not.toContain("/waiting");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("stops reading a huge answer after 64 KiB and keeps its first 4 KiB", async () => {
     const LIMIT = 64 * 1024 * 1024;
     let written = 0;
