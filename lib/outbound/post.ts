@@ -175,7 +175,11 @@ class Attempt implements Dispatcher.DispatchHandler {
   }
 
   private timeOut(): void {
-    this.finish(null, "", `No answer within ${Math.round(this.timeoutMs / 1000)} seconds (timed out).`);
+    // No controller yet: the deadline passed before a connection was made (unreachable, or the pool's
+    // connections to this receiver were all still waiting for its answers).
+    const seconds = Number((this.timeoutMs / 1000).toFixed(1));
+    const words = this.controller ? `No answer within ${seconds} seconds (timed out).` : `No connection to the receiver within ${seconds} seconds (connect timeout).`;
+    this.finish(null, "", words);
     this.controller?.abort(TIMED_OUT);
   }
 
