@@ -42,7 +42,7 @@ type Receipt = { id: string; path: string; at: number };
 type Receiver = {
   url: string;
   pid: number;
-  count: () => Promise<{ distinct: number; total: number; expected: number }>;
+  count: () => Promise<{ distinct: number; expected: number }>;
   /** From now on `count` also says how many distinct receipts are of these notifications. */
   expect: (ids: string[]) => Promise<void>;
   countFor: (id: string) => Promise<number>;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
-import { JOB_CHUNK, relayFanOuts, startFanOutRelay } from "@/lib/outbound/relay";
+import { JOB_CHUNK, relayFanOuts, startFanOutRelay, type FanOutRelay } from "@/lib/outbound/relay";
 import { updateSubscription } from "@/lib/webhook-subscriptions/store";
 import { deliveries, dropJobsFor, queuedJobs, subscribe, subscribedAccount, waitFor } from "./support";
 
@@ -59,7 +59,7 @@ describe("the fan-out relay", () => {
     // starts, and its insert of that delivery waits on the other's.
     const other = await db.pool.connect();
     const logged: string[] = [];
-    let relay: { stop: () => Promise<void> } | null = null;
+    let relay: FanOutRelay | null = null;
     let committed = false;
     try {
       const { rows } = await other.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
