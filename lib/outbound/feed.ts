@@ -24,7 +24,6 @@ import { JOB_CHUNK } from "./relay";
 
 const COMPLETE_LINGER_MS = 20;
 const WORKER_ID = `outbound-lanes-${process.pid}-${crypto.randomBytes(6).toString("hex")}`;
-const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
 // Of the next $2 due jobs, those are taken, in queue order, while the deliveries before them are fewer than
 // wanted ($3): a chunk of the relay counts its deliveries, any other job one. A payload
@@ -35,7 +34,7 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
     FROM graphile_worker._private_jobs
     WHERE is_available = true AND job_queue_id IS NULL AND run_at <= now()
       AND task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')
-      AND ((payload->>'delivery_id') ~ '${UUID_PATTERN}' OR json_typeof(payload->'delivery_ids') = 'array')
+      AND (outbound_uuid_or_null(payload->>'delivery_id') IS NOT NULL OR json_typeof(payload->'delivery_ids') = 'array')
     ORDER BY priority, run_at LIMIT $2::int FOR UPDATE SKIP LOCKED),
   picked AS (
     SELECT id FROM (SELECT id, sum(size) OVER (ORDER BY priority, run_at, id) - size AS before FROM candidates) c
@@ -47,7 +46,7 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
   wanted AS (
     SELECT c.id AS job_id, json_typeof(c.payload->'delivery_ids') = 'array' AS first_attempts, x.id AS wanted_id, x.n
     FROM claimed c LEFT JOIN LATERAL (
-      SELECT CASE WHEN e.value ~ '${UUID_PATTERN}' THEN e.value::uuid END AS id, e.n
+      SELECT outbound_uuid_or_null(e.value) AS id, e.n
       FROM json_array_elements_text(CASE WHEN json_typeof(c.payload->'delivery_ids') = 'array' THEN c.payload->'delivery_ids'
                                          ELSE json_build_array(c.payload->'delivery_id') END) WITH ORDINALITY AS e(value, n)) x ON true)
   -- Each delivery is loaded by its key (a lateral lookup): the planner guesses 100 ids per job and would

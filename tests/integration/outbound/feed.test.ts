@@ -143,6 +143,22 @@ describe("a chunk of first attempts", () => {
     }
   });
 
+  it("hands out the well-formed ids of a job that names some malformed ones, and leaves a job with a malformed single id to graphile-worker", async () => {
+    const { deliveryIds, jobId } = await chunkOfThree();
+    const payload = { delivery_ids: [deliveryIds[0], "not-a-uuid", 42, "'; DROP TABLE outbound_deliveries; --", deliveryIds[1], deliveryIds[2]] };
+    await db.pool.query("UPDATE graphile_worker._private_jobs SET payload = $2::json WHERE id = $1::bigint", [jobId, JSON.stringify(payload)]);
+    const single = await db.pool.query<{ id: string }>("SELECT id::text FROM graphile_worker.add_job('deliver', json_build_object('delivery_id', 'not-a-uuid'))");
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+    feed.enter();
+    const items = await takeAll(3);
+    expect(items.map((item) => item.deliveryId).sort()).toEqual([...deliveryIds].sort());
+    expect(await feed.take(true)).toBeNull();
+    expect(await jobRow(single.rows[0].id)).toMatchObject({ locked_by: null, attempts: 0 });
+    for (const item of items) item.settle(true);
+    await waitFor(async () => (await jobRow(jobId)) === undefined, 5_000, "the job deleted");
+    feed.leave();
+  });
+
   it("is not queued twice by a resend while its first attempt is still to come", async () => {
     const { accountId, deliveryIds } = await chunkOfThree();
     expect(await resendDelivery(accountId, deliveryIds[0])).toBe(true);
