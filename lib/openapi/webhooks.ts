@@ -53,7 +53,7 @@ const createdSubscriptionSchema = z
 
 export const notificationSchema = z
   .object({
-    id: z.string().meta({ description: "`whmsg_…`: stable across retries (also in `webhook-id`); de-duplicate by it.", example: "whmsg_4RtY8uIo2PaS6dFg0HjK1l" }),
+    id: z.string().meta({ description: "`whmsg_…`: stable across retries (also in `webhook-id`); de-duplicate by it.", example: "whmsg_19de28d3c7b4RtY8uIo2PaS6dFg0HjK1l" }),
     type: z.enum(EVENT_TYPES),
     created_at: instant("When the change happened (UTC)."),
     data: z.record(z.string(), z.unknown()).meta({
@@ -158,7 +158,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
 };
 
 const signatureHeaders = z.object({
-  "webhook-id": z.string().meta({ description: "The notification's id (`whmsg_…`), the same on every retry.", example: "whmsg_4RtY8uIo2PaS6dFg0HjK1l" }),
+  "webhook-id": z.string().meta({ description: "The notification's id (`whmsg_…`), the same on every retry.", example: "whmsg_19de28d3c7b4RtY8uIo2PaS6dFg0HjK1l" }),
   "webhook-timestamp": z.string().meta({ description: "Unix seconds when this attempt was signed. Reject values far from your clock.", example: "1767258000" }),
   "webhook-signature": z.string().meta({
     description:

@@ -115,20 +115,27 @@ export type Keyset = { createdAt: string; id: string };
 export const SUBSCRIPTION_CURSOR = { tag: "webhooks", parts: ["timestamptz", "text"] } as const;
 export const MESSAGE_CURSOR = { tag: "webhook-events", parts: ["timestamptz", "text"] } as const;
 
-const accept = (prefix: string) => ([createdAt, id]: string[]): Keyset | null => (isPublicId(id, prefix) ? { createdAt, id } : null);
+const accept = (valid: (id: string) => boolean) => ([createdAt, id]: string[]): Keyset | null => (valid(id) ? { createdAt, id } : null);
+
+/**
+ * A notification id: the prefix, 11 hexadecimal digits of the time it was drawn (ids drawn before
+ * 2026-11-25 have none; migration outbound_message_ids_time_ordered), and 22 random base62 characters.
+ */
+const MESSAGE_ID = new RegExp(`^${MESSAGE_ID_PREFIX}(?:[0-9a-f]{11})?[0-9A-Za-z]{22}$`);
+export const isMessageId = (id: string) => MESSAGE_ID.test(id);
 
 /** GET /api/public/webhooks */
 export const listSubscriptionsQuerySchema = z.object({
   limit: limitParam,
   order: orderParam,
-  cursor: cursorParam(SUBSCRIPTION_CURSOR.tag, SUBSCRIPTION_CURSOR.parts, accept(SUBSCRIPTION_ID_PREFIX)),
+  cursor: cursorParam(SUBSCRIPTION_CURSOR.tag, SUBSCRIPTION_CURSOR.parts, accept((id) => isPublicId(id, SUBSCRIPTION_ID_PREFIX))),
 });
 
 /** GET /api/public/webhook-events */
 export const listMessagesQuerySchema = z.object({
   limit: limitParam,
   order: orderParam,
-  cursor: cursorParam(MESSAGE_CURSOR.tag, MESSAGE_CURSOR.parts, accept(MESSAGE_ID_PREFIX)),
+  cursor: cursorParam(MESSAGE_CURSOR.tag, MESSAGE_CURSOR.parts, accept(isMessageId)),
   type: z
     .string()
     .optional()

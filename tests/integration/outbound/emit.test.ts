@@ -6,6 +6,7 @@ import { serializeEvent } from "@/lib/events/serialize";
 import { importLeads } from "@/lib/leads/csv-import";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { emitNotifications } from "@/lib/outbound/emit";
+import { isMessageId } from "@/lib/webhook-subscriptions/schemas";
 import { cancel, createSource, remove, sample, send, upsert } from "../events-webhook/support";
 import { api, leadKey } from "../leads/client";
 import { createAccount } from "../../support/factories";
@@ -20,7 +21,7 @@ describe("the outbox transaction", () => {
     try {
       await client.query("BEGIN");
       const [id] = await emitNotifications(client, accountId, [{ type: "lead.created", data: { id: "lead_x" } }]);
-      expect(id).toMatch(/^whmsg_[0-9A-Za-z]{22}$/);
+      expect(id).toMatch(/^whmsg_[0-9a-f]{11}[0-9A-Za-z]{22}$/);
       await client.query("ROLLBACK");
     } finally {
       client.release();
@@ -235,16 +236,32 @@ describe("every writer of leads notifies", () => {
 });
 
 describe("message ids drawn in SQL", () => {
-  it("are 22 base62 characters after the prefix, all distinct, with every character about equally often", async () => {
+  it("are 11 hexadecimal digits of the time in milliseconds and 22 random base62 characters after the prefix, all distinct, growing with time", async () => {
+    const before = Date.now();
     const { rows } = await db.pool.query<{ id: string }>("SELECT outbound_public_id('whmsg_') AS id FROM generate_series(1, 5000)");
+    const after = Date.now();
     const ids = rows.map((row) => row.id);
-    for (const id of ids) expect(id).toMatch(/^whmsg_[0-9A-Za-z]{22}$/);
+    for (const id of ids) expect(id).toMatch(/^whmsg_[0-9a-f]{11}[0-9A-Za-z]{22}$/);
+    expect(ids.every((id) => isMessageId(id))).toBe(true);
+    // Ids drawn before the time prefix (22 characters) stay valid in cursors; nothing else of that shape does.
+    expect(isMessageId("whmsg_2Vb8cQ1Xo9LmRt4YpKz7aE")).toBe(true);
+    expect(isMessageId(`whmsg_${"Z".repeat(11)}${"a".repeat(22)}`)).toBe(false);
+    expect(isMessageId(`whmsg_${"0".repeat(12)}${"a".repeat(22)}`)).toBe(false);
     expect(new Set(ids).size).toBe(ids.length);
+    const times = ids.map((id) => parseInt(id.slice("whmsg_".length, "whmsg_".length + 11), 16));
+    expect(Math.min(...times)).toBeGreaterThanOrEqual(before - 1_000);
+    expect(Math.max(...times)).toBeLessThanOrEqual(after + 1_000);
+    // Drawn one after the other, so never decreasing: new entries go to the right edge of the indexes.
+    expect(times.every((time, index) => index === 0 || time >= times[index - 1])).toBe(true);
+  });
+
+  it("draw every random character about equally often", async () => {
+    const { rows } = await db.pool.query<{ id: string }>("SELECT outbound_public_id('whmsg_') AS id FROM generate_series(1, 5000)");
     const counts = new Map<string, number>();
-    for (const id of ids) for (const character of id.slice("whmsg_".length)) counts.set(character, (counts.get(character) ?? 0) + 1);
+    for (const { id } of rows) for (const character of id.slice("whmsg_".length + 11)) counts.set(character, (counts.get(character) ?? 0) + 1);
     // 110,000 characters over 62: about 1,774 each, with a standard deviation of about 42.
     expect(counts.size).toBe(62);
-    const expected = (ids.length * 22) / 62;
+    const expected = (rows.length * 22) / 62;
     for (const count of counts.values()) expect(Math.abs(count - expected)).toBeLessThan(6 * 42);
   });
 });
