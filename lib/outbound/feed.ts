@@ -39,16 +39,18 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
   picked AS (
     SELECT id FROM (SELECT id, sum(size) OVER (ORDER BY priority, run_at, id) - size AS before FROM candidates) c
     WHERE before < $3::int),
+  -- The payload is json (graphile-worker's column): each -> parses all of it, about 3.5 µs for a chunk's
+  -- 50 ids. So the ids are taken out once per job here, not once per delivery below.
   claimed AS (
     UPDATE graphile_worker._private_jobs j SET attempts = j.attempts + 1, locked_by = $1::text, locked_at = now()
     FROM picked WHERE j.id = picked.id
-    RETURNING j.id, j.payload),
+    RETURNING j.id, j.payload->'delivery_ids' AS many, j.payload->'delivery_id' AS one),
   wanted AS (
-    SELECT c.id AS job_id, json_typeof(c.payload->'delivery_ids') = 'array' AS first_attempts, x.id AS wanted_id, x.n
+    SELECT c.id AS job_id, json_typeof(c.many) = 'array' AS first_attempts, x.id AS wanted_id, x.n
     FROM claimed c LEFT JOIN LATERAL (
       SELECT outbound_uuid_or_null(e.value) AS id, e.n
-      FROM json_array_elements_text(CASE WHEN json_typeof(c.payload->'delivery_ids') = 'array' THEN c.payload->'delivery_ids'
-                                         ELSE json_build_array(c.payload->'delivery_id') END) WITH ORDINALITY AS e(value, n)) x ON true)
+      FROM json_array_elements_text(CASE WHEN json_typeof(c.many) = 'array' THEN c.many ELSE json_build_array(c.one) END)
+        WITH ORDINALITY AS e(value, n)) x ON true)
   -- Each delivery is loaded by its key (a lateral lookup): the planner guesses 100 ids per job and would
   -- otherwise hash-join the whole deliveries table.
   SELECT w.job_id::text AS job_id, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
