@@ -22,8 +22,11 @@ export type LaneOptions = DeliverOptions & {
   stopping: () => boolean;
 };
 
-/** Attempts of a task waiting for their record at most before its lanes wait too: bounds memory and lock time. */
-const MAX_UNRECORDED = 200;
+/**
+ * Attempts of a task waiting for their record at most before its lanes wait too: bounds memory and lock
+ * time. Twice a full record batch (record.ts), so lanes do not wait while one batch gathers.
+ */
+const MAX_UNRECORDED = 400;
 
 /**
  * The task's own deliveries, then lanes that take due deliveries until none is left or time is up. The

@@ -42,8 +42,12 @@ export type Recorder = (record: AttemptRecord) => Promise<Date | null>;
 
 /** Attempts recorded by one statement at most (the arrays of its parameters). */
 const MAX_BATCH = 200;
-/** After a record statement, the next waits this long for more attempts (under load only). */
-const RECORD_LINGER_MS = 5;
+/**
+ * After a record statement, the next waits this long for more attempts (under load only). A statement
+ * costs a fixed part too: batches of 200 cost the database about 6 µs less per attempt than batches of
+ * 50 (21 instead of 27), and at 10,000 attempts a second 15 ms gathers about 150.
+ */
+const RECORD_LINGER_MS = 15;
 
 const RECORD_SQL = (task: string) => `WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
