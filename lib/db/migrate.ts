@@ -193,10 +193,34 @@ async function withEngine<T>(databaseUrl: string, run: (engine: SchemaEngine) =>
  */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   await runQueueMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
-  return withEngine(databaseUrl, async (engine) => {
+  const applied = await withEngine(databaseUrl, async (engine) => {
     const result = await engine.applyMigrations({ migrationsList: loadMigrationList(), filters: noFilters });
     return result.appliedMigrationNames;
   });
+  await refreshServerDependentFunctions(databaseUrl);
+  return applied;
+}
+
+/*
+ * Functions whose bodies depend on the PostgreSQL version (uuidv7() from 18, pg_input_is_valid from 16)
+ * are created by a DO block of migration outbound_time_ordered_ids, which chooses the bodies for the
+ * server it runs on. A database restored onto an older server would keep bodies that fail there (pg_dump
+ * does not check function bodies), and one upgraded would keep the slower ones; so the same DO block,
+ * read from that migration, runs again after every migration run.
+ */
+const SERVER_DEPENDENT_MIGRATION = "20261125120000_outbound_time_ordered_ids";
+
+async function refreshServerDependentFunctions(databaseUrl: string): Promise<void> {
+  const script = fs.readFileSync(path.join(MIGRATIONS_DIR, SERVER_DEPENDENT_MIGRATION, "migration.sql"), "utf8");
+  const block = /^DO \$\$\n[\s\S]*?\n\$\$;$/m.exec(script);
+  if (!block) throw new Error(`migration ${SERVER_DEPENDENT_MIGRATION} has no DO block`);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(block[0]);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Applies the migrations to a throw-away database, as Prisma's shadow database does, then drops it. */

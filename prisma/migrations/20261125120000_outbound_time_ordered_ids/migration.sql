@@ -9,19 +9,23 @@
 -- checked before it is cast, so that one malformed job cannot fail every claim. A regular expression took
 -- 3.3 µs per id; pg_input_is_valid (PostgreSQL 16 and later) takes 0.2.
 --
--- SQL functions of a single expression, inlined by the planner where they are used.
+-- SQL functions of a single expression, inlined by the planner where they are used. Which body each gets
+-- depends on the server, so lib/db/migrate.ts runs this DO block again after every migration run (npm
+-- start, npm run db:migrate): a database restored onto an older server, or upgraded to a newer one, gets
+-- the bodies of the server it is on. The check keeps to the 36-character form the regular expression
+-- accepts (pg_input_is_valid alone also takes braces or no hyphens).
 DO $$
 BEGIN
   IF current_setting('server_version_num')::int >= 180000 THEN
-    CREATE FUNCTION outbound_row_id() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS 'SELECT uuidv7()';
+    CREATE OR REPLACE FUNCTION outbound_row_id() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS 'SELECT uuidv7()';
   ELSE
-    CREATE FUNCTION outbound_row_id() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS 'SELECT gen_random_uuid()';
+    CREATE OR REPLACE FUNCTION outbound_row_id() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS 'SELECT gen_random_uuid()';
   END IF;
   IF current_setting('server_version_num')::int >= 160000 THEN
-    CREATE FUNCTION outbound_uuid_or_null(value text) RETURNS uuid LANGUAGE sql STABLE PARALLEL SAFE
-      AS $f$SELECT CASE WHEN pg_input_is_valid(value, 'uuid') THEN value::uuid END$f$;
+    CREATE OR REPLACE FUNCTION outbound_uuid_or_null(value text) RETURNS uuid LANGUAGE sql STABLE PARALLEL SAFE
+      AS $f$SELECT CASE WHEN length(value) = 36 AND pg_input_is_valid(value, 'uuid') THEN value::uuid END$f$;
   ELSE
-    CREATE FUNCTION outbound_uuid_or_null(value text) RETURNS uuid LANGUAGE sql STABLE PARALLEL SAFE
+    CREATE OR REPLACE FUNCTION outbound_uuid_or_null(value text) RETURNS uuid LANGUAGE sql STABLE PARALLEL SAFE
       AS $f$SELECT CASE WHEN value ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' THEN value::uuid END$f$;
   END IF;
 END
