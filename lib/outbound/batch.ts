@@ -24,7 +24,8 @@ export type LaneOptions = DeliverOptions & {
 
 /**
  * Attempts of a task waiting for their record at most before its lanes wait too: bounds memory and lock
- * time. Twice a full record batch (record.ts), so lanes do not wait while one batch gathers.
+ * time. Twice a full record batch (record.ts), so lanes do not wait while one batch gathers; per task,
+ * so a worker (two tasks at a time) holds up to twice as many.
  */
 const MAX_UNRECORDED = 400;
 

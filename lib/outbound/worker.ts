@@ -100,14 +100,15 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   // feed) is completed now and then under a long burst rather than held to the end of it.
   const maxRunMs = Math.min(10_000, Math.max(0, (lockLimit - timeoutMs) / 2));
   // Shared by every lane of this worker, so their claims and records are batched together. The feed
-  // buffers at least 200 deliveries (four times the concurrency when that is more): a claim costs a fixed
-  // part (finding and locking jobs, a statement, a commit) besides its part per delivery, and claims of 40
-  // cost the database about 5 µs more per delivery than claims of 200 (17 instead of 12), and their jobs'
-  // deletes 2.5 µs more. Attempts in flight stay bounded by `concurrency`; what a larger buffer costs is
-  // that, with several workers, more deliveries wait in one worker while its attempts wait on slow
-  // receivers (each at most its timeout) instead of going to another worker. The feed refreshes the
-  // locks of the jobs it holds well within the stale-lock limit.
-  const feed = jobFeed({ pool, wanted: Math.max(200, 4 * concurrency), refreshMs: Math.max(250, Math.min(10_000, lockLimit / 4)), log });
+  // buffers 20 deliveries per attempt in flight, up to 200 (or 4 per attempt in flight when that is
+  // more): a claim costs a fixed part (finding and locking jobs, a statement, a commit) besides its part
+  // per delivery, and claims of 40 cost the database about 5 µs more per delivery than claims of 200 (17
+  // instead of 12), and their jobs' deletes 2.5 µs more. Attempts in flight stay bounded by
+  // `concurrency`; what a larger buffer costs is that, with several workers, more deliveries wait in one
+  // worker while its attempts wait on slow receivers (each at most its timeout) instead of going to
+  // another, hence the bound per attempt in flight. The feed refreshes the locks of the jobs it holds
+  // well within the stale-lock limit.
+  const feed = jobFeed({ pool, wanted: Math.max(4 * concurrency, Math.min(200, 20 * concurrency)), refreshMs: Math.max(250, Math.min(10_000, lockLimit / 4)), log });
   const record = attemptRecorder(pool, DELIVER_TASK);
   const attempts = permits(concurrency);
   const task: Task = async (payload, helpers) => {

@@ -119,7 +119,7 @@ const accept = (valid: (id: string) => boolean) => ([createdAt, id]: string[]): 
 
 /**
  * A notification id: the prefix, 11 hexadecimal digits of the time it was drawn (ids drawn before
- * 2026-11-25 have none; migration outbound_message_ids_time_ordered), and 22 random base62 characters.
+ * migration outbound_message_ids_time_ordered have none), and 22 random base62 characters.
  */
 const MESSAGE_ID = new RegExp(`^${MESSAGE_ID_PREFIX}(?:[0-9a-f]{11})?[0-9A-Za-z]{22}$`);
 export const isMessageId = (id: string) => MESSAGE_ID.test(id);

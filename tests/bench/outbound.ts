@@ -109,14 +109,17 @@ function startWorker(databaseUrl: string): Promise<ChildProcess> {
   });
 }
 
-/** CPU seconds (user + system) used so far by each of these processes that is still running. */
-function cpuByProcess(pids: number[]): Map<number, number> {
-  const seconds = new Map<number, number>();
+/**
+ * CPU seconds (user + system) used so far by each of these processes that is still running, keyed by pid
+ * and start time (a pid reused by a new process is another process).
+ */
+function cpuByProcess(pids: number[]): Map<string, number> {
+  const seconds = new Map<string, number>();
   for (const pid of pids) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / 100); // USER_HZ is 100 on Linux
+      seconds.set(`${pid}:${fields[19]}`, (Number(fields[11]) + Number(fields[12])) / 100); // USER_HZ is 100 on Linux
     } catch {
       // The process ended.
     }
@@ -125,9 +128,9 @@ function cpuByProcess(pids: number[]): Map<number, number> {
 }
 
 /** CPU seconds the processes running now used since `before` (all of it for one started since). */
-function cpuSince(before: Map<number, number>, pids: number[]): number {
+function cpuSince(before: Map<string, number>, pids: number[]): number {
   let total = 0;
-  for (const [pid, seconds] of cpuByProcess(pids)) total += seconds - (before.get(pid) ?? 0);
+  for (const [key, seconds] of cpuByProcess(pids)) total += seconds - (before.get(key) ?? 0);
   return total;
 }
 
