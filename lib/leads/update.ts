@@ -1,10 +1,10 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { isPublicId } from "@/lib/ids";
 import { recordLeadChanges, type LeadChange } from "./changes";
 import type { Lead, LeadContext, LeadWriteResult } from "./model";
 import { AT_LEAST_ONE, LEAD_ID_PREFIX, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";
-import { isUniqueViolation } from "@/lib/db/errors";
 import { inTransaction, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknownStageProblem, type LeadRow, type Queryable } from "./sql";
 
 /*

@@ -267,10 +267,11 @@ runMain(async () => {
         const key = `${receipt.id} ${receipt.path}`;
         if (commits.has(receipt.id) && !firsts.has(key)) firsts.set(key, receipt);
       }
-      const received = firsts.size;
-      const lags = [...firsts.values()].map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
-      const seconds = (Math.max(...[...firsts.values()].map((r) => r.at)) - started) / 1000;
-      const whileWriting = [...firsts.values()].filter((r) => r.at - started <= written * 1000).length;
+      const counted = [...firsts.values()];
+      const received = counted.length;
+      const lags = counted.map((r) => r.at - commits.get(r.id)!).sort((a, b) => a - b);
+      const seconds = (Math.max(...counted.map((r) => r.at)) - started) / 1000;
+      const whileWriting = counted.filter((r) => r.at - started <= written * 1000).length;
       await receiver.reset();
 
       referenceJobs = await referenceJobsOf([...commits.keys()]);

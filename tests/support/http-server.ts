@@ -1,6 +1,5 @@
 import http from "node:http";
-import type net from "node:net";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Server } from "node:net";
 
 /*
  * Real node:http servers and raw requests on 127.0.0.1, for the production server's adapter tests:
@@ -10,7 +9,7 @@ import type { AddressInfo } from "node:net";
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
 /** Listens on a free port; rejects when the address cannot be listened on (e.g. no IPv6 loopback) rather than hanging. */
-export function listening(server: net.Server, host = "127.0.0.1"): Promise<number> {
+export function listening(server: Server, host = "127.0.0.1"): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, host, () => resolve((server.address() as AddressInfo).port));
