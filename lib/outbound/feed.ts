@@ -16,7 +16,8 @@ import { JOB_CHUNK } from "./relay";
  * hands out (attempts + 1, locked_at, locked_by), so no other worker takes it. It is held until every
  * delivery in it has been attempted and recorded, then deleted; while held, its lock is refreshed, so the
  * stale-lock sweep (worker.ts) frees only the jobs of a worker that died (their deliveries are then made
- * again, with the same webhook-id). A job whose record failed is left locked for that sweep. When the
+ * again, with the same webhook-id). A job whose record failed (the database went away) is unlocked once
+ * the database answers again, due after graphile-worker's own backoff for a failed job. When the
  * last lane stops (the worker stops, or the database failed), deliveries not yet started go back to the
  * queue: their jobs are unlocked once the started ones are recorded. graphile-worker 0.16's table layout
  * (_private_jobs, _private_tasks) is relied on here, as in worker.ts and relay.ts.
@@ -44,28 +45,37 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
   claimed AS (
     UPDATE graphile_worker._private_jobs j SET attempts = j.attempts + 1, locked_by = $1::text, locked_at = now()
     FROM picked WHERE j.id = picked.id
-    RETURNING j.id, j.payload->'delivery_ids' AS many, j.payload->'delivery_id' AS one),
+    RETURNING j.id, j.attempts, j.payload->'delivery_ids' AS many, j.payload->'delivery_id' AS one),
   wanted AS (
-    SELECT c.id AS job_id, json_typeof(c.many) = 'array' AS first_attempts, x.id AS wanted_id, x.n
+    SELECT c.id AS job_id, c.attempts AS job_attempts, json_typeof(c.many) = 'array' AS first_attempts, x.id AS wanted_id, x.n
     FROM claimed c LEFT JOIN LATERAL (
       SELECT outbound_uuid_or_null(e.value) AS id, e.n
       FROM json_array_elements_text(CASE WHEN json_typeof(c.many) = 'array' THEN c.many ELSE json_build_array(c.one) END)
         WITH ORDINALITY AS e(value, n)) x ON true)
   -- Each delivery is loaded by its key (a lateral lookup): the planner guesses 100 ids per job and would
   -- otherwise hash-join the whole deliveries table.
-  SELECT w.job_id::text AS job_id, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
+  SELECT w.job_id::text AS job_id, w.job_attempts, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
   FROM wanted w LEFT JOIN LATERAL (
     SELECT ${LOAD_COLUMNS}
     FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
     WHERE d.id = w.wanted_id) l ON true
   ORDER BY w.job_id, w.n`;
 
-type ClaimedRow = Partial<Loaded> & { job_id: string; first_attempts: boolean; wanted_id: string | null };
+type ClaimedRow = Partial<Loaded> & { job_id: string; job_attempts: number; first_attempts: boolean; wanted_id: string | null };
 
 /** A delivery to attempt; `settle` says whether its attempt was recorded (or it was left alone). */
 export type FeedItem = { deliveryId: string; row: Loaded | null; firstAttempts: boolean; settle: (recorded: boolean) => void };
 
-type HeldJob = { id: string; unsettled: number; failed: boolean; dropped: boolean };
+type HeldJob = { id: string; attempts: number; unsettled: number; failed: boolean; dropped: boolean };
+
+// A job whose record failed goes back to the queue as graphile-worker fails a job: due after e^attempts
+// seconds (at most e^10). Only while it is still locked by this claim of it: a job the sweep freed and a
+// worker claimed again has more attempts.
+const UNLOCK_FAILED_SQL = `UPDATE graphile_worker._private_jobs j
+  SET locked_at = NULL, locked_by = NULL, updated_at = now(), last_error = 'recording an attempt failed',
+      run_at = greatest(j.run_at, now()) + exp(least(j.attempts, 10)) * interval '1 second'
+  FROM unnest($1::bigint[], $2::int[]) AS failed(id, attempts)
+  WHERE j.id = failed.id AND j.attempts = failed.attempts AND j.locked_by = $3`;
 
 export type JobFeed = {
   /** The next delivery: buffered, or from a new claim when `mayClaim`; null when none is due. */
@@ -85,6 +95,8 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
   const buffer: Array<{ item: FeedItem; job: HeldJob }> = [];
   const held = new Map<string, HeldJob>();
   const handed = new Set<string>();
+  // Jobs whose record failed, by id, with their attempts as claimed: unlocked by the next refresh that works.
+  const failed = new Map<string, number>();
   const bookkeeping = new Set<Promise<unknown>>();
   let refilling: Promise<void> | null = null;
   let lastClaimEmpty = false;
@@ -110,8 +122,11 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
 
   const finish = (job: HeldJob) => {
     held.delete(job.id);
-    // A failed record leaves the job locked: the sweep frees it, and its unrecorded deliveries run again.
-    if (job.failed) return;
+    // Its unrecorded deliveries run again once it is unlocked, by the next refresh the database answers.
+    if (job.failed) {
+      failed.set(job.id, job.attempts);
+      return;
+    }
     if (job.dropped) keep(release([job.id]), "unlocking a job");
     else keep(complete(job.id), "deleting a finished job");
   };
@@ -130,7 +145,7 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     for (const row of rows) {
       let job = jobs.get(row.job_id);
       if (!job) {
-        job = { id: row.job_id, unsettled: 0, failed: false, dropped: false };
+        job = { id: row.job_id, attempts: row.job_attempts, unsettled: 0, failed: false, dropped: false };
         jobs.set(job.id, job);
         held.set(job.id, job);
       }
@@ -160,7 +175,17 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     return refilling;
   };
 
+  const unlockFailed = () => {
+    const entries = [...failed];
+    if (entries.length === 0) return;
+    const values = [entries.map(([id]) => id), entries.map(([, attempts]) => attempts), WORKER_ID];
+    pool
+      .query(UNLOCK_FAILED_SQL, values)
+      .then(() => entries.forEach(([id, attempts]) => failed.get(id) === attempts && failed.delete(id)))
+      .catch(() => {}); // Still away: tried again at the next refresh.
+  };
   const refresh = setInterval(() => {
+    unlockFailed();
     const ids = [...[...held.values()].filter((job) => !job.failed).map((job) => job.id), ...handed];
     if (ids.length === 0) return;
     pool

@@ -123,6 +123,9 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
     if (level === "error" || level === "warning") log(`outbound worker: ${message}`);
   });
   const events: WorkerEvents = new EventEmitter();
+  // The current runner's graphile-worker workers: after a restart, the jobs they still hold are unlocked.
+  let workerIds: string[] = [];
+  events.on("worker:create", ({ worker }) => void workerIds.push(worker.workerId));
   let runner: Runner | null = null;
   let stopped = false;
   let restarting: Promise<void> | null = null;
@@ -139,17 +142,30 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
     });
     runner.promise.catch(() => restart());
   };
+  // The worker that failed to mark its job done (the database went away) left it locked under its id, and
+  // graphile-worker would free it only after 4 hours, the stale-lock sweep after OUTBOUND_STALE_LOCK_MS.
+  // Those workers are gone once their runner has stopped, so their jobs are unlocked as soon as the
+  // database answers again: the deliveries are retried at once (with the same webhook-id).
+  const unlockAbandoned = async (ids: string[]) => {
+    if (ids.length === 0) return;
+    await pool.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [ids]).catch((error: unknown) => {
+      log(`outbound worker: unlocking the jobs of stopped workers failed (the stale-lock sweep frees them): ${error instanceof Error ? error.message : String(error)}`);
+    });
+  };
   const restart = () => {
     if (stopped) return;
     restarting ??= (async () => {
       restarts++;
       await runner?.stop().catch(() => {});
       runner = null;
+      const abandoned = workerIds;
+      workerIds = [];
       while (!stopped) {
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         if (stopped) break;
         try {
           await launch();
+          await unlockAbandoned(abandoned);
           break;
         } catch (error) {
           log(`outbound worker: restart failed (retrying): ${error instanceof Error ? error.message : String(error)}`);

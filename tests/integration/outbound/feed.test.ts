@@ -90,17 +90,40 @@ describe("a worker's feed of deliveries", () => {
     expect(await jobRow(jobId)).toMatchObject({ attempts: 0, locked_by: null });
   });
 
-  it("leaves the job locked, for the stale-lock sweep, when an attempt's record failed", async () => {
+  it("puts a job whose record failed back in the queue at its next refresh, due after graphile-worker's backoff", async () => {
     const { jobId } = await chunkOfThree();
-    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
     feed.enter();
     const items = await takeAll(3);
     items[0].settle(false);
     items[1].settle(true);
     items[2].settle(true);
     feed.leave();
-    await feed.close();
-    expect((await jobRow(jobId))?.locked_at).not.toBeNull();
+    await waitFor(async () => (await jobRow(jobId))?.locked_at === null, 5_000, "the failed job unlocked");
+    const { rows } = await db.pool.query<{ due_in: number; last_error: string }>(
+      "SELECT extract(epoch FROM run_at - now())::float AS due_in, last_error FROM graphile_worker._private_jobs WHERE id = $1::bigint",
+      [jobId],
+    );
+    // e^1 seconds after its first attempt, as graphile-worker schedules a failed job.
+    expect(rows[0].due_in).toBeGreaterThan(2);
+    expect(rows[0].due_in).toBeLessThan(2.75);
+    expect(rows[0].last_error).toBe("recording an attempt failed");
+    expect((await jobRow(jobId))?.attempts).toBe(1);
+  });
+
+  it("does not unlock a failed job that was claimed again since", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed.enter();
+    const items = await takeAll(3);
+    // As if the stale-lock sweep had freed it and this worker had claimed it again.
+    await db.pool.query("UPDATE graphile_worker._private_jobs SET attempts = attempts + 1 WHERE id = $1::bigint", [jobId]);
+    items[0].settle(false);
+    items[1].settle(true);
+    items[2].settle(true);
+    feed.leave();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await jobRow(jobId)).toMatchObject({ attempts: 2, locked_by: expect.stringMatching(/^outbound-lanes-/) });
   });
 
   it("keeps the locks of the jobs it holds fresh, the one graphile-worker handed out included", async () => {

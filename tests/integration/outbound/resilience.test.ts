@@ -101,7 +101,9 @@ describe("a database that stops for 10 seconds", () => {
         target.url,
         encryptSecret(generateSubscriptionSecret()),
       ]);
-      worker = await startOutboundWorker({ connectionString: database.url, concurrency: 4, log: () => {} });
+      // The stale-lock sweep is kept out of it (10 minutes): a job left locked by the outage, by a record or
+      // a completion that failed, must come back by itself as soon as the database answers.
+      worker = await startOutboundWorker({ connectionString: database.url, concurrency: 4, log: () => {}, staleLockMs: 600_000 });
       const [before] = await emitNotifications(pool, accountId, [{ type: "lead.created", data: { id: "lead_before" } }]);
       await waitFor(() => (seen.get(before)?.length ?? 0) >= 1, 20_000, "the first attempt");
 
