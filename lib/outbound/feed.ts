@@ -4,6 +4,7 @@ import type pg from "pg";
 import { coalescing } from "./coalesce";
 import { DELIVER_TASK, LOAD_COLUMNS, type Loaded } from "./deliver";
 import { JOB_CHUNK } from "./relay";
+import { strandedJobs, type ClaimedJob, type StrandedAction } from "./stranded-jobs";
 
 /*
  * A worker's feed of due deliveries (docs/outbound-webhooks.md, "Workers"). Its delivery lanes (batch.ts)
@@ -16,8 +17,8 @@ import { JOB_CHUNK } from "./relay";
  * hands out (attempts + 1, locked_at, locked_by), so no other worker takes it. It is held until every
  * delivery in it has been attempted and recorded, then deleted; while held, its lock is refreshed, so the
  * stale-lock sweep (worker.ts) frees only the jobs of a worker that died (their deliveries are then made
- * again, with the same webhook-id). A job whose record failed (the database went away) is unlocked once
- * the database answers again, due after graphile-worker's own backoff for a failed job. When the
+ * again, with the same webhook-id). A job left unsettled while the database was away (its record, delete
+ * or unlock failed) is settled as soon as it answers again (stranded-jobs.ts). When the
  * last lane stops (the worker stops, or the database failed), deliveries not yet started go back to the
  * queue: their jobs are unlocked once the started ones are recorded. graphile-worker 0.16's table layout
  * (_private_jobs, _private_tasks) is relied on here, as in worker.ts and relay.ts.
@@ -45,37 +46,28 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
   claimed AS (
     UPDATE graphile_worker._private_jobs j SET attempts = j.attempts + 1, locked_by = $1::text, locked_at = now()
     FROM picked WHERE j.id = picked.id
-    RETURNING j.id, j.attempts, j.payload->'delivery_ids' AS many, j.payload->'delivery_id' AS one),
+    RETURNING j.id, j.attempts, j.revision, j.payload->'delivery_ids' AS many, j.payload->'delivery_id' AS one),
   wanted AS (
-    SELECT c.id AS job_id, c.attempts AS job_attempts, json_typeof(c.many) = 'array' AS first_attempts, x.id AS wanted_id, x.n
+    SELECT c.id AS job_id, c.attempts AS job_attempts, c.revision AS job_revision, json_typeof(c.many) = 'array' AS first_attempts, x.id AS wanted_id, x.n
     FROM claimed c LEFT JOIN LATERAL (
       SELECT outbound_uuid_or_null(e.value) AS id, e.n
       FROM json_array_elements_text(CASE WHEN json_typeof(c.many) = 'array' THEN c.many ELSE json_build_array(c.one) END)
         WITH ORDINALITY AS e(value, n)) x ON true)
   -- Each delivery is loaded by its key (a lateral lookup): the planner guesses 100 ids per job and would
   -- otherwise hash-join the whole deliveries table.
-  SELECT w.job_id::text AS job_id, w.job_attempts, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
+  SELECT w.job_id::text AS job_id, w.job_attempts, w.job_revision, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
   FROM wanted w LEFT JOIN LATERAL (
     SELECT ${LOAD_COLUMNS}
     FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
     WHERE d.id = w.wanted_id) l ON true
   ORDER BY w.job_id, w.n`;
 
-type ClaimedRow = Partial<Loaded> & { job_id: string; job_attempts: number; first_attempts: boolean; wanted_id: string | null };
+type ClaimedRow = Partial<Loaded> & { job_id: string; job_attempts: number; job_revision: number; first_attempts: boolean; wanted_id: string | null };
 
 /** A delivery to attempt; `settle` says whether its attempt was recorded (or it was left alone). */
 export type FeedItem = { deliveryId: string; row: Loaded | null; firstAttempts: boolean; settle: (recorded: boolean) => void };
 
-type HeldJob = { id: string; attempts: number; unsettled: number; failed: boolean; dropped: boolean };
-
-// A job whose record failed goes back to the queue as graphile-worker fails a job: due after e^attempts
-// seconds (at most e^10). Only while it is still locked by this claim of it: a job the sweep freed and a
-// worker claimed again has more attempts.
-const UNLOCK_FAILED_SQL = `UPDATE graphile_worker._private_jobs j
-  SET locked_at = NULL, locked_by = NULL, updated_at = now(), last_error = 'recording an attempt failed',
-      run_at = greatest(j.run_at, now()) + exp(least(j.attempts, 10)) * interval '1 second'
-  FROM unnest($1::bigint[], $2::int[]) AS failed(id, attempts)
-  WHERE j.id = failed.id AND j.attempts = failed.attempts AND j.locked_by = $3`;
+type HeldJob = ClaimedJob & { unsettled: number; failed: boolean; dropped: boolean };
 
 export type JobFeed = {
   /** The next delivery: buffered, or from a new claim when `mayClaim`; null when none is due. */
@@ -95,15 +87,17 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
   const buffer: Array<{ item: FeedItem; job: HeldJob }> = [];
   const held = new Map<string, HeldJob>();
   const handed = new Set<string>();
-  // Jobs whose record failed, by id, with their attempts as claimed: unlocked by the next refresh that works.
-  const failed = new Map<string, number>();
+  const stranded = strandedJobs(pool, WORKER_ID);
   const bookkeeping = new Set<Promise<unknown>>();
   let refilling: Promise<void> | null = null;
   let lastClaimEmpty = false;
   let lanes = 0;
 
-  const keep = (work: Promise<unknown>, what: string) => {
-    const settled = work.catch((error: unknown) => log(`outbound worker: ${what} failed (the stale-lock sweep frees the job): ${message(error)}`));
+  const keep = (work: Promise<unknown>, job: HeldJob, action: StrandedAction) => {
+    const settled = work.catch((error: unknown) => {
+      stranded.add(job, action);
+      log(`outbound worker: ${action === "complete" ? "deleting a finished job" : "unlocking a job"} failed (retried at the next lock refresh): ${message(error)}`);
+    });
     bookkeeping.add(settled);
     void settled.finally(() => bookkeeping.delete(settled));
   };
@@ -122,13 +116,10 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
 
   const finish = (job: HeldJob) => {
     held.delete(job.id);
-    // Its unrecorded deliveries run again once it is unlocked, by the next refresh the database answers.
-    if (job.failed) {
-      failed.set(job.id, job.attempts);
-      return;
-    }
-    if (job.dropped) keep(release([job.id]), "unlocking a job");
-    else keep(complete(job.id), "deleting a finished job");
+    // Its unrecorded deliveries are made again once it is unlocked, when the database answers again.
+    if (job.failed) stranded.add(job, "unlock");
+    else if (job.dropped) keep(release([job.id]), job, "release");
+    else keep(complete(job.id), job, "complete");
   };
   const settler = (job: HeldJob) => (recorded: boolean) => {
     if (!recorded) job.failed = true;
@@ -145,7 +136,7 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     for (const row of rows) {
       let job = jobs.get(row.job_id);
       if (!job) {
-        job = { id: row.job_id, attempts: row.job_attempts, unsettled: 0, failed: false, dropped: false };
+        job = { id: row.job_id, attempts: row.job_attempts, revision: row.job_revision, unsettled: 0, failed: false, dropped: false };
         jobs.set(job.id, job);
         held.set(job.id, job);
       }
@@ -175,17 +166,8 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     return refilling;
   };
 
-  const unlockFailed = () => {
-    const entries = [...failed];
-    if (entries.length === 0) return;
-    const values = [entries.map(([id]) => id), entries.map(([, attempts]) => attempts), WORKER_ID];
-    pool
-      .query(UNLOCK_FAILED_SQL, values)
-      .then(() => entries.forEach(([id, attempts]) => failed.get(id) === attempts && failed.delete(id)))
-      .catch(() => {}); // Still away: tried again at the next refresh.
-  };
   const refresh = setInterval(() => {
-    unlockFailed();
+    void stranded.retry();
     const ids = [...[...held.values()].filter((job) => !job.failed).map((job) => job.id), ...handed];
     if (ids.length === 0) return;
     pool
@@ -222,6 +204,7 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
       clearInterval(refresh);
       await refilling?.catch(() => {});
       await Promise.all(bookkeeping);
+      await stranded.retry();
     },
   };
 }

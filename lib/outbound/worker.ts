@@ -165,7 +165,8 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
         if (stopped) break;
         try {
           await launch();
-          await unlockAbandoned(abandoned);
+          // Not awaited: a fatal error of the new runner meanwhile must find `restarting` cleared.
+          void unlockAbandoned(abandoned);
           break;
         } catch (error) {
           log(`outbound worker: restart failed (retrying): ${error instanceof Error ? error.message : String(error)}`);

@@ -1,3 +1,4 @@
+import type pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { attemptDelivery } from "@/lib/outbound/deliver";
@@ -111,19 +112,62 @@ describe("a worker's feed of deliveries", () => {
     expect((await jobRow(jobId))?.attempts).toBe(1);
   });
 
-  it("does not unlock a failed job that was claimed again since", async () => {
+  it.each([
+    ["claimed again since (more attempts)", "attempts = attempts + 1", { attempts: 2 }],
+    ["replaced by a resend and claimed again since (a new revision)", "revision = revision + 1", { attempts: 1 }],
+  ])("does not unlock a failed job that was %s", async (_, change, expected) => {
     const { jobId } = await chunkOfThree();
     feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
     feed.enter();
     const items = await takeAll(3);
-    // As if the stale-lock sweep had freed it and this worker had claimed it again.
-    await db.pool.query("UPDATE graphile_worker._private_jobs SET attempts = attempts + 1 WHERE id = $1::bigint", [jobId]);
+    // As if the stale-lock sweep had freed it while the database was away and this worker had claimed it again.
+    await db.pool.query(`UPDATE graphile_worker._private_jobs SET ${change} WHERE id = $1::bigint`, [jobId]);
     items[0].settle(false);
     items[1].settle(true);
     items[2].settle(true);
     feed.leave();
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(await jobRow(jobId)).toMatchObject({ attempts: 2, locked_by: expect.stringMatching(/^outbound-lanes-/) });
+    expect(await jobRow(jobId)).toMatchObject({ ...expected, locked_by: expect.stringMatching(/^outbound-lanes-/) });
+  });
+
+  /** The database's pool, but the first statement named `failing` fails as if the connection had dropped. */
+  function poolFailingOnce(failing: string): pg.Pool {
+    let failed = false;
+    return new Proxy(db.pool, {
+      get(target, property, receiver) {
+        if (property !== "query") return Reflect.get(target, property, receiver);
+        return (config: unknown, values?: unknown[]) => {
+          const text = typeof config === "string" ? config : (config as { name?: string; text: string }).name ?? (config as { text: string }).text;
+          if (!failed && text.includes(failing)) {
+            failed = true;
+            return Promise.reject(new Error("Connection terminated unexpectedly"));
+          }
+          return target.query(config as string, values);
+        };
+      },
+    });
+  }
+
+  it("deletes a finished job at the next refresh when its delete failed", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: poolFailingOnce("outbound-complete-jobs"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed.enter();
+    for (const item of await takeAll(3)) item.settle(true);
+    feed.leave();
+    await waitFor(() => logged.some((line) => line.includes("deleting a finished job failed")), 5_000, "the failed delete");
+    await waitFor(async () => (await jobRow(jobId)) === undefined, 5_000, "the job deleted");
+  });
+
+  it("puts a dropped job back at the next refresh when unlocking it failed", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: poolFailingOnce("attempts = greatest(attempts - 1, 0)"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed.enter();
+    const [started] = await takeAll(1);
+    feed.leave();
+    started.settle(true);
+    await waitFor(() => logged.some((line) => line.includes("unlocking a job failed")), 5_000, "the failed unlock");
+    await waitFor(async () => (await jobRow(jobId))?.locked_at === null, 5_000, "the job back in the queue");
+    expect(await jobRow(jobId)).toMatchObject({ attempts: 0, locked_by: null });
   });
 
   it("keeps the locks of the jobs it holds fresh, the one graphile-worker handed out included", async () => {
