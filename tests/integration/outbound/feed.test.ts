@@ -5,7 +5,7 @@ import { attemptDelivery } from "@/lib/outbound/deliver";
 import { jobFeed, type FeedItem, type JobFeed } from "@/lib/outbound/feed";
 import { resendDelivery } from "@/lib/outbound/manage";
 import { attemptRecorder } from "@/lib/outbound/record";
-import { deliveries, notify, queuedJobs, startReceiver, subscribedAccount, waitFor } from "./support";
+import { deliveries, fanOut, notify, queuedJobs, startReceiver, subscribedAccount, waitFor } from "./support";
 
 /*
  * A worker's feed (lib/outbound/feed.ts) claims a chunk job of the fan-out relay and hands out its
@@ -24,8 +24,12 @@ const logged: string[] = [];
 const emptyQueue = () => db.pool.query("DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')");
 
 // Jobs left by earlier files would be claimed first, and the jobs of these tests (to receivers that do not
-// exist) must not keep the workers of later files busy.
-beforeEach(emptyQueue);
+// exist) must not keep the workers of later files busy. Notifications earlier files committed but no worker
+// relayed are fanned out first: otherwise a test's own fan-out would queue their jobs next to its chunk.
+beforeEach(async () => {
+  await fanOut();
+  await emptyQueue();
+});
 afterAll(emptyQueue);
 afterEach(async () => {
   await feed?.close();
