@@ -4,7 +4,7 @@ import type pg from "pg";
 import { coalescing } from "./coalesce";
 import { DELIVER_TASK, LOAD_COLUMNS, type Loaded } from "./deliver";
 import { JOB_CHUNK } from "./relay";
-import { strandedJobs, type ClaimedJob, type StrandedAction } from "./stranded-jobs";
+import { settleJobs, strandedJobs, type ClaimedJob, type Settlement } from "./settle-jobs";
 
 /*
  * A worker's feed of due deliveries (docs/outbound-webhooks.md, "Workers"). Its delivery lanes (batch.ts)
@@ -18,7 +18,7 @@ import { strandedJobs, type ClaimedJob, type StrandedAction } from "./stranded-j
  * delivery in it has been attempted and recorded, then deleted; while held, its lock is refreshed, so the
  * stale-lock sweep (worker.ts) frees only the jobs of a worker that died (their deliveries are then made
  * again, with the same webhook-id). A job left unsettled while the database was away (its record, delete
- * or unlock failed) is settled as soon as it answers again (stranded-jobs.ts). When the
+ * or unlock failed) is settled as soon as it answers again (settle-jobs.ts). When the
  * last lane stops (the worker stops, or the database failed), deliveries not yet started go back to the
  * queue: their jobs are unlocked once the started ones are recorded. graphile-worker 0.16's table layout
  * (_private_jobs, _private_tasks) is relied on here, as in worker.ts and relay.ts.
@@ -93,33 +93,27 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
   let lastClaimEmpty = false;
   let lanes = 0;
 
-  const keep = (work: Promise<unknown>, job: HeldJob, action: StrandedAction) => {
+  const keep = (work: Promise<unknown>, job: HeldJob, settlement: Settlement) => {
     const settled = work.catch((error: unknown) => {
-      stranded.add(job, action);
-      log(`outbound worker: ${action === "complete" ? "deleting a finished job" : "unlocking a job"} failed (retried at the next lock refresh): ${message(error)}`);
+      stranded.add(job, settlement);
+      log(`outbound worker: ${settlement === "complete" ? "deleting a finished job" : "unlocking a job"} failed (retried at the next lock refresh): ${message(error)}`);
     });
     bookkeeping.add(settled);
     void settled.finally(() => bookkeeping.delete(settled));
   };
   // Finished jobs are deleted together, at most one statement every 20 ms under load: a job that waits a
   // little longer stays locked by this worker (its lock is fresh), and half the statements went.
-  const complete = coalescing<string, void>(async (ids) => {
-    await pool.query({ name: "outbound-complete-jobs", text: "DELETE FROM graphile_worker._private_jobs WHERE id = ANY ($1::bigint[]) AND locked_by = $2", values: [ids, WORKER_ID] });
-    return ids.map(() => undefined);
+  const complete = coalescing<HeldJob, void>(async (jobs) => {
+    await settleJobs(pool, WORKER_ID, "complete", jobs);
+    return jobs.map(() => undefined);
   }, 500, COMPLETE_LINGER_MS);
-  const release = (ids: string[]) =>
-    pool.query(
-      `UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, attempts = greatest(attempts - 1, 0), updated_at = now()
-       WHERE id = ANY ($1::bigint[]) AND locked_by = $2`,
-      [ids, WORKER_ID],
-    );
 
   const finish = (job: HeldJob) => {
     held.delete(job.id);
     // Its unrecorded deliveries are made again once it is unlocked, when the database answers again.
     if (job.failed) stranded.add(job, "unlock");
-    else if (job.dropped) keep(release([job.id]), job, "release");
-    else keep(complete(job.id), job, "complete");
+    else if (job.dropped) keep(settleJobs(pool, WORKER_ID, "release", [job]), job, "release");
+    else keep(complete(job), job, "complete");
   };
   const settler = (job: HeldJob) => (recorded: boolean) => {
     if (!recorded) job.failed = true;

@@ -134,6 +134,18 @@ describe("a worker's feed of deliveries", () => {
     expect(await jobRow(jobId)).toMatchObject({ ...expected, locked_by: expect.stringMatching(/^outbound-lanes-/) });
   });
 
+  it("deletes a finished job whose attempts add_job set to the maximum while it was held", async () => {
+    const { jobId } = await chunkOfThree();
+    feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
+    feed.enter();
+    const items = await takeAll(3);
+    // What graphile-worker's add_job does to a locked job with the key of a new one (a retry recorded by its own attempt).
+    await db.pool.query("UPDATE graphile_worker._private_jobs SET attempts = max_attempts, key = NULL WHERE id = $1::bigint", [jobId]);
+    for (const item of items) item.settle(true);
+    feed.leave();
+    await waitFor(async () => (await jobRow(jobId)) === undefined, 5_000, "the job deleted");
+  });
+
   /** The database's pool, but the first statement named `failing` fails as if the connection had dropped. */
   function poolFailingOnce(failing: string): pg.Pool {
     let failed = false;
@@ -154,7 +166,7 @@ describe("a worker's feed of deliveries", () => {
 
   it("deletes a finished job at the next refresh when its delete failed", async () => {
     const { jobId } = await chunkOfThree();
-    feed = jobFeed({ pool: poolFailingOnce("outbound-complete-jobs"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed = jobFeed({ pool: poolFailingOnce("outbound-settle-complete"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
     feed.enter();
     for (const item of await takeAll(3)) item.settle(true);
     feed.leave();
@@ -164,7 +176,7 @@ describe("a worker's feed of deliveries", () => {
 
   it("puts a dropped job back at the next refresh when unlocking it failed", async () => {
     const { jobId } = await chunkOfThree();
-    feed = jobFeed({ pool: poolFailingOnce("attempts = greatest(attempts - 1, 0)"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed = jobFeed({ pool: poolFailingOnce("outbound-settle-release"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
     feed.enter();
     const [started] = await takeAll(1);
     feed.leave();
