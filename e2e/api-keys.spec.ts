@@ -29,6 +29,8 @@ test("create a key with a preset, copy it once, use it, revoke it", async ({ pag
   await page.getByRole("button", { name: "Create API key" }).click();
   const dialog = page.getByRole("dialog", { name: "Create API key" });
   await expect(dialog).toBeVisible();
+  // The picker says that a webhooks key reads what its notifications carry.
+  await expect(dialog.getByText("including lead and conversation data", { exact: false })).toBeVisible();
 
   // Submitting empty shows field errors and keeps the dialog open.
   await dialog.getByRole("button", { name: "Create", exact: true }).click();

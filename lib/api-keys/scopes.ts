@@ -12,7 +12,12 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "write:leads": "Create and update leads, change pipeline stage",
   "read:conversations": "Read conversation history and session data",
   "write:conversations": "Send messages to active handoff sessions",
-  webhooks: "Create, update and delete webhook subscriptions",
+  // A webhooks key receives every notification its subscriptions carry (lead.*, conversation.*, message.*):
+  // it reads that data without read:leads or read:conversations, which the spec wants for trigger-only
+  // tools (docs/api-keys.md), so the description says so where keys are made.
+  webhooks:
+    "Create subscriptions and receive the notifications they carry, including lead and conversation data " +
+    "(also list, update and delete subscriptions)",
 };
 
 export type ScopePreset = { label: string; scopes: readonly Scope[] };

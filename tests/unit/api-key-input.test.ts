@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseCreateApiKey, parseExpiry } from "@/lib/api-keys/input";
 import { keyState } from "@/lib/api-keys/keys";
-import { SCOPE_PRESETS, SCOPES } from "@/lib/api-keys/scopes";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES } from "@/lib/api-keys/scopes";
 
 const now = new Date("2026-06-15T12:00:00Z");
 
@@ -45,6 +47,21 @@ describe("create-key input", () => {
       "Custom backend, read only",
     ]);
     for (const preset of SCOPE_PRESETS) for (const scope of preset.scopes) expect(SCOPES).toContain(scope);
+  });
+});
+
+describe("scope descriptions", () => {
+  // A webhooks key receives every notification it subscribes to, lead and conversation payloads included:
+  // whoever makes a key for a trigger-only tool must see that it reads that data.
+  const webhooksReads = "Create subscriptions and receive the notifications they carry, including lead and conversation data";
+
+  it("say where keys are made that the webhooks scope receives lead and conversation data", () => {
+    expect(SCOPE_DESCRIPTIONS.webhooks).toContain(webhooksReads);
+  });
+
+  it("match the scope table of docs/api-keys.md", () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/api-keys.md"), "utf8");
+    for (const scope of SCOPES) expect(doc).toContain(`| \`${scope}\` | ${SCOPE_DESCRIPTIONS[scope]} |`);
   });
 });
 

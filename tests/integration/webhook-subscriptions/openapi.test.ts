@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SECURITY_SCHEME } from "@/lib/openapi/common";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { EVENT_TYPES } from "@/lib/webhook-subscriptions/catalogue";
 
@@ -17,6 +18,13 @@ describe("the OpenAPI document for webhook subscriptions", () => {
     const payload = doc.components.schemas.WebhookNotification;
     expect(payload.required).toEqual(["id", "type", "created_at", "data"]);
     expect(payload.properties.type.enum).toEqual([...EVENT_TYPES]);
+  });
+
+  it("says in the API key's description that the webhooks scope receives lead and conversation data", () => {
+    const description: string = doc.components.securitySchemes[SECURITY_SCHEME].description;
+    expect(description).toContain(
+      "`webhooks` (Create subscriptions and receive the notifications they carry, including lead and conversation data",
+    );
   });
 
   it("names the URL problem reasons and the plan limit on subscribe", () => {
