@@ -74,3 +74,26 @@ export function zonedInputToIso(value: string, timeZone: string): string | null 
   const wall = new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 19);
   return `${wall}${formatOffset(offset)}`;
 }
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** The wall-clock time an instant shows in the zone, as milliseconds since 1970-01-01T00:00 of that clock. */
+export function wallClockOf(instant: Date, timeZone: string): number {
+  return instant.getTime() + zoneOffsetMinutes(instant, timeZone) * MINUTE_MS;
+}
+
+/**
+ * The instant a wall-clock time names in the zone, as RFC 5545 (3.3.5) resolves the two DST edge cases:
+ * a time that occurs twice (clocks set back) is its first occurrence; a time skipped (clocks set forward)
+ * is read with the offset in force before the gap, so 02:30 on a spring-forward night becomes 03:30.
+ * Every real zone changes its offset at most once within a day, so the offsets a day either side are
+ * the only candidates.
+ */
+export function wallClockInstant(wall: number, timeZone: string): Date {
+  const before = zoneOffsetMinutes(new Date(wall - DAY_MS), timeZone) * MINUTE_MS;
+  const after = zoneOffsetMinutes(new Date(wall + DAY_MS), timeZone) * MINUTE_MS;
+  const candidates = [wall - before, wall - after].filter((instant) => wallClockOf(new Date(instant), timeZone) === wall);
+  if (candidates.length === 0) return new Date(wall - before);
+  return new Date(Math.min(...candidates));
+}
