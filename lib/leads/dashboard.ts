@@ -4,7 +4,8 @@ import { isPublicId } from "@/lib/ids";
 import { encodeCursor, tryDecodeCursor } from "@/lib/pagination/keyset";
 import type { Lead } from "./model";
 import { listLeads } from "./read";
-import { LEAD_CURSOR, LEAD_ID_PREFIX, LEAD_LIMITS, type LeadCursor } from "./schemas";
+import { readLeadFilters } from "./filters";
+import { LEAD_CURSOR, LEAD_ID_PREFIX, type LeadCursor } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 
 /*
@@ -27,10 +28,13 @@ function readCursor(text: string | undefined): LeadCursor | null {
 
 export type LeadsTableQuery = { q?: string; stage?: string; cursor?: string; dir?: "next" | "prev"; limit: number };
 
-/** Newest first. `dir=prev` walks back up from the cursor (the first row of the page shown before). */
+/**
+ * Newest first. `dir=prev` walks back up from the cursor (the first row of the page shown before).
+ * Filters the API's list would refuse are dropped (the page says so, from readLeadFilters).
+ */
 export async function listLeadsTable(accountId: string, query: LeadsTableQuery): Promise<LeadsTablePage> {
   const cursor = readCursor(query.cursor);
-  const filters = { q: query.q?.trim().slice(0, LEAD_LIMITS.q) || null, stage: query.stage || null };
+  const { filters } = readLeadFilters(query);
   if (cursor && query.dir === "prev") {
     const page = await listLeads(accountId, { ...filters, limit: query.limit, order: "asc", cursor });
     const leads = [...page.data].reverse();

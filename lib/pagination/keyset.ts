@@ -35,8 +35,9 @@ function validPart(value: unknown, part: KeyPart): value is string {
   if (part === "uuid") return isUuid(value);
   if (part === "int8") return /^\d{1,15}$/.test(value);
   if (part === "timestamptz") {
+    // Only what encodeCursor wrote: Date.parse accepts 30 February (rolled over to March), PostgreSQL does not.
     const time = Date.parse(value);
-    return /^\d{4}-\d{2}-\d{2}T/.test(value) && time >= MIN_INSTANT && time <= MAX_INSTANT;
+    return time >= MIN_INSTANT && time <= MAX_INSTANT && new Date(time).toISOString() === value;
   }
   return true;
 }

@@ -19,6 +19,11 @@ describe("keyset cursors", () => {
       json(["leads", "2026-05-01T10:00:00Z", "not-a-uuid"]),
       json(["leads", "yesterday", id]),
       json(["leads", "+010000-01-01T00:00:00Z", id]),
+      // Date.parse takes these (it rolls the day over), PostgreSQL refuses them: only what toISOString wrote passes.
+      json(["leads", "2026-02-30T10:00:00.000Z", id]),
+      json(["leads", "2026-04-31T10:00:00.000Z", id]),
+      json(["leads", "2026-05-01T24:00:00.000Z", id]),
+      json(["leads", "2026-05-01T10:00:00+02:00", id]),
       json(["leads", "2026-05-01T10:00:00Z", 7]),
       json({ leads: true }),
       "not base64url!",

@@ -1,16 +1,29 @@
+import { readLeadFilters, refusedFiltersNotice } from "@/lib/leads/filters";
+
 export type LeadSearchParams = { q?: string; stage?: string; cursor?: string; dir?: string; view?: string };
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** The page's URL parameters, one value each; unknown values fall back to the defaults. */
+/**
+ * The page's URL parameters, one value each; unknown values fall back to the defaults. The search and
+ * the stage filter are passed on as sent: readLeadFilters (lib/leads/filters.ts) decides whether they apply.
+ */
 export function leadParams(raw: Record<string, string | string[] | undefined>): LeadSearchParams {
   return {
-    q: first(raw.q)?.slice(0, 200) || undefined,
-    stage: first(raw.stage)?.slice(0, 100) || undefined,
+    q: first(raw.q) || undefined,
+    stage: first(raw.stage) || undefined,
     cursor: first(raw.cursor) || undefined,
     dir: first(raw.dir) === "prev" ? "prev" : undefined,
     view: first(raw.view) === "board" ? "board" : undefined,
   };
+}
+
+/** The parameters with the search and stage filter left out when either is refused, and the notice saying so. */
+export function checkedLeadParams(raw: Record<string, string | string[] | undefined>): { params: LeadSearchParams; notice: string | null } {
+  const params = leadParams(raw);
+  const { problems } = readLeadFilters(params);
+  if (problems.length === 0) return { params, notice: null };
+  return { params: { ...params, q: undefined, stage: undefined }, notice: refusedFiltersNotice(problems) };
 }
 
 export const hasFilters = (params: LeadSearchParams) => Boolean(params.q || params.stage);

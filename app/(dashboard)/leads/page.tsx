@@ -13,7 +13,7 @@ import { LeadsTable } from "./_components/leads-table";
 import { LeadsToolbar } from "./_components/leads-toolbar";
 import { NewLeadButton } from "./_components/new-lead-button";
 import { ViewToggle } from "./_components/view-toggle";
-import { hasFilters, leadParams, leadsHref, type LeadSearchParams } from "./filters";
+import { checkedLeadParams, hasFilters, leadsHref, type LeadSearchParams } from "./filters";
 import { LEAD_FORM_LIMITS, leadCardView } from "./view-model";
 
 export const metadata: Metadata = { title: "Leads" };
@@ -28,7 +28,7 @@ export default async function LeadsPage({ searchParams }: Props) {
   const context = await requireSession();
   const { account } = context;
   const manager = canManage(context);
-  const params = leadParams(await searchParams);
+  const { params, notice } = checkedLeadParams(await searchParams);
   const [stages, anyLead] = await Promise.all([listPipelineStages(account.id), hasLeads(account.id)]);
   const stageOptions = stages.map(({ key, label }) => ({ key, label }));
   const view = params.view === "board" ? "board" : "table";
@@ -127,6 +127,12 @@ export default async function LeadsPage({ searchParams }: Props) {
             <LeadsToolbar stages={stageOptions} />
           </div>
         </div>
+        {notice ? (
+          <p role="status" className="flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <Info className="size-4 shrink-0 text-amber-600" aria-hidden />
+            {notice}
+          </p>
+        ) : null}
         <LeadsTable rows={page.leads.map((lead) => leadCardView(lead, account.timezone))} stages={stageOptions} emptyMessage="No leads match your search and filter." />
         <PageLinks params={params} prev={page.prevCursor} next={page.nextCursor} timezone={account.timezone} />
       </div>

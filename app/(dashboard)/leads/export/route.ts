@@ -1,5 +1,7 @@
 import { getSessionContext } from "@/lib/auth/session";
 import { exportLeadsCsv } from "@/lib/leads/csv-export";
+import { readLeadFilters } from "@/lib/leads/filters";
+import { invalidRequestResponse } from "@/lib/public-api/validation";
 import { leadParams } from "../filters";
 
 export const dynamic = "force-dynamic";
@@ -8,9 +10,11 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request) {
   const context = await getSessionContext();
   if (!context) return Response.redirect(new URL("/sign-in?callbackUrl=%2Fleads", request.url), 303);
-  const params = leadParams(Object.fromEntries(new URL(request.url).searchParams));
+  const { filters, problems } = readLeadFilters(leadParams(Object.fromEntries(new URL(request.url).searchParams)));
+  // A download cannot show a notice: a refused filter is the API's 400 rather than a file of every lead.
+  if (problems.length) return invalidRequestResponse(problems, "The search or stage filter is not valid; see details.");
   const stamp = new Date().toISOString().slice(0, 10);
-  return new Response(exportLeadsCsv(context.account.id, { q: params.q, stage: params.stage }), {
+  return new Response(exportLeadsCsv(context.account.id, filters), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="leads-${stamp}.csv"`,
