@@ -1,18 +1,15 @@
 'use strict';
 
+const { parseBaseUrl } = require('./base-url');
+
 /*
  * How the integration talks to the app's public API: the base URL from the connection, the bearer key
  * on every request, and the API's error body ({"ok": false, "error": {"code", "message", "details"}})
  * turned into errors Zapier understands (docs/leads-api.md, "Rate limit"; docs/api-keys.md).
  */
 
-/** The app's address from the connection: trimmed, https:// when no scheme was typed, no trailing slash. */
-const baseUrl = (bundle) => {
-  const raw = String((bundle.authData && bundle.authData.base_url) || '').trim();
-  if (!raw) throw new Error('The connection has no base URL. Reconnect and enter the address of your app.');
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
-  return withScheme.replace(/\/+$/, '');
-};
+/** The app's address from the connection (src/base-url.js): https, or http on this machine only. */
+const baseUrl = (bundle) => parseBaseUrl(bundle.authData && bundle.authData.base_url);
 
 const apiUrl = (bundle, path) => `${baseUrl(bundle)}/api/public${path}`;
 

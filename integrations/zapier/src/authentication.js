@@ -28,7 +28,7 @@ module.exports = {
       default: 'https://app.example.com',
       helpText:
         'The address you open the app at, for example `https://chat.yourcompany.com` (no path). ' +
-        'Self-hosted instances use their own address.',
+        'It must be https: your API key is sent with every request. Self-hosted instances use their own address.',
     },
     {
       key: 'api_key',

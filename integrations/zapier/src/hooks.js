@@ -1,11 +1,12 @@
 'use strict';
 
 const { apiUrl, throwApiError } = require('./api');
+const { verifyNotification } = require('./signature');
 
 /*
  * REST-hook plumbing shared by the triggers: subscribe and unsubscribe through /api/public/webhooks
- * (docs/outbound-webhooks.md), and the notification body {"id", "type", "created_at", "data"} reduced to
- * its `data`, the object as the API returns it.
+ * (docs/outbound-webhooks.md), and the notification body {"id", "type", "created_at", "data"}, once its
+ * signature is verified (src/signature.js), reduced to its `data`, the object as the API returns it.
  */
 
 const LIST_LIMIT = 25;
@@ -17,10 +18,8 @@ const subscribe = (eventTypes, description) => async (z, bundle) => {
     method: 'POST',
     body: { url: bundle.targetUrl, event_types: eventTypes, description },
   });
-  // The signing secret is only useful to a receiver that verifies; Zapier does not, so it is not kept.
-  const { secret, ...subscription } = response.data;
-  void secret;
-  return subscription;
+  // Zapier keeps what this returns as bundle.subscribeData, secret included: perform verifies with it.
+  return response.data;
 };
 
 /** DELETE /api/public/webhooks/{id}; a subscription already deleted (in the dashboard) counts as done. */
@@ -43,9 +42,33 @@ const objectOf = (notification) => {
   return data.id ? data : { ...data, id: notification.id };
 };
 
-/** A delivered notification: bundle.cleanedRequest is its JSON body. */
+/**
+ * A delivered notification, verified against the subscription's secret before anything of it is used:
+ * anyone who learns the hook URL could otherwise start the Zap with data of their choosing. A forged,
+ * altered or stale (over five minutes old) notification halts the run (HaltedError: refused, not an error).
+ */
 const perform = async (z, bundle) => {
-  const object = objectOf(bundle.cleanedRequest);
+  const secret = bundle.subscribeData && bundle.subscribeData.secret;
+  if (!secret) {
+    throw new z.errors.Error(
+      'This Zap subscribed before the integration kept the signing secret, so it cannot tell a real notification ' +
+        'from a forged one. Turn the Zap off and on again to subscribe anew.',
+      'resubscribe_required',
+      401,
+    );
+  }
+  const rawRequest = bundle.rawRequest || {};
+  const verdict = verifyNotification(secret, rawRequest);
+  if (!verdict.ok) {
+    throw new z.errors.HaltedError(`Refused a notification that the app did not sign: ${verdict.reason}.`);
+  }
+  let notification;
+  try {
+    notification = JSON.parse(rawRequest.content);
+  } catch {
+    throw new z.errors.HaltedError('Refused a notification whose body is not JSON.');
+  }
+  const object = objectOf(notification);
   return object ? [object] : [];
 };
 

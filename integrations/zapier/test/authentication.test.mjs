@@ -28,6 +28,12 @@ describe("authentication", () => {
     expect(me.account.name).toBe("Zapier Test Co");
   });
 
+  it("refuses an http:// App URL other than this machine's, which would send the key unencrypted", async () => {
+    const plainHttp = { authData: { ...authData(), base_url: "http://app.example.com" }, inputData: {} };
+    const error = await failureOf(appTester(App.authentication.test, plainHttp));
+    expect(error.message).toMatch(/The App URL must start with https:\/\//);
+  });
+
   it("maps the API's 401 for an unknown key to ExpiredAuthError with the API's message", async () => {
     const error = await failureOf(appTester(App.authentication.test, bundle({}, "ik_live_this-is-not-a-valid-key")));
     expect(error.name).toBe("ExpiredAuthError");

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDatabase, conversationIn } from "./conversations.ts";
-import { api, App, appTester, bundle, failureOf } from "./support.mjs";
+import { api, App, appTester, bundle, delivered, failureOf } from "./support.mjs";
 
 const handoffRequested = App.triggers.handoff_requested.operation;
 const conversationsDropdown = App.triggers.handoff_conversation.operation.perform;
@@ -28,7 +28,7 @@ describe("Handoff Requested", () => {
     const conversation = await conversationIn("handoff_requested");
     const data = (await api(`/conversations/${conversation.id}`)).body;
     const notification = { id: `whmsg_${crypto.randomBytes(8).toString("hex")}`, type: "conversation.handoff_requested", created_at: new Date().toISOString(), data };
-    const results = await appTester(handoffRequested.perform, bundle({ cleanedRequest: notification }));
+    const results = await appTester(handoffRequested.perform, bundle(delivered(notification)));
     expect(results).toEqual([data]);
   });
 });

@@ -1,4 +1,6 @@
+import crypto from "node:crypto";
 import { createRequire } from "node:module";
+import { Webhook } from "standardwebhooks";
 import { inject } from "vitest";
 
 // The integration is CommonJS, as the Zapier CLI packages it: load it and the platform with Node's own require.
@@ -39,4 +41,25 @@ export async function failureOf(promise) {
     return error;
   }
   throw new Error("expected the step to fail");
+}
+
+/** A Standard Webhooks secret as the app makes them: "whsec_" + base64 of 32 random bytes. */
+export const newSecret = () => `whsec_${crypto.randomBytes(32).toString("base64")}`;
+
+/**
+ * What Zapier hands a hook's perform for a delivered notification: the subscription's secret in
+ * subscribeData, and the request signed with it as the app's delivery worker signs (Standard Webhooks),
+ * with the header names Zapier gives them ("Http-Webhook-Id").
+ */
+export function delivered(notification, secret = newSecret(), subscribeData = { id: "whsub_delivered" }) {
+  const content = JSON.stringify(notification);
+  const sentAt = new Date();
+  const headers = {
+    "Http-Content-Type": "application/json",
+    "Http-Webhook-Id": notification.id,
+    "Http-Webhook-Timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+    "Http-Webhook-Signature": new Webhook(secret).sign(notification.id, sentAt, content),
+  };
+  const rawRequest = { headers, content };
+  return { subscribeData: { ...subscribeData, secret }, rawRequest, cleanedRequest: notification };
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api, App, appTester, bundle } from "./support.mjs";
+import { api, App, appTester, bundle, delivered, failureOf, newSecret } from "./support.mjs";
 
 const TRIGGERS = {
   new_lead: ["lead.created"],
@@ -18,7 +18,8 @@ describe.each(Object.entries(TRIGGERS))("REST hook %s", (key, eventTypes) => {
     const url = targetUrl();
     const subscribeData = await appTester(trigger(key).performSubscribe, bundle({ targetUrl: url }));
     expect(subscribeData.id).toMatch(/^whsub_/);
-    expect(subscribeData).not.toHaveProperty("secret");
+    // Kept in Zapier's subscribe data: perform verifies each notification's signature with it.
+    expect(subscribeData.secret).toMatch(/^whsec_/);
 
     const stored = await api(`/webhooks/${subscribeData.id}`);
     expect(stored.status).toBe(200);
@@ -41,15 +42,27 @@ describe("a delivered notification", () => {
   it("becomes the notification's object, the lead as the API returns it", async () => {
     const created = await api("/leads", { method: "POST", body: JSON.stringify({ name: "Hook Person", email: "hook@example.com" }) });
     const notification = { id: `whmsg_${crypto.randomBytes(8).toString("hex")}`, type: "lead.created", created_at: new Date().toISOString(), data: created.body };
-    const results = await appTester(trigger("new_lead").perform, bundle({ cleanedRequest: notification }));
+    const subscribeData = await appTester(trigger("new_lead").performSubscribe, bundle({ targetUrl: targetUrl() }));
+    const delivery = delivered(notification, subscribeData.secret, subscribeData);
+    const results = await appTester(trigger("new_lead").perform, bundle(delivery));
     expect(results).toEqual([created.body]);
     expect(results[0].id).toMatch(/^lead_/);
+    await appTester(trigger("new_lead").performUnsubscribe, bundle({ subscribeData }));
   });
 
   it("keeps an id for de-duplication when the object has none", async () => {
     const notification = { id: "whmsg_no_object_id", type: "event.updated", created_at: new Date().toISOString(), data: { title: "Untitled" } };
-    const results = await appTester(trigger("event_changed").perform, bundle({ cleanedRequest: notification }));
+    const results = await appTester(trigger("event_changed").perform, bundle(delivered(notification)));
     expect(results).toEqual([{ title: "Untitled", id: "whmsg_no_object_id" }]);
+  });
+
+  it("is refused when it is not signed with the subscription's secret", async () => {
+    const data = { id: "lead_forged", name: "Forged" };
+    const forged = delivered({ id: "whmsg_forged", type: "lead.created", created_at: new Date().toISOString(), data });
+    const stored = { id: forged.subscribeData.id, secret: newSecret() };
+    const error = await failureOf(appTester(trigger("new_lead").perform, bundle({ ...forged, subscribeData: stored })));
+    expect(error.name).toBe("HaltedError");
+    expect(error.message).toMatch(/no signature matches/);
   });
 });
 
