@@ -8,6 +8,7 @@ import { listResponse, queryObject } from "@/lib/public-api/list";
 import { invalidRequestResponse, parseWith } from "@/lib/public-api/validation";
 import { createLead } from "./create";
 import { serializeLead, type LeadContext, type LeadWriteResult } from "./model";
+import { leadWriteReceipt, type LeadWrite } from "./receipt";
 import { listPipelineStages } from "./pipeline";
 import { getLead, listLeads } from "./read";
 import { changeStageSchema, createLeadSchema, listLeadsQuerySchema, updateLeadSchema } from "./schemas";
@@ -22,19 +23,36 @@ import { changeLeadStage, updateLead } from "./update";
 
 type IdParams = { id: string };
 
+/** A request body that validated as a lead schema's object. */
+const asRecord = (body: unknown) => body as Record<string, unknown>;
+
 function leadContext({ account, key }: ApiKeyContext<unknown>): LeadContext {
   return { accountId: account.id, actor: { type: "api_key", apiKeyId: key.id } };
 }
 
-function writeResponse(result: LeadWriteResult, status = 200): Response {
+/**
+ * How a write answers: a key that may read leads gets the whole lead and, for a taken email, the id of
+ * the lead that holds it; a write-only key gets a receipt (lib/leads/receipt.ts) and a 409 that names no
+ * lead, so that writing never reads. Idempotent replays repeat whatever the key was answered first.
+ */
+type WriteAnswer = { context: ApiKeyContext<unknown>; body: Record<string, unknown>; write: LeadWrite };
+
+function writeResponse(result: LeadWriteResult, { context, body, write }: WriteAnswer): Response {
+  const reader = context.key.scopes.includes("read:leads");
   if (result.ok) {
+    const status = write === "create" ? 201 : 200;
     const headers = status === 201 ? { Location: `/api/public/leads/${result.lead.id}` } : undefined;
-    return jsonResponse(serializeLead(result.lead), { status, headers });
+    return jsonResponse(reader ? serializeLead(result.lead) : leadWriteReceipt(result.lead, body, write), { status, headers });
   }
   switch (result.reason) {
     case "invalid":
       return invalidRequestResponse(result.details);
     case "exists":
+      if (!reader) {
+        return errorResponse(409, "lead_exists", "A lead with this email already exists.", {
+          details: [{ field: "email", message: "Another lead already has this email." }],
+        });
+      }
       return errorResponse(409, "lead_exists", "A lead with this email already exists.", {
         details: [{ field: "email", lead_id: result.leadId, message: `Lead ${result.leadId} has this email.` }],
       });
@@ -57,7 +75,7 @@ export async function createLeadRoute(request: Request, context: ApiKeyContext<u
   return idempotentJsonWrite(request, context.key.id, async (body) => {
     const input = parseWith(createLeadSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
-    return writeResponse(await createLead(leadContext(context), input.value), 201);
+    return writeResponse(await createLead(leadContext(context), input.value), { context, body: asRecord(body), write: "create" });
   });
 }
 
@@ -77,7 +95,7 @@ export async function updateLeadRoute(request: Request, context: ApiKeyContext<I
   if (!json.ok) return json.response;
   const input = parseWith(updateLeadSchema, json.value);
   if (!input.ok) return invalidRequestResponse(input.details);
-  return writeResponse(await updateLead(leadContext(context), id, input.value));
+  return writeResponse(await updateLead(leadContext(context), id, input.value), { context, body: asRecord(json.value), write: "update" });
 }
 
 /** POST /api/public/leads/{id}/stage (write:leads): `{"stage": "won"}`, answers the lead. */
@@ -86,7 +104,7 @@ export async function changeLeadStageRoute(request: Request, context: ApiKeyCont
   return idempotentJsonWrite(request, context.key.id, async (body) => {
     const input = parseWith(changeStageSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
-    return writeResponse(await changeLeadStage(leadContext(context), id, input.value.stage));
+    return writeResponse(await changeLeadStage(leadContext(context), id, input.value.stage), { context, body: asRecord(body), write: "stage" });
   });
 }
 

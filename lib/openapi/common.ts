@@ -18,7 +18,7 @@ export const errorDetailSchema = z
     message: z.string(),
   })
   .catchall(z.unknown())
-  .meta({ id: "ErrorDetail", description: "One problem; some codes add fields (e.g. lead_exists adds lead_id, insufficient_scope adds scope)." });
+  .meta({ id: "ErrorDetail", description: "One problem; some codes add fields (e.g. lead_exists adds lead_id for a key with read:leads, insufficient_scope adds scope)." });
 
 /** The error body with `error.code` limited to `codes`: the answers a client must handle at this status. */
 export function errorBodySchema(codes: readonly [string, ...string[]]) {

@@ -43,6 +43,22 @@ export const leadSchema = z
   })
   .meta({ id: "Lead" });
 
+/** lib/leads/receipt.ts: what a write answers a key without read:leads. */
+export const leadReceiptSchema = leadSchema
+  .partial()
+  .required({ id: true })
+  .meta({
+    id: "LeadWriteReceipt",
+    description:
+      "A write's answer to a key with write:leads but not read:leads: the id, the fields the request set (as stored; of `metadata` only the keys it named; " +
+      "`stage` only when it named one) and the timestamps the write moved (create: all three; PATCH: `updated_at`, and `stage_changed_at` when it set a stage; " +
+      "stage change: `updated_at` and `stage_changed_at`). Never the rest of the lead.",
+  });
+
+/** A write's answer: the whole lead for a key with read:leads, else the receipt. */
+const writeAnswer = z.union([leadSchema, leadReceiptSchema]);
+const WRITE_ANSWER_NOTE = "With `read:leads` the whole lead; without it a `LeadWriteReceipt`, which holds only what the request set.";
+
 const stageSchema = z
   .object({
     id: z.string().meta({ description: "The stage key (every list item has an `id`).", example: "new" }),
@@ -80,11 +96,12 @@ export const leadPaths: ZodOpenApiPathsObject = {
       summary: "Create a lead",
       description:
         "At least one of name, email or phone. `stage` defaults to the pipeline's first stage, `source` to `api`. " +
-        "An email that another lead of the account already has is 409 `lead_exists` with that lead's id.",
+        "An email that another lead of the account already has is 409 `lead_exists`, with that lead's id (`details[0].lead_id`) for a key with `read:leads` only. " +
+        WRITE_ANSWER_NOTE,
       requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
       requestBody: jsonBody(createLeadSchema),
       responses: {
-        201: jsonResponse("The lead was created.", leadSchema, {
+        201: jsonResponse("The lead was created.", writeAnswer, {
           Location: z.string().meta({ description: "The new lead's path.", example: "/api/public/leads/lead_3kTMd9QpXr2hVbN8cWfY7a" }),
           ...idempotentReplayedHeader,
           ...rateLimitHeaders,
@@ -108,12 +125,14 @@ export const leadPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "Update a lead",
       description:
-        "A partial update; answers the whole lead. After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys (else 400). " +
-        "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: sending the same change twice has the same result.",
+        `A partial update. ${WRITE_ANSWER_NOTE} ` +
+        "After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys (else 400). " +
+        "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: sending the same change twice has the same result. " +
+        "A taken email is 409 `lead_exists` (with the holder's `lead_id` for a key with `read:leads` only).",
       requestParams: { path: leadIdParams },
       requestBody: jsonBody(updateLeadSchema),
       responses: {
-        200: jsonResponse("The updated lead.", leadSchema, rateLimitHeaders),
+        200: jsonResponse("The updated lead.", writeAnswer, rateLimitHeaders),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
         409: conflictResponse(["lead_exists"]),
@@ -126,11 +145,11 @@ export const leadPaths: ZodOpenApiPathsObject = {
       operationId: "changeLeadStage",
       tags: TAGS,
       summary: "Change a lead's stage",
-      description: "Moves the lead to another stage of the pipeline and answers the lead. An unknown stage key is 400 `invalid_request`.",
+      description: `Moves the lead to another stage of the pipeline. ${WRITE_ANSWER_NOTE} An unknown stage key is 400 \`invalid_request\`.`,
       requestParams: { path: leadIdParams, header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
       requestBody: jsonBody(changeStageSchema),
       responses: {
-        200: jsonResponse("The lead, in its new stage.", leadSchema, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
+        200: jsonResponse("The lead, in its new stage.", writeAnswer, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),

@@ -9,6 +9,7 @@ import { parsePayload } from "@/lib/events-webhook/payload";
 import { serializeConversation, serializeMessage } from "@/lib/conversations/model";
 import { postMessageSchema } from "@/lib/conversations/schemas";
 import { serializeLead } from "@/lib/leads/model";
+import { leadWriteReceipt } from "@/lib/leads/receipt";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { buildOpenApiDocument, openApiDocument } from "@/lib/openapi/document";
 
@@ -222,7 +223,7 @@ describe("the document's schemas agree with the code", () => {
 
   it("describes a lead exactly as the API serialises it", () => {
     const at = new Date("2026-01-31T09:00:00Z");
-    const lead = serializeLead({
+    const domainLead = {
       id: "lead_3kTMd9QpXr2hVbN8cWfY7a",
       name: "Ada",
       email: "ada@example.com",
@@ -236,10 +237,18 @@ describe("the document's schemas agree with the code", () => {
       createdAt: at,
       updatedAt: at,
       stageChangedAt: at,
-    });
+    };
+    const lead = serializeLead(domainLead);
     expect(schemaAccepts("Lead", lead)).toBe(true);
     expect(schemaAccepts("Lead", { ...lead, stage: undefined })).toBe(false);
     expect(Object.keys(doc.components.schemas.Lead.properties).sort()).toEqual(Object.keys(lead).sort());
+    // A write-only key's answer (lib/leads/receipt.ts): the id and what the request set.
+    const receipt = leadWriteReceipt(domainLead, { name: "Ada", metadata: { plan: "pro" } }, "update");
+    expect(receipt).toEqual({ id: lead.id, name: "Ada", metadata: { plan: "pro" }, updated_at: lead.updated_at });
+    expect(schemaAccepts("LeadWriteReceipt", receipt)).toBe(true);
+    expect(schemaAccepts("LeadWriteReceipt", { updated_at: lead.updated_at })).toBe(false);
+    const patch = doc.paths["/api/public/leads/{id}"].patch.responses["200"].content["application/json"].schema;
+    expect(patch.anyOf).toEqual([{ $ref: "#/components/schemas/Lead" }, { $ref: "#/components/schemas/LeadWriteReceipt" }]);
   });
 
   it("documents the four conversation paths with the conversation scopes, and the list parameters", () => {
