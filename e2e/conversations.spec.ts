@@ -6,7 +6,9 @@ import { shot, signUp } from "./support";
  * embed snippet; a visitor on the hosted chat page asks the assistant, which answers from that event, and
  * then asks for a person; the owner sees the conversation under "Needs a person", replies, and the
  * visitor reads the reply without reloading; the visitor answers, the agent sees it; the agent closes the
- * conversation and the visitor is told. Set E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
+ * conversation and the visitor is told. On the way the visitor leaves the email of a lead the team already
+ * has: the inbox shows it as not verified, and the agent links the two with "Link to lead". Set
+ * E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
  */
 
 async function addEvent(page: Page, title: string, startsLocal: string) {
@@ -19,12 +21,23 @@ async function addEvent(page: Page, title: string, startsLocal: string) {
   await expect(dialog).toBeHidden();
 }
 
+async function addLead(page: Page, name: string, email: string) {
+  await page.goto("/leads");
+  await page.getByRole("button", { name: "New lead" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New lead" });
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("Email").fill(email);
+  await dialog.getByRole("button", { name: "Create lead" }).click();
+  await expect(dialog).toBeHidden();
+}
+
 test("a visitor asks the assistant, hands off to a person, and the agent answers and closes from the inbox", async ({ page, browser }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUp(page, "Rosa");
   const nextYear = new Date().getUTCFullYear() + 1;
   await addEvent(page, "Harbour jazz night", `${nextYear}-03-14T20:00`);
+  await addLead(page, "Ada Harbour", "ada@harbour.example");
 
   await page.goto("/settings/chat-widget");
   const snippet = await page.getByRole("textbox", { name: "Embed snippet" }).inputValue();
@@ -64,6 +77,21 @@ test("a visitor asks the assistant, hands off to a person, and the agent answers
   await visitor.getByRole("button", { name: "Send" }).click();
   await expect(page.getByRole("log", { name: "Messages" })).toContainText("Great, thank you!", { timeout: 5_000 });
   await shot(visitor, "chat-handoff");
+
+  // The visitor leaves the lead's email: a claim the agent sees as such, linked only by the agent.
+  await visitor.getByRole("button", { name: "Leave your email" }).click();
+  const contact = visitor.getByRole("form", { name: "Leave your email" });
+  await contact.getByLabel("Name").fill("Ada");
+  await contact.getByLabel("Email").fill("ada@harbour.example");
+  await contact.getByRole("button", { name: "Send details" }).click();
+  await expect(log).toContainText("The team can reach you at ada@harbour.example");
+  const leadCard = page.getByRole("region", { name: "Lead", exact: true });
+  await expect(leadCard).toContainText("Not verified", { timeout: 5_000 });
+  await expect(leadCard).toContainText("A lead with this email exists");
+  await shot(page, "inbox-claimed-contact");
+  await leadCard.getByRole("button", { name: "Link to lead" }).click();
+  await expect(leadCard).not.toContainText("A lead with this email exists");
+  await expect(leadCard.getByRole("link", { name: "Ada Harbour" })).toBeVisible();
 
   await page.getByRole("button", { name: "Close conversation" }).click();
   const confirm = page.getByRole("dialog");

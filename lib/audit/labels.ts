@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_subscription.secret_revealed": "Revealed webhook subscription secret",
   "chat_widget.updated": "Changed chat widget settings",
   "conversation.closed": "Closed conversation",
+  "conversation.lead_linked": "Linked conversation to lead",
 };
 
 /** Removals read red in the log; everything else neutral-indigo. */
@@ -45,6 +46,7 @@ export function describeAuditTarget(entry: { targetType: string; metadata: Recor
   if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
   if (typeof from === "string" && typeof to === "string") return `${from} → ${to}`;
   if (typeof previousLabel === "string") return `was “${previousLabel}”`;
+  if (entry.targetType === "conversation" && typeof entry.metadata.lead === "string") return `to lead ${entry.metadata.lead}`;
   const { created, updated, failed } = entry.metadata;
   if (typeof created === "number" && typeof updated === "number" && typeof failed === "number") {
     return `${created.toLocaleString("en-US")} created, ${updated.toLocaleString("en-US")} updated, ${failed.toLocaleString("en-US")} failed`;

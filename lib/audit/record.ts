@@ -28,7 +28,8 @@ export type AuditAction =
   | "webhook_subscription.secret_rotated"
   | "webhook_subscription.secret_revealed"
   | "chat_widget.updated"
-  | "conversation.closed";
+  | "conversation.closed"
+  | "conversation.lead_linked";
 
 /** Who did it: a user, an API key (public API writes), or null for the system (sign-up, jobs). */
 export type AuditActor = { id: string; name: string; email: string } | { type: "api_key"; id: string; name: string; prefix: string } | null;

@@ -1,23 +1,25 @@
 import "server-only";
 import { inTransaction } from "@/lib/db/transaction";
-import { recordLeadChanges } from "@/lib/leads/changes";
 import { createLead } from "@/lib/leads/create";
 import type { LeadContext } from "@/lib/leads/model";
 import { createLeadSchema } from "@/lib/leads/schemas";
-import { LEAD_COLUMNS, toLead, type LeadRow } from "@/lib/leads/sql";
 import type { Conversation, Message } from "./model";
 import { CONVERSATION_COLUMNS, insertMessages, toConversation, type ConversationRow } from "./sql";
 import type { ChatWidget } from "./widget";
 
 /*
- * A visitor leaving name and email in the chat: a lead with source "chat", linked to the conversation
- * (docs/conversations.md, "Leads from the chat"). The visitor is anonymous, so an email that already
- * belongs to a lead only fills that lead's blanks (name, conversation); it never overwrites what the
- * team or the CRM wrote.
+ * A visitor leaving name and email in the chat (docs/conversations.md, "Leads from the chat"). The
+ * visitor is anonymous and the email is their word, not proof: it is kept on the conversation as a
+ * claim (visitor_name, visitor_email). An email of no lead makes a lead with source "chat", linked to
+ * the conversation. An email that already belongs to a lead changes nothing of that lead and links
+ * nothing: the inbox shows the claim as not verified and an agent links the two ("Link to lead",
+ * lib/conversations/link-lead.ts). The visitor gets the same answer either way, so the chat does not
+ * tell anyone whether a lead has an email.
  */
 
 export type ContactResult =
-  | { ok: true; conversation: Conversation; leadId: string; messages: Message[] }
+  /** `leadId`: the lead made from this claim and linked to the conversation; null when none was made. */
+  | { ok: true; conversation: Conversation; leadId: string | null; messages: Message[] }
   | { ok: false; reason: "invalid"; details: { field: string; message: string }[] }
   | { ok: false; reason: "closed" };
 
@@ -29,16 +31,16 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
   }
   const context: LeadContext = { accountId: widget.accountId, actor: { type: "chat", conversationId: conversation.id } };
   const created = await createLead(context, { ...parsed.data, conversationId: conversation.id });
-  let leadId: string;
-  if (created.ok) leadId = created.lead.id;
-  else if (created.reason === "exists") leadId = await fillBlanks(context, created.leadId, parsed.data.name, conversation.id);
-  else return { ok: false, reason: "invalid", details: created.reason === "invalid" ? created.details : [] };
+  if (!created.ok && created.reason !== "exists") return { ok: false, reason: "invalid", details: created.reason === "invalid" ? created.details : [] };
+  const leadId = created.ok ? created.lead.id : null;
 
   const name = parsed.data.name;
   const email = parsed.data.email!;
   return inTransaction(async (client) => {
+    // A conversation keeps the link it has unless this claim made a lead.
     const { rows } = await client.query<ConversationRow>(
-      `UPDATE conversations SET lead_id = $3, visitor_name = COALESCE($4, visitor_name), visitor_email = $5, updated_at = now(), last_message_at = now()
+      `UPDATE conversations SET lead_id = COALESCE($3, lead_id), visitor_name = COALESCE($4, visitor_name), visitor_email = $5,
+         updated_at = now(), last_message_at = now()
        WHERE account_id = $1 AND id = $2 AND status <> 'closed' RETURNING ${CONVERSATION_COLUMNS}`,
       [widget.accountId, conversation.id, leadId, name, email],
     );
@@ -46,18 +48,5 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
     const thanks = `Thanks${name ? `, ${name}` : ""}. The team can reach you at ${email}.`;
     const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: thanks }]);
     return { ok: true, conversation: toConversation(rows[0]), leadId, messages };
-  });
-}
-
-async function fillBlanks(context: LeadContext, leadId: string, name: string | null, conversationId: string): Promise<string> {
-  return inTransaction(async (client) => {
-    const { rows } = await client.query<LeadRow>(
-      `UPDATE leads SET name = COALESCE(name, $3), conversation_id = COALESCE(conversation_id, $4), updated_at = now()
-       WHERE account_id = $1 AND id = $2 AND ((name IS NULL AND $3::text IS NOT NULL) OR conversation_id IS NULL)
-       RETURNING ${LEAD_COLUMNS}`,
-      [context.accountId, leadId, name, conversationId],
-    );
-    if (rows[0]) await recordLeadChanges(client, context, [{ type: "lead.updated", lead: toLead(rows[0]), fields: ["name", "conversation_id"] }]);
-    return leadId;
   });
 }

@@ -2,20 +2,22 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { tryDecodeCursor } from "@/lib/pagination/keyset";
 import type { ListPage } from "@/lib/public-api/list";
+import { leadsMatchingClaims, type MatchingLead } from "./claims";
 import type { Conversation, ConversationStatus, MessageAuthor } from "./model";
 import { CONVERSATION_CURSOR, listConversations } from "./read";
 
 /*
  * The dashboard inbox: one tab's conversations, newest activity first, each with what it is about (the
  * visitor's first message) and where it stands (its latest message). Pages by the same keyset cursor
- * as the public API's list (lib/pagination/keyset.ts).
+ * as the public API's list (lib/pagination/keyset.ts). A conversation whose visitor left the email of a
+ * lead it is not linked to carries that lead, for the "not verified" note (lib/conversations/claims.ts).
  */
 
 /** Enough for a one-line preview; the full text is on the conversation's page. */
 const EXCERPT_LENGTH = 200;
 
 export type Excerpt = { id: string; author: MessageAuthor; authorName: string | null; text: string };
-export type InboxItem = { conversation: Conversation; firstQuestion: Excerpt | null; lastMessage: Excerpt | null };
+export type InboxItem = { conversation: Conversation; firstQuestion: Excerpt | null; lastMessage: Excerpt | null; matchingLead: MatchingLead | null };
 
 export async function listInbox(accountId: string, options: { status: ConversationStatus; cursor?: string | null; limit: number }): Promise<ListPage<InboxItem>> {
   // A stale or edited cursor shows the first page rather than an error.
@@ -26,8 +28,17 @@ export async function listInbox(accountId: string, options: { status: Conversati
     order: "desc",
     cursor: key ? { updatedAt: key[0]!, id: key[1]! } : null,
   });
-  const excerpts = await excerptsOf(accountId, page.data.map((conversation) => conversation.id));
-  return { ...page, data: page.data.map((conversation) => ({ conversation, firstQuestion: null, lastMessage: null, ...excerpts.get(conversation.id) })) };
+  const [excerpts, matches] = await Promise.all([excerptsOf(accountId, page.data.map((conversation) => conversation.id)), leadsMatchingClaims(accountId, page.data)]);
+  return {
+    ...page,
+    data: page.data.map((conversation) => ({
+      conversation,
+      firstQuestion: null,
+      lastMessage: null,
+      ...excerpts.get(conversation.id),
+      matchingLead: matches.get(conversation.id) ?? null,
+    })),
+  };
 }
 
 /*

@@ -58,6 +58,7 @@ export function serializeConversation(conversation: Conversation) {
     lead_id: conversation.leadId,
     visitor_name: conversation.visitorName,
     visitor_email: conversation.visitorEmail,
+    contact: claimedContact(conversation),
     started_at: conversation.createdAt.toISOString(),
     page_url: conversation.pageUrl,
     referrer: conversation.referrer,
@@ -70,6 +71,15 @@ export function serializeConversation(conversation: Conversation) {
     created_at: conversation.createdAt.toISOString(),
     updated_at: conversation.updatedAt.toISOString(),
   };
+}
+
+/**
+ * What the visitor typed in the chat, as a claim: the chat proves nothing about an email, so `verified`
+ * is false and a claim never links a lead by itself (docs/conversations.md, "Leads from the chat").
+ */
+export function claimedContact(conversation: Pick<Conversation, "visitorName" | "visitorEmail">) {
+  if (!conversation.visitorEmail) return null;
+  return { name: conversation.visitorName, email: conversation.visitorEmail, verified: false };
 }
 
 export type SerializedConversation = ReturnType<typeof serializeConversation>;

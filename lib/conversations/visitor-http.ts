@@ -42,7 +42,8 @@ const clientIp = (request: Request) => request.headers.get(CLIENT_IP_HEADER)?.tr
 export const visitorConversation = (conversation: Conversation) => ({
   id: conversation.id,
   status: conversation.status,
-  contact_left: conversation.leadId !== null,
+  // Left means claimed: an email that belongs to a lead stays unlinked (lib/conversations/contact.ts).
+  contact_left: conversation.visitorEmail !== null || conversation.leadId !== null,
 });
 
 /** `seq` is the polling cursor: the next poll asks for messages after the highest one seen. */
@@ -185,7 +186,7 @@ export const handoffRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
   return answer(await requestHandoff(widget, conversation), 200);
 });
 
-/** POST /api/chat/{widget_id}/conversations/{id}/contact {"name", "email"} — creates or updates the lead. */
+/** POST /api/chat/{widget_id}/conversations/{id}/contact {"name", "email"} — a claim; a lead when no lead has the email. */
 export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(async (request, params) => {
   const visitor = await visitorOf(request, params, "write");
   if (!visitor.ok) return visitor.response;

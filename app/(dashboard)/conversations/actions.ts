@@ -4,13 +4,15 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { agentReply, closeConversation } from "@/lib/conversations/agent";
+import { linkClaimedLead } from "@/lib/conversations/link-lead";
 import type { ConversationStatus } from "@/lib/conversations/model";
 import { checkMessageText, MAX_AUTHOR_NAME_LENGTH } from "@/lib/conversations/text";
+import { leadDisplayName } from "@/lib/leads/display";
 import { messageView, type MessageView } from "./view-model";
 
 /*
- * Server actions of the inbox. Owners and admins reply and close; members only read (defineAction's
- * role). The account comes from the session and every domain call is scoped by it, so another
+ * Server actions of the inbox. Owners and admins reply, close and link leads; members only read
+ * (defineAction's role). The account comes from the session and every domain call is scoped by it, so another
  * account's conversation id is simply not found. The state rule (replies only in handoff) is the
  * domain's, checked in the same locked transaction as the write (lib/conversations/agent.ts).
  */
@@ -49,3 +51,20 @@ export const closeConversationAction = defineAction({ role: "manager", input: co
   revalidate(conversationId);
   return ok({ message: result.changed ? "Conversation closed." : "This conversation was already closed." });
 });
+
+/*
+ * "Link to lead": the agent's word that the visitor who left an existing lead's email is that person.
+ * Owners and admins, like every other write of the inbox and of leads (it changes the lead's
+ * conversation_id and announces lead.updated); audited by the domain.
+ */
+export const linkConversationToLeadAction = defineAction(
+  { role: "manager", input: conversation.extend({ leadId: z.string().max(100) }) },
+  async ({ conversationId, leadId }, { account, user }) => {
+    const result = await linkClaimedLead(account.id, conversationId, leadId, user.id);
+    if (!result.ok) return fail(result.reason === "not_found" ? NOT_FOUND : "No lead has the email this visitor left any more. Reload the page.");
+    revalidate(conversationId);
+    revalidatePath(`/leads/${result.lead.id}`);
+    const name = leadDisplayName(result.lead);
+    return ok({ message: result.changed ? `Linked to ${name}.` : `Already linked to ${name}.` });
+  },
+);

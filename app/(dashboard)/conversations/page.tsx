@@ -82,7 +82,7 @@ export default async function ConversationsPage({ searchParams }: Props) {
 
 const EXCERPT_AUTHOR = { assistant: "Assistant", agent: "Team", system: "Notice" } as const;
 
-function inboxRow({ conversation, firstQuestion, lastMessage }: InboxItem, timezone: string, now: Date): InboxRow {
+function inboxRow({ conversation, firstQuestion, lastMessage, matchingLead }: InboxItem, timezone: string, now: Date): InboxRow {
   const visitor = visitorLabel(conversation);
   // The latest message is shown unless it is the first question itself.
   const latest = lastMessage && lastMessage.id !== firstQuestion?.id ? lastMessage : null;
@@ -90,6 +90,8 @@ function inboxRow({ conversation, firstQuestion, lastMessage }: InboxItem, timez
     id: conversation.id,
     visitor,
     email: conversation.visitorName && conversation.visitorEmail ? conversation.visitorEmail : null,
+    claimed: conversation.visitorEmail !== null,
+    leadExists: matchingLead !== null,
     status: conversation.status,
     topic: firstQuestion?.text ?? null,
     latest: latest ? { by: latest.author === "visitor" ? visitor : latest.authorName || EXCERPT_AUTHOR[latest.author], text: latest.text } : null,

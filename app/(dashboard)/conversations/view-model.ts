@@ -31,6 +31,16 @@ export const STATUS_BADGES: Record<ConversationStatus, { label: string; tone: Ba
   closed: { label: "Closed", tone: "neutral" },
 };
 
+/**
+ * A name and email the visitor typed in the chat are a claim, never proof (docs/conversations.md, "Leads
+ * from the chat"): wherever the inbox shows them it says so with this badge.
+ */
+export const UNVERIFIED_BADGE = {
+  label: "Not verified",
+  tone: "amber",
+  title: "The visitor typed this in the chat. Anyone can type any email, so it is not proof of who they are.",
+} as const satisfies { label: string; tone: BadgeTone; title: string };
+
 /** The visitor as the inbox names them: what they told us, else "Visitor". */
 export function visitorLabel(conversation: Pick<Conversation, "visitorName" | "visitorEmail">): string {
   return conversation.visitorName || conversation.visitorEmail || "Visitor";

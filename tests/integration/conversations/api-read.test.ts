@@ -63,6 +63,7 @@ describe("GET /api/public/conversations", () => {
         lead_id: null,
         visitor_name: null,
         visitor_email: null,
+        contact: null,
         started_at: expect.stringMatching(/Z$/),
         page_url: "https://example.com/events",
         referrer: "https://search.example/",

@@ -4,10 +4,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
+import { Badge } from "@/components/ui/badge";
+import { leadsMatchingClaims } from "@/lib/conversations/claims";
 import { getConversation, listMessages } from "@/lib/conversations/read";
 import { leadDisplayName } from "@/lib/leads/display";
 import { getLead } from "@/lib/leads/read";
-import { conversationState, INBOX_TABS, messageView, visitorLabel } from "../view-model";
+import { conversationState, INBOX_TABS, messageView, UNVERIFIED_BADGE, visitorLabel } from "../view-model";
 import { CloseConversationButton } from "./_components/close-conversation-button";
 import { ConversationLive } from "./_components/conversation-live";
 import { SessionDetails } from "./_components/session-details";
@@ -23,9 +25,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const { id } = await params;
   const conversation = await getConversation(account.id, id);
   if (!conversation) notFound();
-  const [messages, lead] = await Promise.all([
+  const [messages, lead, matches] = await Promise.all([
     listMessages(account.id, conversation.id, { limit: FIRST_PAGE }),
     conversation.leadId ? getLead(account.id, conversation.leadId) : null,
+    leadsMatchingClaims(account.id, [conversation]),
   ]);
   const manager = canManage(context);
   const visitor = visitorLabel(conversation);
@@ -39,7 +42,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       </Link>
       <PageHeader
         title={visitor}
-        description={conversation.visitorName && conversation.visitorEmail ? conversation.visitorEmail : undefined}
+        description={conversation.visitorEmail ? <ClaimDescription name={conversation.visitorName} email={conversation.visitorEmail} /> : undefined}
         actions={manager && conversation.status !== "closed" ? <CloseConversationButton conversationId={conversation.id} visitor={visitor} /> : null}
       />
       <div className="grid gap-6 lg:grid-cols-3">
@@ -52,8 +55,26 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             canReply={manager}
           />
         </div>
-        <SessionDetails conversation={conversation} lead={lead ? { id: lead.id, name: leadDisplayName(lead) } : null} timezone={account.timezone} />
+        <SessionDetails
+          conversation={conversation}
+          lead={lead ? { id: lead.id, name: leadDisplayName(lead) } : null}
+          matchingLead={matches.get(conversation.id) ?? null}
+          canLink={manager}
+          timezone={account.timezone}
+        />
       </div>
     </>
+  );
+}
+
+/** Under the visitor's name: their email (when the name is the title) and that both are only claimed. */
+function ClaimDescription({ name, email }: { name: string | null; email: string }) {
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      {name ? <span className="break-all">{email}</span> : null}
+      <Badge tone={UNVERIFIED_BADGE.tone} title={UNVERIFIED_BADGE.title}>
+        {UNVERIFIED_BADGE.label}
+      </Badge>
+    </span>
   );
 }

@@ -1,14 +1,18 @@
-import { Globe } from "lucide-react";
+import { Globe, UserRound } from "lucide-react";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import type { ConversationStatus } from "@/lib/conversations/model";
-import { STATUS_BADGES } from "../view-model";
+import { STATUS_BADGES, UNVERIFIED_BADGE } from "../view-model";
 
 export type InboxRow = {
   id: string;
   visitor: string;
   /** The visitor's email when the name is shown, so two people of one name can be told apart. */
   email: string | null;
+  /** The name and email are what the visitor typed in the chat: shown "Not verified". */
+  claimed: boolean;
+  /** A lead has the email the visitor typed, and the conversation is not linked to it. */
+  leadExists: boolean;
   status: ConversationStatus;
   /** The visitor's first message: what the conversation is about. */
   topic: string | null;
@@ -40,6 +44,11 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
                   {row.visitor}
                 </Link>
                 {row.email ? <span className="truncate text-xs text-zinc-500">{row.email}</span> : null}
+                {row.claimed ? (
+                  <Badge tone={UNVERIFIED_BADGE.tone} title={UNVERIFIED_BADGE.title}>
+                    {UNVERIFIED_BADGE.label}
+                  </Badge>
+                ) : null}
                 <Badge tone={badge.tone} dot>
                   {badge.label}
                 </Badge>
@@ -54,6 +63,12 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
                 ) : null}
                 {!row.topic && !row.latest ? <p className="text-zinc-400">No messages yet</p> : null}
               </div>
+              {row.leadExists ? (
+                <p className="mt-1 flex min-w-0 items-center gap-1 text-xs text-amber-800">
+                  <UserRound className="size-3 shrink-0" aria-hidden />
+                  A lead with this email exists. Not linked.
+                </p>
+              ) : null}
               {row.page ? (
                 <p className="mt-1 flex min-w-0 items-center gap-1 text-xs text-zinc-500">
                   <Globe className="size-3 shrink-0" aria-hidden />

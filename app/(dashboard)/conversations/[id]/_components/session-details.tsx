@@ -1,9 +1,11 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { DetailList } from "@/components/ui/detail-item";
+import type { MatchingLead } from "@/lib/conversations/claims";
 import type { Conversation } from "@/lib/conversations/model";
 import { formatDateTime } from "@/lib/format/date-time";
-import { safeHttpUrl, STATUS_BADGES } from "../../view-model";
+import { safeHttpUrl, STATUS_BADGES, UNVERIFIED_BADGE } from "../../view-model";
+import { LinkLeadButton } from "./link-lead-button";
 
 const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200";
 const none = <span className="text-zinc-400">—</span>;
@@ -22,8 +24,18 @@ function UrlValue({ value }: { value: string | null }) {
   );
 }
 
-/** The linked lead and the session data of a conversation (server component). */
-export function SessionDetails({ conversation, lead, timezone }: { conversation: Conversation; lead: { id: string; name: string } | null; timezone: string }) {
+type Props = {
+  conversation: Conversation;
+  lead: { id: string; name: string } | null;
+  /** A lead with the email the visitor left, not linked to this conversation. */
+  matchingLead: MatchingLead | null;
+  /** Whether the viewer may press "Link to lead" (owners and admins). */
+  canLink: boolean;
+  timezone: string;
+};
+
+/** The linked lead, what the visitor claimed, and the session data of a conversation (server component). */
+export function SessionDetails({ conversation, lead, matchingLead, canLink, timezone }: Props) {
   const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(date, timezone)}</time>;
   const badge = STATUS_BADGES[conversation.status];
   const entries: Array<[string, React.ReactNode]> = [
@@ -57,16 +69,13 @@ export function SessionDetails({ conversation, lead, timezone }: { conversation:
               {lead.name}
             </Link>
           </p>
+        ) : conversation.visitorEmail ? (
+          <p className="mt-2 text-sm text-zinc-500">No lead is linked.</p>
         ) : (
           <p className="mt-2 text-sm text-zinc-500">No lead yet. When the visitor leaves a name and email in the chat, a lead is created and linked here.</p>
         )}
-        {conversation.visitorEmail ? (
-          <p className="mt-1 text-sm break-all text-zinc-600">
-            <a href={`mailto:${conversation.visitorEmail}`} className="hover:underline">
-              {conversation.visitorEmail}
-            </a>
-          </p>
-        ) : null}
+        {conversation.visitorEmail ? <ClaimedContact name={conversation.visitorName} email={conversation.visitorEmail} /> : null}
+        {matchingLead ? <MatchingLeadNote conversationId={conversation.id} lead={matchingLead} canLink={canLink} /> : null}
       </section>
       <section aria-labelledby="conversation-session" className={cardClasses}>
         <h2 id="conversation-session" className="text-sm font-semibold text-zinc-900">
@@ -75,5 +84,47 @@ export function SessionDetails({ conversation, lead, timezone }: { conversation:
         <DetailList entries={entries} className="mt-3" />
       </section>
     </aside>
+  );
+}
+
+/** The name and email the visitor typed in the chat, marked as the claim they are. */
+function ClaimedContact({ name, email }: { name: string | null; email: string }) {
+  return (
+    <div className="mt-3 border-t border-zinc-100 pt-3">
+      <p className="flex items-center gap-2 text-xs font-medium text-zinc-500">
+        Left in the chat
+        <Badge tone={UNVERIFIED_BADGE.tone} title={UNVERIFIED_BADGE.title}>
+          {UNVERIFIED_BADGE.label}
+        </Badge>
+      </p>
+      {name ? <p className="mt-1.5 text-sm font-medium break-words text-zinc-900">{name}</p> : null}
+      <p className="mt-0.5 text-sm break-all text-zinc-600">
+        <a href={`mailto:${email}`} className="hover:underline">
+          {email}
+        </a>
+      </p>
+    </div>
+  );
+}
+
+/** A lead has the claimed email: say so, and let an owner or admin link the two if they know it is the same person. */
+function MatchingLeadNote({ conversationId, lead, canLink }: { conversationId: string; lead: MatchingLead; canLink: boolean }) {
+  return (
+    <div className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
+      <p>
+        A lead with this email exists:{" "}
+        <Link href={`/leads/${lead.id}`} className="font-medium underline-offset-2 hover:underline">
+          {lead.name}
+        </Link>
+        . Anyone can type an email in the chat, so the conversation was not linked to it.
+      </p>
+      {canLink ? (
+        <div className="mt-2.5">
+          <LinkLeadButton conversationId={conversationId} leadId={lead.id} />
+        </div>
+      ) : (
+        <p className="mt-1.5 text-xs text-amber-800">Owners and admins can link them.</p>
+      )}
+    </div>
   );
 }

@@ -1,0 +1,168 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import ConversationPage from "@/app/(dashboard)/conversations/[id]/page";
+import { linkConversationToLeadAction } from "@/app/(dashboard)/conversations/actions";
+import ConversationsPage from "@/app/(dashboard)/conversations/page";
+import { MANAGERS_ONLY } from "@/lib/actions/action";
+import { listInbox } from "@/lib/conversations/inbox";
+import { getOrCreateWidget } from "@/lib/conversations/widget";
+import { db } from "@/lib/db/client";
+import { createLead } from "@/lib/leads/create";
+import { createLeadSchema } from "@/lib/leads/schemas";
+import { addMember, createAccount, type TestAccount } from "../../support/factories";
+import { signInAs, signOut } from "../../support/request-context";
+import { renderedText } from "../../support/rendered-text";
+import { json, randomIp, visitor } from "../../support/visitor-chat";
+import { api, conversationKey, notifications } from "./api-client";
+
+/*
+ * A visitor's name and email are their word, not proof (docs/conversations.md, "Leads from the chat"):
+ * an email that belongs to a lead is kept on the conversation as a claim, shown "not verified", and
+ * linked only when an agent presses "Link to lead". An email of no lead still makes a chat lead.
+ */
+
+const leadRow = async (id: string) => (await db.pool.query(`SELECT * FROM leads WHERE id = $1`, [id])).rows[0];
+const conversationRow = async (id: string) =>
+  (await db.pool.query<{ lead_id: string | null; visitor_name: string | null; visitor_email: string | null }>(
+    `SELECT lead_id, visitor_name, visitor_email FROM conversations WHERE id = $1`,
+    [id],
+  )).rows[0];
+const linkAudits = (accountId: string) => db.prisma.auditLog.findMany({ where: { accountId, action: "conversation.lead_linked" } });
+
+/** A lead the team made: no name and no conversation, the blanks the old automatic link filled. */
+async function existingLead(accountId: string, email: string) {
+  const created = await createLead({ accountId, actor: { type: "system" } }, createLeadSchema.parse({ email, company: "Analytical Engines", source: "dashboard" }));
+  if (!created.ok) throw new Error(JSON.stringify(created));
+  return created.lead;
+}
+
+/** A visitor chats on the account's widget and leaves a name and email, through the chat's endpoints. */
+async function visitorLeaves(owner: TestAccount, contact: { name: string; email: string }) {
+  const widget = await getOrCreateWidget(owner.accountId);
+  const ip = randomIp();
+  const started = await json(await visitor.start(widget.id, { ip, body: { text: "Any concerts this weekend?" } }));
+  const conversationId = started.conversation.id;
+  const response = await visitor.contact(widget.id, conversationId, { ip, token: started.visitor_token, body: contact });
+  return { conversationId, status: response.status, answer: await json(response) };
+}
+
+beforeEach(() => signOut());
+
+describe("a visitor who leaves an existing lead's email", () => {
+  it("is not linked to the lead, leaves the lead untouched and keeps the claim on the conversation", async () => {
+    const owner = await createAccount();
+    const lead = await existingLead(owner.accountId, "ada@example.com");
+    const before = await leadRow(lead.id);
+
+    const { conversationId, status, answer } = await visitorLeaves(owner, { name: "Mallory", email: "ADA@example.com" });
+
+    // The visitor's answer is the one any email gets: it does not tell whether a lead has it.
+    expect(status).toBe(200);
+    expect(answer.conversation.contact_left).toBe(true);
+    expect(answer.messages.map((m) => [m.author, m.text])).toEqual([["system", "Thanks, Mallory. The team can reach you at ada@example.com."]]);
+    expect(await leadRow(lead.id)).toEqual(before);
+    expect(await conversationRow(conversationId)).toEqual({ lead_id: null, visitor_name: "Mallory", visitor_email: "ada@example.com" });
+    expect(await notifications(owner.accountId, "lead.updated")).toEqual([]);
+  });
+
+  it("answers the API with the claimed contact, not verified, and no lead_id", async () => {
+    const owner = await createAccount();
+    await existingLead(owner.accountId, "ada@example.com");
+    const { conversationId } = await visitorLeaves(owner, { name: "Mallory", email: "ada@example.com" });
+
+    const body = await (await api.get(await conversationKey(owner, ["read:conversations"]), conversationId)).json();
+    expect(body).toMatchObject({ lead_id: null, contact: { name: "Mallory", email: "ada@example.com", verified: false } });
+  });
+
+  it("shows in the inbox list and the conversation page as not verified, with the lead that has this email", async () => {
+    const owner = await createAccount();
+    const lead = await existingLead(owner.accountId, "ada@example.com");
+    const { conversationId } = await visitorLeaves(owner, { name: "Mallory", email: "ada@example.com" });
+    await signInAs(owner.user);
+
+    const inbox = await listInbox(owner.accountId, { status: "bot", limit: 10 });
+    expect(inbox.data).toMatchObject([{ conversation: { id: conversationId, leadId: null }, matchingLead: { id: lead.id, name: "ada@example.com" } }]);
+    const list = renderedText(await ConversationsPage({ searchParams: Promise.resolve({ tab: "assistant" }) }));
+    expect(list).toContain(`"visitor":"Mallory","email":"ada@example.com","claimed":true,"leadExists":true`);
+
+    const page = renderedText(await ConversationPage({ params: Promise.resolve({ id: conversationId }) }));
+    expect(page).toContain(`"lead":null,"matchingLead":{"id":"${lead.id}","name":"ada@example.com"},"canLink":true`);
+  });
+});
+
+describe("Link to lead", () => {
+  it("links the conversation and the lead as the chat once did, announces lead.updated and records who did it", async () => {
+    const owner = await createAccount();
+    const lead = await existingLead(owner.accountId, "ada@example.com");
+    const { conversationId } = await visitorLeaves(owner, { name: "Ada", email: "ada@example.com" });
+    await signInAs(owner.user);
+
+    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: true, data: { message: "Linked to ada@example.com." } });
+    expect((await conversationRow(conversationId))?.lead_id).toBe(lead.id);
+    // Only the link: the claimed name stays the visitor's word and does not fill the lead's blank.
+    expect(await leadRow(lead.id)).toMatchObject({ conversation_id: conversationId, name: null, company: "Analytical Engines" });
+    const updated = await notifications(owner.accountId, "lead.updated");
+    expect(updated.map((row) => row.payload.data)).toMatchObject([{ id: lead.id, conversation_id: conversationId }]);
+    const audits = await linkAudits(owner.accountId);
+    expect(audits).toMatchObject([{ actorId: owner.user.id, targetType: "conversation", targetId: conversationId, targetLabel: "Ada", metadata: { leadId: lead.id, lead: "ada@example.com" } }]);
+
+    // The page now shows the linked lead and no longer offers the link; a second click changes nothing.
+    const page = renderedText(await ConversationPage({ params: Promise.resolve({ id: conversationId }) }));
+    expect(page).toContain(`"lead":{"id":"${lead.id}","name":"ada@example.com"},"matchingLead":null`);
+    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: true, data: { message: "Already linked to ada@example.com." } });
+    expect(await linkAudits(owner.accountId)).toHaveLength(1);
+    expect(await notifications(owner.accountId, "lead.updated")).toHaveLength(1);
+  });
+
+  it("keeps a lead's link to another conversation, as the chat did, and links this conversation to it", async () => {
+    const owner = await createAccount();
+    const lead = await existingLead(owner.accountId, "ada@example.com");
+    const first = await visitorLeaves(owner, { name: "Ada", email: "ada@example.com" });
+    const second = await visitorLeaves(owner, { name: "Ada", email: "ada@example.com" });
+    await signInAs(owner.user);
+
+    expect((await linkConversationToLeadAction({ conversationId: first.conversationId, leadId: lead.id })).ok).toBe(true);
+    expect((await linkConversationToLeadAction({ conversationId: second.conversationId, leadId: lead.id })).ok).toBe(true);
+    expect((await conversationRow(second.conversationId))?.lead_id).toBe(lead.id);
+    expect((await leadRow(lead.id)).conversation_id).toBe(first.conversationId);
+    expect(await notifications(owner.accountId, "lead.updated")).toHaveLength(1);
+    expect(await linkAudits(owner.accountId)).toHaveLength(2);
+  });
+
+  it("refuses a member, a lead without the claimed email and another account's conversation, changing nothing", async () => {
+    const owner = await createAccount();
+    const lead = await existingLead(owner.accountId, "ada@example.com");
+    const otherLead = await existingLead(owner.accountId, "grace@example.com");
+    const { conversationId } = await visitorLeaves(owner, { name: "Ada", email: "ada@example.com" });
+    const before = await leadRow(lead.id);
+
+    await signInAs(await addMember(owner.accountId, "member"));
+    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: false, error: MANAGERS_ONLY });
+
+    await signInAs(owner.user);
+    expect(await linkConversationToLeadAction({ conversationId, leadId: otherLead.id })).toEqual({
+      ok: false,
+      error: "No lead has the email this visitor left any more. Reload the page.",
+    });
+
+    await signInAs((await createAccount("Mallory")).user);
+    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: false, error: "This conversation no longer exists." });
+
+    expect(await leadRow(lead.id)).toEqual(before);
+    expect((await conversationRow(conversationId))?.lead_id).toBeNull();
+    expect(await linkAudits(owner.accountId)).toEqual([]);
+  });
+});
+
+describe("a visitor who leaves an email of no lead", () => {
+  it("still gets a chat lead linked to the conversation, with nothing for an agent to link", async () => {
+    const owner = await createAccount();
+    await existingLead(owner.accountId, "grace@example.com");
+    const { conversationId, answer } = await visitorLeaves(owner, { name: "Ada", email: "Ada@Example.com" });
+    expect(answer.conversation.contact_left).toBe(true);
+
+    const lead = (await db.pool.query(`SELECT id, name, email, source, conversation_id FROM leads WHERE account_id = $1 AND source = 'chat'`, [owner.accountId])).rows;
+    expect(lead).toEqual([{ id: expect.any(String), name: "Ada", email: "ada@example.com", source: "chat", conversation_id: conversationId }]);
+    expect((await conversationRow(conversationId))?.lead_id).toBe(lead[0].id);
+    expect((await listInbox(owner.accountId, { status: "bot", limit: 10 })).data).toMatchObject([{ matchingLead: null }]);
+  });
+});
