@@ -1,7 +1,9 @@
+import fs from "node:fs/promises";
 import type http from "node:http";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { errorResponse, jsonResponse } from "@/lib/http/api-error";
-import { CSV_IMPORT_PATH, DEFAULT_BODY_LIMIT_BYTES } from "@/lib/http/body-limits";
+import { CSV_IMPORT_PATHS, DEFAULT_BODY_LIMIT_BYTES } from "@/lib/http/body-limits";
 import { CLIENT_IP_HEADER } from "@/lib/http/client-ip";
 import { FAST_ROUTES, type FastRoute } from "@/lib/server/fast-routes";
 import { PRODUCTION_SERVER_KEY, readProductionServer, registerProductionServer } from "@/lib/server/registry";
@@ -195,11 +197,22 @@ describe("production server: body limits", () => {
     expect((await send(port, { method: "POST", path: "/knowledge/events", body: chunks })).body).toBe("next:400000");
   });
 
-  it("allows the CSV import path 6 MB, and no other path more than 1 MiB", async () => {
+  it("allows each CSV import path (events and leads) 6 MB, and no other path more than 1 MiB", async () => {
     const { port } = await start();
     const body = Buffer.alloc(6_000_000, 99);
-    expect((await send(port, { method: "POST", path: CSV_IMPORT_PATH, body })).body).toBe("next:6000000");
+    for (const route of ["/knowledge/events/import", "/leads/import"]) expect((await send(port, { method: "POST", path: route, body })).body).toBe("next:6000000");
     expect((await sendPartial(port, { path: "/knowledge/events", declared: 6_000_000, sent: 1024 })).status).toBe(413);
+    expect((await sendPartial(port, { path: "/leads", declared: 2_000_000, sent: 1024 })).status).toBe(413);
+  });
+
+  it("knows every route of the app that takes a CSV upload as an import path", async () => {
+    const routes = (await fs.readdir("app", { recursive: true })).filter((file) => file.endsWith("route.ts"));
+    const uploads: string[] = [];
+    for (const file of routes) {
+      if (!(await fs.readFile(path.join("app", file), "utf8")).includes("csvUploadRoute(")) continue;
+      uploads.push(`/${path.dirname(file).split(path.sep).filter((part) => !part.startsWith("(")).join("/")}`);
+    }
+    expect(uploads.sort()).toEqual([...CSV_IMPORT_PATHS].sort());
   });
 
   it("gives a fast route at most its limit plus one byte of a chunked body, and closes the connection after", async () => {
