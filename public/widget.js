@@ -45,9 +45,16 @@
   var CROSS =
     '<svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" aria-hidden="true"><path d="M18 6 6 18M6 6l12 12"/></svg>';
 
-  function pageUrl() {
-    var href = location.href;
-    return href.length <= 2048 ? href : location.origin + location.pathname.slice(0, 1024);
+  // Origin and path only: a page's query and fragment may carry tokens or personal data (docs/chat-widget.md).
+  function originAndPath(href) {
+    try {
+      var url = new URL(href);
+      if (url.protocol !== "http:" && url.protocol !== "https:") return "";
+      var text = url.origin + url.pathname;
+      return text.length <= 2048 ? text : url.origin + url.pathname.slice(0, 1024);
+    } catch {
+      return "";
+    }
   }
 
   function mount() {
@@ -103,8 +110,9 @@
         frame.title = "Chat";
         frame.setAttribute("allow", "clipboard-write");
         frame.src =
-          base.origin + "/chat/" + encodeURIComponent(widgetId) + "?embed=1&page_url=" + encodeURIComponent(pageUrl()) +
-          "&referrer=" + encodeURIComponent(doc.referrer.slice(0, 2048));
+          base.origin + "/chat/" + encodeURIComponent(widgetId) +
+          "?embed=1&page_url=" + encodeURIComponent(originAndPath(location.href)) +
+          "&referrer=" + encodeURIComponent(originAndPath(doc.referrer));
         frame.addEventListener("load", function () {
           if (isOpen) focusChat();
         });

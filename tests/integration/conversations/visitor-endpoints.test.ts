@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { agentReply } from "@/lib/conversations/agent";
 import { getConversation } from "@/lib/conversations/read";
+import { startConversation } from "@/lib/conversations/visitor";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { createAccount } from "../../support/factories";
 import { json, randomIp, startedChat, visitor } from "../../support/visitor-chat";
@@ -52,16 +55,59 @@ describe("starting a conversation", () => {
     expect(await conversationsOf(accountId)).toEqual([]);
   });
 
-  it("keeps http(s) page URLs and the referrer as session data, without credentials, and drops anything else", async () => {
+  it("keeps only the origin and path of http(s) page URLs and the referrer, and drops anything else", async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
     const first = await json(
       await visitor.start(widget.id, { ip: randomIp(), body: { text: "hi", page_url: "https://user:pw@shop.example.com/events?x=1", referrer: "javascript:alert(1)", locale: "de-CH" } }),
     );
     const stored = (await getConversation(accountId, first.conversation.id))!;
-    expect(stored).toMatchObject({ pageUrl: "https://shop.example.com/events?x=1", referrer: null, locale: "de-CH", userAgent: "VisitorTest/1.0" });
+    expect(stored).toMatchObject({
+      pageUrl: "https://shop.example.com/events",
+      referrer: null,
+      locale: "de-CH",
+      userAgent: "VisitorTest/1.0",
+    });
+    // A hostile page can send anything: the query, the fragment and credentials never reach the inbox.
+    const third = await json(
+      await visitor.start(widget.id, {
+        ip: randomIp(),
+        body: {
+          text: "hi",
+          page_url: "https://shop.example.com/checkout/?reset_token=s3cret&utm=x#access_token=t0ken",
+          referrer: "http://me:hunter2@mail.example/inbox?msg=42#read",
+        },
+      }),
+    );
+    const sql = "SELECT page_url, referrer FROM conversations WHERE id = $1";
+    const row = await db.pool.query(sql, [third.conversation.id]);
+    expect(row.rows[0]).toEqual({
+      page_url: "https://shop.example.com/checkout/",
+      referrer: "http://mail.example/inbox",
+    });
     const second = await json(await visitor.start(widget.id, { ip: randomIp(), body: { text: "hi", page_url: `https://example.com/${"a".repeat(3000)}`, locale: "<script>" } }));
     expect(await getConversation(accountId, second.conversation.id)).toMatchObject({ pageUrl: null, locale: null });
+  });
+});
+
+describe("session data stored before only the origin and path were kept", () => {
+  it("loses its query and fragment in the migration, and keeps everything else", async () => {
+    const { accountId } = await createAccount();
+    const widget = await getOrCreateWidget(accountId);
+    const session = (pageUrl: string | null, referrer: string | null) =>
+      ({ pageUrl, referrer, userAgent: "old", locale: "en" });
+    const old = await startConversation(widget, session("https://shop.example.com/a/?t=1#x", "https://search.ex/?q=me"));
+    const clean = await startConversation(widget, session("https://shop.example.com/b", null));
+    const migrations = path.join(import.meta.dirname, "../../../prisma/migrations");
+    const migration = path.join(migrations, "20261126171208_conversation_urls_origin_and_path_i8/migration.sql");
+    await db.pool.query(fs.readFileSync(migration, "utf8"));
+    expect(await getConversation(accountId, old.conversation.id)).toMatchObject({
+      pageUrl: "https://shop.example.com/a/",
+      referrer: "https://search.ex/",
+      userAgent: "old",
+    });
+    const unchanged = await getConversation(accountId, clean.conversation.id);
+    expect(unchanged).toMatchObject({ pageUrl: "https://shop.example.com/b", referrer: null });
   });
 });
 
