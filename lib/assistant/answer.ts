@@ -30,7 +30,7 @@ export async function answerVisitor({ accountId, timezone, message, now = new Da
   let result: SearchResult | null = null;
   if (intent.kind === "search") {
     result = isUuid(accountId)
-      ? await searchEvents(client ?? db.pool, { accountId, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free })
+      ? await searchEvents(client ?? db.pool, { accountId, timeZone, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free })
       : { events: [], complete: false };
   }
   return composeReply(intent, result, timeZone, now);

@@ -1,3 +1,4 @@
+import { describeRecurrence } from "@/lib/events/occurrences";
 import type { Intent } from "./intent";
 import type { FoundEvent, SearchResult } from "./search";
 
@@ -53,6 +54,7 @@ export function formatEventTime(instant: Date, timeZone: string, now: Date): str
 
 function eventLine(event: FoundEvent, timeZone: string, now: Date): string {
   const details = [formatEventTime(event.startsAt, timeZone, now)];
+  if (event.recurring) details.push(describeRecurrence({ startsAt: event.seriesStartsAt, recurring: event.recurring, timeZone }));
   if (event.location.trim()) details.push(event.location.trim());
   if (isFreePrice(event.price)) details.push("Free");
   else if (event.price.trim()) details.push(event.price.trim());

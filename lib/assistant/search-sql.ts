@@ -13,7 +13,7 @@ const TYPO_CORRECTIONS = 3;
 export const DAY = 86_400_000;
 
 // A price that says free, or a zero amount ("0", "€0", "0.00 EUR"); an empty price is unknown, not free.
-const FREE_PRICE_SQL = `(price ~* '\\m(free|gratis|kostenlos)\\M' OR price ~ '^[^0-9]*0+([.,]0+)?[^0-9]*$')`;
+export const FREE_PRICE_SQL = `(price ~* '\\m(free|gratis|kostenlos)\\M' OR price ~ '^[^0-9]*0+([.,]0+)?[^0-9]*$')`;
 
 // The partial index events_long_running_idx has this predicate; a query must repeat it to use the index.
 const LONG_RUNNING_SQL = "ends_at - starts_at > interval '1 day'";
@@ -65,7 +65,8 @@ export function candidateQuery(input: SearchInput, level: Level | null, window: 
   const param = (value: unknown, cast: string) => `$${values.push(value)}::${cast}`;
   const at = (time: Date) => param(time.toISOString(), "timestamptz");
   const since = at(window.from);
-  const common = ["account_id = $1::uuid", "status = 'upcoming'"];
+  // Recurring series are searched by their occurrences (series.ts).
+  const common = ["account_id = $1::uuid", "status = 'upcoming'", "recurring = ''"];
   if (input.free) common.push(FREE_PRICE_SQL);
   // Every word (each: any of its forms), or any word at all.
   const wordSets = !level ? [] : (level.every ? level.words : [level.words.flat()]).map((forms) => param(forms, "text[]"));

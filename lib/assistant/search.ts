@@ -1,6 +1,8 @@
 import "server-only";
 import { onOneConnection } from "@/lib/db/connection";
+import type { Recurrence } from "@/lib/events/schema";
 import { candidateQuery, correctionsSql, DAY, type Level, type Row, type Window } from "./search-sql";
+import { seriesOccurrences, type SeriesRow } from "./series";
 
 /*
  * The assistant's event search over one account's upcoming, non-cancelled events, optionally within a
@@ -35,6 +37,8 @@ export type Queryable = { query: <R extends object>(text: string, values?: unkno
 
 export type SearchInput = {
   accountId: string;
+  /** The account's IANA zone: recurring series keep their wall-clock time in it. */
+  timeZone: string;
   now: Date;
   range: { from: Date; to: Date } | null;
   topic: string[];
@@ -54,6 +58,9 @@ export type FoundEvent = {
   price: string;
   /** How many of the topic words this event matched. */
   matched: number;
+  /** For an occurrence of a series: how it repeats, and the series' first start. */
+  recurring: Recurrence;
+  seriesStartsAt: Date;
 };
 
 export type SearchResult = { events: FoundEvent[]; complete: boolean };
@@ -100,13 +107,14 @@ async function candidates(client: Queryable, input: SearchInput, level: Level | 
     const { text, values } = candidateQuery(input, level, window, first, count);
     return (await client.query<Row>(text, values)).rows;
   };
+  const series = await seriesOccurrences(client, input, level, { from, to }, limit);
   const found = await rows({ from, to: whole ? to : split }, true, limit);
   // Without topic words, running events come after every starting one: only starting ones count.
   const enough = (level ? found : found.filter((row) => row.part === 0)).length >= limit;
-  if (whole || enough) return found;
+  if (whole || enough) return [...found, ...series];
   // The later window starts after every event of the first: it adds the soonest of the rest.
   const starting = found.filter((row) => row.part === 0).length;
-  return [...found, ...(await rows({ from: split, to }, false, limit - (level ? found.length : starting)))];
+  return [...found, ...(await rows({ from: split, to }, false, limit - (level ? found.length : starting))), ...series];
 }
 
 /** Title matches first, then events starting in the range before those already running, then the soonest. */
@@ -152,6 +160,8 @@ export async function searchEvents(client: Queryable, input: SearchInput): Promi
     url: row.url,
     price: row.price,
     matched: Number(row.matched),
+    recurring: (row as Partial<SeriesRow>).recurring ?? "",
+    seriesStartsAt: (row as Partial<SeriesRow>).series_starts_at ?? row.starts_at,
   }));
   return { events, complete: events.length > 0 && events[0].matched === input.topic.length };
 }

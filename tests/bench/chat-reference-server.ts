@@ -18,7 +18,7 @@ const timezone = process.env.BENCH_TIMEZONE ?? "Europe/Berlin";
 const now = new Date();
 const searches = CHAT_QUESTIONS.map((question) => {
   const intent = understand(question, now, timezone);
-  return { accountId, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free };
+  return { accountId, timeZone: timezone, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free };
 });
 
 function send(response: http.ServerResponse, status: number, body: unknown) {

@@ -57,7 +57,7 @@ async function printPlans(databaseUrl: string, accountId: string): Promise<boole
     for (const question of ["pottery workshop", "wine tastng", "What's on tonight?"]) {
       const now = new Date();
       const intent = understand(question, now, TIMEZONE);
-      const input: SearchInput = { accountId, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free };
+      const input: SearchInput = { accountId, timeZone: TIMEZONE, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free };
       const plan = await explainSearch(client, input);
       seqScan ||= /Seq Scan on events/.test(plan);
       console.log(`\nQuery plan for “${question}” (topic ${JSON.stringify(intent.topic)}, ${intent.range?.label ?? "no date"}):\n${plan}`);
@@ -169,6 +169,7 @@ runMain(async () => {
       CHAT_MESSAGES_PER_IP_PER_MINUTE: "1000000000",
       CHAT_MESSAGES_PER_WIDGET_PER_MINUTE: "1000000000",
       CHAT_CONVERSATIONS_PER_IP_PER_HOUR: "1000000000",
+      CHAT_CONVERSATIONS_PER_WIDGET_PER_MINUTE: "1000000000",
     };
     const endpoint = await measureEndpoint(serverEnv, database.url, accountId);
     const ours = await measure("Assistant engine (ours)", "tests/bench/chat-server.ts", env);

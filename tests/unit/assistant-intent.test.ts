@@ -81,7 +81,7 @@ describe("the reply text", () => {
   });
 
   it("lists an event with local time, location, price and link", () => {
-    const event = { id: "e1", title: "Jazz Night", startsAt: new Date("2026-06-13T17:30:00Z"), endsAt: null, location: "Old Mill", url: "https://example.test/jazz", price: "0", matched: 1 };
+    const event = { id: "e1", title: "Jazz Night", startsAt: new Date("2026-06-13T17:30:00Z"), endsAt: null, location: "Old Mill", url: "https://example.test/jazz", price: "0", matched: 1, recurring: "" as const, seriesStartsAt: new Date("2026-06-13T17:30:00Z") };
     const reply = composeReply(read("jazz"), { events: [event], complete: true }, "Europe/Berlin", NOW);
     expect(reply.text).toBe("Here is what I found for “jazz”:\n• Jazz Night — Sat 13 June, 19:30 · Old Mill · Free · https://example.test/jazz");
     expect(reply.events).toEqual([{ id: "e1", title: "Jazz Night", starts_at: "2026-06-13T17:30:00.000Z", url: "https://example.test/jazz" }]);

@@ -1,0 +1,16 @@
+-- Occurrences removed one by one from recurring series (cancel / delete of a later occurrence).
+CREATE TABLE "event_exceptions" (
+    "account_id" UUID NOT NULL,
+    "event_id" UUID NOT NULL,
+    "occurs_at" TIMESTAMPTZ(3) NOT NULL,
+    "kind" TEXT NOT NULL,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "event_exceptions_pkey" PRIMARY KEY ("account_id","event_id","occurs_at")
+);
+
+CREATE INDEX "event_exceptions_event_id_occurs_at_idx" ON "event_exceptions"("event_id", "occurs_at");
+
+CREATE INDEX "events_series_idx" ON "events"("account_id", "starts_at") WHERE (recurring <> '');
+
+ALTER TABLE "event_exceptions" ADD CONSTRAINT "event_exceptions_event_id_fkey" FOREIGN KEY ("event_id") REFERENCES "events"("id") ON DELETE CASCADE ON UPDATE CASCADE;
