@@ -1,10 +1,12 @@
 import "server-only";
+import { rateLimitKeyForIp } from "@/lib/http/client-ip";
 import { takePoint } from "./rate-limit";
 
 /*
  * Each sign-up costs an argon2 hash and creates rows, so sign-ups are counted per client IP and across
  * the whole product before any of that work, with the same atomic counters as sign-in. The global limit
- * caps what a botnet of many addresses can create; legitimate traffic is far below it.
+ * caps what a botnet of many addresses can create; legitimate traffic is far below it. An IPv6 client
+ * counts as its /64 (rateLimitKeyForIp), which it can fill with addresses of its own.
  */
 
 function limitFromEnv(name: string, fallback: number): number {
@@ -27,6 +29,6 @@ export function signUpLimits() {
  */
 export async function takeSignUpAttempt(ip: string): Promise<boolean> {
   const { ip: perIp, global } = signUpLimits();
-  if (!(await takePoint(`signup-ip:${ip}`, perIp.limit, perIp.windowSeconds)).allowed) return false;
+  if (!(await takePoint(`signup-ip:${rateLimitKeyForIp(ip)}`, perIp.limit, perIp.windowSeconds)).allowed) return false;
   return (await takePoint("signup-global", global.limit, global.windowSeconds)).allowed;
 }

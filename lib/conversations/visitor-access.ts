@@ -4,7 +4,7 @@ import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/http/rate-limit";
 import type { Conversation } from "./model";
 import { conversationColumnsOf, toConversation, type ConversationRow } from "./sql";
 import { hashVisitorToken } from "./visitor";
-import { chatLimits } from "./visitor-limits";
+import { chatIpKey, chatLimits, chatWidgetMessagesKey } from "./visitor-limits";
 import { toWidget, WIDGET_FIELDS, WIDGET_FROM, type ChatWidget, type WidgetRow } from "./widget";
 
 /*
@@ -57,8 +57,11 @@ export async function checkVisitorAccess(request: {
   kind: "write" | "poll";
 }): Promise<VisitorAccess> {
   const limits = chatLimits();
-  const perIp = request.kind === "write" ? { key: `chat-msg-ip:${request.ip}`, rule: limits.messagesPerIp } : { key: `chat-poll-ip:${request.ip}`, rule: limits.pollsPerIp };
-  const widgetKey = request.kind === "write" ? `chat-msg-widget:${request.widgetId}` : null;
+  const perIp = request.kind === "write"
+    ? { key: chatIpKey("msg", request.ip), rule: limits.messagesPerIp }
+    : { key: chatIpKey("poll", request.ip), rule: limits.pollsPerIp };
+  // The widget's budget for existing conversations, which starting new ones does not touch.
+  const widgetKey = request.kind === "write" ? chatWidgetMessagesKey(request.widgetId) : null;
   // A named statement is parsed and planned once per connection: every lookup in it is by key, so the
   // generic plan is the right one, and planning this statement took longer than running it.
   const values = [

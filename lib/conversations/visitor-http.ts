@@ -11,7 +11,7 @@ import { checkMessageText } from "./text";
 import { postVisitorMessage, requestHandoff, startConversation, type VisitorResult } from "./visitor";
 import { sessionLocale, sessionUrl, sessionUserAgent, parseAfter } from "./visitor-input";
 import { checkVisitorAccess } from "./visitor-access";
-import { throttledResponse, throttleVisitorWrite, throttleWidgetWrite } from "./visitor-limits";
+import { throttledResponse, throttleVisitorWrite, throttleWidgetStart } from "./visitor-limits";
 import { findWidget, type ChatWidget } from "./widget";
 
 /*
@@ -121,7 +121,7 @@ export const startConversationRoute = visitorRoute<Awaited<WidgetParams["params"
   if (!perIp.ok) return perIp.response;
   const widget = await findWidget(params.widgetId);
   if (!widget) return notFound();
-  const perWidget = await throttleWidgetWrite(widget.id);
+  const perWidget = await throttleWidgetStart(widget.id);
   if (!perWidget.ok) return perWidget.response;
   const body = await readJson(request);
   if (!body.ok) return body.response;

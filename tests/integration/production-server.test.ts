@@ -1,7 +1,10 @@
+import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import type http from "node:http";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { signInAction } from "@/app/(auth)/sign-in/actions";
+import { signUpAction } from "@/app/(auth)/sign-up/actions";
 import { errorResponse, jsonResponse } from "@/lib/http/api-error";
 import { CSV_IMPORT_PATHS, DEFAULT_BODY_LIMIT_BYTES } from "@/lib/http/body-limits";
 import { CLIENT_IP_HEADER } from "@/lib/http/client-ip";
@@ -13,7 +16,8 @@ import { PUBLIC_ROUTES } from "@/lib/public-api/routes";
 import { CHAT_ROUTES } from "@/lib/conversations/visitor-http";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { db } from "@/lib/db/client";
-import { createAccount } from "../support/factories";
+import { createAccount, uniqueEmail } from "../support/factories";
+import { redirectOf, setRequestHeaders, signOut } from "../support/request-context";
 import { randomIp } from "../support/visitor-chat";
 
 /*
@@ -93,11 +97,13 @@ afterEach(async () => {
   while (servers.length) await servers.pop()!();
 });
 
-async function start(options: { env?: Record<string, string>; routes?: readonly FastRoute[] } = {}) {
+type StartOptions = { env?: Record<string, string>; routes?: readonly FastRoute[]; nextHandler?: NextHandler };
+
+async function start(options: StartOptions = {}) {
   const seen: Seen[] = [];
   const logged: string[] = [];
   const listener = createRequestListener({
-    nextHandler: fakeNext(seen),
+    nextHandler: options.nextHandler ?? fakeNext(seen),
     routes: options.routes ?? testRoutes(seen),
     env: options.env ?? {},
     logError: (line) => logged.push(line),
@@ -303,6 +309,132 @@ describe("production server: the chat endpoints on the fast path", () => {
     const { rows } = await db.pool.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = $1", [`chat-msg-ip:${ip}`]);
     expect(rows[0]?.points).toBe(4);
     expect(seen).toEqual([]);
+  });
+});
+
+/**
+ * Next.js stand-in for the auth pages: runs the real sign-in or sign-up action (by path) on the JSON body's
+ * fields, with the request headers the listener passed on, and answers the action's state or redirect.
+ */
+function authActionsNext(): NextHandler {
+  return (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const form = new FormData();
+      const fields = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, string>;
+      for (const [key, value] of Object.entries(fields)) form.set(key, value);
+      const headers = Object.entries(req.headers).filter((entry) => typeof entry[1] === "string");
+      setRequestHeaders(Object.fromEntries(headers) as Record<string, string>);
+      signOut();
+      const action = req.url === "/sign-up" ? signUpAction : signInAction;
+      let state: unknown = null;
+      redirectOf(async () => {
+        state = await action(null, form);
+      }).then((target) => res.end(JSON.stringify(target ? { redirect: target } : state)));
+    });
+  };
+}
+
+type AuthAnswer = { redirect?: string; error?: string };
+
+describe("production server: per-IP limits count an IPv6 /64 as one client", () => {
+  const saved = { ...process.env };
+  const tuned = [
+    "SIGN_UP_LIMIT_PER_IP_PER_HOUR",
+    "CHAT_MESSAGES_PER_IP_PER_MINUTE",
+    "CHAT_CONVERSATIONS_PER_IP_PER_HOUR",
+    "CHAT_POLLS_PER_IP_PER_MINUTE",
+  ];
+  afterEach(() => {
+    for (const name of tuned) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  /** A fresh /64 per call: `at(n)` is an address in it, as the one trusted proxy would forward it. */
+  const randomPrefix = () => {
+    const prefix = `2001:db8:${crypto.randomInt(0x10000).toString(16)}:${crypto.randomInt(0x10000).toString(16)}`;
+    return { at: (n: number) => `${prefix}:${n.toString(16)}:0:0:${crypto.randomInt(1, 0x10000).toString(16)}` };
+  };
+
+  async function authServer() {
+    const { port } = await start({ env: { TRUSTED_PROXY_HOPS: "1" }, nextHandler: authActionsNext() });
+    return async (path: "/sign-in" | "/sign-up", address: string, fields: Record<string, string>) => {
+      const headers = { "x-forwarded-for": address };
+      const response = await send(port, { method: "POST", path, headers, body: JSON.stringify(fields) });
+      return JSON.parse(response.body) as AuthAnswer;
+    };
+  }
+
+  it("makes two addresses of one /64 share the sign-in IP counter, and leaves another /64 alone", async () => {
+    const post = await authServer();
+    const attacker = randomPrefix();
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const wrong = { email: uniqueEmail(), password: "wrong password!" };
+      expect((await post("/sign-in", attacker.at(attempt), wrong)).error).toBe("The email or password is incorrect.");
+    }
+    const { user, password } = await createAccount();
+    // A 31st address of the same /64 is the same client, over its limit even with the right password.
+    const same = await post("/sign-in", attacker.at(99), { email: user.email, password });
+    expect(same.error).toMatch(/^Too many failed attempts\. Try again in \d+ seconds\.$/);
+    const other = await post("/sign-in", randomPrefix().at(1), { email: user.email, password });
+    expect(other).toEqual({ redirect: "/knowledge/events" });
+  });
+
+  it("makes two addresses of one /64 share the sign-up IP counter, and leaves another /64 alone", async () => {
+    process.env.SIGN_UP_LIMIT_PER_IP_PER_HOUR = "2";
+    const post = await authServer();
+    const signUp = (address: string) =>
+      post("/sign-up", address, { name: "Ada", email: uniqueEmail("v6"), password: "long enough pw" });
+    const home = randomPrefix();
+    expect(await signUp(home.at(1))).toEqual({ redirect: "/knowledge/events" });
+    expect(await signUp(home.at(2))).toEqual({ redirect: "/knowledge/events" });
+    expect((await signUp(home.at(3))).error).toMatch(/^We couldn't create an account/);
+    expect(await signUp(randomPrefix().at(1))).toEqual({ redirect: "/knowledge/events" });
+  });
+
+  it("counts chat starts, messages and polls from one /64 together, and another /64 apart", async () => {
+    const { accountId } = await createAccount();
+    const widget = await getOrCreateWidget(accountId);
+    const { port } = await start({ routes: FAST_ROUTES, env: { TRUSTED_PROXY_HOPS: "1" } });
+    type Call = { method?: string; path?: string; body?: unknown; token?: string };
+    const chat = (address: string, call: Call = {}) =>
+      send(port, {
+        method: call.method ?? "POST",
+        path: `/api/chat/${widget.id}/conversations${call.path ?? ""}`,
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": address,
+          ...(call.token ? { "x-visitor-token": call.token } : {}),
+        },
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      });
+    const inTurn = async (addresses: string[], call: (address: string) => Promise<{ status: number }>) => {
+      const statuses = [];
+      for (const address of addresses) statuses.push((await call(address)).status);
+      return statuses;
+    };
+    process.env.CHAT_CONVERSATIONS_PER_IP_PER_HOUR = "1";
+    process.env.CHAT_MESSAGES_PER_IP_PER_MINUTE = "3";
+    process.env.CHAT_POLLS_PER_IP_PER_MINUTE = "2";
+    const flooder = randomPrefix();
+    const started = await chat(flooder.at(1), { body: { text: "Hello" } });
+    expect(started.status).toBe(201);
+    type Started = { conversation: { id: string }; visitor_token: string };
+    const { conversation, visitor_token: token } = JSON.parse(started.body) as Started;
+    expect((await chat(flooder.at(2), { body: { text: "Hello again" } })).status).toBe(429);
+
+    const messages = `/${conversation.id}/messages`;
+    const message = (address: string) => chat(address, { path: messages, body: { text: "more" }, token });
+    // The start took the /64's first write; two more fit, from other addresses of the /64.
+    expect(await inTurn([flooder.at(3), flooder.at(4), flooder.at(5)], message)).toEqual([201, 201, 429]);
+    expect((await message(randomPrefix().at(1))).status).toBe(201);
+
+    const poll = (address: string) => chat(address, { method: "GET", path: `${messages}?after=0`, token });
+    expect(await inTurn([flooder.at(6), flooder.at(7), flooder.at(8)], poll)).toEqual([200, 200, 429]);
+    expect((await poll(randomPrefix().at(1))).status).toBe(200);
   });
 });
 

@@ -112,7 +112,12 @@ describe("a closed conversation", () => {
 describe("flood protection", () => {
   const saved = { ...process.env };
   afterEach(() => {
-    for (const name of ["CHAT_MESSAGES_PER_IP_PER_MINUTE", "CHAT_MESSAGES_PER_WIDGET_PER_MINUTE", "CHAT_CONVERSATIONS_PER_IP_PER_HOUR"]) {
+    for (const name of [
+      "CHAT_MESSAGES_PER_IP_PER_MINUTE",
+      "CHAT_MESSAGES_PER_WIDGET_PER_MINUTE",
+      "CHAT_CONVERSATIONS_PER_IP_PER_HOUR",
+      "CHAT_CONVERSATIONS_PER_WIDGET_PER_MINUTE",
+    ]) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];
     }
@@ -149,10 +154,10 @@ describe("flood protection", () => {
     const sent = [];
     for (let i = 0; i < 4; i++) sent.push((await visitor.send(chat.widget.id, chat.conversationId, { ...flooder, body: { text: `m ${i}` } })).status);
     expect(sent).toEqual([201, 201, 429, 429]);
-    expect(await widgetPoints()).toBe(before! + 2);
+    expect(await widgetPoints()).toBe((before ?? 0) + 2);
   });
 
-  it("limits new conversations per IP, and a widget's messages across all IPs", async () => {
+  it("limits new conversations per IP, and per widget across all IPs", async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
     process.env.CHAT_CONVERSATIONS_PER_IP_PER_HOUR = "2";
@@ -162,10 +167,30 @@ describe("flood protection", () => {
     expect(starts).toEqual([201, 201, 429]);
     expect((await db.pool.query(`SELECT 1 FROM conversations WHERE account_id = $1`, [accountId])).rowCount).toBe(2);
 
-    process.env.CHAT_MESSAGES_PER_WIDGET_PER_MINUTE = "3";
+    process.env.CHAT_CONVERSATIONS_PER_WIDGET_PER_MINUTE = "3";
     const others = [];
     for (let i = 0; i < 3; i++) others.push((await visitor.start(widget.id, { ip: randomIp(), body: { text: `other ${i}` } })).status);
     // Two of the widget's points went to the first two starts.
     expect(others).toEqual([201, 429, 429]);
+  });
+
+  it("lets a flood of new conversations use up the widget's starts, not its messages in existing ones", async () => {
+    const chat = await startedChat();
+    process.env.CHAT_CONVERSATIONS_PER_WIDGET_PER_MINUTE = "3";
+    process.env.CHAT_MESSAGES_PER_WIDGET_PER_MINUTE = "3";
+    const start = (i: number) => visitor.start(chat.widget.id, { ip: randomIp(), body: { text: `new ${i}` } });
+    const flood = await Promise.all(Array.from({ length: 10 }, (_, i) => start(i)));
+    // The visitor's own start took the first of the three.
+    expect(flood.map((response) => response.status).sort()).toEqual([201, 201, ...Array<number>(8).fill(429)]);
+    const conversations = await db.pool.query(`SELECT 1 FROM conversations WHERE account_id = $1`, [chat.accountId]);
+    expect(conversations.rowCount).toBe(3);
+
+    // The visitor already talking goes on, from any address, up to the widget's budget for messages.
+    const sent = [];
+    for (let i = 0; i < 4; i++) {
+      const call = { ip: randomIp(), token: chat.token, body: { text: `still here ${i}` } };
+      sent.push((await visitor.send(chat.widget.id, chat.conversationId, call)).status);
+    }
+    expect(sent).toEqual([201, 201, 201, 429]);
   });
 });
