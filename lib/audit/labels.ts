@@ -46,7 +46,8 @@ export function describeAuditTarget(entry: { targetType: string; metadata: Recor
   if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
   if (typeof from === "string" && typeof to === "string") return `${from} → ${to}`;
   if (typeof previousLabel === "string") return `was “${previousLabel}”`;
-  if (entry.targetType === "conversation" && typeof entry.metadata.lead === "string") return `to lead ${entry.metadata.lead}`;
+  const { lead } = entry.metadata;
+  if (entry.targetType === "conversation" && typeof lead === "string") return `to lead ${lead}`;
   const { created, updated, failed } = entry.metadata;
   if (typeof created === "number" && typeof updated === "number" && typeof failed === "number") {
     return `${created.toLocaleString("en-US")} created, ${updated.toLocaleString("en-US")} updated, ${failed.toLocaleString("en-US")} failed`;

@@ -31,7 +31,9 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
   }
   const context: LeadContext = { accountId: widget.accountId, actor: { type: "chat", conversationId: conversation.id } };
   const created = await createLead(context, { ...parsed.data, conversationId: conversation.id });
-  if (!created.ok && created.reason !== "exists") return { ok: false, reason: "invalid", details: created.reason === "invalid" ? created.details : [] };
+  if (!created.ok && created.reason !== "exists") {
+    return { ok: false, reason: "invalid", details: created.reason === "invalid" ? created.details : [] };
+  }
   const leadId = created.ok ? created.lead.id : null;
 
   const name = parsed.data.name;
@@ -39,8 +41,8 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
   return inTransaction(async (client) => {
     // A conversation keeps the link it has unless this claim made a lead.
     const { rows } = await client.query<ConversationRow>(
-      `UPDATE conversations SET lead_id = COALESCE($3, lead_id), visitor_name = COALESCE($4, visitor_name), visitor_email = $5,
-         updated_at = now(), last_message_at = now()
+      `UPDATE conversations SET lead_id = COALESCE($3, lead_id), visitor_name = COALESCE($4, visitor_name),
+         visitor_email = $5, updated_at = now(), last_message_at = now()
        WHERE account_id = $1 AND id = $2 AND status <> 'closed' RETURNING ${CONVERSATION_COLUMNS}`,
       [widget.accountId, conversation.id, leadId, name, email],
     );

@@ -17,7 +17,13 @@ import { CONVERSATION_CURSOR, listConversations } from "./read";
 const EXCERPT_LENGTH = 200;
 
 export type Excerpt = { id: string; author: MessageAuthor; authorName: string | null; text: string };
-export type InboxItem = { conversation: Conversation; firstQuestion: Excerpt | null; lastMessage: Excerpt | null; matchingLead: MatchingLead | null };
+export type InboxItem = {
+  conversation: Conversation;
+  firstQuestion: Excerpt | null;
+  lastMessage: Excerpt | null;
+  /** A lead with the email the visitor left, not linked to the conversation. */
+  matchingLead: MatchingLead | null;
+};
 
 export async function listInbox(accountId: string, options: { status: ConversationStatus; cursor?: string | null; limit: number }): Promise<ListPage<InboxItem>> {
   // A stale or edited cursor shows the first page rather than an error.
@@ -28,7 +34,10 @@ export async function listInbox(accountId: string, options: { status: Conversati
     order: "desc",
     cursor: key ? { updatedAt: key[0]!, id: key[1]! } : null,
   });
-  const [excerpts, matches] = await Promise.all([excerptsOf(accountId, page.data.map((conversation) => conversation.id)), leadsMatchingClaims(accountId, page.data)]);
+  const [excerpts, matches] = await Promise.all([
+    excerptsOf(accountId, page.data.map((conversation) => conversation.id)),
+    leadsMatchingClaims(accountId, page.data),
+  ]);
   return {
     ...page,
     data: page.data.map((conversation) => ({

@@ -23,34 +23,44 @@ export type LinkLeadResult =
   /** The lead no longer has the email the visitor left (edited or deleted meanwhile), or never had it. */
   | { ok: false; reason: "no_match" };
 
-export async function linkClaimedLead(accountId: string, conversationId: string, leadId: string, userId: string): Promise<LinkLeadResult> {
+export async function linkClaimedLead(
+  accountId: string,
+  conversationId: string,
+  leadId: string,
+  userId: string,
+): Promise<LinkLeadResult> {
   if (!isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return { ok: false, reason: "not_found" };
   return inTransaction(async (client) => {
-    const found = await client.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2 FOR UPDATE`, [
-      accountId,
-      conversationId,
-    ]);
+    const found = await client.query<ConversationRow>(
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2 FOR UPDATE`,
+      [accountId, conversationId],
+    );
     if (!found.rows[0]) return { ok: false, reason: "not_found" } as const;
     const conversation = toConversation(found.rows[0]);
     // Only the lead that has the claimed email now: the one the agent was shown.
-    const matched = await client.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2 AND email = $3 FOR UPDATE`, [
-      accountId,
-      leadId,
-      conversation.visitorEmail,
-    ]);
+    const matched = await client.query<LeadRow>(
+      `SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2 AND email = $3 FOR UPDATE`,
+      [accountId, leadId, conversation.visitorEmail],
+    );
     if (!matched.rows[0]) return { ok: false, reason: "no_match" } as const;
     let lead = toLead(matched.rows[0]);
     if (conversation.leadId === lead.id) return { ok: true, lead, changed: false } as const;
 
     const updated = await client.query<LeadRow>(
-      `UPDATE leads SET conversation_id = $3, updated_at = now() WHERE account_id = $1 AND id = $2 AND conversation_id IS NULL RETURNING ${LEAD_COLUMNS}`,
+      `UPDATE leads SET conversation_id = $3, updated_at = now()
+       WHERE account_id = $1 AND id = $2 AND conversation_id IS NULL RETURNING ${LEAD_COLUMNS}`,
       [accountId, lead.id, conversation.id],
     );
     if (updated.rows[0]) {
       lead = toLead(updated.rows[0]);
-      await recordLeadChanges(client, { accountId, actor: { type: "user", userId } }, [{ type: "lead.updated", lead, fields: ["conversation_id"] }]);
+      const context = { accountId, actor: { type: "user", userId } } as const;
+      await recordLeadChanges(client, context, [{ type: "lead.updated", lead, fields: ["conversation_id"] }]);
     }
-    await client.query(`UPDATE conversations SET lead_id = $3, updated_at = now() WHERE account_id = $1 AND id = $2`, [accountId, conversation.id, lead.id]);
+    await client.query(`UPDATE conversations SET lead_id = $3, updated_at = now() WHERE account_id = $1 AND id = $2`, [
+      accountId,
+      conversation.id,
+      lead.id,
+    ]);
     await recordAuditSql(client, {
       accountId,
       actorUserId: userId,

@@ -186,7 +186,7 @@ export const handoffRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
   return answer(await requestHandoff(widget, conversation), 200);
 });
 
-/** POST /api/chat/{widget_id}/conversations/{id}/contact {"name", "email"} — a claim; a lead when no lead has the email. */
+/** POST /api/chat/{widget_id}/conversations/{id}/contact {"name", "email"} — a claim (conversations/contact.ts). */
 export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(async (request, params) => {
   const visitor = await visitorOf(request, params, "write");
   if (!visitor.ok) return visitor.response;

@@ -39,20 +39,32 @@ export const conversationSchema = z
     widget_id: z.string().meta({ description: "The chat widget the conversation started in.", example: "wid_8PqR2sT4uV6wX8yZ0aB2cD" }),
     lead_id: z.string().nullable().meta({
       description:
-        "The linked lead: the one created from the email the visitor left when no lead had it, or one an agent linked. " +
-        "An email that already belongs to a lead never links it by itself: lead_id stays null until an agent links them.",
+        "The linked lead: the one created from the email the visitor left when no lead had it, or one an agent " +
+        "linked. An email that already belongs to a lead never links it by itself: lead_id stays null until an " +
+        "agent links them.",
       example: null,
     }),
     visitor_name: z.string().nullable().meta({ description: "As the visitor typed it; null until they leave it.", example: "Ada" }),
-    visitor_email: z.string().nullable().meta({ format: "email", description: "As the visitor typed it (lower-cased); not verified.", example: "ada@example.com" }),
+    visitor_email: z
+      .string()
+      .nullable()
+      .meta({
+        format: "email",
+        description: "As the visitor typed it (lower-cased); not verified.",
+        example: "ada@example.com",
+      }),
     contact: z
       .object({
         name: z.string().nullable().meta({ example: "Ada" }),
         email: z.string().meta({ format: "email", example: "ada@example.com" }),
-        verified: z.boolean().meta({ description: "Always false: the chat does not check that the email is the visitor's.", example: false }),
+        verified: z.boolean().meta({ description: "Always false: the chat does not check that the email is theirs." }),
       })
       .nullable()
-      .meta({ description: "The name and email the visitor left in the chat, as a claim; null until they leave them. Not proof of who the visitor is." }),
+      .meta({
+        description:
+          "The name and email the visitor left in the chat, as a claim; null until they leave them. " +
+          "Not proof of who the visitor is.",
+      }),
     started_at: instant("When the visitor opened the conversation (UTC); the same as created_at."),
     page_url: z.string().nullable().meta({ description: "The page the widget was opened on.", example: "https://example.com/events" }),
     referrer: z.string().nullable().meta({ description: "That page's referrer, when the browser sent one." }),

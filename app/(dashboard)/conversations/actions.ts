@@ -20,6 +20,7 @@ import { messageView, type MessageView } from "./view-model";
 const conversation = z.object({ conversationId: z.string().max(100) });
 
 const NOT_FOUND = "This conversation no longer exists.";
+const NO_MATCHING_LEAD = "No lead has the email this visitor left any more. Reload the page.";
 
 const REFUSED: Record<ConversationStatus, string> = {
   bot: "The assistant is handling this conversation. You can reply once the visitor asks for a person.",
@@ -61,7 +62,7 @@ export const linkConversationToLeadAction = defineAction(
   { role: "manager", input: conversation.extend({ leadId: z.string().max(100) }) },
   async ({ conversationId, leadId }, { account, user }) => {
     const result = await linkClaimedLead(account.id, conversationId, leadId, user.id);
-    if (!result.ok) return fail(result.reason === "not_found" ? NOT_FOUND : "No lead has the email this visitor left any more. Reload the page.");
+    if (!result.ok) return fail(result.reason === "not_found" ? NOT_FOUND : NO_MATCHING_LEAD);
     revalidate(conversationId);
     revalidatePath(`/leads/${result.lead.id}`);
     const name = leadDisplayName(result.lead);

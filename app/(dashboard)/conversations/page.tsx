@@ -82,7 +82,8 @@ export default async function ConversationsPage({ searchParams }: Props) {
 
 const EXCERPT_AUTHOR = { assistant: "Assistant", agent: "Team", system: "Notice" } as const;
 
-function inboxRow({ conversation, firstQuestion, lastMessage, matchingLead }: InboxItem, timezone: string, now: Date): InboxRow {
+function inboxRow(item: InboxItem, timezone: string, now: Date): InboxRow {
+  const { conversation, firstQuestion, lastMessage, matchingLead } = item;
   const visitor = visitorLabel(conversation);
   // The latest message is shown unless it is the first question itself.
   const latest = lastMessage && lastMessage.id !== firstQuestion?.id ? lastMessage : null;

@@ -26,11 +26,13 @@ const conversationRow = async (id: string) =>
     `SELECT lead_id, visitor_name, visitor_email FROM conversations WHERE id = $1`,
     [id],
   )).rows[0];
-const linkAudits = (accountId: string) => db.prisma.auditLog.findMany({ where: { accountId, action: "conversation.lead_linked" } });
+const linkAudits = (accountId: string) =>
+  db.prisma.auditLog.findMany({ where: { accountId, action: "conversation.lead_linked" } });
 
 /** A lead the team made: no name and no conversation, the blanks the old automatic link filled. */
 async function existingLead(accountId: string, email: string) {
-  const created = await createLead({ accountId, actor: { type: "system" } }, createLeadSchema.parse({ email, company: "Analytical Engines", source: "dashboard" }));
+  const fields = createLeadSchema.parse({ email, company: "Analytical Engines", source: "dashboard" });
+  const created = await createLead({ accountId, actor: { type: "system" } }, fields);
   if (!created.ok) throw new Error(JSON.stringify(created));
   return created.lead;
 }
@@ -41,7 +43,8 @@ async function visitorLeaves(owner: TestAccount, contact: { name: string; email:
   const ip = randomIp();
   const started = await json(await visitor.start(widget.id, { ip, body: { text: "Any concerts this weekend?" } }));
   const conversationId = started.conversation.id;
-  const response = await visitor.contact(widget.id, conversationId, { ip, token: started.visitor_token, body: contact });
+  const call = { ip, token: started.visitor_token, body: contact };
+  const response = await visitor.contact(widget.id, conversationId, call);
   return { conversationId, status: response.status, answer: await json(response) };
 }
 
@@ -53,14 +56,17 @@ describe("a visitor who leaves an existing lead's email", () => {
     const lead = await existingLead(owner.accountId, "ada@example.com");
     const before = await leadRow(lead.id);
 
-    const { conversationId, status, answer } = await visitorLeaves(owner, { name: "Mallory", email: "ADA@example.com" });
+    const left = await visitorLeaves(owner, { name: "Mallory", email: "ADA@example.com" });
+    const { conversationId, status, answer } = left;
 
     // The visitor's answer is the one any email gets: it does not tell whether a lead has it.
     expect(status).toBe(200);
     expect(answer.conversation.contact_left).toBe(true);
-    expect(answer.messages.map((m) => [m.author, m.text])).toEqual([["system", "Thanks, Mallory. The team can reach you at ada@example.com."]]);
+    const thanks = "Thanks, Mallory. The team can reach you at ada@example.com.";
+    expect(answer.messages.map((m) => [m.author, m.text])).toEqual([["system", thanks]]);
     expect(await leadRow(lead.id)).toEqual(before);
-    expect(await conversationRow(conversationId)).toEqual({ lead_id: null, visitor_name: "Mallory", visitor_email: "ada@example.com" });
+    const claim = { lead_id: null, visitor_name: "Mallory", visitor_email: "ada@example.com" };
+    expect(await conversationRow(conversationId)).toEqual(claim);
     expect(await notifications(owner.accountId, "lead.updated")).toEqual([]);
   });
 
@@ -70,17 +76,19 @@ describe("a visitor who leaves an existing lead's email", () => {
     const { conversationId } = await visitorLeaves(owner, { name: "Mallory", email: "ada@example.com" });
 
     const body = await (await api.get(await conversationKey(owner, ["read:conversations"]), conversationId)).json();
-    expect(body).toMatchObject({ lead_id: null, contact: { name: "Mallory", email: "ada@example.com", verified: false } });
+    const contact = { name: "Mallory", email: "ada@example.com", verified: false };
+    expect(body).toMatchObject({ lead_id: null, contact });
   });
 
-  it("shows in the inbox list and the conversation page as not verified, with the lead that has this email", async () => {
+  it("shows in the inbox list and on the conversation page as not verified, with the lead of that email", async () => {
     const owner = await createAccount();
     const lead = await existingLead(owner.accountId, "ada@example.com");
     const { conversationId } = await visitorLeaves(owner, { name: "Mallory", email: "ada@example.com" });
     await signInAs(owner.user);
 
     const inbox = await listInbox(owner.accountId, { status: "bot", limit: 10 });
-    expect(inbox.data).toMatchObject([{ conversation: { id: conversationId, leadId: null }, matchingLead: { id: lead.id, name: "ada@example.com" } }]);
+    const matchingLead = { id: lead.id, name: "ada@example.com" };
+    expect(inbox.data).toMatchObject([{ conversation: { id: conversationId, leadId: null }, matchingLead }]);
     const list = renderedText(await ConversationsPage({ searchParams: Promise.resolve({ tab: "assistant" }) }));
     expect(list).toContain(`"visitor":"Mallory","email":"ada@example.com","claimed":true,"leadExists":true`);
 
@@ -90,25 +98,35 @@ describe("a visitor who leaves an existing lead's email", () => {
 });
 
 describe("Link to lead", () => {
-  it("links the conversation and the lead as the chat once did, announces lead.updated and records who did it", async () => {
+  it("links the conversation and the lead as the chat once did, announces lead.updated, records who", async () => {
     const owner = await createAccount();
     const lead = await existingLead(owner.accountId, "ada@example.com");
     const { conversationId } = await visitorLeaves(owner, { name: "Ada", email: "ada@example.com" });
     await signInAs(owner.user);
 
-    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: true, data: { message: "Linked to ada@example.com." } });
+    const link = () => linkConversationToLeadAction({ conversationId, leadId: lead.id });
+    expect(await link()).toEqual({ ok: true, data: { message: "Linked to ada@example.com." } });
     expect((await conversationRow(conversationId))?.lead_id).toBe(lead.id);
     // Only the link: the claimed name stays the visitor's word and does not fill the lead's blank.
-    expect(await leadRow(lead.id)).toMatchObject({ conversation_id: conversationId, name: null, company: "Analytical Engines" });
+    const untouched = { name: null, company: "Analytical Engines" };
+    expect(await leadRow(lead.id)).toMatchObject({ conversation_id: conversationId, ...untouched });
     const updated = await notifications(owner.accountId, "lead.updated");
     expect(updated.map((row) => row.payload.data)).toMatchObject([{ id: lead.id, conversation_id: conversationId }]);
     const audits = await linkAudits(owner.accountId);
-    expect(audits).toMatchObject([{ actorId: owner.user.id, targetType: "conversation", targetId: conversationId, targetLabel: "Ada", metadata: { leadId: lead.id, lead: "ada@example.com" } }]);
+    expect(audits).toMatchObject([
+      {
+        actorId: owner.user.id,
+        targetType: "conversation",
+        targetId: conversationId,
+        targetLabel: "Ada",
+        metadata: { leadId: lead.id, lead: "ada@example.com" },
+      },
+    ]);
 
     // The page now shows the linked lead and no longer offers the link; a second click changes nothing.
     const page = renderedText(await ConversationPage({ params: Promise.resolve({ id: conversationId }) }));
     expect(page).toContain(`"lead":{"id":"${lead.id}","name":"ada@example.com"},"matchingLead":null`);
-    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: true, data: { message: "Already linked to ada@example.com." } });
+    expect(await link()).toEqual({ ok: true, data: { message: "Already linked to ada@example.com." } });
     expect(await linkAudits(owner.accountId)).toHaveLength(1);
     expect(await notifications(owner.accountId, "lead.updated")).toHaveLength(1);
   });
@@ -120,15 +138,16 @@ describe("Link to lead", () => {
     const second = await visitorLeaves(owner, { name: "Ada", email: "ada@example.com" });
     await signInAs(owner.user);
 
-    expect((await linkConversationToLeadAction({ conversationId: first.conversationId, leadId: lead.id })).ok).toBe(true);
-    expect((await linkConversationToLeadAction({ conversationId: second.conversationId, leadId: lead.id })).ok).toBe(true);
+    const link = (conversationId: string) => linkConversationToLeadAction({ conversationId, leadId: lead.id });
+    expect((await link(first.conversationId)).ok).toBe(true);
+    expect((await link(second.conversationId)).ok).toBe(true);
     expect((await conversationRow(second.conversationId))?.lead_id).toBe(lead.id);
     expect((await leadRow(lead.id)).conversation_id).toBe(first.conversationId);
     expect(await notifications(owner.accountId, "lead.updated")).toHaveLength(1);
     expect(await linkAudits(owner.accountId)).toHaveLength(2);
   });
 
-  it("refuses a member, a lead without the claimed email and another account's conversation, changing nothing", async () => {
+  it("refuses a member, a lead without the claimed email and another account's conversation", async () => {
     const owner = await createAccount();
     const lead = await existingLead(owner.accountId, "ada@example.com");
     const otherLead = await existingLead(owner.accountId, "grace@example.com");
@@ -136,16 +155,17 @@ describe("Link to lead", () => {
     const before = await leadRow(lead.id);
 
     await signInAs(await addMember(owner.accountId, "member"));
-    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: false, error: MANAGERS_ONLY });
+    const link = (leadId: string) => linkConversationToLeadAction({ conversationId, leadId });
+    expect(await link(lead.id)).toEqual({ ok: false, error: MANAGERS_ONLY });
 
     await signInAs(owner.user);
-    expect(await linkConversationToLeadAction({ conversationId, leadId: otherLead.id })).toEqual({
+    expect(await link(otherLead.id)).toEqual({
       ok: false,
       error: "No lead has the email this visitor left any more. Reload the page.",
     });
 
     await signInAs((await createAccount("Mallory")).user);
-    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toEqual({ ok: false, error: "This conversation no longer exists." });
+    expect(await link(lead.id)).toEqual({ ok: false, error: "This conversation no longer exists." });
 
     expect(await leadRow(lead.id)).toEqual(before);
     expect((await conversationRow(conversationId))?.lead_id).toBeNull();
@@ -160,9 +180,13 @@ describe("a visitor who leaves an email of no lead", () => {
     const { conversationId, answer } = await visitorLeaves(owner, { name: "Ada", email: "Ada@Example.com" });
     expect(answer.conversation.contact_left).toBe(true);
 
-    const lead = (await db.pool.query(`SELECT id, name, email, source, conversation_id FROM leads WHERE account_id = $1 AND source = 'chat'`, [owner.accountId])).rows;
-    expect(lead).toEqual([{ id: expect.any(String), name: "Ada", email: "ada@example.com", source: "chat", conversation_id: conversationId }]);
+    const chatLeads = `SELECT id, name, email, source, conversation_id FROM leads
+      WHERE account_id = $1 AND source = 'chat'`;
+    const lead = (await db.pool.query(chatLeads, [owner.accountId])).rows;
+    const made = { name: "Ada", email: "ada@example.com", source: "chat", conversation_id: conversationId };
+    expect(lead).toEqual([{ id: expect.any(String), ...made }]);
     expect((await conversationRow(conversationId))?.lead_id).toBe(lead[0].id);
-    expect((await listInbox(owner.accountId, { status: "bot", limit: 10 })).data).toMatchObject([{ matchingLead: null }]);
+    const inbox = await listInbox(owner.accountId, { status: "bot", limit: 10 });
+    expect(inbox.data).toMatchObject([{ matchingLead: null }]);
   });
 });

@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { Badge } from "@/components/ui/badge";
 import { leadsMatchingClaims } from "@/lib/conversations/claims";
+import { claimedContact } from "@/lib/conversations/model";
 import { getConversation, listMessages } from "@/lib/conversations/read";
 import { leadDisplayName } from "@/lib/leads/display";
 import { getLead } from "@/lib/leads/read";
@@ -32,6 +33,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   ]);
   const manager = canManage(context);
   const visitor = visitorLabel(conversation);
+  const claim = claimedContact(conversation);
   const tab = INBOX_TABS.find((each) => each.status === conversation.status) ?? INBOX_TABS[0];
 
   return (
@@ -42,7 +44,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       </Link>
       <PageHeader
         title={visitor}
-        description={conversation.visitorEmail ? <ClaimDescription name={conversation.visitorName} email={conversation.visitorEmail} /> : undefined}
+        description={claim ? <ClaimDescription name={claim.name} email={claim.email} /> : undefined}
         actions={manager && conversation.status !== "closed" ? <CloseConversationButton conversationId={conversation.id} visitor={visitor} /> : null}
       />
       <div className="grid gap-6 lg:grid-cols-3">

@@ -74,8 +74,12 @@ export function SessionDetails({ conversation, lead, matchingLead, canLink, time
         ) : (
           <p className="mt-2 text-sm text-zinc-500">No lead yet. When the visitor leaves a name and email in the chat, a lead is created and linked here.</p>
         )}
-        {conversation.visitorEmail ? <ClaimedContact name={conversation.visitorName} email={conversation.visitorEmail} /> : null}
-        {matchingLead ? <MatchingLeadNote conversationId={conversation.id} lead={matchingLead} canLink={canLink} /> : null}
+        {conversation.visitorEmail ? (
+          <ClaimedContact name={conversation.visitorName} email={conversation.visitorEmail} />
+        ) : null}
+        {matchingLead ? (
+          <MatchingLeadNote conversationId={conversation.id} lead={matchingLead} canLink={canLink} />
+        ) : null}
       </section>
       <section aria-labelledby="conversation-session" className={cardClasses}>
         <h2 id="conversation-session" className="text-sm font-semibold text-zinc-900">
@@ -107,8 +111,10 @@ function ClaimedContact({ name, email }: { name: string | null; email: string })
   );
 }
 
-/** A lead has the claimed email: say so, and let an owner or admin link the two if they know it is the same person. */
-function MatchingLeadNote({ conversationId, lead, canLink }: { conversationId: string; lead: MatchingLead; canLink: boolean }) {
+type NoteProps = { conversationId: string; lead: MatchingLead; canLink: boolean };
+
+/** A lead has the claimed email: say so, and let an owner or admin who knows it is the same person link them. */
+function MatchingLeadNote({ conversationId, lead, canLink }: NoteProps) {
   return (
     <div className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
       <p>
