@@ -11,7 +11,8 @@ export type CreateLeadInput = CreateLeadBody & { conversationId?: string | null 
 
 /*
  * One statement, so a create is one round trip and atomic without BEGIN/COMMIT: it checks the stage (the
- * one named, or the pipeline's first), inserts, yields to an existing lead with the same email (ON
+ * one named, or the pipeline's first) under the account's pipeline lock (lead_stage_for_write, see
+ * removePipelineStage in lib/leads/pipeline.ts), inserts, yields to an existing lead with the same email (ON
  * CONFLICT on the per-account unique index, so two concurrent creates with one email make one lead and a
  * 409 for the other), and writes the lead.created notification to the outbox from the inserted row, so
  * the notification commits with the lead or not at all. A create records no audit entry
@@ -19,10 +20,10 @@ export type CreateLeadInput = CreateLeadBody & { conversationId?: string | null 
  */
 const INSERT_SQL = `
 WITH stage AS (
-  SELECT key FROM pipeline_stages WHERE account_id = $2 AND ($9::text IS NULL OR key = $9) ORDER BY position, key LIMIT 1
+  SELECT lead_stage_for_write($2::uuid, $9::text) AS key
 ), created AS (
   INSERT INTO leads (id, account_id, name, email, phone, company, source, notes, stage, metadata, conversation_id)
-  SELECT $1, $2, $3, $4, $5, $6, $7, $8, stage.key, $10::jsonb, $11 FROM stage
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8, stage.key, $10::jsonb, $11 FROM stage WHERE stage.key IS NOT NULL
   ON CONFLICT (account_id, email) WHERE email IS NOT NULL DO NOTHING
   RETURNING ${LEAD_COLUMNS}
 ), ${emitMessagesCte("notified", `SELECT $2::uuid AS account_id, 'lead.created' AS type, ${leadJsonSql("created")} AS data FROM created`)}

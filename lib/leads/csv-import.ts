@@ -152,6 +152,9 @@ function importChanges(inserted: LeadRow[], updated: Array<LeadRow & { previous_
 }
 
 async function importBatch(client: Queryable, accountId: string, batch: LeadImportRow[], summary: CsvImportSummary): Promise<void> {
+  // The batch's stages cannot be removed until it commits (removePipelineStage in pipeline.ts); every
+  // statement below reads the pipeline as it is once the lock is held.
+  await client.query("SELECT lock_account_pipeline($1::uuid, false)", [accountId]);
   const emails = batch.flatMap((row) => (row.lead.email ? [row.lead.email] : []));
   const { rows: found } = await client.query<{ email: string }>("SELECT email FROM leads WHERE account_id = $1 AND email = ANY($2::text[])", [accountId, emails]);
   const existing = new Set(found.map((row) => row.email));

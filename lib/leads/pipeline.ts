@@ -155,9 +155,12 @@ export async function movePipelineStage(context: LeadContext, key: string, direc
 
 /**
  * Removes a stage no lead holds. Lead writers check the stage without locking its row (see the Lead
- * model), so this takes a SHARE lock on leads for its few milliseconds: lead inserts and stage changes
- * in flight finish first, new ones wait, and none can put a lead into the stage between the check and
- * the delete. The count for the refusal is taken after the lock is released.
+ * model) but under the account's pipeline lock, held shared (lead_stage_for_write, lock_account_pipeline:
+ * see the pipeline_account_lock migration). This takes it exclusively for its few milliseconds: this
+ * account's lead writes in flight finish first, new ones wait, and none can put a lead into the stage
+ * between the check and the delete; other accounts' writes never wait. The check is the next statement,
+ * so it sees what the writers it waited for committed. The count for the refusal is taken after the
+ * lock is released.
  */
 export async function removePipelineStage(context: LeadContext, key: string): Promise<PipelineEditResult> {
   const { accountId } = context;
@@ -167,7 +170,7 @@ export async function removePipelineStage(context: LeadContext, key: string): Pr
     if (!stage) return notFound;
     if (stages.length === 1) return { ok: false, reason: "last_stage", message: "A pipeline needs at least one stage." } as const;
     await client.query("SET LOCAL lock_timeout = '5s'");
-    await client.query("LOCK TABLE leads IN SHARE MODE");
+    await client.query("SELECT lock_account_pipeline($1::uuid, true)", [accountId]);
     const { rowCount } = await client.query(
       `DELETE FROM pipeline_stages WHERE account_id = $1 AND key = $2
          AND NOT EXISTS (SELECT 1 FROM leads WHERE account_id = $1 AND stage = $2)`,

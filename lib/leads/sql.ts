@@ -54,9 +54,14 @@ export function toLead(row: LeadRow): Lead {
 }
 
 
+/**
+ * Whether a lead may be moved into stage `key`. Takes the account's pipeline lock, shared, until the
+ * transaction ends, so the stage cannot be removed before the lead is written (removePipelineStage in
+ * pipeline.ts); call it inside the transaction that writes the lead.
+ */
 export async function stageExists(client: Queryable, accountId: string, key: string): Promise<boolean> {
-  const { rowCount } = await client.query("SELECT 1 FROM pipeline_stages WHERE account_id = $1 AND key = $2", [accountId, key]);
-  return rowCount === 1;
+  const { rows } = await client.query<{ key: string | null }>("SELECT lead_stage_for_write($1::uuid, $2::text) AS key", [accountId, key]);
+  return rows[0]?.key === key;
 }
 
 export async function stageKeys(client: Queryable, accountId: string): Promise<string[]> {

@@ -7,6 +7,7 @@ import { createLead } from "@/lib/leads/create";
 import { listLeadsTable, readBoard } from "@/lib/leads/dashboard";
 import { addPipelineStage, listPipelineStages, MAX_STAGES, movePipelineStage, removePipelineStage, reorderPipelineStages } from "@/lib/leads/pipeline";
 import { createLeadSchema } from "@/lib/leads/schemas";
+import { changeLeadStage } from "@/lib/leads/update";
 import { addMember, createAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 
@@ -261,6 +262,55 @@ describe("pipeline", () => {
       [owner.accountId],
     );
     expect(rows).toEqual([]);
+  });
+});
+
+describe("stage removal and lead writes of other accounts", () => {
+  /** Until a backend waits for a lock in a statement starting with `prefix`. */
+  async function waitForLockWait(prefix: string): Promise<void> {
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const { rowCount } = await db.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ltrim(query) LIKE $1", [`${prefix}%`]);
+      if (rowCount) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`nothing waited in ${prefix}`);
+  }
+
+  const settledWithin = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+
+  it("holds back only its own account's lead writes while it runs", async () => {
+    const owner = await createAccount();
+    const other = await createAccount("Elsewhere Ltd");
+    // Stall the removal at its last step, its audit entry (whose foreign key check waits for this row lock),
+    // when it has checked and deleted the stage and still holds whatever it serialises lead writes with.
+    const blocker = await db.pool.connect();
+    let removal: ReturnType<typeof removePipelineStage> | undefined;
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [owner.accountId]);
+      removal = removePipelineStage(system(owner.accountId), "lost");
+      removal.catch(() => {}); // Awaited below; a failure must not surface as an unhandled rejection first.
+      await waitForLockWait("INSERT INTO audit_log");
+
+      const started = Date.now();
+      const elsewhere = await createLead(system(other.accountId), createLeadSchema.parse({ name: "Not held back", stage: "lost" }));
+      expect(elsewhere.ok).toBe(true);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      const moved = await seedLead(other.accountId, { name: "Moved" });
+      expect((await changeLeadStage(system(other.accountId), moved.id, "lost")).ok).toBe(true);
+
+      const sameAccount = createLead(system(owner.accountId), createLeadSchema.parse({ name: "Too late", stage: "lost" }));
+      expect(await settledWithin(sameAccount, 300)).toBe(false);
+      await blocker.query("COMMIT");
+      expect(await removal).toMatchObject({ ok: true });
+      expect(await sameAccount).toMatchObject({ ok: false, reason: "invalid" });
+    } finally {
+      await blocker.query("ROLLBACK").catch(() => {});
+      blocker.release();
+      await removal?.catch(() => {});
+    }
+    expect(await stageKeys(owner.accountId)).not.toContain("lost");
   });
 });
 

@@ -1,0 +1,27 @@
+-- Removing a pipeline stage and writing a lead into a stage serialise per account, on a transaction-level
+-- advisory lock of the account (lib/leads/pipeline.ts, removePipelineStage): writers of leads that set a stage hold it
+-- shared (they never wait for one another), the removal of a stage holds it exclusively. Before, the
+-- removal took LOCK TABLE leads IN SHARE MODE, and one account's removal stalled every account's lead
+-- writes for up to 5 s. The two-key form keeps these locks apart from the app's one-key advisory locks.
+
+-- 1,819,178,863: this lock's own namespace; the second key is the account's.
+CREATE FUNCTION lock_account_pipeline(p_account_id uuid, p_exclusive boolean) RETURNS void
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  IF p_exclusive THEN
+    PERFORM pg_advisory_xact_lock(1819178863, hashtext(p_account_id::text));
+  ELSE
+    PERFORM pg_advisory_xact_lock_shared(1819178863, hashtext(p_account_id::text));
+  END IF;
+END $$;
+
+-- The stage a lead write may use: `p_stage` when the pipeline has it, the first stage when `p_stage` is
+-- null, else null; under the account's shared lock. VOLATILE on purpose: a volatile function reads with
+-- a snapshot taken after the lock is granted, so a write that waited for a removal sees the stage gone,
+-- where the calling statement's own snapshot (taken before it waited) would still see it.
+CREATE FUNCTION lead_stage_for_write(p_account_id uuid, p_stage text) RETURNS text
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  PERFORM lock_account_pipeline(p_account_id, false);
+  RETURN (SELECT key FROM pipeline_stages WHERE account_id = p_account_id AND (p_stage IS NULL OR key = p_stage) ORDER BY position, key LIMIT 1);
+END $$;
