@@ -1,6 +1,7 @@
 import { applyMigrations } from "../db/migrate";
 import { startOutboundWorker, workerConcurrency } from "../outbound/worker";
 import { ensureSecrets, openDatabase } from "../runtime/local-environment";
+import { loopbackTargetsProblem } from "../webhook-subscriptions/addresses";
 import { runCli } from "./run-cli";
 
 /*
@@ -10,6 +11,12 @@ import { runCli } from "./run-cli";
  * attempts in flight finish (each is bounded by its timeout), then exits.
  */
 runCli(async () => {
+  // The worker makes the connections, so it refuses loopback targets behind an https URL as the server does.
+  const loopbackProblem = loopbackTargetsProblem();
+  if (loopbackProblem) {
+    console.error(`\n✖ ${loopbackProblem}\n`);
+    return 1;
+  }
   ensureSecrets();
   const database = await openDatabase();
   try {

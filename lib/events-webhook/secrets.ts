@@ -11,7 +11,7 @@ export const SECRET_PREFIX = "whsec_";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 // Binds ciphertexts to their purpose: a value encrypted for something else under the same key fails.
-const AAD = Buffer.from("webhook-signing-secret:v1");
+const SECRET_PURPOSE = "webhook-signing-secret:v1";
 
 export function generateSecret(): string {
   return SECRET_PREFIX + crypto.randomBytes(32).toString("base64url");
@@ -49,12 +49,30 @@ function encryptionKey(): Buffer {
   return key;
 }
 
-export function encryptSecret(secret: string): string {
+/**
+ * Any text under APP_ENCRYPTION_KEY, in the format of the secrets, bound to `purpose` (the GCM additional
+ * data): it opens only with the same purpose. For other values that carry a secret, e.g. a stored answer.
+ */
+export function sealText(text: string, purpose: string): string {
   const iv = crypto.randomBytes(IV_BYTES);
   const cipher = crypto.createCipheriv("aes-256-gcm", encryptionKey(), iv);
-  cipher.setAAD(AAD);
-  const ciphertext = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+  cipher.setAAD(Buffer.from(purpose, "utf8"));
+  const ciphertext = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64url");
+}
+
+/** The text sealText sealed for `purpose`; throws when it was tampered with or sealed for something else. */
+export function openSealedText(sealed: string, purpose: string): string {
+  const raw = Buffer.from(sealed, "base64url");
+  if (raw.length < IV_BYTES + TAG_BYTES) throw new Error("The sealed value is malformed");
+  const decipher = crypto.createDecipheriv("aes-256-gcm", encryptionKey(), raw.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(purpose, "utf8"));
+  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+}
+
+export function encryptSecret(secret: string): string {
+  return sealText(secret, SECRET_PURPOSE);
 }
 
 /*
@@ -68,12 +86,9 @@ const memo = new Map<string, string>();
 export function decryptSecret(stored: string): string {
   const known = memo.get(stored);
   if (known !== undefined) return known;
-  const raw = Buffer.from(stored, "base64url");
-  if (raw.length <= IV_BYTES + TAG_BYTES) throw new Error("The stored secret is malformed");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", encryptionKey(), raw.subarray(0, IV_BYTES));
-  decipher.setAAD(AAD);
-  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  const secret = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+  const malformed = Buffer.from(stored, "base64url").length <= IV_BYTES + TAG_BYTES;
+  if (malformed) throw new Error("The stored secret is malformed");
+  const secret = openSealedText(stored, SECRET_PURPOSE);
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(stored, secret);
   return secret;

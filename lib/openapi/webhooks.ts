@@ -72,9 +72,12 @@ const notFound = errorResponse("No subscription with this id in the key's accoun
 const TAGS = ["Webhook subscriptions"];
 
 const URL_RULES =
-  "`url` must be https (at most 2,048 characters, no user name or password) and its host must not be, or resolve to, a loopback, private, link-local, " +
+  "`url` must be https (at most 2,048 characters, no user name or password) on port 443 or 1024–65535, " +
+  "and its host must not be, or resolve to, a loopback, private, link-local, " +
   "multicast, CGNAT, benchmarking, documentation or reserved address (IPv4 or IPv6, including IPv4-mapped forms). A refused URL is 400 `invalid_request` " +
-  "with `details[0].reason`: `invalid_url`, `url_too_long`, `scheme_not_allowed`, `credentials_not_allowed`, `private_address` or `unresolvable_host`. " +
+  "with `details[0].reason`: `invalid_url`, `url_too_long`, `scheme_not_allowed`, `credentials_not_allowed`, " +
+  "`port_not_allowed` or `private_address` " +
+  "(also for a host name that does not resolve: the answer does not tell the two apart). " +
   "Event type problems carry `unknown_event_type`, `empty_event_types` or `required`.";
 
 export const subscriptionPaths: ZodOpenApiPathsObject = {

@@ -1,13 +1,15 @@
 import net from "node:net";
 import { Agent, type Dispatcher } from "undici";
 import { allowLoopbackTargets, isAllowedAddress, RefusedAddressError, safeLookup } from "@/lib/webhook-subscriptions/addresses";
+import { isAllowedPort, isLoopbackHost, portOf } from "@/lib/webhook-subscriptions/target-url";
 
 /*
  * One HTTP attempt of a notification (docs/outbound-webhooks.md, "Delivery"), sent with undici: its
  * keep-alive pool and HTTP/1.1 parser halved the worker's CPU per delivery against node:http (and cut the
  * receiver's by a third), measured in bench:outbound. Every new connection goes through a lookup
  * that refuses private addresses (ESSRF), checked against the address really connected to (an IP literal
- * in the URL is checked here, since no lookup runs for it). One deadline covers the whole attempt:
+ * in the URL is checked here, since no lookup runs for it), and so is the port, for URLs stored before the
+ * port rule (docs/outbound-webhooks.md, "SSRF rules"). One deadline covers the whole attempt:
  * connect, send, answer and body. Redirects are not followed (a 3xx is a failure). Only the first 4 KiB
  * of the answer are kept and reading stops after 64 KiB, so a huge body costs nothing. A URL is parsed
  * once and an IP literal judged once (per loopback setting).
@@ -52,7 +54,15 @@ function undiciTimeout(deadlineMs: number): number {
   return deadlineMs + 1_000;
 }
 
-type Target = { origin: string; path: string; authorization: string | null; ipLiteral: string | null };
+type Target = {
+  origin: string;
+  path: string;
+  authorization: string | null;
+  ipLiteral: string | null;
+  port: number;
+  /** 127.0.0.0/8, ::1 or localhost by the URL's spelling: any port, with OUTBOUND_ALLOW_LOOPBACK_TARGETS=1. */
+  loopbackHost: boolean;
+};
 
 /** Bounds the caches below: subscription URLs, and the IP literals among them. */
 const CACHE_LIMIT = 1_000;
@@ -72,10 +82,19 @@ function targetOf(url: string): Target {
     path: `${parsed.pathname}${parsed.search}`,
     authorization: credentials === null ? null : `Basic ${Buffer.from(credentials).toString("base64")}`,
     ipLiteral: net.isIP(host) ? host : null,
+    port: portOf(parsed),
+    loopbackHost: isLoopbackHost(parsed.hostname),
   };
   if (targets.size >= CACHE_LIMIT) targets.clear();
   targets.set(url, target);
   return target;
+}
+
+/** The port rule of subscribing, again before connecting: any port only for loopback, when allowed. */
+function assertAllowedPort(target: Target): void {
+  if (isAllowedPort(target.port) || (target.loopbackHost && allowLoopbackTargets())) return;
+  const error = new Error(`Refusing to connect to port ${target.port}`);
+  throw Object.assign(error, { code: "EPORT_NOT_ALLOWED", port: target.port });
 }
 
 /** An IP literal is never looked up, so it is judged here, before connecting (ESSRF when refused). */
@@ -97,6 +116,7 @@ export function post(url: string, headers: Record<string, string>, body: string,
     try {
       target = targetOf(url);
       if (target.ipLiteral) assertAllowedLiteral(target.ipLiteral);
+      assertAllowedPort(target);
     } catch (error) {
       resolve({ statusCode: null, excerpt: "", durationMs: 0, error: describeError(error), retryAfter: undefined });
       return;
@@ -197,7 +217,8 @@ class Attempt implements Dispatcher.DispatchHandler {
 
 /** Network failures in words for the dashboard's "Delivery attempts" table. */
 export function describeError(error: unknown): string {
-  const { code, message, name } = (error ?? {}) as { code?: string; message?: string; name?: string };
+  type Described = { code?: string; message?: string; name?: string; port?: number };
+  const { code, message, name, port } = (error ?? {}) as Described;
   if (name === "HTTPParserError" || code?.startsWith("HPE_")) return `The receiver's answer was not valid HTTP (${message ?? code}).`;
   // undici's words for a 100 Continue, or a 101 Switching Protocols, that was not asked for.
   if (code === "UND_ERR_SOCKET" && message === "bad response") return "The receiver's answer was not valid HTTP (an unrequested 100 Continue).";
@@ -205,6 +226,8 @@ export function describeError(error: unknown): string {
   switch (code) {
     case "ESSRF":
       return "Refused: the address resolves to a private or reserved network (not allowed for notifications).";
+    case "EPORT_NOT_ALLOWED":
+      return `Refused: port ${port} is not allowed for notifications (use 443, or a port from 1024 to 65535).`;
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return "The host name could not be resolved (DNS).";

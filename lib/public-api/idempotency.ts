@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import type pg from "pg";
 import { db } from "@/lib/db/client";
+import { openSealedText, sealText } from "@/lib/events-webhook/secrets";
 import { errorResponse } from "@/lib/http/api-error";
 import { parseJsonObject, readRawBody } from "./body";
 import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-sweep";
@@ -16,6 +17,10 @@ import { invalidRequestResponse } from "./validation";
  * stored answer (or get 409 idempotency_request_in_progress). The row remembers a fingerprint of the
  * request (method, path, raw body): the same key with another request is 409 idempotency_key_reused.
  * A 5xx answer or a thrown error is not stored: the claim is released so that a retry runs again.
+ *
+ * Answers that carry a secret (a new subscription's signing secret) are stored sealed: AES-256-GCM under
+ * APP_ENCRYPTION_KEY, bound to the API key and the Idempotency-Key, as the secrets themselves are
+ * (docs/outbound-webhooks.md, "Secrets"). A replay opens them and repeats the first answer byte for byte.
  */
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -25,19 +30,32 @@ const STORED_HEADERS = ["content-type", "location"];
 /** A claim still unanswered after this long belongs to a request that died (the statement timeout is far lower). */
 const ABANDONED_AFTER_SECONDS = 60;
 
-export type IdempotencyOptions = { pool?: pg.Pool; waitMs?: number };
+export type IdempotencyOptions = {
+  pool?: pg.Pool;
+  waitMs?: number;
+  /** The route's answers carry a secret: store them encrypted. */
+  seal?: boolean;
+};
 
-type StoredRow = { fingerprint: string; status: number | null; body: string | null; headers: Record<string, string> | null; stale: boolean };
+type StoredRow = {
+  fingerprint: string;
+  status: number | null;
+  body: string | null;
+  sealed: boolean;
+  headers: Record<string, string> | null;
+  stale: boolean;
+};
 
 const CLAIM_SQL = `INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`;
-const READ_SQL = `SELECT fingerprint, status, body, headers,
+const READ_SQL = `SELECT fingerprint, status, body, sealed, headers,
     created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
       OR (status IS NULL AND created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds') AS stale
   FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`;
 const DROP_STALE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2
     AND (created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
       OR (status IS NULL AND created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds'))`;
-const STORE_SQL = `UPDATE idempotency_keys SET status = $3, body = $4, headers = $5, completed_at = now() WHERE api_key_id = $1 AND key = $2`;
+const STORE_SQL = `UPDATE idempotency_keys SET status = $3, body = $4, headers = $5, sealed = $6, completed_at = now()
+  WHERE api_key_id = $1 AND key = $2`;
 const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND status IS NULL`;
 
 export function requestFingerprint(request: Request, body: Uint8Array): string {
@@ -67,7 +85,7 @@ export async function withIdempotency(
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0 && Date.now() >= deadline) return inProgressResponse();
     const claimed = await pool.query(CLAIM_SQL, [apiKeyId, key, fingerprint]);
-    if (claimed.rowCount === 1) return runAndStore(pool, apiKeyId, key, handle);
+    if (claimed.rowCount === 1) return runAndStore(pool, apiKeyId, key, handle, options.seal === true);
 
     const { rows } = await pool.query<StoredRow>(READ_SQL, [apiKeyId, key]);
     const stored = rows[0];
@@ -81,7 +99,7 @@ export async function withIdempotency(
         details: [{ field: "Idempotency-Key", message: "Use a new key for each distinct request." }],
       });
     }
-    if (stored.status !== null) return replay(stored);
+    if (stored.status !== null) return replay(stored, apiKeyId, key);
     await sleep(Math.min(25 * 2 ** Math.min(attempt, 3), 200));
   }
 }
@@ -109,7 +127,16 @@ function checkKey(key: string): string | null {
   return null;
 }
 
-async function runAndStore(pool: pg.Pool, apiKeyId: string, key: string, handle: () => Promise<Response>): Promise<Response> {
+/** The sealed answer opens only for the (API key, Idempotency-Key) it was stored under. */
+const sealPurpose = (apiKeyId: string, key: string) => `idempotent-answer:v1:${apiKeyId}:${key}`;
+
+async function runAndStore(
+  pool: pg.Pool,
+  apiKeyId: string,
+  key: string,
+  handle: () => Promise<Response>,
+  seal: boolean,
+): Promise<Response> {
   let response: Response;
   try {
     response = await handle();
@@ -127,15 +154,18 @@ async function runAndStore(pool: pg.Pool, apiKeyId: string, key: string, handle:
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  await pool.query(STORE_SQL, [apiKeyId, key, response.status, text, JSON.stringify(headers)]);
+  const body = seal ? sealText(text, sealPurpose(apiKeyId, key)) : text;
+  await pool.query(STORE_SQL, [apiKeyId, key, response.status, body, JSON.stringify(headers), seal]);
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-function replay(stored: StoredRow): Response {
+function replay(stored: StoredRow, apiKeyId: string, key: string): Response {
   const headers = new Headers(stored.headers ?? {});
   headers.set("Idempotent-Replayed", "true");
   headers.set("Cache-Control", "no-store");
-  return new Response(stored.body ?? "", { status: stored.status ?? 200, headers });
+  const purpose = sealPurpose(apiKeyId, key);
+  const body = stored.sealed && stored.body !== null ? openSealedText(stored.body, purpose) : stored.body;
+  return new Response(body ?? "", { status: stored.status ?? 200, headers });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

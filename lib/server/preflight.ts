@@ -1,11 +1,13 @@
 import { encryptionKeyProblem } from "@/lib/events-webhook/secrets";
 import { isHttpsUrl } from "@/lib/http/security-headers";
 import type { Env } from "@/lib/http/client-ip";
+import { loopbackTargetsProblem } from "@/lib/webhook-subscriptions/addresses";
 
 /*
  * What the production server checks before it listens; each problem is one sentence saying what to do.
  * Plain http is refused unless ALLOW_INSECURE_HTTP=1 says it is meant (npm start sets it for the
  * http://localhost URL it chooses itself): session cookies and API keys must not cross a network in clear.
+ * Loopback notification targets are refused behind an https public URL (a real deployment).
  */
 export function preflightProblems(env: Env = process.env): string[] {
   const problems: string[] = [];
@@ -19,6 +21,8 @@ export function preflightProblems(env: Env = process.env): string[] {
   }
   const keyProblem = encryptionKeyProblem(env.APP_ENCRYPTION_KEY);
   if (keyProblem) problems.push(keyProblem);
+  const loopbackProblem = loopbackTargetsProblem(env);
+  if (loopbackProblem) problems.push(loopbackProblem);
   if (!env.NEXTAUTH_SECRET) problems.push("NEXTAUTH_SECRET is not set. Set it to a long random value, e.g. the output of: openssl rand -base64 32");
   return problems;
 }

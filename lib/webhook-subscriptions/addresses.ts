@@ -51,6 +51,21 @@ export function allowLoopbackTargets(env: Record<string, string | undefined> = p
   return env.OUTBOUND_ALLOW_LOOPBACK_TARGETS === "1";
 }
 
+/*
+ * Loopback targets are for a developer's machine and the tests. An app whose public URL is https is a
+ * real deployment: there the setting would let any API key aim notifications at the server's own
+ * services, so the production server and the standalone worker refuse to start with it.
+ */
+export function loopbackTargetsProblem(env: Record<string, string | undefined> = process.env): string | null {
+  if (!allowLoopbackTargets(env)) return null;
+  const httpsUrl = [env.NEXTAUTH_URL, env.APP_BASE_URL].find((url) => url?.trim().toLowerCase().startsWith("https://"));
+  if (!httpsUrl) return null;
+  return (
+    `OUTBOUND_ALLOW_LOOPBACK_TARGETS=1 is set, but the public URL (${httpsUrl.trim()}) is https. ` +
+    "Loopback notification targets are for local development and tests only: remove OUTBOUND_ALLOW_LOOPBACK_TARGETS."
+  );
+}
+
 /** Whether `ip` (an IP literal; anything else is refused) may be connected to. */
 export function isAllowedAddress(ip: string, options: AddressOptions = { allowLoopback: false }): boolean {
   const address = ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;

@@ -38,7 +38,10 @@ function failureResponse(failure: SubscriptionFailure): Response {
   }
 }
 
-/** POST /api/public/webhooks → 201 with the subscription and its secret (shown this once). */
+/**
+ * POST /api/public/webhooks → 201 with the subscription and its secret (shown this once; a replay under
+ * the same Idempotency-Key shows it again, from an answer stored encrypted).
+ */
 export async function createSubscriptionRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
   const raw = await readRawBody(request);
   if (!raw.ok) return raw.response;
@@ -51,7 +54,7 @@ export async function createSubscriptionRoute(request: Request, context: ApiKeyC
     if (!result.ok) return failureResponse(result);
     const body = { ...serializeSubscription(result.subscription), secret: result.secret };
     return jsonResponse(body, { status: 201, headers: { Location: `/api/public/webhooks/${result.subscription.id}` } });
-  });
+  }, { seal: true }); // The answer carries the signing secret: stored for replays only encrypted.
 }
 
 /** GET /api/public/webhooks */

@@ -18,7 +18,7 @@ import {
   type SubscriptionResult,
 } from "./model";
 import { SUBSCRIPTION_ID_PREFIX, type CreateSubscriptionBody, type UpdateSubscriptionBody } from "./schemas";
-import { validateTargetUrl } from "./target-url";
+import { originAndPath, validateTargetUrl } from "./target-url";
 
 /*
  * Subscriptions of one account: every query is scoped by account id, and an id of another account is
@@ -67,7 +67,8 @@ async function audit(
       accountId: context.accountId,
       actor: auditActor(context.actor),
       action,
-      target: { type: "webhook_subscription", id: subscription.id, label: subscription.url },
+      // Origin and path: the query of a hook URL often carries its token (docs/outbound-webhooks.md).
+      target: { type: "webhook_subscription", id: subscription.id, label: originAndPath(subscription.url) },
       metadata: { ...metadata, ...apiKey },
     },
     tx,
@@ -138,7 +139,15 @@ export async function updateSubscription(context: SubscriptionContext, id: strin
     // only what was written from now on, not what waited while it was disabled (docs/outbound-webhooks.md).
     if (statusChange === "active") await tx.$executeRaw`UPDATE webhook_subscriptions SET active_since = now() WHERE id = ${before.id}`;
     if (changed.length > 0) {
-      const changes = Object.fromEntries(changed.map((field) => [field, { from: before[field], to: subscription[field] }]));
+      // A URL is recorded as origin and path, like the entry's label.
+      const recorded = (field: string, value: string | string[]) =>
+        field === "url" ? originAndPath(String(value)) : value;
+      const changes = Object.fromEntries(
+        changed.map((field) => [
+          field,
+          { from: recorded(field, before[field]), to: recorded(field, subscription[field]) },
+        ]),
+      );
       await audit(tx, context, "webhook_subscription.updated", subscription, changes);
     }
     if (statusChange) await audit(tx, context, statusChange === "active" ? "webhook_subscription.enabled" : "webhook_subscription.disabled", subscription);

@@ -3,11 +3,13 @@ import { isAllowedAddress, systemResolver, type Resolver } from "./addresses";
 
 /*
  * Where a subscription may send notifications (docs/outbound-webhooks.md, "SSRF rules"): an https URL
- * of at most 2,048 characters, without credentials, whose host is not, and does not resolve to, a
- * loopback, private, link-local, multicast, reserved or documentation address. The WHATWG URL parser
+ * of at most 2,048 characters, without credentials, on port 443 or 1024–65535 (no SSH, SMTP or other
+ * well-known service), whose host is not, and does not resolve to, a loopback, private, link-local,
+ * multicast, reserved or documentation address. A name that does not resolve gets the very answer of
+ * one that resolves privately, so that subscribing cannot tell which internal names exist. The WHATWG URL parser
  * turns every IPv4 spelling ("2130706433", "0x7f.1", "017700000001") into dotted decimal first, so
  * they are judged as the address they are. With OUTBOUND_ALLOW_LOOPBACK_TARGETS=1 loopback hosts
- * (127.0.0.0/8, ::1, localhost) are allowed, also over http; nothing else changes.
+ * (127.0.0.0/8, ::1, localhost) are allowed, also over http and on any port; nothing else changes.
  * The same check runs again at connect time (safeLookup), against the address actually used.
  */
 
@@ -18,8 +20,8 @@ export type TargetUrlReason =
   | "url_too_long"
   | "scheme_not_allowed"
   | "credentials_not_allowed"
-  | "private_address"
-  | "unresolvable_host";
+  | "port_not_allowed"
+  | "private_address";
 
 export type TargetUrlProblem = { reason: TargetUrlReason; message: string };
 
@@ -36,7 +38,32 @@ const problem = (reason: TargetUrlReason, message: string): { ok: false; problem
 
 const PRIVATE_MESSAGE = "The URL's host is a loopback, private, link-local or otherwise non-public address. Use a public https endpoint.";
 
+/** Ports a notification may go to: https's own, and the unprivileged ones (a receiver on e.g. 8443). */
+export function isAllowedPort(port: number): boolean {
+  return port === 443 || (port >= 1024 && port <= 65535);
+}
+
+/** The URL's port, or the scheme's default when it names none (the URL parser drops a default port). */
+export function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === "http:" ? 80 : 443;
+}
+
+const portProblem = (port: number) =>
+  problem(
+    "port_not_allowed",
+    `Port ${port} is not allowed. Use port 443 (the https default: leave the port out) or a port from 1024 to 65535.`,
+  );
+
 const isLocalhostName = (name: string) => name === "localhost" || name.endsWith(".localhost");
+
+/** Whether a URL's host (an IP literal, bracketed or not, or a name) is loopback by its spelling alone. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  if (net.isIP(host)) {
+    return !isAllowedAddress(host, { allowLoopback: false }) && isAllowedAddress(host, { allowLoopback: true });
+  }
+  return isLocalhostName(host.replace(/\.$/, "").toLowerCase());
+}
 
 /** The checks that need no network: syntax, length, scheme, credentials and an IP-literal host. */
 export function parseTargetUrl(raw: string, options: { allowLoopback: boolean }): TargetCheck<ParsedTarget> {
@@ -73,8 +100,23 @@ export function parseTargetUrl(raw: string, options: { allowLoopback: boolean })
     host = { kind: "name", name: hostname };
   }
   if (url.protocol === "http:" && !loopback) return problem("scheme_not_allowed", "Use an https URL; plain http is not allowed.");
+  // Loopback targets exist only with OUTBOUND_ALLOW_LOOPBACK_TARGETS=1 (development and tests), on any port.
+  if (!loopback && !isAllowedPort(portOf(url))) return portProblem(portOf(url));
   if (url.href.length > MAX_TARGET_URL_LENGTH) return problem("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
   return { ok: true, value: { url: url.href, host } };
+}
+
+/**
+ * A subscription's URL as records name it (audit entries, which outlive the subscription and every
+ * member reads): origin and path only, since a query often carries the receiver's token.
+ */
+export function originAndPath(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
 }
 
 export type TargetUrlOptions = { allowLoopback: boolean; resolve?: Resolver; timeoutMs?: number };
@@ -106,9 +148,13 @@ export async function validateTargetUrl(raw: string, options: TargetUrlOptions):
   } catch {
     answers = [];
   }
-  if (answers.length === 0) return problem("unresolvable_host", `The host ${host.name} could not be resolved. Check the spelling, or try again once its DNS is set up.`);
-  if (answers.some((answer) => !isAllowedAddress(answer.address, options))) {
-    return problem("private_address", `The host ${host.name} resolves to a non-public address. Use a public https endpoint.`);
+  // No answer and a private answer read alike, so this cannot be used to learn which internal names exist.
+  if (answers.length === 0 || answers.some((answer) => !isAllowedAddress(answer.address, options))) {
+    return problem(
+      "private_address",
+      `The host ${host.name} has no public address: it does not resolve, or it resolves to a non-public address. ` +
+        "Use a public https endpoint.",
+    );
   }
   return { ok: true, value: url };
 }

@@ -69,6 +69,26 @@ describe("post", () => {
     }
   });
 
+  it("refuses a port other than 443 or 1024–65535 without connecting (a URL stored before the rule)", async () => {
+    delete process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;
+    const targets = [
+      ["https://93.184.215.14:22/x", 22],
+      ["https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]:25/", 25],
+      ["https://hooks.example.com:1023/", 1023],
+    ] as const;
+    for (const [url, port] of targets) {
+      const error = `Refused: port ${port} is not allowed for notifications (use 443, or a port from 1024 to 65535).`;
+      expect(await post(url, {}, "{}", 1_000)).toMatchObject({ statusCode: null, error, durationMs: 0 });
+    }
+  });
+
+  it("lets a loopback target use any port when loopback targets are allowed", async () => {
+    process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
+    // Port 9 (discard) has no listener here: the attempt connects and is refused by the system, not by the rule.
+    const result = await post("http://127.0.0.1:9/hook", {}, "{}", 1_000);
+    expect(result).toMatchObject({ statusCode: null, error: expect.stringMatching(/refused the connection/) });
+  });
+
   it("sends to [::1] when loopback targets are allowed", async () => {
     const server = await listen((req, res) => req.resume().on("end", () => res.writeHead(204).end()), undefined, "::1");
     try {

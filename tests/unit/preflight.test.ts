@@ -22,6 +22,18 @@ describe("production start-up checks", () => {
     expect(preflightProblems({ ...http, ALLOW_INSECURE_HTTP: "true" })).toHaveLength(1);
   });
 
+  it("refuse OUTBOUND_ALLOW_LOOPBACK_TARGETS=1 when the public URL is https", () => {
+    const loopback = { ...valid, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1" };
+    const refusal = /OUTBOUND_ALLOW_LOOPBACK_TARGETS=1.*https.*local development and tests/;
+    expect(preflightProblems(loopback)).toEqual([expect.stringMatching(refusal)]);
+    const local = { NEXTAUTH_URL: "http://127.0.0.1:3000", ALLOW_INSECURE_HTTP: "1" };
+    const httpsBase = { ...loopback, ...local, APP_BASE_URL: "https://app.example.com" };
+    expect(preflightProblems(httpsBase)).toHaveLength(1);
+    // A local http server (npm start's own URL, the end-to-end tests) keeps it.
+    expect(preflightProblems({ ...httpsBase, APP_BASE_URL: "http://127.0.0.1:3000" })).toEqual([]);
+    expect(preflightProblems({ ...valid, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "0" })).toEqual([]);
+  });
+
   it("refuse a missing NEXTAUTH_URL, NEXTAUTH_SECRET or APP_ENCRYPTION_KEY, naming each", () => {
     const problems = preflightProblems({ ALLOW_INSECURE_HTTP: "1" });
     expect(problems).toHaveLength(3);

@@ -38,6 +38,15 @@ describe("parseTargetUrl", () => {
     ["https://0xa9fea9fe/", "private_address"],
     ["https://10.1/", "private_address"],
     [`https://example.com/${"a".repeat(3_000)}`, "url_too_long"],
+    // Port 443 and the unprivileged ports only: no SSH, SMTP, DNS or other well-known service.
+    ["https://hooks.example.com:443/hook", "ok"],
+    ["https://hooks.example.com:1024/hook", "ok"],
+    ["https://hooks.example.com:65535/hook", "ok"],
+    ["https://8.8.8.8:22/x", "port_not_allowed"],
+    ["https://hooks.example.com:25/hook", "port_not_allowed"],
+    ["https://hooks.example.com:80/hook", "port_not_allowed"],
+    ["https://hooks.example.com:1023/hook", "port_not_allowed"],
+    ["https://hooks.example.com:0/hook", "port_not_allowed"],
   ])("%s → %s", (raw, reason) => {
     expect(reasonOf(raw)).toBe(reason);
   });
@@ -50,6 +59,14 @@ describe("parseTargetUrl", () => {
     for (const raw of ["http://169.254.169.254", "http://10.0.0.1", "ftp://127.0.0.1/", "http://hooks.example.com/", "https://user:pw@127.0.0.1/"]) {
       expect(reasonOf(raw, loose)).not.toBe("ok");
     }
+  });
+
+  it("lets loopback targets use any port when loopback targets are allowed, and no other host", () => {
+    for (const raw of ["http://127.0.0.1:9/hook", "http://localhost/hook", "http://[::1]:22/"]) {
+      expect(reasonOf(raw, loose)).toBe("ok");
+    }
+    expect(reasonOf("https://hooks.example.com:22/", loose)).toBe("port_not_allowed");
+    expect(reasonOf("https://93.184.215.14:8080/", loose)).toBe("ok");
   });
 
   it("stores the normalised URL without its fragment", () => {
@@ -89,10 +106,17 @@ describe("validateTargetUrl", () => {
     expect(await check("https://sneaky.test/hook")).toBe("private_address");
   });
 
-  it("refuses a host name that does not resolve, or resolves too slowly", async () => {
-    expect(await check("https://nowhere.test/hook")).toBe("unresolvable_host");
+  it("refuses a name that does not resolve, or resolves too slowly, exactly as one that resolves privately", async () => {
+    // One answer for both, so that subscribing cannot tell which internal names exist.
+    const privately = await validateTargetUrl("https://internal.test/hook", { allowLoopback: false, resolve });
+    const nowhere = await validateTargetUrl("https://nowhere.test/hook", { allowLoopback: false, resolve });
     const stalled = await validateTargetUrl("https://slow.test/", { allowLoopback: false, resolve: () => new Promise(() => {}), timeoutMs: 20 });
-    expect(stalled).toMatchObject({ ok: false, problem: { reason: "unresolvable_host" } });
+    expect(privately).toMatchObject({ ok: false, problem: { reason: "private_address" } });
+    const words = (result: typeof privately, host: string) =>
+      result.ok ? "" : result.problem.message.replace(host, "HOST");
+    expect(words(nowhere, "nowhere.test")).toBe(words(privately, "internal.test"));
+    expect(words(stalled, "slow.test")).toBe(words(privately, "internal.test"));
+    expect(nowhere).toMatchObject({ ok: false, problem: { reason: "private_address" } });
   });
 
   it("accepts a name resolving to loopback only when loopback targets are allowed", async () => {

@@ -29,7 +29,9 @@ const BAD_SUBSCRIPTIONS: [string, object, string, string][] = [
   ["plain http to a public host", { url: "http://hooks.example.test/", event_types: ["lead.created"] }, "url", "scheme_not_allowed"],
   ["a 3,000-character URL", { url: `https://hooks.example.test/${"a".repeat(3_000 - 27)}`, event_types: ["lead.created"] }, "url", "url_too_long"],
   ["credentials in the URL", { url: "https://me:pw@hooks.example.test/", event_types: ["lead.created"] }, "url", "credentials_not_allowed"],
-  ["an unresolvable host", { url: "https://nowhere.example.test/", event_types: ["lead.created"] }, "url", "unresolvable_host"],
+  ["an unresolvable host", { url: "https://nowhere.example.test/", event_types: ["lead.created"] }, "url", "private_address"],
+  ["a public address on the SSH port", { url: "https://8.8.8.8:22/x", event_types: ["lead.created"] }, "url", "port_not_allowed"],
+  ["a host name on a privileged port", { url: "https://hooks.example.test:8/hook", event_types: ["lead.created"] }, "url", "port_not_allowed"],
   ["not a URL", { url: "hooks.example.test", event_types: ["lead.created"] }, "url", "invalid_url"],
   ["a legacy target_url that is private", { target_url: "http://10.0.0.1/", event: "lead.created" }, "target_url", "private_address"],
   ["an unknown event type", { url: "https://hooks.example.test/", event_types: ["lead.created", "lead.exploded"] }, "event_types.1", "unknown_event_type"],
@@ -47,6 +49,17 @@ describe("POST /api/public/webhooks with bad input", () => {
     expect(error.code).toBe("invalid_request");
     expect(error.details[0]).toMatchObject({ field, reason, message: expect.any(String) });
     expect(await subscriptionCount(owner.accountId)).toBe(0);
+  });
+
+  it("answers a host name that does not resolve exactly as one that resolves to a private address", async () => {
+    const detailOf = async (url: string) => {
+      const response = await api.create(secret, { url, event_types: ["lead.created"] });
+      return { status: response.status, detail: (await errorOf(response)).details[0] };
+    };
+    const hidden = await detailOf("https://nowhere.example.test/hook");
+    const internal = await detailOf("https://intranet.example.test/hook");
+    const sameWords = String(internal.detail.message).replace("intranet.", "nowhere.");
+    expect(hidden).toEqual({ ...internal, detail: { ...internal.detail, message: sameWords } });
   });
 
   it("refuses wrong types with per-field details", async () => {

@@ -156,6 +156,34 @@ describe("GET, PATCH, DELETE /api/public/webhooks/{id}", () => {
   });
 });
 
+describe("audit entries", () => {
+  it("name a subscription by its URL's origin and path only: a token in the query is never recorded", async () => {
+    const hook = "https://zapier.example.test/hooks/catch/1/abc/";
+    const created = await create({ url: `${hook}?token=first-t0ken#frag`, event_types: ["*"] });
+    expect(created.url).toBe(`${hook}?token=first-t0ken`);
+    const context = { accountId: owner.accountId, actor: { type: "user" as const, user: owner.user } };
+    const moved = "https://hooks.example.test/moved";
+    expect((await api.patch(secret, created.id, { url: `${moved}?key=second-t0ken` })).status).toBe(200);
+    expect((await api.patch(secret, created.id, { status: "disabled" })).status).toBe(200);
+    expect((await rotateSubscriptionSecret(context, created.id)).ok).toBe(true);
+    expect((await revealSubscriptionSecret(context, created.id)).ok).toBe(true);
+    expect(await disableSubscription(owner.accountId, created.id, "gone")).toBe(false);
+    expect((await api.delete(secret, created.id)).status).toBe(204);
+
+    const { rows } = await db.pool.query<{ action: string; target_label: string; metadata: Record<string, unknown> }>(
+      `SELECT action, target_label, metadata FROM audit_log
+        WHERE account_id = $1 AND target_id = $2 ORDER BY created_at, id`,
+      [owner.accountId, created.id],
+    );
+    expect(rows.map((row) => row.action)).toHaveLength(6);
+    expect(JSON.stringify(rows)).not.toMatch(/t0ken|frag/);
+    expect(rows[0].target_label).toBe(hook);
+    const updated = rows.find((row) => row.action === "webhook_subscription.updated");
+    expect(updated?.metadata.url).toEqual({ from: hook, to: moved });
+    expect(rows.at(-1)).toMatchObject({ action: "webhook_subscription.deleted", target_label: moved });
+  });
+});
+
 describe("the webhooks scope", () => {
   it("answers 403 insufficient_scope naming webhooks on every path for a key without it", async () => {
     const key = await webhooksKey(owner, ["read:leads", "write:leads"]);

@@ -42,11 +42,16 @@ function urlMessage(problem: FieldProblem, url: string): string {
     case "credentials_not_allowed":
       return "Remove the user name and password from the address. Receivers check the signature instead.";
     case "private_address":
+      // A name that does not resolve reads like a private one: the answer must not tell them apart.
       return host && !/^[\d.]+$|:/.test(host) && host !== "localhost"
-        ? `${host} points to a private network address. Notifications can only go to a server reachable on the public internet.`
+        ? `We could not find a public address for ${host}: it does not exist yet, or it points to a private network. ` +
+            "Check the spelling. Notifications can only go to a server reachable on the public internet."
         : "This address is on a private network (such as localhost, 10.x.x.x or 192.168.x.x). Notifications can only go to a server reachable on the public internet.";
-    case "unresolvable_host":
-      return `We could not find ${host || "this host"}. Check the spelling, or try again once its DNS is set up.`;
+    case "port_not_allowed":
+      return (
+        "Notifications go to port 443 or to a port from 1024 to 65535. " +
+        "Remove the port from the address, or use another one."
+      );
     case "url_too_long":
       return problem.message;
     default:
