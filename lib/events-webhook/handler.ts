@@ -8,6 +8,7 @@ import { readBody, type BodyRead } from "./body";
 import { bodyExcerpt, loggedHeaders, loggedTitle, type LoggedHeaders } from "./delivery-record";
 import { isPublicIdFormat } from "./ids";
 import { CANCEL_SQL, DELETE_SQL, FIND_SOURCE_SQL, INVALID_SQL, REJECTED_SQL, UPSERT_SQL } from "./ingest-sql";
+import { CANCEL_OCCURRENCE_SQL, DELETE_OCCURRENCE_SQL, FIND_SERIES_SQL, seriesWithOccurrence, type SeriesCandidate } from "./occurrence-sql";
 import { parsePayload, type ParsedPayload } from "./payload";
 import { accepted, duplicate, internalError, planLimitReached, rateLimited, REJECTIONS, rejection, type RateState, type RejectionCode } from "./responses";
 import { decryptSecret } from "./secrets";
@@ -144,7 +145,22 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
 
         const event =
           payload.action === "upsert" ? eventFieldParams(payload.event) : [payload.event.title, payload.event.startsAt.toISOString(), payload.event.location];
-        const result = await query<Outcome>(`webhook-${payload.action}`, STATEMENTS[payload.action], [
+        let name = `webhook-${payload.action}`;
+        let statement: string = STATEMENTS[payload.action];
+        let occurrence: { starts_at: string; status: string } | undefined;
+        if (payload.action !== "upsert") {
+          // A cancel or delete may name a later occurrence of a series (docs/recurring-events.md): one lookup
+          // more, off the hot path (upserts), before the statement that applies it.
+          const series = await query<SeriesCandidate>("webhook-find-series", FIND_SERIES_SQL, [source.account_id, ...event]);
+          const seriesId = seriesWithOccurrence(series.rows, payload.event.startsAt);
+          if (seriesId) {
+            name = `webhook-${payload.action}-occurrence`;
+            statement = payload.action === "cancel" ? CANCEL_OCCURRENCE_SQL : DELETE_OCCURRENCE_SQL;
+            event.push(seriesId);
+            occurrence = { starts_at: payload.event.startsAt.toISOString(), status: payload.action === "cancel" ? "cancelled" : "deleted" };
+          }
+        }
+        const result = await query<Outcome>(name, statement, [
           source.id, source.account_id, signature!.slice("sha256=".length), source.secret_ciphertext, PLAN_LIMITS, payload.action,
           elapsed(), excerpt, bodySize, JSON.stringify(logged), ...event,
         ]);
@@ -153,7 +169,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
         const rate = outcome.points === null ? null : rateState(outcome.rate_limit ?? 0, outcome);
         switch (outcome.code) {
           case "ok":
-            return accepted(payload.action, { id: outcome.id!, status: outcome.status!, created: outcome.created === true }, rate);
+            return accepted(payload.action, { id: outcome.id!, status: outcome.status!, created: outcome.created === true, occurrence }, rate);
           case "duplicate":
             return duplicate(rate);
           case "rate_limited":

@@ -72,7 +72,7 @@ const statusOf = `CASE outcome.code WHEN 'ok' THEN 200 WHEN 'duplicate' THEN 200
  *   $8 body excerpt, $9 body bytes, $10 logged headers (JSON), $11… the event: upsert sends the ten
  *   fields of eventFieldParams; cancel and delete send title, starts_at, location.
  */
-function actionStatement(actionCtes: string, failureCode: string): string {
+export function actionStatement(actionCtes: string, failureCode: string, occurrence = "NULL"): string {
   return `WITH ${clock},
   src AS (
     SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan, ($5::jsonb ->> a.plan::text)::int AS max_events
@@ -95,8 +95,8 @@ function actionStatement(actionCtes: string, failureCode: string): string {
   ${RATE_LIMITED_GATE("$1")},
   ${gate("replay_gate", REFUSAL_GATE_KIND, "$1", "clock, outcome WHERE outcome.code = 'duplicate'")},
   logged AS (
-    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
-    SELECT $2::uuid, $1::uuid, $6::text, ${statusOf}, $11::text, NULLIF(outcome.code, 'ok'), ${latency("$7")},
+    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, occurrence_at, error_code, latency_ms, body, body_bytes, headers)
+    SELECT $2::uuid, $1::uuid, $6::text, ${statusOf}, $11::text, ${occurrence}, NULLIF(outcome.code, 'ok'), ${latency("$7")},
            $8::text, $9::int, $10::jsonb
     FROM outcome WHERE outcome.code <> 'stale'
       AND (outcome.code NOT IN ('rate_limited', 'duplicate') OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
@@ -106,11 +106,25 @@ function actionStatement(actionCtes: string, failureCode: string): string {
 }
 
 // An event that exists (in this statement's snapshot) is an update, allowed at the plan's limit and
-// without the account lock; a new one needs room, checked under the lock (accountRoomCte).
+// without the account lock; a new one needs room, checked under the lock (accountRoomCte). An upsert of
+// an occurrence removed from a recurring series (same title and location, its start) restores it
+// instead (docs/recurring-events.md): one more index probe, so the hot path stays one statement.
 export const UPSERT_SQL = actionStatement(
   `known AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
-  ${accountRoomCte("room", "$2", "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known)")},
-  ev AS (${upsertEventSql(2, 11, "FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
+  restorable AS (
+    SELECT x.event_id FROM event_exceptions x JOIN events s ON s.id = x.event_id
+    WHERE x.account_id = $2::uuid AND x.occurs_at = $12::timestamptz AND s.account_id = $2::uuid AND s.title = $11::text
+      AND s.location = $16::text AND NOT EXISTS (SELECT 1 FROM known) LIMIT 1),
+  ${accountRoomCte("room", "$2", "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known) AND NOT EXISTS (SELECT 1 FROM restorable)")},
+  upserted AS (${upsertEventSql(2, 11, "FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
+  unexcepted AS (
+    DELETE FROM event_exceptions x USING restorable r
+    WHERE x.account_id = $2::uuid AND x.occurs_at = $12::timestamptz AND x.event_id = r.event_id AND EXISTS (SELECT 1 FROM allowed)
+    RETURNING x.event_id),
+  restored AS (
+    UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = u.event_id AND s.account_id = $2::uuid
+    RETURNING s.id, s.status::text AS status, false AS created, ${eventData("s")}),
+  ev AS (SELECT id, status, created, data FROM upserted UNION ALL SELECT id, status, created, data FROM restored),
   ${emitMessagesCte("notified", upsertNotifications("$2", "ev"))}`,
   "plan_limit_reached",
 );

@@ -67,7 +67,10 @@ function success(body: unknown, rate: RateState | null): Response {
   return new Response(JSON.stringify(body), { status: 200, headers: rate ? Object.assign(headers, rateHeaders(rate)) : headers });
 }
 
-export function accepted(action: string, event: { id: string; status: string; created: boolean }, rate: RateState | null): Response {
+type AcceptedEvent = { id: string; status: string; created: boolean; occurrence?: { starts_at: string; status: string } };
+
+/** `occurrence`: the later occurrence of a series a cancel or delete acted on (the series is `id`). */
+export function accepted(action: string, event: AcceptedEvent, rate: RateState | null): Response {
   return success({ ok: true, action, event }, rate);
 }
 

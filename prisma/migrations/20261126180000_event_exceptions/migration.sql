@@ -6,7 +6,7 @@ CREATE TABLE "event_exceptions" (
     "kind" TEXT NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "event_exceptions_pkey" PRIMARY KEY ("account_id","event_id","occurs_at")
+    CONSTRAINT "event_exceptions_pkey" PRIMARY KEY ("account_id","occurs_at","event_id")
 );
 
 CREATE INDEX "event_exceptions_event_id_occurs_at_idx" ON "event_exceptions"("event_id", "occurs_at");
@@ -14,3 +14,6 @@ CREATE INDEX "event_exceptions_event_id_occurs_at_idx" ON "event_exceptions"("ev
 CREATE INDEX "events_series_idx" ON "events"("account_id", "starts_at") WHERE (recurring <> '');
 
 ALTER TABLE "event_exceptions" ADD CONSTRAINT "event_exceptions_event_id_fkey" FOREIGN KEY ("event_id") REFERENCES "events"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- The delivery log names the occurrence a cancel or delete acted on.
+ALTER TABLE "webhook_deliveries" ADD COLUMN "occurrence_at" TIMESTAMPTZ(3);

@@ -1,0 +1,74 @@
+import { safeTimeZone } from "@/lib/assistant/calendar";
+import { occurrenceAt } from "@/lib/events/occurrences";
+import { RECURRENCES, type Recurrence } from "@/lib/events/schema";
+import { identityMatch } from "@/lib/events/sql";
+import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
+import { actionStatement } from "./ingest-sql";
+
+const isRecurrence = (value: string | null): value is Exclude<Recurrence, ""> =>
+  value !== null && value !== "" && (RECURRENCES as readonly string[]).includes(value);
+
+/*
+ * Cancel and delete of one later occurrence of a recurring series (docs/recurring-events.md): the request
+ * names an instant that is not an event's start but an occurrence of a series with the same title and
+ * location. The handler finds the series (FIND_SERIES_SQL) and asks lib/events/occurrences.ts whether the
+ * instant is one of its occurrences; only then does one of these statements record the exception, with
+ * the same checks, replay record and delivery log as every action (ingest-sql.ts). The series itself
+ * stays as it is, but for updated_at; subscribers get event.updated with the series.
+ *
+ * Parameters as the cancel and delete statements, plus $14, the series' id.
+ */
+
+/**
+ * The recurring series an instant may be a later occurrence of: same title and location, started
+ * earlier; with the account's zone, and whether an event has exactly this identity (it wins).
+ * $1 account, $2 title, $3 starts_at, $4 location.
+ */
+export const FIND_SERIES_SQL = `SELECT a.timezone, e.id, e.starts_at, e.ends_at, e.recurring,
+    EXISTS (SELECT 1 FROM events i WHERE ${identityMatch(1, 2, 3, 4).replaceAll(/(^|\s)(account_id|title|starts_at|location)/g, "$1i.$2")}) AS exact
+  FROM accounts a LEFT JOIN events e
+    ON e.account_id = a.id AND e.title = $2::text AND e.location = $4::text AND e.recurring <> '' AND e.starts_at < $3::timestamptz
+  WHERE a.id = $1::uuid`;
+
+function occurrenceStatement(kind: "cancelled" | "deleted"): string {
+  return actionStatement(
+    `prior AS (SELECT kind FROM event_exceptions WHERE account_id = $2::uuid AND occurs_at = $12::timestamptz AND event_id = $14::uuid),
+  excepted AS (
+    INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
+    SELECT $2::uuid, $12::timestamptz, s.id, '${kind}' FROM events s
+    WHERE s.id = $14::uuid AND s.account_id = $2::uuid AND s.title = $11::text AND s.location = $13::text AND EXISTS (SELECT 1 FROM allowed)
+    ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = CASE WHEN x.kind = 'deleted' THEN 'deleted' ELSE EXCLUDED.kind END
+    RETURNING event_id, kind),
+  changed AS (SELECT event_id FROM excepted WHERE NOT EXISTS (SELECT 1 FROM prior) OR (SELECT kind FROM prior) <> excepted.kind),
+  touched AS (
+    UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = c.event_id AND s.account_id = $2::uuid
+    RETURNING s.id, ${eventData("s")}),
+  ev AS (SELECT s.id, s.status::text AS status, false AS created FROM events s JOIN excepted x ON x.event_id = s.id),
+  ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched")}`,
+    "event_not_found",
+    "$12::timestamptz",
+  );
+}
+
+export const CANCEL_OCCURRENCE_SQL = occurrenceStatement("cancelled");
+export const DELETE_OCCURRENCE_SQL = occurrenceStatement("deleted");
+
+export type SeriesCandidate = {
+  timezone: string;
+  id: string | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  recurring: string | null;
+  exact: boolean;
+};
+
+/** The series whose later occurrence starts at `instant`, or null (an exact event, or no such series). */
+export function seriesWithOccurrence(rows: SeriesCandidate[], instant: Date): string | null {
+  for (const row of rows) {
+    if (row.exact) return null;
+    if (!row.id || !row.starts_at || !isRecurrence(row.recurring)) continue;
+    const series = { startsAt: row.starts_at, endsAt: row.ends_at, recurring: row.recurring, timeZone: safeTimeZone(row.timezone) };
+    if (occurrenceAt(series, instant)?.first === false) return row.id;
+  }
+  return null;
+}
