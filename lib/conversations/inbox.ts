@@ -25,6 +25,11 @@ export type InboxItem = {
   matchingLead: MatchingLead | null;
 };
 
+/** Whether a page link's cursor is one this inbox issued: a stale or edited one shows the first page. */
+export function isInboxCursor(cursor: string | null): boolean {
+  return cursor === null || tryDecodeCursor(cursor, CONVERSATION_CURSOR.tag, CONVERSATION_CURSOR.parts) !== null;
+}
+
 export async function listInbox(accountId: string, options: { status: ConversationStatus; cursor?: string | null; limit: number }): Promise<ListPage<InboxItem>> {
   // A stale or edited cursor shows the first page rather than an error.
   const key = tryDecodeCursor(options.cursor, CONVERSATION_CURSOR.tag, CONVERSATION_CURSOR.parts);

@@ -73,6 +73,7 @@ describe("a cursor holding an impossible date", () => {
     expect(renderedText(await LeadsPage({ searchParams: Promise.resolve({ cursor: forged(LEAD_CURSOR.tag, lead.id) }) }))).toContain(lead.id);
     const inboxPage = await ConversationsPage({ searchParams: Promise.resolve({ tab: "assistant", cursor: forged(CONVERSATION_CURSOR.tag, conversation.id) }) });
     expect(renderedText(inboxPage)).toContain(conversation.id);
+    expect(renderedText(inboxPage)).toContain("That page link is out of date or was changed");
     await expect(AuditLogPage({ searchParams: Promise.resolve({ older: forged("audit", uuid) }) })).resolves.toBeTruthy();
   });
 });

@@ -5,7 +5,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
-import { listInbox, type InboxItem } from "@/lib/conversations/inbox";
+import { isInboxCursor, listInbox, type InboxItem } from "@/lib/conversations/inbox";
 import { countNeedingPerson } from "@/lib/conversations/read";
 import { formatDateTime } from "@/lib/format/date-time";
 import { relativeTime } from "@/lib/format/relative-time";
@@ -29,7 +29,10 @@ export default async function ConversationsPage({ searchParams }: Props) {
   const { account } = context;
   const raw = await searchParams;
   const tab = inboxTab(first(raw.tab));
-  const cursor = first(raw.cursor)?.slice(0, 2_048) || null;
+  const given = first(raw.cursor) || null;
+  // A page link this inbox did not issue (stale, or edited by hand) shows the newest page, and says so.
+  const staleLink = !isInboxCursor(given);
+  const cursor = staleLink ? null : given;
   const [page, needing] = await Promise.all([listInbox(account.id, { status: tab.status, cursor, limit: PAGE_SIZE }), countNeedingPerson(account.id)]);
   const now = new Date();
   const rows = page.data.map((item) => inboxRow(item, account.timezone, now));
@@ -52,6 +55,12 @@ export default async function ConversationsPage({ searchParams }: Props) {
         </p>
       )}
       <InboxTabs tabs={tabs} current={tab.key} label="Conversations by status" />
+      {staleLink ? (
+        <p role="status" className="mt-4 flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <Info className="size-4 shrink-0 text-amber-600" aria-hidden />
+          That page link is out of date or was changed, so the newest conversations are shown.
+        </p>
+      ) : null}
       <div role="tabpanel" id={INBOX_PANEL_ID} aria-labelledby={tabId(tab.key)} className="pt-4">
         {rows.length === 0 ? (
           <TabEmptyState tab={tab} paged={Boolean(cursor)} />
