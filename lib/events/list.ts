@@ -17,7 +17,10 @@ export type ListEventsOptions = {
   /** Case-insensitive text in the title, location or description. */
   query?: string;
   status?: "upcoming" | "cancelled" | "all";
-  /** upcoming: starts now or later; past: started before now. */
+  /**
+   * upcoming: starts now or later, or a recurring series (it repeats without end: docs/recurring-events.md);
+   * past: a one-off event that started before now.
+   */
   when?: EventWhen;
   /** Defaults: start time ascending, or descending for past events. */
   sort?: EventSort;
@@ -58,7 +61,9 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
   const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
   const where = ["account_id = $1::uuid"];
   if (options.status && options.status !== "all") where.push(`status = ${param(options.status, '"EventStatus"')}`);
-  if (when !== "all") where.push(`starts_at ${when === "upcoming" ? ">=" : "<"} ${param((options.now ?? new Date()).toISOString(), "timestamptz")}`);
+  const now = when === "all" ? "" : param((options.now ?? new Date()).toISOString(), "timestamptz");
+  // Each branch walks its own index in order (series: events_series_idx), so "upcoming" stays a keyset walk.
+  const branches = { all: ["true"], upcoming: [`starts_at >= ${now}`, `recurring <> '' AND starts_at < ${now}`], past: [`recurring = '' AND starts_at < ${now}`] }[when];
   const query = options.query?.trim().slice(0, 200).replaceAll("\u0000", "");
   if (query) {
     const pattern = param(`%${escapeLike(query)}%`, "text");
@@ -69,10 +74,10 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
   const direction = ascending ? "ascending" : "descending";
   if (cursor) where.push(keysetCondition(spec.columns, spec.parts, cursor, direction, param));
   const order = keysetOrder(spec.columns, direction);
-  const result = await db.pool.query<EventRow>(
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${limit + 1}`,
-    params,
-  );
+  const select = (branch: string) => `SELECT ${EVENT_COLUMNS} FROM events WHERE ${[...where, branch].join(" AND ")} ORDER BY ${order} LIMIT ${limit + 1}`;
+  const text =
+    branches.length === 1 ? select(branches[0]) : `SELECT * FROM (${branches.map((branch) => `(${select(branch)})`).join(" UNION ALL ")}) AS page ORDER BY ${order} LIMIT ${limit + 1}`;
+  const result = await db.pool.query<EventRow>(text, params);
   const { rows, more } = takePage(result.rows, limit);
   if (backwards) rows.reverse();
   const first = rows[0];

@@ -43,3 +43,16 @@ export function formatTime(date: Date, timeZone = "UTC"): string {
 export function formatMoment(date: Date, timeZone = "UTC"): { date: string; time: string; full: string } {
   return { date: formatDate(date, timeZone), time: formatTime(date, timeZone), full: formatDateTime(date, timeZone) };
 }
+
+const shortDayTimes = new Map<string, Intl.DateTimeFormat>();
+
+/** "Sat 5 Dec, 09:00" (en-GB order, 24-hour clock). */
+export function formatShortDayTime(date: Date, timeZone = "UTC"): string {
+  let format = shortDayTimes.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    shortDayTimes.set(timeZone, format);
+  }
+  const part = Object.fromEntries(format.formatToParts(date).map((each) => [each.type, each.value]));
+  return `${part.weekday} ${part.day} ${part.month}, ${part.hour}:${part.minute}`;
+}

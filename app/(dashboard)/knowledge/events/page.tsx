@@ -5,7 +5,9 @@ import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
-import { formatMoment } from "@/lib/format/date-time";
+import { formatMoment, formatShortDayTime } from "@/lib/format/date-time";
+import type { Occurrence } from "@/lib/events/occurrences";
+import { nextOccurrences } from "@/lib/events/series";
 import { listEvents } from "@/lib/events/list";
 import { eventUsage } from "@/lib/events/repository";
 import { formatWithOffset } from "@/lib/events/datetime";
@@ -21,7 +23,13 @@ export const metadata: Metadata = { title: "All Events" };
 
 const number = new Intl.NumberFormat("en-US");
 
-function rowView(event: EventRecord, timezone: string, now: Date): EventRowView {
+/** "Repeats weekly · next Sat 5 Dec, 09:00", or "· no later occurrence" once the series has none left. */
+function repeats(event: EventRecord, next: Occurrence | null | undefined, timezone: string): string | null {
+  if (!event.recurring) return null;
+  return `Repeats ${event.recurring} · ${next ? `next ${formatShortDayTime(next.startsAt, timezone)}` : "no later occurrence"}`;
+}
+
+function rowView(event: EventRecord, timezone: string, now: Date, next: Map<string, Occurrence | null>): EventRowView {
   return {
     id: event.id,
     title: event.title,
@@ -31,8 +39,9 @@ function rowView(event: EventRecord, timezone: string, now: Date): EventRowView 
     location: event.location,
     price: event.price,
     recurring: event.recurring,
+    repeats: repeats(event, next.get(event.id), timezone),
     status: event.status,
-    past: event.startsAt < now,
+    past: event.recurring ? !next.get(event.id) : event.startsAt < now,
     url: event.url,
     form: {
       title: event.title,
@@ -66,6 +75,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
     listEvents(account.id, { ...listOptionsFrom(params), cursor: params.cursor, direction: params.dir === "prev" ? "prev" : "next", limit: 50, now }),
     eventUsage(account.id),
   ]);
+  const next = await nextOccurrences(account.id, page.items, account.timezone, now);
   const exportHref = `/knowledge/events/export${pageHref(params, null, "next")}`;
   const actions = (
     <>
@@ -127,7 +137,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
       <div className="space-y-4">
         <EventsToolbar />
         <EventsTable
-          rows={page.items.map((event) => rowView(event, account.timezone, now))}
+          rows={page.items.map((event) => rowView(event, account.timezone, now, next))}
           canManage={manager}
           timezone={account.timezone}
           emptyMessage="No events match your search and filters."

@@ -1,7 +1,7 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import { Ban, Pencil, Trash2 } from "lucide-react";
+import { Ban, Pencil, Repeat, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -23,6 +23,8 @@ export type EventRowView = {
   location: string;
   price: string;
   recurring: string;
+  /** For a series: "Repeats weekly · next Sat 5 Dec, 09:00". */
+  repeats: string | null;
   status: "upcoming" | "cancelled";
   past: boolean;
   url: string;
@@ -83,6 +85,12 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
       cell: ({ row }) => (
         <div className="max-w-64 min-w-36">
           <p className="font-medium text-zinc-900">{row.original.title}</p>
+          {row.original.repeats ? (
+            <p className="flex items-center gap-1 text-xs text-zinc-600">
+              <Repeat className="size-3 shrink-0" aria-hidden />
+              {row.original.repeats}
+            </p>
+          ) : null}
           {row.original.url ? (
             <a href={row.original.url} target="_blank" rel="noopener noreferrer nofollow" className="text-xs break-all text-indigo-600 hover:underline">
               {row.original.url.replace(/^https?:\/\//, "").slice(0, 48)}
