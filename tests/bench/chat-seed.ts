@@ -1,10 +1,14 @@
 import type pg from "pg";
+import { occurrencesBetween } from "@/lib/events/occurrences";
+import type { Recurrence } from "@/lib/events/schema";
 
 /*
  * The chat benchmark's knowledge: `count` events in one account, spread from 60 days ago over the
  * following ~16 months (one every 7 minutes at 100,000), with titles, locations and descriptions drawn
  * from realistic word lists, so a topic like "jazz" or "pottery" matches a few percent of the events
  * and goes through the trigram indexes rather than matching everything or nothing.
+ * One event in five is a recurring series (daily, weekly, monthly and yearly in turn), and one series in
+ * ten has two of its coming occurrences removed (exceptions), as a venue's calendar of classes would.
  */
 
 const KINDS = [
@@ -36,7 +40,7 @@ const literal = (values: string[]) => `ARRAY[${values.map((value) => `'${value.r
 
 export async function seedChatEvents(client: pg.Client | pg.Pool, accountId: string, count: number): Promise<void> {
   await client.query(
-    `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, location, description, price, url, status)
+    `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, location, description, price, url, status, recurring)
      SELECT $1::uuid,
        q[1 + (n / 30) % array_length(q, 1)] || ' ' || k[1 + n % array_length(k, 1)],
        starts, '+01:00', starts + interval '2 hours',
@@ -44,10 +48,33 @@ export async function seedChatEvents(client: pg.Client | pg.Pool, accountId: str
        d[1 + (n * 3) % array_length(d, 1)],
        c[1 + (n * 11) % array_length(c, 1)],
        'https://example.test/events/' || n,
-       CASE WHEN n % 50 = 0 THEN 'cancelled'::"EventStatus" ELSE 'upcoming'::"EventStatus" END
+       CASE WHEN n % 50 = 0 THEN 'cancelled'::"EventStatus" ELSE 'upcoming'::"EventStatus" END,
+       CASE WHEN n % 5 = 0 THEN (ARRAY['daily', 'weekly', 'monthly', 'yearly'])[1 + (n / 5) % 4] ELSE '' END
      FROM generate_series(1, $2::int) AS n,
        LATERAL (SELECT date_trunc('minute', now()) - interval '60 days' + n * interval '7 minutes' AS starts) AS s,
        (SELECT ${literal(KINDS)} AS k, ${literal(QUALIFIERS)} AS q, ${literal(PLACES)} AS p, ${literal(DESCRIPTIONS)} AS d, ${literal(PRICES)} AS c) AS lists`,
     [accountId, count],
   );
+}
+
+/** Removes two coming occurrences of one series in ten, computed as the product computes them. */
+export async function seedChatExceptions(client: pg.Client | pg.Pool, accountId: string, timeZone: string): Promise<number> {
+  const { rows } = await client.query<{ id: string; starts_at: Date; ends_at: Date | null; recurring: Recurrence }>(
+    "SELECT id, starts_at, ends_at, recurring FROM events WHERE account_id = $1 AND recurring <> '' ORDER BY id",
+    [accountId],
+  );
+  const now = new Date();
+  const horizon = new Date(now.getTime() + 400 * 86_400_000);
+  const exceptions: Array<[string, string]> = [];
+  rows.forEach((row, index) => {
+    if (index % 10 !== 0) return;
+    const coming = occurrencesBetween({ startsAt: row.starts_at, endsAt: row.ends_at, recurring: row.recurring, timeZone }, now, horizon, 2);
+    for (const occurrence of coming) exceptions.push([row.id, occurrence.startsAt.toISOString()]);
+  });
+  await client.query(
+    `INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind)
+     SELECT $1::uuid, x.id, x.at, 'cancelled' FROM unnest($2::uuid[], $3::timestamptz[]) AS x(id, at) ON CONFLICT DO NOTHING`,
+    [accountId, exceptions.map((pair) => pair[0]), exceptions.map((pair) => pair[1])],
+  );
+  return exceptions.length;
 }

@@ -6,7 +6,7 @@ import { understand } from "@/lib/assistant/intent";
 import { explainSearch, type SearchInput } from "@/lib/assistant/search";
 import { freePort } from "@/lib/db/embedded";
 import { CHAT_QUESTIONS } from "./chat-questions";
-import { seedChatEvents } from "./chat-seed";
+import { seedChatEvents, seedChatExceptions } from "./chat-seed";
 import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, stopProcess, summarise, waitForHealth, type LoadSummary } from "./harness";
 
 /*
@@ -41,8 +41,11 @@ async function prepare(databaseUrl: string): Promise<string> {
     const accountId = account.rows[0].id;
     const started = Date.now();
     await seedChatEvents(client, accountId, EVENTS);
-    await client.query("VACUUM ANALYZE events");
-    console.log(`▸ Seeded ${EVENTS.toLocaleString("en")} events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const exceptions = await seedChatExceptions(client, accountId, TIMEZONE);
+    await client.query("VACUUM ANALYZE events, event_exceptions");
+    console.log(
+      `▸ Seeded ${EVENTS.toLocaleString("en")} events (${(EVENTS / 5).toLocaleString("en")} recurring, ${exceptions.toLocaleString("en")} exceptions) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     return accountId;
   } finally {
     await client.end();

@@ -208,6 +208,9 @@ describe("invalid bodies (signed correctly): 400, counted against the rate limit
     ["a price over 100 characters", { price: "p".repeat(101) }, "event.price", "Use at most 100 characters."],
     ["a javascript: url", { url: "javascript:alert(1)" }, "event.url", "Must be an absolute http(s) URL."],
     ["recurring outside its values", { recurring: "hourly" }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
+    ["recurring in another case", { recurring: "Weekly" }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
+    ["recurring as a number", { recurring: 7 }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
+    ["recurring as a list", { recurring: ["weekly"] }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
     ["status outside its values", { status: "postponed" }, "event.status", "Must be upcoming or cancelled."],
     // Values PostgreSQL would refuse (a 500 before): instants outside years 0001-9999, NUL, lone surrogates.
     ["a starts_at whose instant is in year 0", { starts_at: "0001-01-01T00:30:00+01:00" }, "event.starts_at", expect.stringMatching(/0001 and 9999/)],
