@@ -30,7 +30,9 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
     return { ok: false, reason: "invalid", details: parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? "email"), message: issue.message })) };
   }
   const context: LeadContext = { accountId: widget.accountId, actor: { type: "chat", conversationId: conversation.id } };
-  const created = await createLead(context, { ...parsed.data, conversationId: conversation.id });
+  // A conversation already linked (by an earlier claim, or by an agent's "Link to lead") keeps its link: a
+  // new lead from this claim is not attached to it, so lead and conversation never point past each other.
+  const created = await createLead(context, { ...parsed.data, conversationId: conversation.leadId ? null : conversation.id });
   if (!created.ok && created.reason !== "exists") {
     return { ok: false, reason: "invalid", details: created.reason === "invalid" ? created.details : [] };
   }
@@ -39,9 +41,9 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
   const name = parsed.data.name;
   const email = parsed.data.email!;
   return inTransaction(async (client) => {
-    // A conversation keeps the link it has unless this claim made a lead.
+    // A conversation keeps the link it has; only an unlinked one takes the lead this claim made.
     const { rows } = await client.query<ConversationRow>(
-      `UPDATE conversations SET lead_id = COALESCE($3, lead_id), visitor_name = COALESCE($4, visitor_name),
+      `UPDATE conversations SET lead_id = COALESCE(lead_id, $3), visitor_name = COALESCE($4, visitor_name),
          visitor_email = $5, updated_at = now(), last_message_at = now()
        WHERE account_id = $1 AND id = $2 AND status <> 'closed' RETURNING ${CONVERSATION_COLUMNS}`,
       [widget.accountId, conversation.id, leadId, name, email],

@@ -2,16 +2,15 @@
 -- advisory lock of the account (lib/leads/pipeline.ts, removePipelineStage): writers of leads that set a stage hold it
 -- shared (they never wait for one another), the removal of a stage holds it exclusively. Before, the
 -- removal took LOCK TABLE leads IN SHARE MODE, and one account's removal stalled every account's lead
--- writes for up to 5 s. The two-key form keeps these locks apart from the app's one-key advisory locks.
-
--- 1,819,178,863: this lock's own namespace; the second key is the account's.
+-- writes for up to 5 s. The key is a 64-bit hash of "pipeline:" and the account, so two accounts share a
+-- lock (and wait for each other) about once in 2^64, and it stays apart from the app's other advisory locks.
 CREATE FUNCTION lock_account_pipeline(p_account_id uuid, p_exclusive boolean) RETURNS void
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
   IF p_exclusive THEN
-    PERFORM pg_advisory_xact_lock(1819178863, hashtext(p_account_id::text));
+    PERFORM pg_advisory_xact_lock(hashtextextended('pipeline:' || p_account_id::text, 0));
   ELSE
-    PERFORM pg_advisory_xact_lock_shared(1819178863, hashtext(p_account_id::text));
+    PERFORM pg_advisory_xact_lock_shared(hashtextextended('pipeline:' || p_account_id::text, 0));
   END IF;
 END $$;
 

@@ -13,9 +13,10 @@ DELETE FROM "idempotency_keys" WHERE NOT "sealed" AND strpos("body", '"secret":"
 UPDATE "audit_log" SET "target_label" = regexp_replace("target_label", '\?.*$', '')
 WHERE "target_type" = 'webhook_subscription' AND strpos("target_label", '?') > 0;
 
+-- jsonb_set is strict: a missing "from" or "to" keeps its value (null) instead of nulling the metadata.
 UPDATE "audit_log" SET "metadata" = jsonb_set(
-    jsonb_set("metadata", '{url,from}', to_jsonb(regexp_replace("metadata" #>> '{url,from}', '\?.*$', ''))),
-    '{url,to}', to_jsonb(regexp_replace("metadata" #>> '{url,to}', '\?.*$', '')))
+    jsonb_set("metadata", '{url,from}', COALESCE(to_jsonb(regexp_replace("metadata" #>> '{url,from}', '\?.*$', '')), 'null'::jsonb)),
+    '{url,to}', COALESCE(to_jsonb(regexp_replace("metadata" #>> '{url,to}', '\?.*$', '')), 'null'::jsonb))
 WHERE "target_type" = 'webhook_subscription' AND "action" = 'webhook_subscription.updated'
   AND jsonb_typeof("metadata" -> 'url') = 'object'
   AND ("metadata" #>> '{url,from}' LIKE '%?%' OR "metadata" #>> '{url,to}' LIKE '%?%');

@@ -164,6 +164,9 @@ describe("Link to lead", () => {
       error: "No lead has the email this visitor left any more. Reload the page.",
     });
 
+    // A crafted id (a NUL reaches PostgreSQL as an error) is refused before any query.
+    expect(await link("lead_\u0000")).toMatchObject({ ok: false });
+
     await signInAs((await createAccount("Mallory")).user);
     expect(await link(lead.id)).toEqual({ ok: false, error: "This conversation no longer exists." });
 
@@ -174,6 +177,25 @@ describe("Link to lead", () => {
 });
 
 describe("a visitor who leaves an email of no lead", () => {
+  it("cannot move a link an agent made by leaving another email afterwards", async () => {
+    const owner = await createAccount();
+    const lead = await existingLead(owner.accountId, "ada@example.com");
+    const widget = await getOrCreateWidget(owner.accountId);
+    const ip = randomIp();
+    const started = await json(await visitor.start(widget.id, { ip, body: { text: "Hello" } }));
+    const conversationId = started.conversation.id;
+    const leave = (email: string) => visitor.contact(widget.id, conversationId, { ip, token: started.visitor_token, body: { name: "Ada", email } });
+    await leave("ada@example.com");
+    await signInAs(owner.user);
+    expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toMatchObject({ ok: true });
+
+    expect((await leave("someone.else@example.com")).status).toBeLessThan(300);
+    expect((await conversationRow(conversationId))?.lead_id).toBe(lead.id);
+    expect(await leadRow(lead.id)).toMatchObject({ conversation_id: conversationId });
+    const made = await db.pool.query("SELECT conversation_id FROM leads WHERE account_id = $1 AND email = 'someone.else@example.com'", [owner.accountId]);
+    expect(made.rows).toEqual([{ conversation_id: null }]);
+  });
+
   it("still gets a chat lead linked to the conversation, with nothing for an agent to link", async () => {
     const owner = await createAccount();
     await existingLead(owner.accountId, "grace@example.com");

@@ -100,7 +100,16 @@ describe("session data stored before only the origin and path were kept", () => 
     const clean = await startConversation(widget, session("https://shop.example.com/b", null));
     const migrations = path.join(import.meta.dirname, "../../../prisma/migrations");
     const migration = path.join(migrations, "20261126171208_conversation_urls_origin_and_path_i8/migration.sql");
+    // A stored notification of such a conversation (listed by webhook-events, sent again by a replay).
+    const data = { id: old.conversation.id, page_url: "https://shop.example.com/a/?t=1#x", referrer: null, user_agent: "old" };
+    const notified = await db.pool.query<{ id: string }>(
+      `INSERT INTO outbound_messages (id, account_id, type, payload) SELECT m.id, $1, 'conversation.started',
+         jsonb_build_object('id', m.id, 'type', 'conversation.started', 'data', $2::jsonb) FROM (SELECT outbound_public_id('whmsg_') AS id) m RETURNING id`,
+      [accountId, JSON.stringify(data)],
+    );
     await db.pool.query(fs.readFileSync(migration, "utf8"));
+    const payload = (await db.pool.query("SELECT payload FROM outbound_messages WHERE id = $1", [notified.rows[0].id])).rows[0].payload;
+    expect(payload.data).toEqual({ ...data, page_url: "https://shop.example.com/a/" });
     expect(await getConversation(accountId, old.conversation.id)).toMatchObject({
       pageUrl: "https://shop.example.com/a/",
       referrer: "https://search.ex/",
