@@ -108,7 +108,14 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
           ...idempotentReplayedHeader,
           ...rateLimitHeaders,
         }),
+        // A replay (Idempotent-Replayed: true) shows the secret only while it is still the current one.
+        200: jsonResponse(
+          "A replay after the subscription's secret was rotated: its current state, without a secret.",
+          subscriptionSchema,
+          { ...idempotentReplayedHeader, ...rateLimitHeaders },
+        ),
         400: invalidRequest(["invalid_request", "invalid_json"]),
+        404: errorResponse("A replay after the subscription was deleted.", ["not_found"]),
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
         413: payloadTooLarge(BODY_LIMIT),
       },

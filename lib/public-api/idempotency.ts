@@ -20,7 +20,10 @@ import { invalidRequestResponse } from "./validation";
  *
  * Answers that carry a secret (a new subscription's signing secret) are stored sealed: AES-256-GCM under
  * APP_ENCRYPTION_KEY, bound to the API key and the Idempotency-Key, as the secrets themselves are
- * (docs/outbound-webhooks.md, "Secrets"). A replay opens them and repeats the first answer byte for byte.
+ * (docs/outbound-webhooks.md, "Secrets"). A replay opens them and repeats the first answer byte for byte,
+ * unless the route's `replayCheck` answers otherwise (the subscribe route: its subscription was deleted or
+ * its secret rotated since). A sealed answer that no longer opens (APP_ENCRYPTION_KEY changed, a damaged
+ * row) is dropped and the request handled as new: otherwise every retry with that key would fail for 24 h.
  */
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -35,7 +38,15 @@ export type IdempotencyOptions = {
   waitMs?: number;
   /** The route's answers carry a secret: store them encrypted. */
   seal?: boolean;
+  /**
+   * Looks at a stored answer before it is replayed: null replays it as stored, a Response is answered
+   * instead (marked as a replay). For answers whose content may have gone stale, e.g. a secret.
+   */
+  replayCheck?: (answer: StoredAnswer) => Promise<Response | null>;
 };
+
+/** A stored first answer, as a replay would repeat it (opened if it was sealed). */
+export type StoredAnswer = { status: number; body: string; headers: Record<string, string> };
 
 type StoredRow = {
   fingerprint: string;
@@ -57,6 +68,8 @@ const DROP_STALE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND k
 const STORE_SQL = `UPDATE idempotency_keys SET status = $3, body = $4, headers = $5, sealed = $6, completed_at = now()
   WHERE api_key_id = $1 AND key = $2`;
 const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND status IS NULL`;
+// Only the very row that failed to open: a concurrent retry may already have stored a new answer.
+const DROP_UNOPENABLE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND sealed AND body = $3`;
 
 export function requestFingerprint(request: Request, body: Uint8Array): string {
   return crypto
@@ -99,7 +112,12 @@ export async function withIdempotency(
         details: [{ field: "Idempotency-Key", message: "Use a new key for each distinct request." }],
       });
     }
-    if (stored.status !== null) return replay(stored, apiKeyId, key);
+    if (stored.status !== null) {
+      const answer = openAnswer(stored, apiKeyId, key);
+      if (answer) return replay(answer, options.replayCheck);
+      await pool.query(DROP_UNOPENABLE_SQL, [apiKeyId, key, stored.body]);
+      continue; // Handled as a new request: claim the key again.
+    }
     await sleep(Math.min(25 * 2 ** Math.min(attempt, 3), 200));
   }
 }
@@ -159,13 +177,27 @@ async function runAndStore(
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-function replay(stored: StoredRow, apiKeyId: string, key: string): Response {
-  const headers = new Headers(stored.headers ?? {});
-  headers.set("Idempotent-Replayed", "true");
-  headers.set("Cache-Control", "no-store");
-  const purpose = sealPurpose(apiKeyId, key);
-  const body = stored.sealed && stored.body !== null ? openSealedText(stored.body, purpose) : stored.body;
-  return new Response(body ?? "", { status: stored.status ?? 200, headers });
+/** The stored answer, opened if sealed; null (logged, without the content) when a sealed one does not open. */
+function openAnswer(stored: StoredRow, apiKeyId: string, key: string): StoredAnswer | null {
+  const answer = { status: stored.status ?? 200, body: stored.body ?? "", headers: stored.headers ?? {} };
+  if (!stored.sealed || stored.body === null) return answer;
+  try {
+    return { ...answer, body: openSealedText(stored.body, sealPurpose(apiKeyId, key)) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : "unknown error";
+    console.error(
+      `A stored idempotent answer (API key ${apiKeyId}) did not open (${reason}); handling the request as new.`,
+    );
+    return null;
+  }
+}
+
+async function replay(answer: StoredAnswer, replayCheck: IdempotencyOptions["replayCheck"]): Promise<Response> {
+  const instead = replayCheck ? await replayCheck(answer) : null;
+  const response = instead ?? new Response(answer.body, { status: answer.status, headers: answer.headers });
+  response.headers.set("Idempotent-Replayed", "true");
+  response.headers.set("Cache-Control", "no-store");
+  return response;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

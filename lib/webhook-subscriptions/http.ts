@@ -1,15 +1,22 @@
 import "server-only";
+import crypto from "node:crypto";
 import type { ApiKeyContext } from "@/lib/api-keys/with-api-key";
 import { notFoundResponse } from "@/lib/api-keys/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/http/api-error";
 import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
-import { withIdempotency } from "@/lib/public-api/idempotency";
+import { withIdempotency, type StoredAnswer } from "@/lib/public-api/idempotency";
 import { listResponse, queryObject } from "@/lib/public-api/list";
 import { invalidRequestResponse } from "@/lib/public-api/validation";
 import { listOutboundMessages, listSubscriptions, type OutboundMessageView } from "./lists";
 import { serializeSubscription, type SubscriptionContext, type SubscriptionFailure } from "./model";
 import { createSubscriptionSchema, listMessagesQuerySchema, listSubscriptionsQuerySchema, updateSubscriptionSchema } from "./schemas";
-import { createSubscription, deleteSubscription, getSubscription, updateSubscription } from "./store";
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  subscriptionWithSecret,
+  updateSubscription,
+} from "./store";
 import { parseDetailed } from "./validation";
 
 /*
@@ -38,9 +45,29 @@ function failureResponse(failure: SubscriptionFailure): Response {
   }
 }
 
+const sameSecret = (a: string, b: string) =>
+  a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * A replayed subscribe shows the secret only while it still signs as the current one: 404 once the
+ * subscription is gone, its state without the secret (200) once the secret was rotated; otherwise the first
+ * answer byte for byte, so Zapier's retried subscribe keeps working (docs/outbound-webhooks.md, "Idempotency").
+ */
+function subscribeReplayCheck(accountId: string) {
+  return async (answer: StoredAnswer): Promise<Response | null> => {
+    if (answer.status !== 201) return null; // A refusal carries no secret.
+    const first = JSON.parse(answer.body) as { id: string; secret: string };
+    const current = await subscriptionWithSecret(accountId, first.id);
+    if (!current) return notFoundResponse("webhook subscription");
+    if (sameSecret(current.secret, first.secret)) return null;
+    const location = `/api/public/webhooks/${first.id}`;
+    return jsonResponse(serializeSubscription(current.subscription), { headers: { Location: location } });
+  };
+}
+
 /**
  * POST /api/public/webhooks → 201 with the subscription and its secret (shown this once; a replay under
- * the same Idempotency-Key shows it again, from an answer stored encrypted).
+ * the same Idempotency-Key shows it again, from an answer stored encrypted, while it is still current).
  */
 export async function createSubscriptionRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
   const raw = await readRawBody(request);
@@ -54,7 +81,8 @@ export async function createSubscriptionRoute(request: Request, context: ApiKeyC
     if (!result.ok) return failureResponse(result);
     const body = { ...serializeSubscription(result.subscription), secret: result.secret };
     return jsonResponse(body, { status: 201, headers: { Location: `/api/public/webhooks/${result.subscription.id}` } });
-  }, { seal: true }); // The answer carries the signing secret: stored for replays only encrypted.
+    // The answer carries the signing secret: stored for replays only encrypted, replayed only while current.
+  }, { seal: true, replayCheck: subscribeReplayCheck(context.account.id) });
 }
 
 /** GET /api/public/webhooks */

@@ -86,6 +86,21 @@ export async function getSubscription(accountId: string, id: string): Promise<Su
   return db.prisma.webhookSubscription.findFirst({ where: { id, accountId }, select: subscriptionSelect });
 }
 
+/** The subscription with its current secret, for a replayed subscribe answer (lib/webhook-subscriptions/http.ts). */
+export async function subscriptionWithSecret(
+  accountId: string,
+  id: string,
+): Promise<{ subscription: Subscription; secret: string } | null> {
+  if (!validId(accountId, id)) return null;
+  const row = await db.prisma.webhookSubscription.findFirst({
+    where: { id, accountId },
+    select: { ...subscriptionSelect, secretCiphertext: true },
+  });
+  if (!row) return null;
+  const { secretCiphertext, ...subscription } = row;
+  return { subscription, secret: decryptSecret(secretCiphertext) };
+}
+
 /** Creates a subscription within the plan's limit; the secret is in the answer and nowhere else in plain text. */
 export async function createSubscription(context: SubscriptionContext, input: CreateSubscriptionBody): Promise<SubscriptionResult<{ subscription: Subscription; secret: string }>> {
   const url = await checkUrl(input.url, input.urlField);

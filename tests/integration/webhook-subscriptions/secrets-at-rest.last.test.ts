@@ -8,8 +8,8 @@ import { api, installFakeResolver, webhooksKey } from "./client";
 /*
  * Signing secrets are encrypted at rest everywhere (docs/outbound-webhooks.md, "Secrets"), including the
  * answers kept for Idempotency-Key replays. The last test scans every text-like column of the whole test
- * database: files share one database, so when the suite runs it also covers the rows that every
- * subscription and outbound test before this file wrote.
+ * database: files share one database, and a `.last.test.ts` file runs after every other (vitest.config.ts),
+ * so it also covers the rows that every subscription and outbound test of the run wrote.
  */
 
 let owner: TestAccount;
