@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import crypto from "node:crypto";
-import { signUp } from "./support";
+import { shot, signUp } from "./support";
 
 /*
  * Knowledge → Events end to end: the Webhook page (rotate, test send, Recent Deliveries paging while
@@ -180,4 +180,43 @@ test("an owner creates, edits, cancels and deletes an event by hand", async ({ p
   await events.getByRole("button", { name: "Delete Board meeting (moved)" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("heading", { name: "No events yet" })).toBeVisible();
+});
+
+test("an owner cancels one occurrence of a series on its page and restores it", async ({ page }) => {
+  await signUp(page, "Grace");
+  // A weekly class that began three weeks ago: its next occurrences are all later ones, each removable.
+  const began = new Date(Date.now() - 21 * 86_400_000).toISOString().slice(0, 10);
+  await page.getByRole("button", { name: "New event" }).click();
+  const dialog = page.getByRole("dialog", { name: "New event" });
+  await dialog.getByLabel("Title").fill("Morning Yoga");
+  await dialog.getByLabel("Starts").fill(`${began}T09:00`);
+  await dialog.getByLabel("Location").fill("Studio 2");
+  await dialog.getByLabel("Recurring").selectOption("weekly");
+  await dialog.getByRole("button", { name: "Create event" }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole("table", { name: "Events" }).getByRole("link", { name: "Morning Yoga" }).click();
+
+  await expect(page.getByRole("heading", { name: "Morning Yoga" })).toBeVisible();
+  const next = page.getByRole("list", { name: "Next occurrences" });
+  await expect(next.getByRole("listitem")).toHaveCount(10);
+  await expect(page.getByRole("heading", { name: "No exceptions" })).toBeVisible();
+
+  const cancel = next.getByRole("listitem").nth(1).getByRole("button", { name: /^Cancel / });
+  const occurrence = (await cancel.getAttribute("aria-label"))!.slice("Cancel ".length);
+  expect(occurrence).toMatch(/^\w{3} \d+ \w+( \d{4})?, 09:00$/);
+  await cancel.click();
+  const confirm = page.getByRole("alertdialog", { name: "Cancel this occurrence?" });
+  await expect(confirm).toContainText(occurrence);
+  await confirm.getByRole("button", { name: "Cancel this occurrence" }).click();
+  await expect(confirm).toBeHidden();
+
+  const exceptions = page.getByRole("list", { name: "Exceptions" });
+  await expect(exceptions).toContainText(occurrence);
+  await expect(exceptions).toContainText("cancelled");
+  await expect(next).not.toContainText(occurrence);
+  await shot(page, "event-detail-exceptions");
+
+  await page.getByRole("button", { name: `Restore ${occurrence}` }).click();
+  await expect(page.getByRole("heading", { name: "No exceptions" })).toBeVisible();
+  await expect(next).toContainText(occurrence);
 });

@@ -11,6 +11,9 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_source.updated": "Updated webhook source",
   "webhook_source.secret_revealed": "Revealed signing secret",
   "event.deleted": "Deleted event",
+  "event.occurrence_cancelled": "Cancelled an occurrence",
+  "event.occurrence_deleted": "Deleted an occurrence",
+  "event.occurrence_restored": "Restored an occurrence",
   "events.imported": "Imported events from CSV",
   "leads.imported": "Imported leads from CSV",
   "lead.deleted": "Deleted lead",
@@ -33,7 +36,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 
 /** Removals read red in the log; everything else neutral-indigo. */
 export function auditActionTone(action: string): "red" | "indigo" {
-  return /\.(revoked|deactivated|deleted|stage_removed)$/.test(action) ? "red" : "indigo";
+  return /\.(revoked|deactivated|deleted|occurrence_deleted|stage_removed)$/.test(action) ? "red" : "indigo";
 }
 
 export function describeAuditAction(action: string): string {
@@ -46,6 +49,8 @@ export function describeAuditTarget(entry: { targetType: string; metadata: Recor
   if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
   if (typeof from === "string" && typeof to === "string") return `${from} → ${to}`;
   if (typeof previousLabel === "string") return `was “${previousLabel}”`;
+  const { occurrence } = entry.metadata;
+  if (entry.targetType === "event" && typeof occurrence === "string") return `occurrence ${occurrence}`;
   const { lead } = entry.metadata;
   if (entry.targetType === "conversation" && typeof lead === "string") return `to lead ${lead}`;
   const { created, updated, failed } = entry.metadata;

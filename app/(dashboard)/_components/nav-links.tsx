@@ -52,7 +52,11 @@ export function NavLinks({ onNavigate, counts = {} }: { onNavigate?: () => void;
           <ul className="mt-1.5 space-y-0.5">
             {section.links.map(({ href, label, icon: Icon }) => {
               // A lead's (or a subscription's) own page keeps its list marked as the current section.
-              const active = pathname === href || ((href === "/leads" || href === "/settings/webhooks" || href === "/conversations") && pathname.startsWith(`${href}/`));
+              const active =
+                pathname === href ||
+                ((href === "/leads" || href === "/settings/webhooks" || href === "/conversations") && pathname.startsWith(`${href}/`)) ||
+                // An event's page (its id) keeps All Events marked; the Events group's other pages are links of their own.
+                (href === "/knowledge/events" && /^\/knowledge\/events\/[0-9a-f-]{36}$/.test(pathname));
               const count = counts[href] ?? 0;
               return (
                 <li key={href}>

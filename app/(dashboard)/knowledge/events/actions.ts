@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
+import { removeOccurrence, restoreOccurrence } from "@/lib/events/exceptions";
 import { cancelEvent, createEvent, deleteEvent, updateEvent } from "@/lib/events/repository";
 import { zonedInputToIso } from "@/lib/format/zoned-time";
 
@@ -78,3 +79,31 @@ export const deleteEventAction = defineAction({ role: "manager", input: oneEvent
   revalidatePath(PAGE);
   return ok({ message: "Event deleted." });
 });
+
+// One occurrence of a series, named by its start as the event's page sent it (ISO 8601).
+const oneOccurrence = z.object({ eventId: z.string(), occursAt: z.string().max(64) });
+const detailPage = (eventId: string) => `${PAGE}/${eventId}`;
+
+/** Cancels or deletes one later occurrence of a series, as the webhook's cancel or delete of it does. */
+export const removeOccurrenceAction = defineAction(
+  { role: "manager", input: oneOccurrence.extend({ kind: z.enum(["cancelled", "deleted"]) }) },
+  async ({ eventId, occursAt, kind }, context) => {
+    const result = await removeOccurrence(context.account.id, eventId, occursAt, kind, context.user.id);
+    if (!result.ok) return fail(result.message);
+    revalidatePath(PAGE);
+    revalidatePath(detailPage(eventId));
+    return ok({ message: `${result.occurrence} is ${result.kind}; the rest of the series stays.` });
+  },
+);
+
+/** Restores a removed occurrence of a series, as the webhook's upsert of it does. */
+export const restoreOccurrenceAction = defineAction(
+  { role: "manager", input: oneOccurrence },
+  async ({ eventId, occursAt }, context) => {
+    const result = await restoreOccurrence(context.account.id, eventId, occursAt, context.user.id);
+    if (!result.ok) return fail(result.message);
+    revalidatePath(PAGE);
+    revalidatePath(detailPage(eventId));
+    return ok({ message: `${result.occurrence} is restored.` });
+  },
+);

@@ -2,6 +2,7 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import { Ban, Pencil, Repeat, Trash2 } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -84,7 +85,12 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
       header: "Title",
       cell: ({ row }) => (
         <div className="max-w-64 min-w-36">
-          <p className="font-medium text-zinc-900">{row.original.title}</p>
+          <Link
+            href={`/knowledge/events/${row.original.id}`}
+            className="font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
+          >
+            {row.original.title}
+          </Link>
           {row.original.repeats ? (
             <p className="flex items-center gap-1 text-xs text-zinc-600">
               <Repeat className="size-3 shrink-0" aria-hidden />

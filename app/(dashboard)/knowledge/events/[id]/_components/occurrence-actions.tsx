@@ -1,0 +1,86 @@
+"use client";
+
+import { Ban, RotateCcw, Trash2 } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { toast } from "sonner";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { Button } from "@/components/ui/button";
+import type { ActionResult } from "@/lib/actions/result";
+import { removeOccurrenceAction, restoreOccurrenceAction } from "../../actions";
+
+/*
+ * Owners' and admins' controls on an event's page: remove one occurrence of a series (cancel or delete
+ * it, each behind a confirmation) and restore a removed one. `label` is the occurrence as the page shows
+ * it ("Sat 5 Dec, 09:00"); `occursAt` its start as ISO 8601, which the action checks is an occurrence.
+ */
+
+type Occurrence = { eventId: string; title: string; occursAt: string; label: string };
+
+const RESTORABLE = "The assistant and the lists stop offering it; you can restore it under Exceptions.";
+
+function useRun() {
+  const router = useRouter();
+  return async (action: () => Promise<ActionResult<{ message: string }>>) => {
+    const result = await action();
+    if (result.ok) toast.success(result.data.message);
+    else toast.error(result.error);
+    router.refresh();
+  };
+}
+
+export function RemoveOccurrenceButtons({ eventId, title, occursAt, label }: Occurrence) {
+  const run = useRun();
+  const remove = (kind: "cancelled" | "deleted") => run(() => removeOccurrenceAction({ eventId, occursAt, kind }));
+  return (
+    <div className="-mr-2 flex shrink-0 gap-0.5">
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="sm" aria-label={`Cancel ${label}`}>
+            <Ban className="size-4" aria-hidden />
+          </Button>
+        }
+        title="Cancel this occurrence?"
+        description={`“${title}” on ${label} is cancelled; the rest of the series stays. ${RESTORABLE}`}
+        confirmLabel="Cancel this occurrence"
+        pendingLabel="Cancelling…"
+        cancelLabel="Keep it"
+        icon={<Ban className="size-5" aria-hidden />}
+        onConfirm={() => remove("cancelled")}
+      />
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="sm" aria-label={`Delete ${label}`}>
+            <Trash2 className="size-4" aria-hidden />
+          </Button>
+        }
+        title="Delete this occurrence?"
+        description={`“${title}” on ${label} is deleted from the series; the rest of it stays. ${RESTORABLE}`}
+        confirmLabel="Delete this occurrence"
+        pendingLabel="Deleting…"
+        cancelLabel="Keep it"
+        icon={<Trash2 className="size-5" aria-hidden />}
+        onConfirm={() => remove("deleted")}
+      />
+    </div>
+  );
+}
+
+export function RestoreOccurrenceButton({ eventId, occursAt, label }: Omit<Occurrence, "title">) {
+  const run = useRun();
+  const [pending, setPending] = useState(false);
+  const restore = async () => {
+    setPending(true);
+    try {
+      await run(() => restoreOccurrenceAction({ eventId, occursAt }));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Button variant="secondary" size="sm" aria-label={`Restore ${label}`} disabled={pending} onClick={restore}>
+      <RotateCcw className="size-4" aria-hidden />
+      {pending ? "Restoring…" : "Restore"}
+    </Button>
+  );
+}

@@ -1,0 +1,233 @@
+import { ArrowLeft, CalendarCheck } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Badge } from "@/components/ui/badge";
+import { DetailList } from "@/components/ui/detail-item";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { canManage, requireSession } from "@/lib/auth/session";
+import { formatWithOffset } from "@/lib/events/datetime";
+import { eventDetail, occurrenceLabel } from "@/lib/events/exceptions";
+import { describeRecurrence } from "@/lib/events/occurrences";
+import { formatDate, formatDateTime, formatTime } from "@/lib/format/date-time";
+import { RemoveOccurrenceButtons, RestoreOccurrenceButton } from "./_components/occurrence-actions";
+
+export const metadata: Metadata = { title: "Event" };
+
+/*
+ * An event's page (docs/recurring-events.md, "Dashboard"): its fields in the account's zone and, for a
+ * series, how it repeats, its next occurrences and its exceptions, which owners and admins can remove
+ * and restore one by one. Another account's event, or an id that is none, is a 404.
+ */
+
+const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
+const none = <span className="text-zinc-400">—</span>;
+const rowClasses = "flex items-center justify-between gap-3 py-2.5";
+const backClasses = "mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900";
+const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="grid gap-1 py-3 sm:grid-cols-3 sm:gap-4">
+      <dt className="text-sm font-medium text-zinc-500">{term}</dt>
+      <dd className="text-sm break-words text-zinc-900 sm:col-span-2">{children}</dd>
+    </div>
+  );
+}
+
+type CardProps = { id: string; title: string; description?: string; children: React.ReactNode };
+
+function Card({ id, title, description, children }: CardProps) {
+  return (
+    <section aria-labelledby={id} className={cardClasses}>
+      <h2 id={id} className="text-sm font-semibold text-zinc-900">
+        {title}
+      </h2>
+      {description ? <p className="mt-1 text-sm text-zinc-600">{description}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+export default async function EventPage({ params }: { params: Promise<{ id: string }> }) {
+  const context = await requireSession();
+  const { account } = context;
+  const { id } = await params;
+  const now = new Date();
+  const detail = await eventDetail(account.id, id, account.timezone, now);
+  if (!detail) notFound();
+  const { event, upcoming, exceptions } = detail;
+  const manager = canManage(context);
+  const zone = account.timezone;
+  const series = event.recurring !== "";
+  const repeats = series ? describeRecurrence({ ...event, timeZone: zone }) : "";
+  const when = (date: Date) => <time dateTime={date.toISOString()}>{formatDateTime(date, zone)}</time>;
+  const label = (date: Date) => occurrenceLabel(date, zone, now);
+
+  return (
+    <>
+      <Link href="/knowledge/events" className={backClasses}>
+        <ArrowLeft className="size-4" aria-hidden />
+        All events
+      </Link>
+      <PageHeader
+        title={event.title}
+        description={
+          series ? `Repeats ${event.recurring}: ${repeats} (${zone}).` : `${formatDateTime(event.startsAt, zone)}.`
+        }
+        actions={
+          <Badge tone={event.status === "cancelled" ? "red" : "green"} dot>
+            {event.status}
+          </Badge>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card id="event-details" title="Details">
+            <dl className="mt-2 divide-y divide-zinc-100">
+              <Row term={series ? "First occurrence" : "Starts"}>
+                {when(event.startsAt)}
+                <span className="block text-xs text-zinc-500">
+                  sent as {formatWithOffset(event.startsAt, event.startsAtOffset)}
+                </span>
+              </Row>
+              <Row term="Ends">{event.endsAt ? when(event.endsAt) : none}</Row>
+              <Row term="Repeats">{series ? `${capitalized(event.recurring)}, ${repeats}` : "Does not repeat"}</Row>
+              <Row term="Location">{event.location || none}</Row>
+              <Row term="Price">{event.price || none}</Row>
+              <Row term="URL">
+                {event.url ? (
+                  <a
+                    href={event.url}
+                    target="_blank"
+                    rel="noopener noreferrer nofollow"
+                    className="break-all text-indigo-600 hover:underline"
+                  >
+                    {event.url}
+                  </a>
+                ) : (
+                  none
+                )}
+              </Row>
+              <Row term="Status">{event.status === "cancelled" ? "Cancelled" : "Upcoming"}</Row>
+              <Row term="Description">
+                {event.description ? <span className="whitespace-pre-wrap">{event.description}</span> : none}
+              </Row>
+            </dl>
+          </Card>
+          {series ? (
+            <Card
+              id="event-next"
+              title="Next occurrences"
+              description={upcoming.length ? `The next ${upcoming.length} that take place, in ${zone}.` : undefined}
+            >
+              {event.status === "cancelled" ? (
+                <p className="mt-3 text-sm text-zinc-600">
+                  This series is cancelled: none of its occurrences take place. Set its status back to upcoming from
+                  All Events to bring them back.
+                </p>
+              ) : upcoming.length === 0 ? (
+                <p className="mt-3 text-sm text-zinc-600">
+                  No later occurrence: the series has run out of dates the product can store.
+                </p>
+              ) : (
+                <ol aria-labelledby="event-next" className="mt-2 divide-y divide-zinc-100">
+                  {upcoming.map((occurrence) => {
+                    const first = occurrence.startsAt.getTime() === event.startsAt.getTime();
+                    const start = occurrence.startsAt.toISOString();
+                    return (
+                      <li key={start} className={rowClasses}>
+                        <div className="min-w-0">
+                          <time dateTime={start} className="text-sm font-medium text-zinc-900">
+                            {label(occurrence.startsAt)}
+                          </time>
+                          {occurrence.endsAt ? (
+                            <span className="ml-2 text-xs text-zinc-500">
+                              until {formatTime(occurrence.endsAt, zone)}
+                            </span>
+                          ) : null}
+                        </div>
+                        {first ? (
+                          <span className="text-right text-xs text-zinc-500">
+                            First occurrence: cancelling it cancels the series
+                          </span>
+                        ) : manager ? (
+                          <RemoveOccurrenceButtons
+                            eventId={event.id}
+                            title={event.title}
+                            occursAt={start}
+                            label={label(occurrence.startsAt)}
+                          />
+                        ) : null}
+                      </li>
+                    );
+                  })}
+                </ol>
+              )}
+            </Card>
+          ) : null}
+          {series || exceptions.length ? (
+            <Card
+              id="event-exceptions"
+              title="Exceptions"
+              description="Occurrences removed one by one, here or by a cancel or delete from your system's webhook."
+            >
+              {exceptions.length === 0 ? (
+                <EmptyState
+                  icon={<CalendarCheck className="size-6" aria-hidden />}
+                  title="No exceptions"
+                  className="mt-4 py-8"
+                >
+                  <p>
+                    Every occurrence of this series takes place. An occurrence you cancel or delete appears here, and
+                    can be restored.
+                  </p>
+                </EmptyState>
+              ) : (
+                <ol aria-labelledby="event-exceptions" className="mt-2 divide-y divide-zinc-100">
+                  {exceptions.map((exception) => (
+                    <li key={exception.occursAt.getTime()} className={rowClasses}>
+                      <div className="min-w-0">
+                        <p className="flex flex-wrap items-center gap-2">
+                          <time
+                            dateTime={exception.occursAt.toISOString()}
+                            className="text-sm font-medium text-zinc-900"
+                          >
+                            {label(exception.occursAt)}
+                          </time>
+                          <Badge tone={exception.kind === "deleted" ? "red" : "amber"}>{exception.kind}</Badge>
+                          {exception.occursAt < now ? <Badge tone="neutral">past</Badge> : null}
+                        </p>
+                        <p className="mt-0.5 text-xs text-zinc-500">Removed {formatDate(exception.removedAt, zone)}</p>
+                      </div>
+                      {manager ? (
+                        <RestoreOccurrenceButton
+                          eventId={event.id}
+                          occursAt={exception.occursAt.toISOString()}
+                          label={label(exception.occursAt)}
+                        />
+                      ) : null}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </Card>
+          ) : null}
+        </div>
+        <aside className="space-y-6">
+          <Card id="event-record" title="Record">
+            <DetailList
+              className="mt-2"
+              entries={[
+                ["Created", when(event.createdAt)],
+                ["Updated", when(event.updatedAt)],
+                ["Event ID", <code key="id" className="font-mono text-xs break-all">{event.id}</code>],
+              ]}
+            />
+          </Card>
+        </aside>
+      </div>
+    </>
+  );
+}
