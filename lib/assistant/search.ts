@@ -107,7 +107,14 @@ async function candidates(client: Queryable, input: SearchInput, level: Level | 
     const { text, values } = candidateQuery(input, level, window, first, count);
     return (await client.query<Row>(text, values)).rows;
   };
-  const series = await seriesOccurrences(client, input, level, { from, to }, limit);
+  // Without topic words the soonest occurrences win: series are read for the first window first, as
+  // events are, and for the rest only when that window has too few.
+  const perSeries = clampLimit(input.limit);
+  const seriesWindow = { from, to: level || (to !== null && to <= split) ? to : split };
+  let series = await seriesOccurrences(client, input, level, seriesWindow, limit, perSeries);
+  if (seriesWindow.to !== to && series.filter((row) => row.part === 0).length < perSeries) {
+    series = await seriesOccurrences(client, input, level, { from, to }, limit, perSeries);
+  }
   const found = await rows({ from, to: whole ? to : split }, true, limit);
   // Without topic words, running events come after every starting one: only starting ones count.
   const enough = (level ? found : found.filter((row) => row.part === 0)).length >= limit;

@@ -83,8 +83,9 @@ function seriesQuery(input: SearchInput, level: Level | null, from: Date, to: Da
 
 /**
  * The occurrences of the level's series in [from, to) (to = null: the next one of each series within a
- * year or so), at most `limit`, as search rows: part 0 when the occurrence starts in the window, 1 when it
- * is already running at its start.
+ * year or so), as search rows: part 0 when the occurrence starts in the window, 1 when it is already
+ * running at its start. `limit` series are read; of each at most `perSeries` occurrences (the answer's
+ * length: no series can place more in it).
  */
 export async function seriesOccurrences(
   client: Queryable,
@@ -92,6 +93,7 @@ export async function seriesOccurrences(
   level: Level | null,
   window: { from: Date; to: Date | null },
   limit: number,
+  perSeries: number,
 ): Promise<SeriesRow[]> {
   const { text, values } = seriesQuery(input, level, window.from, window.to, limit);
   const { rows } = await client.query<Candidate>(text, values);
@@ -106,7 +108,7 @@ export async function seriesOccurrences(
       exceptions: new Set(row.exceptions),
     };
     // A question without dates wants each series' next occurrence, not every one of the year.
-    for (const occurrence of occurrencesBetween(series, window.from, to, window.to ? limit : 1)) {
+    for (const occurrence of occurrencesBetween(series, window.from, to, window.to ? perSeries : 1)) {
       found.push({
         ...row,
         starts_at: occurrence.startsAt,

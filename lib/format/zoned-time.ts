@@ -34,11 +34,66 @@ export function isKnownTimeZone(timeZone: string): boolean {
   }
 }
 
+/** The offset Intl reports at an instant, in minutes: one formatToParts call (a few microseconds). */
+function intlOffsetMinutes(instant: number, timeZone: string): number {
+  const parts = Object.fromEntries(zoneParts(timeZone).formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+/*
+ * Offsets change a few times a year at most, and recurring events ask for thousands of them, so each
+ * zone's changes are found once per UTC year (a sample every week, then a binary search to the second
+ * between samples that differ) and looked up after that. Two changes within one week would be missed;
+ * no zone has had them.
+ */
+type YearOffsets = { first: number; changes: Array<[at: number, offset: number]> };
+const yearOffsets = new Map<string, Map<number, YearOffsets>>();
+const WEEK_MS = 7 * 86_400_000;
+const MAX_CACHED_YEARS = 512;
+
+function offsetsOfYear(timeZone: string, year: number): YearOffsets {
+  let years = yearOffsets.get(timeZone);
+  if (!years) yearOffsets.set(timeZone, (years = new Map()));
+  let found = years.get(year);
+  if (found) return found;
+  const start = Date.UTC(year, 0, 1);
+  const end = Date.UTC(year + 1, 0, 1);
+  found = { first: intlOffsetMinutes(start, timeZone), changes: [] };
+  let at = start;
+  let offset = found.first;
+  while (at < end) {
+    const next = Math.min(at + WEEK_MS, end);
+    const nextOffset = intlOffsetMinutes(next, timeZone);
+    if (nextOffset !== offset) {
+      // The first second at which the offset is no longer `offset`.
+      let low = at;
+      let high = next;
+      while (high - low > 1000) {
+        const middle = low + Math.floor((high - low) / 2000) * 1000;
+        if (intlOffsetMinutes(middle, timeZone) === offset) low = middle;
+        else high = middle;
+      }
+      found.changes.push([high, intlOffsetMinutes(high, timeZone)]);
+    }
+    at = next;
+    offset = nextOffset;
+  }
+  if (years.size >= MAX_CACHED_YEARS) years.clear();
+  years.set(year, found);
+  return found;
+}
+
 /** The zone's offset from UTC at an instant, in minutes (Berlin in summer: +120). */
 export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
-  const parts = Object.fromEntries(zoneParts(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return Math.round((wall - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+  const time = Math.floor(instant.getTime() / 1000) * 1000;
+  const { first, changes } = offsetsOfYear(timeZone, new Date(time).getUTCFullYear());
+  let offset = first;
+  for (const [at, after] of changes) {
+    if (time < at) break;
+    offset = after;
+  }
+  return offset;
 }
 
 const pad = (value: number) => String(value).padStart(2, "0");

@@ -49,7 +49,7 @@ export async function seedChatEvents(client: pg.Client | pg.Pool, accountId: str
        c[1 + (n * 11) % array_length(c, 1)],
        'https://example.test/events/' || n,
        CASE WHEN n % 50 = 0 THEN 'cancelled'::"EventStatus" ELSE 'upcoming'::"EventStatus" END,
-       CASE WHEN n % 5 = 0 THEN (ARRAY['daily', 'weekly', 'monthly', 'yearly'])[1 + (n / 5) % 4] ELSE '' END
+       CASE WHEN (n / 7) % 5 = 0 THEN (ARRAY['daily', 'weekly', 'monthly', 'yearly'])[1 + (n / 35) % 4] ELSE '' END
      FROM generate_series(1, $2::int) AS n,
        LATERAL (SELECT date_trunc('minute', now()) - interval '60 days' + n * interval '7 minutes' AS starts) AS s,
        (SELECT ${literal(KINDS)} AS k, ${literal(QUALIFIERS)} AS q, ${literal(PLACES)} AS p, ${literal(DESCRIPTIONS)} AS d, ${literal(PRICES)} AS c) AS lists`,

@@ -13,6 +13,9 @@ CREATE INDEX "event_exceptions_event_id_occurs_at_idx" ON "event_exceptions"("ev
 
 CREATE INDEX "events_series_idx" ON "events"("account_id", "starts_at") WHERE (recurring <> '');
 
+-- The topic words of series alone: the assistant reads a topic's series apart from its one-off events.
+CREATE INDEX "events_series_words_idx" ON "events" USING GIN ("search_words") WHERE (recurring <> '');
+
 ALTER TABLE "event_exceptions" ADD CONSTRAINT "event_exceptions_event_id_fkey" FOREIGN KEY ("event_id") REFERENCES "events"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- The delivery log names the occurrence a cancel or delete acted on.

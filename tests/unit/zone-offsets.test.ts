@@ -1,0 +1,34 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { zoneOffsetMinutes } from "@/lib/format/zoned-time";
+
+/* The cached offsets of a zone agree with what Intl says at every instant, across DST changes. */
+
+function intlOffset(instant: Date, timeZone: string): number {
+  const format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const part = Object.fromEntries(format.formatToParts(instant).map((each) => [each.type, each.value]));
+  const wall = Date.UTC(Number(part.year), Number(part.month) - 1, Number(part.day), Number(part.hour), Number(part.minute), Number(part.second));
+  return Math.round((wall - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+const ZONES = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham", "Africa/Casablanca", "America/Santiago", "Asia/Kolkata", "UTC"];
+
+describe("zone offsets", () => {
+  it("agree with Intl at random instants from 1970 to 2100", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), (zone, ms) => {
+        const instant = new Date(ms);
+        expect(zoneOffsetMinutes(instant, zone)).toBe(intlOffset(instant, zone));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("change at the exact second of a DST change", () => {
+    // Berlin: 2026-03-29 01:00:00Z (02:00 CET → 03:00 CEST).
+    expect(zoneOffsetMinutes(new Date("2026-03-29T00:59:59Z"), "Europe/Berlin")).toBe(60);
+    expect(zoneOffsetMinutes(new Date("2026-03-29T01:00:00Z"), "Europe/Berlin")).toBe(120);
+    expect(zoneOffsetMinutes(new Date("2026-10-25T00:59:59.999Z"), "Europe/Berlin")).toBe(120);
+    expect(zoneOffsetMinutes(new Date("2026-10-25T01:00:00Z"), "Europe/Berlin")).toBe(60);
+  });
+});
