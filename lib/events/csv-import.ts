@@ -2,6 +2,8 @@ import "server-only";
 import type pg from "pg";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { db } from "@/lib/db/client";
+import { parseExceptionsCell, type CsvException } from "./csv-exceptions";
+import type { CsvRowCheck } from "@/lib/csv/upload";
 import type { CsvRow, CsvRowProblem } from "./csv-format";
 import { parseEventFields, type EventInput } from "./schema";
 import { emitMessagesCte } from "@/lib/outbound/sql";
@@ -14,25 +16,45 @@ import { eventFieldArrays, upsertEventBatchSql, upsertNotifications } from "./sq
  * as every writer that adds events does (accountRoomCte in sql.ts), so the plan's limit is exact even
  * while the webhook writes to the same account. The batch's statement also writes one outbound
  * notification per created or updated event (lib/outbound/sql.ts), committed with the batch.
+ *
+ * A file with an `exceptions` column replaces each row's exceptions (removed occurrences of a series)
+ * with the cell's, in the batch's transaction; a file without it leaves them as they are
+ * (docs/recurring-events.md, "CSV").
  */
 
 export const IMPORT_BATCH_SIZE = 500;
 
-export type ValidRow = { line: number; input: EventInput };
+/** `exceptions` is undefined when the file has no such column: the series keeps the exceptions it has. */
+export type ValidRow = { line: number; input: EventInput; exceptions?: CsvException[] };
 export type ImportSummary = { created: number; updated: number; failed: number; problems: CsvRowProblem[] };
 
 const REQUIRED = new Set(["title", "starts_at"]);
 
 /** Empty optional cells mean "not given", exactly as an omitted JSON field does. */
 function wireFields(row: CsvRow): Record<string, string> {
-  return Object.fromEntries(Object.entries(row.values).filter(([key, value]) => value !== "" || REQUIRED.has(key))) as Record<string, string>;
+  return Object.fromEntries(
+    Object.entries(row.values).filter(([key, value]) => key !== "exceptions" && (value !== "" || REQUIRED.has(key))),
+  ) as Record<string, string>;
 }
 
-/** One row through the shared event schema: the event, or its problems by field. */
-export function validateCsvRow(row: CsvRow): { ok: true; row: ValidRow } | { ok: false; problems: CsvRowProblem[] } {
+/**
+ * One row through the shared event schema: the event, or its problems by field. `timeZone` is the
+ * account's, in which the row's exceptions must be occurrences of its series (lib/events/occurrences.ts).
+ */
+export function validateCsvRow(row: CsvRow, timeZone = "UTC"): CsvRowCheck<ValidRow> {
   const result = parseEventFields(wireFields(row));
-  if (result.ok) return { ok: true, row: { line: row.line, input: result.value } };
-  return { ok: false, problems: result.details.map((detail) => ({ line: row.line, field: detail.field, message: detail.message })) };
+  if (!result.ok) {
+    const problems = result.details.map((detail) => ({ line: row.line, field: detail.field, message: detail.message }));
+    return { ok: false, problems };
+  }
+  const input = result.value;
+  const cell = row.values.exceptions;
+  if (cell === undefined) return { ok: true, row: { line: row.line, input } };
+  const exceptions = parseExceptionsCell(cell, { ...input, timeZone });
+  if (!exceptions.ok) {
+    return { ok: false, problems: [{ line: row.line, field: "exceptions", message: exceptions.message }] };
+  }
+  return { ok: true, row: { line: row.line, input, exceptions: exceptions.value } };
 }
 
 const identityKey = (input: EventInput) => `${input.title}\u0000${input.startsAt.toISOString()}\u0000${input.location}`;
@@ -99,6 +121,7 @@ async function importBatch(client: Queryable, accountId: string, rows: ValidRow[
         if (row.created) summary.created++;
         else summary.updated++;
       }
+      await replaceExceptions(client, accountId, batch);
     }
     await client.query("COMMIT");
   } catch (error) {
@@ -117,4 +140,43 @@ async function existingIdentities(client: Queryable, accountId: string, batch: V
     [accountId, titles, starts, locations],
   );
   return new Set(result.rows.map((row) => `${row.title}\u0000${row.starts_at.toISOString()}\u0000${row.location}`));
+}
+
+/**
+ * Makes each written row's exceptions exactly its `exceptions` (rows without the column are left out):
+ * one statement per batch. The rows it removes and the rows it adds or changes are disjoint, so the
+ * DELETE and the INSERT … ON CONFLICT never touch the same row.
+ */
+async function replaceExceptions(client: Queryable, accountId: string, batch: ValidRow[]): Promise<void> {
+  const replaced = batch.filter((row) => row.exceptions !== undefined);
+  if (replaced.length === 0) return;
+  const [titles, starts, , , , locations] = eventFieldArrays(replaced.map((row) => row.input));
+  const rowIndexes: number[] = [];
+  const instants: string[] = [];
+  const kinds: string[] = [];
+  replaced.forEach((row, index) => {
+    for (const exception of row.exceptions ?? []) {
+      rowIndexes.push(index + 1);
+      instants.push(exception.occursAt.toISOString());
+      kinds.push(exception.kind);
+    }
+  });
+  await client.query(
+    `WITH target AS (
+       SELECT e.id, u.ord
+       FROM unnest($2::text[], $3::timestamptz[], $4::text[]) WITH ORDINALITY AS u(title, starts_at, location, ord)
+       JOIN events e ON e.account_id = $1::uuid AND e.title = u.title AND e.starts_at = u.starts_at
+         AND e.location = u.location),
+     wanted AS (
+       SELECT t.id AS event_id, w.occurs_at, w.kind
+       FROM unnest($5::int[], $6::timestamptz[], $7::text[]) AS w(ord, occurs_at, kind) JOIN target t ON t.ord = w.ord),
+     removed AS (
+       DELETE FROM event_exceptions x USING target t
+       WHERE x.account_id = $1::uuid AND x.event_id = t.id
+         AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.event_id = x.event_id AND w.occurs_at = x.occurs_at))
+     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
+     SELECT $1::uuid, occurs_at, event_id, kind FROM wanted
+     ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = EXCLUDED.kind WHERE x.kind <> EXCLUDED.kind`,
+    [accountId, titles, starts, locations, rowIndexes, instants, kinds],
+  );
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { handleCsvUpload as handleUpload, type CsvImporter, type CsvUpload, type CsvUploadResult } from "@/lib/csv/upload";
+import { accountTimeZone } from "./csv-export";
 import { EVENTS_CSV_LAYOUT, type CsvColumn } from "./csv-format";
 import { importEvents, validateCsvRow, type ValidRow } from "./csv-import";
 
@@ -11,6 +12,12 @@ import { importEvents, validateCsvRow, type ValidRow } from "./csv-import";
 
 export { MAX_UPLOADS_PER_PROCESS, TOO_LARGE_MESSAGE, type CsvImportState, type CsvPreviewRow, type CsvUpload, type CsvUploadResult } from "@/lib/csv/upload";
 
+/** The row check in the account's time zone, in which a row's exceptions must be occurrences of its series. */
+async function checkerFor(accountId: string) {
+  const timeZone = await accountTimeZone(accountId);
+  return (row: Parameters<typeof validateCsvRow>[0]) => validateCsvRow(row, timeZone);
+}
+
 export const EVENTS_IMPORTER: CsvImporter<CsvColumn, ValidRow> = {
   layout: EVENTS_CSV_LAYOUT,
   defaultFileName: "events.csv",
@@ -18,7 +25,7 @@ export const EVENTS_IMPORTER: CsvImporter<CsvColumn, ValidRow> = {
     columns: ["Title", "Starts", "Location"],
     cells: (row) => [row.values.title ?? "", row.values.starts_at ?? "", row.values.location ?? ""],
   },
-  checker: async () => validateCsvRow,
+  checker: checkerFor,
   write: importEvents,
   auditAction: "events.imported",
 };
