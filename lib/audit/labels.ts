@@ -15,6 +15,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "event.occurrence_deleted": "Deleted an occurrence",
   "event.occurrence_restored": "Restored an occurrence",
   "events.imported": "Imported events from CSV",
+  "calendar_feed.url_revealed": "Viewed calendar feed URL",
+  "calendar_feed.rotated": "Rotated calendar feed URL",
   "leads.imported": "Imported leads from CSV",
   "lead.deleted": "Deleted lead",
   "lead.stage_changed": "Moved lead to another stage",

@@ -16,6 +16,8 @@ export type AuditAction =
   | "event.occurrence_deleted"
   | "event.occurrence_restored"
   | "events.imported"
+  | "calendar_feed.url_revealed"
+  | "calendar_feed.rotated"
   | "leads.imported"
   | "lead.deleted"
   | "lead.stage_changed"

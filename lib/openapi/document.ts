@@ -2,6 +2,7 @@ import { createDocument } from "zod-openapi";
 import { publicApiRateLimit } from "@/lib/api-keys/authenticate";
 import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/api-keys/scopes";
 import type { Env } from "@/lib/http/client-ip";
+import { calendarFeedPaths } from "./calendar-feed";
 import { SECURITY_SCHEME } from "./common";
 import { conversationPaths } from "./conversations";
 import { leadPaths } from "./leads";
@@ -45,9 +46,10 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
       { name: "Account", description: "The connection test (any valid key)." },
       { name: "Webhook subscriptions", description: "REST-hook subscriptions and the signed notifications sent to them (`webhooks`)." },
       { name: "Events webhook", description: "Inbound, signed with the source's secret (docs/webhook.md)." },
+      { name: "Calendar feed", description: "The account's events as iCalendar, at a secret URL (docs/calendar-feeds.md)." },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...leadPaths, ...conversationPaths, ...mePaths, ...subscriptionPaths, ...webhookPaths, ...referencePaths },
+    paths: { ...leadPaths, ...conversationPaths, ...mePaths, ...subscriptionPaths, ...webhookPaths, ...calendarFeedPaths, ...referencePaths },
     webhooks: outboundWebhooks,
     components: {
       securitySchemes: {

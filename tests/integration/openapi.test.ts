@@ -24,6 +24,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 const OPENAPI_PATH = "/api/public/openapi.json";
 const WEBHOOK_PATH = "/api/v1/events/webhook/{source_id}";
+// The calendar feed: a secret URL (no key, so no 401) that calendar apps poll with If-None-Match (no rate limit).
+const CALENDAR_FEED_PATH = "/api/v1/events/calendar/{token}";
 
 const doc = JSON.parse(JSON.stringify(buildOpenApiDocument({ baseUrl: "https://app.example.com/" }))) as Json;
 
@@ -78,7 +80,9 @@ const operations = () =>
       .map(([method, operation]) => ({ path: apiPath, method: method.toUpperCase(), operation: operation as Json })),
   );
 
-const keyOperations = () => operations().filter((op) => op.path !== OPENAPI_PATH && op.path !== WEBHOOK_PATH);
+const keyOperations = () => operations().filter((op) => ![OPENAPI_PATH, WEBHOOK_PATH, CALENDAR_FEED_PATH].includes(op.path));
+/** Operations that answer 401 and 429: all but the OpenAPI document and the calendar feed. */
+const limitedOperations = () => operations().filter((op) => op.path !== OPENAPI_PATH && op.path !== CALENDAR_FEED_PATH);
 
 describe("the OpenAPI document", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
@@ -132,7 +136,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("lists 401, 429 and 503 on every operation, and 400 on every operation that takes input", () => {
-    for (const { path: apiPath, method, operation } of operations().filter((op) => op.path !== OPENAPI_PATH)) {
+    for (const { path: apiPath, method, operation } of limitedOperations()) {
       const label = `${method} ${apiPath}`;
       expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(["401", "429", "503"]));
       const takesInput = Boolean(operation.requestBody) || (operation.parameters ?? []).some((parameter: Json) => parameter.in === "query");
@@ -169,7 +173,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("names the rate-limit headers on 429, Retry-After on 503, Idempotency-Key on key-authenticated POSTs and Idempotent-Replayed on their answers", () => {
-    for (const { path: apiPath, method, operation } of operations().filter((op) => op.path !== OPENAPI_PATH)) {
+    for (const { path: apiPath, method, operation } of limitedOperations()) {
       const label = `${method} ${apiPath}`;
       expect(Object.keys(operation.responses["429"].headers), label).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"]);
       expect(Object.keys(operation.responses["503"].headers), label).toEqual(["Retry-After"]);
@@ -184,6 +188,15 @@ describe("the OpenAPI document", () => {
       ["X-Service-Timestamp", true],
       ["X-Service-Signature", true],
     ]);
+  });
+
+  it("documents the calendar feed as text/calendar with its ETag, a 304 and the plain 404, with no key", () => {
+    const feed = doc.paths[CALENDAR_FEED_PATH].get;
+    expect(feed.security).toEqual([]);
+    expect(Object.keys(feed.responses)).toEqual(["200", "304", "404", "500", "503"]);
+    expect(Object.keys(feed.responses["200"].content)).toEqual(["text/calendar"]);
+    expect(Object.keys(feed.responses["304"].headers)).toEqual(["ETag", "Cache-Control"]);
+    expect(feed.responses["404"].content["application/json"].schema.properties.error.properties.code.enum).toEqual(["not_found"]);
   });
 
   it("documents the list envelope and the list parameters of GET /api/public/leads", () => {

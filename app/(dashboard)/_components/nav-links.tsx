@@ -1,6 +1,6 @@
 "use client";
 
-import { CalendarDays, KeyRound, Kanban, MessageSquareText, MessagesSquare, ReceiptText, ScrollText, Send, Users, Webhook } from "lucide-react";
+import { CalendarDays, KeyRound, Kanban, MessageSquareText, MessagesSquare, ReceiptText, Rss, ScrollText, Send, Users, Webhook } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useId } from "react";
@@ -13,6 +13,7 @@ const sections = [
     links: [
       { href: "/knowledge/events", label: "All Events", icon: CalendarDays },
       { href: "/knowledge/events/webhook", label: "Webhook", icon: Webhook },
+      { href: "/knowledge/events/calendar-feeds", label: "Calendar feeds", icon: Rss },
     ],
   },
   {
