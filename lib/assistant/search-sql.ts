@@ -16,7 +16,7 @@ export const DAY = 86_400_000;
 export const FREE_PRICE_SQL = `(price ~* '\\m(free|gratis|kostenlos)\\M' OR price ~ '^[^0-9]*0+([.,]0+)?[^0-9]*$')`;
 
 // The partial index events_long_running_idx has this predicate; a query must repeat it to use the index.
-const LONG_RUNNING_SQL = "ends_at - starts_at > interval '1 day'";
+export const LONG_RUNNING_SQL = "ends_at - starts_at > interval '1 day'";
 
 const COLUMNS = "id, title, starts_at, ends_at, location, url, price";
 

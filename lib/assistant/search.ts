@@ -33,7 +33,9 @@ import { seriesOccurrences, type SeriesRow } from "./series";
  * earlier; they come after the events starting in the range (candidateQuery says how they are found).
  */
 
-export type Queryable = { query: <R extends object>(text: string, values?: unknown[]) => Promise<{ rows: R[] }> };
+/** A statement as pg takes it: text and values, or a named (prepared once per connection) config. */
+export type Statement = string | { name?: string; text: string; values?: unknown[] };
+export type Queryable = { query: <R extends object>(statement: Statement, values?: unknown[]) => Promise<{ rows: R[] }> };
 
 export type SearchInput = {
   accountId: string;
@@ -177,10 +179,12 @@ export async function searchEvents(client: Queryable, input: SearchInput): Promi
 export async function explainSearch(client: Queryable, input: SearchInput): Promise<string> {
   const plans: string[] = [];
   const explaining: Queryable = {
-    query: async (text, values) => {
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
+    query: async (statement, values) => {
+      const text = typeof statement === "string" ? statement : statement.text;
+      const params = typeof statement === "string" ? values : statement.values;
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
       plans.push(rows.map((row) => row["QUERY PLAN"]).join("\n"));
-      return client.query(text, values);
+      return client.query(statement, values);
     },
   };
   await searchEvents(explaining, input);

@@ -3,82 +3,128 @@ import { occurrencesBetween, type Series } from "@/lib/events/occurrences";
 import type { Recurrence } from "@/lib/events/schema";
 import { wallClockOf } from "@/lib/format/zoned-time";
 import type { Queryable, SearchInput } from "./search";
-import { DAY, FREE_PRICE_SQL, type Level, type Row } from "./search-sql";
+import { DAY, FREE_PRICE_SQL, LONG_RUNNING_SQL, type Level, type Row } from "./search-sql";
+import { KINDS, phaseRanges, phasesAt } from "./series-phases";
 
 /*
- * Recurring series in the assistant's search: the series that can have an occurrence in the window are
- * read in one statement, and their occurrences are computed by lib/events/occurrences.ts, the one
- * definition of occurrences. The statement only narrows and orders the candidates:
- * - a window shorter than a week keeps the weekly series whose weekday falls in it, one shorter than a
- *   month the monthly series whose day of the month does, one shorter than a year the yearly series
- *   whose date does (each with a day of margin either side, for offsets and occurrences still running);
- * - candidates come soonest first by their next local start on or after the window's first day, an
- *   estimate in the zone's wall-clock time that only orders them (an hour off across a DST change at
- *   worst: SERIES_MARGIN more are read than asked for).
- * Series longer than a day pass every filter: few events last that long.
+ * Recurring series in the assistant's search: a statement reads the series that can have an
+ * occurrence in the window, and lib/events/occurrences.ts, the one definition of occurrences, computes
+ * them. The statements only narrow and order the candidates by each series' phase (series-phases.ts,
+ * events.series_phase: where it falls in its cycle on the account's wall clock), never by converting
+ * every series' start to local time:
+ * - without topic words, per kind (daily, weekly, monthly, yearly) the series whose phase falls in the
+ *   window, in the order the window meets them: at most two ranges of events_series_phase_idx each; then
+ *   the series whose first occurrence is in the window, and those longer than a day. A named statement of
+ *   one shape, so it is planned once per connection. Occurrences already running at the window's start
+ *   are looked for only when too few start in it (a second statement, runningQuery);
+ * - with topic words, the series having them (events_series_words_idx) that can occur in the window or
+ *   be running at its start, the soonest first by their phase.
  */
 
-const SERIES_MARGIN = 20;
 /** An open window (a topic with no date) looks this far ahead for a series' next occurrence. */
 const OPEN_WINDOW_DAYS = 400;
+/** Candidates read per part beyond the answer's length: exceptions and DST can reorder a few. */
+const SERIES_MARGIN = 10;
 
 export type SeriesRow = Row & { recurring: Recurrence; series_starts_at: Date };
 
 type Candidate = Omit<Row, "part"> & { recurring: Recurrence; exceptions: number[] };
 
-/** The local calendar values of each day from `from` to `to` (inclusive), one day of margin either side. */
-function localDays(from: Date, to: Date, timeZone: string) {
-  const first = Math.floor(wallClockOf(from, timeZone) / DAY) - 1;
-  const last = Math.floor(wallClockOf(to, timeZone) / DAY) + 1;
-  const weekdays = new Set<number>();
-  const monthDays = new Set<number>();
-  const dates = new Set<string>();
-  for (let day = first; day <= last && day - first < 400; day++) {
-    const date = new Date(day * DAY);
-    weekdays.add(date.getUTCDay());
-    monthDays.add(date.getUTCDate());
-    dates.add(date.toISOString().slice(5, 10));
-  }
-  return { weekdays: [...weekdays], monthDays: [...monthDays], dates: [...dates], days: last - first + 1 };
+type Built = { name?: string; text: string; values: unknown[] };
+
+/** The statement's parameters, numbered as they are added. */
+function parameters(accountId: string) {
+  const values: unknown[] = [accountId];
+  const param = (value: unknown, cast: string) => `$${values.push(value)}::${cast}`;
+  return { values, param };
 }
 
-function seriesQuery(input: SearchInput, level: Level | null, from: Date, to: Date | null, limit: number) {
-  const values: unknown[] = [input.accountId, input.timeZone];
-  const param = (value: unknown, cast: string) => `$${values.push(value)}::${cast}`;
-  const where = ["e.account_id = $1::uuid", "e.recurring <> ''", "e.status = 'upcoming'"];
-  if (input.free) where.push(FREE_PRICE_SQL);
-  if (to) where.push(`e.starts_at < ${param(to.toISOString(), "timestamptz")}`);
-  const wordSets = !level ? [] : (level.every ? level.words : [level.words.flat()]).map((forms) => param(forms, "text[]"));
-  for (const set of wordSets) where.push(`e.search_words && ${set}`);
-  const local = "(e.starts_at AT TIME ZONE $2::text)";
-  if (to) {
-    const days = localDays(from, to, input.timeZone);
-    const calendar = [
-      "e.recurring = 'daily'",
-      "e.ends_at - e.starts_at > interval '1 day'",
-      days.days >= 7 ? "e.recurring = 'weekly'" : `(e.recurring = 'weekly' AND extract(dow FROM ${local})::int = ANY(${param(days.weekdays, "int[]")}))`,
-      days.days >= 31 ? "e.recurring = 'monthly'" : `(e.recurring = 'monthly' AND extract(day FROM ${local})::int = ANY(${param(days.monthDays, "int[]")}))`,
-      days.days >= 366 ? "e.recurring = 'yearly'" : `(e.recurring = 'yearly' AND to_char(${local}, 'MM-DD') = ANY(${param(days.dates, "text[]")}))`,
-    ];
-    where.push(`(${calendar.join(" OR ")})`);
-  }
-  const day = `date_trunc('day', ${param(from.toISOString(), "timestamptz")} AT TIME ZONE $2::text)`;
-  const time = `(${local} - date_trunc('day', ${local}))`;
-  const estimate = `GREATEST(${local}, CASE e.recurring
-      WHEN 'daily' THEN ${day} + ${time}
-      WHEN 'weekly' THEN ${day} + ((extract(dow FROM ${local})::int - extract(dow FROM ${day})::int + 7) % 7) * interval '1 day' + ${time}
-      ELSE ${day} END)`;
+/** The rows of the candidate ids `ids` (a subquery of `id`s), with their scores and coming exceptions. */
+function candidateRows(ids: string, level: Level | null, from: Date, param: (value: unknown, cast: string) => string): string {
   const count = (words: string[][]) => words.map((forms) => `(e.search_words && ${param(forms, "text[]")})::int`).join(" + ");
   const all = level?.words.length ?? 0;
   const scores = level && !level.every ? `${count(level.words)} AS matched, ${count(level.exact)} AS exact` : `${all} AS matched, ${all} AS exact`;
   const inTitle = level ? `e.title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : "false";
   const exceptionsFrom = param(new Date(from.getTime() - DAY).toISOString(), "timestamptz");
-  const text = `SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle} AS in_title, ${scores},
+  return `SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle} AS in_title, ${scores},
     ARRAY(SELECT (extract(epoch FROM x.occurs_at) * 1000)::float8 FROM event_exceptions x
       WHERE x.account_id = e.account_id AND x.event_id = e.id AND x.occurs_at >= ${exceptionsFrom}) AS exceptions
-  FROM events e WHERE ${where.join(" AND ")}
-  ORDER BY ${estimate}, e.id LIMIT ${limit + SERIES_MARGIN}`;
-  return { text, values };
+  FROM (SELECT DISTINCT id FROM (${ids}) AS candidates) AS c JOIN events e ON e.id = c.id`;
+}
+
+/** Without topic words: ordered walks of the phase index, one shape whatever the window. */
+function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: number): Built {
+  const { values, param } = parameters(input.accountId);
+  const since = param(from.toISOString(), "timestamptz");
+  const until = param(to?.toISOString() ?? null, "timestamptz");
+  const most = param(limit, "int");
+  const started = ["account_id = $1::uuid", "status = 'upcoming'", `starts_at < ${since}`, ...(input.free ? [FREE_PRICE_SQL] : [])];
+  const wallFrom = wallClockOf(from, input.timeZone);
+  const wallTo = to === null ? null : wallClockOf(to, input.timeZone);
+  const parts = KINDS.map((kind) => {
+    const ranges = phaseRanges(kind, wallFrom, wallTo);
+    // Always two ranges, the second empty when the window does not pass the end of the cycle.
+    const branches = [0, 1].map((index) => {
+      const [low, high] = ranges[index] ?? [0, 0];
+      const where = [...started, `recurring = '${kind}'`, `series_phase >= ${param(low, "int")}`, `series_phase < ${param(high, "int")}`];
+      return `(SELECT id, ${index} AS range, series_phase FROM events WHERE ${where.join(" AND ")} ORDER BY series_phase LIMIT ${most})`;
+    });
+    return `(SELECT id FROM (${branches.join(" UNION ALL ")}) AS walk ORDER BY range, series_phase LIMIT ${most})`;
+  });
+  const common = ["account_id = $1::uuid", "recurring <> ''", "status = 'upcoming'", ...(input.free ? [FREE_PRICE_SQL] : [])];
+  parts.push(`(SELECT id FROM events WHERE ${[...common, `starts_at >= ${since}`, `(${until} IS NULL OR starts_at < ${until})`].join(" AND ")}
+    ORDER BY starts_at LIMIT ${most})`);
+  // Series longer than a day, whatever their phase: few, in an index of their own (events_series_long_idx).
+  parts.push(`(SELECT id FROM events WHERE ${[...common, `starts_at < ${since}`, LONG_RUNNING_SQL].join(" AND ")} LIMIT ${most})`);
+  const text = candidateRows(parts.join("\n  UNION ALL "), null, from, param);
+  return { name: `assistant-series-walk${input.free ? "-free" : ""}`, text, values };
+}
+
+/**
+ * One pass over a set of series (a topic's, or those of a running check): each series' minutes from the
+ * window's start to its next phase (`ahead`) and back to its last (`back`), per its kind.
+ */
+function phaseArithmetic(input: SearchInput, from: Date, param: (value: unknown, cast: string) => string) {
+  const at = phasesAt(wallClockOf(from, input.timeZone));
+  const pick = (field: "phase" | "cycle") => `CASE recurring ${KINDS.map((kind) => `WHEN '${kind}' THEN ${param(at[kind][field], "int")}`).join(" ")} END`;
+  const phase = pick("phase");
+  const cycle = pick("cycle");
+  return {
+    ahead: `(((series_phase - ${phase}) % ${cycle}) + ${cycle}) % ${cycle}`,
+    back: `(((${phase} - series_phase) % ${cycle}) + ${cycle}) % ${cycle}`,
+  };
+}
+
+/** Running at `from`: started within the day before it (by phase) and lasting past it (an hour's margin). */
+const runningSql = (back: string) => `(ends_at IS NOT NULL AND ${back} <= 1440 AND ends_at - starts_at > (${back} - 60) * interval '1 minute')`;
+
+/** With topic words: the topic's series that can occur in the window or run at its start, soonest first. */
+function topicQuery(input: SearchInput, level: Level, from: Date, to: Date | null, limit: number): Built {
+  const { values, param } = parameters(input.accountId);
+  const since = param(from.toISOString(), "timestamptz");
+  const where = ["account_id = $1::uuid", "recurring <> ''", "status = 'upcoming'", ...(input.free ? [FREE_PRICE_SQL] : [])];
+  for (const forms of level.every ? level.words : [level.words.flat()]) where.push(`search_words && ${param(forms, "text[]")}`);
+  if (to) where.push(`starts_at < ${param(to.toISOString(), "timestamptz")}`);
+  const { ahead, back } = phaseArithmetic(input, from, param);
+  const running = runningSql(back);
+  // The window's length in minutes, with a margin for DST and months shorter than 31 days.
+  const span = to === null ? null : param(Math.ceil((to.getTime() - from.getTime()) / 60_000) + 60, "int");
+  const inWindow = span === null ? "true" : `(${ahead} < ${span} + CASE WHEN recurring IN ('monthly', 'yearly') THEN 4320 * (1 + ${span} / 40320) ELSE 0 END)`;
+  where.push(`(starts_at >= ${since} OR ${inWindow} OR ${running} OR ${LONG_RUNNING_SQL})`);
+  // Occurrences starting in the window first, soonest first; those already running after them all.
+  const estimate = `CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60 WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
+  const ids = `SELECT id FROM events WHERE ${where.join(" AND ")} ORDER BY ${estimate}, id LIMIT ${limit}`;
+  return { text: candidateRows(ids, level, from, param), values };
+}
+
+/** Without topic words, when too few occurrences start in the window: the series running at its start. */
+function runningQuery(input: SearchInput, from: Date, limit: number): Built {
+  const { values, param } = parameters(input.accountId);
+  const since = param(from.toISOString(), "timestamptz");
+  const { back } = phaseArithmetic(input, from, param);
+  const where = ["account_id = $1::uuid", "recurring <> ''", "status = 'upcoming'", `starts_at < ${since}`, ...(input.free ? [FREE_PRICE_SQL] : [])];
+  const ids = `SELECT id FROM events WHERE ${[...where, runningSql(back)].join(" AND ")} ORDER BY ${back}, id LIMIT ${limit}`;
+  return { text: candidateRows(ids, null, from, param), values };
 }
 
 /**
@@ -95,27 +141,25 @@ export async function seriesOccurrences(
   limit: number,
   perSeries: number,
 ): Promise<SeriesRow[]> {
-  const { text, values } = seriesQuery(input, level, window.from, window.to, limit);
-  const { rows } = await client.query<Candidate>(text, values);
+  const read = async (built: Built) =>
+    (await client.query<Candidate>(built.name ? { name: built.name, text: built.text, values: built.values } : built.text, built.name ? undefined : built.values)).rows;
+  const most = limit + SERIES_MARGIN;
+  let rows = await read(level ? topicQuery(input, level, window.from, window.to, most) : walkQuery(input, window.from, window.to, most));
+  const found = expand(rows, input.timeZone, window, perSeries);
+  if (level || found.filter((row) => row.part === 0).length >= perSeries) return found;
+  rows = await read(runningQuery(input, window.from, most));
+  const seen = new Set(found.map((row) => `${row.id}@${row.starts_at.getTime()}`));
+  return [...found, ...expand(rows, input.timeZone, window, perSeries).filter((row) => !seen.has(`${row.id}@${row.starts_at.getTime()}`))];
+}
+
+/** Each candidate's occurrences in the window, as search rows (a question without dates: the next one). */
+function expand(rows: Candidate[], timeZone: string, window: { from: Date; to: Date | null }, perSeries: number): SeriesRow[] {
   const to = window.to ?? new Date(window.from.getTime() + OPEN_WINDOW_DAYS * DAY);
   const found: SeriesRow[] = [];
   for (const row of rows) {
-    const series: Series = {
-      startsAt: row.starts_at,
-      endsAt: row.ends_at,
-      recurring: row.recurring,
-      timeZone: input.timeZone,
-      exceptions: new Set(row.exceptions),
-    };
-    // A question without dates wants each series' next occurrence, not every one of the year.
+    const series: Series = { startsAt: row.starts_at, endsAt: row.ends_at, recurring: row.recurring, timeZone, exceptions: new Set(row.exceptions) };
     for (const occurrence of occurrencesBetween(series, window.from, to, window.to ? perSeries : 1)) {
-      found.push({
-        ...row,
-        starts_at: occurrence.startsAt,
-        ends_at: occurrence.endsAt,
-        series_starts_at: row.starts_at,
-        part: occurrence.startsAt < window.from ? 1 : 0,
-      });
+      found.push({ ...row, starts_at: occurrence.startsAt, ends_at: occurrence.endsAt, series_starts_at: row.starts_at, part: occurrence.startsAt < window.from ? 1 : 0 });
     }
   }
   return found;

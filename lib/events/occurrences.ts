@@ -1,4 +1,4 @@
-import { wallClockInstant, wallClockOf } from "@/lib/format/zoned-time";
+import { utcDate, wallClockInstant, wallClockOf } from "@/lib/format/zoned-time";
 import type { Recurrence } from "./schema";
 
 /*
@@ -37,11 +37,11 @@ type Wall = { year: number; month: number; day: number; time: number };
 function wallOf(instant: Date, timeZone: string): Wall {
   const wall = wallClockOf(instant, timeZone);
   const date = new Date(wall);
-  const midnight = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
+  const midnight = utcDate(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
   return { year: date.getUTCFullYear(), month: date.getUTCMonth(), day: date.getUTCDate(), time: wall - midnight };
 }
 
-const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+const daysInMonth = (year: number, month: number) => new Date(utcDate(year, month + 1, 0)).getUTCDate();
 
 /**
  * A series' periods, numbered from 0 (the first occurrence): period `k`'s wall-clock start, or null when
@@ -52,17 +52,17 @@ function periodWall(first: Wall, recurring: Exclude<Recurrence, "">, k: number):
     case "daily":
     case "weekly": {
       const step = recurring === "daily" ? 1 : 7;
-      return Date.UTC(first.year, first.month, first.day + k * step) + first.time;
+      return utcDate(first.year, first.month, first.day + k * step) + first.time;
     }
     case "monthly": {
       const months = first.month + k;
       const year = first.year + Math.floor(months / 12);
       const month = ((months % 12) + 12) % 12;
-      return first.day > daysInMonth(year, month) ? null : Date.UTC(year, month, first.day) + first.time;
+      return first.day > daysInMonth(year, month) ? null : utcDate(year, month, first.day) + first.time;
     }
     case "yearly": {
       const year = first.year + k;
-      return first.day > daysInMonth(year, first.month) ? null : Date.UTC(year, first.month, first.day) + first.time;
+      return first.day > daysInMonth(year, first.month) ? null : utcDate(year, first.month, first.day) + first.time;
     }
   }
 }
@@ -70,7 +70,7 @@ function periodWall(first: Wall, recurring: Exclude<Recurrence, "">, k: number):
 /** The number of the period whose wall-clock day holds `wall` or, between occurrences, the one before it. */
 function periodAtOrBefore(first: Wall, recurring: Exclude<Recurrence, "">, wall: number): number {
   const date = new Date(wall);
-  const days = Math.floor((Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - Date.UTC(first.year, first.month, first.day)) / DAY_MS);
+  const days = Math.floor((utcDate(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - utcDate(first.year, first.month, first.day)) / DAY_MS);
   switch (recurring) {
     case "daily":
       return days;
@@ -169,7 +169,7 @@ export function describeRecurrence(series: Pick<Series, "startsAt" | "recurring"
     case "daily":
       return `every day, ${time}`;
     case "weekly":
-      return `every ${WEEKDAYS[new Date(Date.UTC(first.year, first.month, first.day)).getUTCDay()]}, ${time}`;
+      return `every ${WEEKDAYS[new Date(utcDate(first.year, first.month, first.day)).getUTCDay()]}, ${time}`;
     case "monthly":
       return `every month on the ${ORDINAL(first.day)}, ${time}`;
     case "yearly":

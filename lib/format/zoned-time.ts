@@ -34,10 +34,18 @@ export function isKnownTimeZone(timeZone: string): boolean {
   }
 }
 
+/** Midnight UTC of a date, in ms; unlike Date.UTC, years 0–99 are those years, not 1900–1999. */
+export function utcDate(year: number, month: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  return date.getTime();
+}
+
 /** The offset Intl reports at an instant, in minutes: one formatToParts call (a few microseconds). */
 function intlOffsetMinutes(instant: number, timeZone: string): number {
   const parts = Object.fromEntries(zoneParts(timeZone).formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const time = ((Number(parts.hour) * 60 + Number(parts.minute)) * 60 + Number(parts.second)) * 1000;
+  const wall = utcDate(Number(parts.year), Number(parts.month) - 1, Number(parts.day)) + time;
   return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
@@ -57,8 +65,8 @@ function offsetsOfYear(timeZone: string, year: number): YearOffsets {
   if (!years) yearOffsets.set(timeZone, (years = new Map()));
   let found = years.get(year);
   if (found) return found;
-  const start = Date.UTC(year, 0, 1);
-  const end = Date.UTC(year + 1, 0, 1);
+  const start = utcDate(year, 0, 1);
+  const end = utcDate(year + 1, 0, 1);
   found = { first: intlOffsetMinutes(start, timeZone), changes: [] };
   let at = start;
   let offset = found.first;

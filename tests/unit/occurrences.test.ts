@@ -124,3 +124,12 @@ describe("occurrences of a series", () => {
     );
   });
 });
+
+describe("series in the first century", () => {
+  it("knows years 1–99 as themselves, not as 1900–1999", () => {
+    const ancient = { startsAt: new Date("0050-03-01T10:00:00Z"), endsAt: null, recurring: "daily" as const, timeZone: "UTC" };
+    expect(occurrenceAt(ancient, new Date("0050-03-03T10:00:00Z"))).toEqual({ first: false });
+    expect(nextOccurrence(ancient, new Date("0050-03-02T11:00:00Z"))?.startsAt.toISOString()).toBe("0050-03-03T10:00:00.000Z");
+    expect(describeRecurrence(ancient)).toBe("every day, 10:00");
+  });
+});
