@@ -24,7 +24,7 @@ import { KINDS, phaseRanges, phasesAt } from "./series-phases";
 /** An open window (a topic with no date) looks this far ahead for a series' next occurrence. */
 const OPEN_WINDOW_DAYS = 400;
 /** Candidates read per part beyond the answer's length: exceptions and DST can reorder a few. */
-const SERIES_MARGIN = 10;
+const SERIES_MARGIN = 5;
 
 export type SeriesRow = Row & { recurring: Recurrence; series_starts_at: Date };
 

@@ -53,12 +53,14 @@ function intlOffsetMinutes(instant: number, timeZone: string): number {
  * Offsets change a few times a year at most, and recurring events ask for thousands of them, so each
  * zone's changes are found once per UTC year (a sample every week, then a binary search to the second
  * between samples that differ) and looked up after that. Two changes within one week would be missed;
- * no zone has had them.
+ * no zone has had them. Only the years around now get a table: an instant far away costs one Intl call,
+ * so input spread over many centuries (a hostile CSV) cannot make every lookup build a year's table.
  */
 type YearOffsets = { first: number; changes: Array<[at: number, offset: number]> };
 const yearOffsets = new Map<string, Map<number, YearOffsets>>();
 const WEEK_MS = 7 * 86_400_000;
 const MAX_CACHED_YEARS = 512;
+const TABLE_YEARS = { first: 1900, last: 2200 };
 
 function offsetsOfYear(timeZone: string, year: number): YearOffsets {
   let years = yearOffsets.get(timeZone);
@@ -95,7 +97,9 @@ function offsetsOfYear(timeZone: string, year: number): YearOffsets {
 /** The zone's offset from UTC at an instant, in minutes (Berlin in summer: +120). */
 export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
   const time = Math.floor(instant.getTime() / 1000) * 1000;
-  const { first, changes } = offsetsOfYear(timeZone, new Date(time).getUTCFullYear());
+  const year = new Date(time).getUTCFullYear();
+  if (!(year >= TABLE_YEARS.first && year <= TABLE_YEARS.last)) return intlOffsetMinutes(time, timeZone);
+  const { first, changes } = offsetsOfYear(timeZone, year);
   let offset = first;
   for (const [at, after] of changes) {
     if (time < at) break;
@@ -129,7 +133,7 @@ export function zonedInputToIso(value: string, timeZone: string): string | null 
   const match = LOCAL.exec(value.trim());
   if (!match) return null;
   const [, y, mo, d, h, mi, s] = match;
-  const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
+  const asUtc = utcDate(Number(y), Number(mo) - 1, Number(d)) + ((Number(h) * 60 + Number(mi)) * 60 + Number(s ?? 0)) * 1000;
   let offset = zoneOffsetMinutes(new Date(asUtc), timeZone);
   const corrected = zoneOffsetMinutes(new Date(asUtc - offset * 60_000), timeZone);
   if (corrected !== offset) offset = corrected;

@@ -25,6 +25,7 @@ beforeAll(async () => {
   await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [owner.accountId]);
   // Saturday 31 October 2026, 09:00 in Berlin; five weeks before the pages below are read.
   await insert("Morning Yoga", "2026-10-31T08:00:00Z", "weekly");
+  await insert("Choir rehearsal", "2026-10-29T18:00:00Z", "weekly", "cancelled");
   await insert("Old lecture", "2026-10-01T18:00:00Z");
   await insert("Winter concert", "2027-01-15T19:00:00Z");
   for (let day = 1; day <= 60; day++) await insert(`Workshop ${day}`, new Date(Date.UTC(2027, 1, day, 10)).toISOString());
@@ -34,8 +35,8 @@ describe("All Events and recurring series", () => {
   const now = new Date("2026-12-03T09:00:00Z");
 
   it("counts a series begun in the past as upcoming and keeps one-off past events out", async () => {
-    const upcoming = await listEvents(owner.accountId, { when: "upcoming", now, limit: 3 });
-    expect(upcoming.items.map((event) => event.title)).toEqual(["Morning Yoga", "Winter concert", "Workshop 1"]);
+    const upcoming = await listEvents(owner.accountId, { when: "upcoming", now, limit: 4 });
+    expect(upcoming.items.map((event) => event.title)).toEqual(["Choir rehearsal", "Morning Yoga", "Winter concert", "Workshop 1"]);
     const past = await listEvents(owner.accountId, { when: "past", now });
     expect(past.items.map((event) => event.title)).toEqual(["Old lecture"]);
   });
@@ -48,14 +49,17 @@ describe("All Events and recurring series", () => {
       seen.push(...page.items.map((event) => event.title));
       cursor = page.nextCursor;
     } while (cursor);
-    expect(seen).toHaveLength(62);
-    expect(new Set(seen).size).toBe(62);
-    expect(seen.slice(0, 2)).toEqual(["Morning Yoga", "Winter concert"]);
+    expect(seen).toHaveLength(63);
+    expect(new Set(seen).size).toBe(63);
+    expect(seen.slice(0, 3)).toEqual(["Choir rehearsal", "Morning Yoga", "Winter concert"]);
   });
 
   it("shows how a series repeats and its next occurrence in the account's zone", async () => {
     await signInAs(owner.user);
     const text = renderedText(await EventsPage({ searchParams: Promise.resolve({ q: "yoga" }) }));
     expect(text).toMatch(/Repeats weekly · next Sat \d+ \w{3}, 09:00/);
+    const cancelled = renderedText(await EventsPage({ searchParams: Promise.resolve({ q: "choir" }) }));
+    expect(cancelled).toContain("Repeats weekly · series cancelled");
+    expect(cancelled).not.toContain("Repeats weekly · next");
   });
 });

@@ -26,6 +26,8 @@ const number = new Intl.NumberFormat("en-US");
 /** "Repeats weekly · next Sat 5 Dec, 09:00", or "· no later occurrence" once the series has none left. */
 function repeats(event: EventRecord, next: Occurrence | null | undefined, timezone: string): string | null {
   if (!event.recurring) return null;
+  // A cancelled series offers no occurrence, as the assistant and the event's page say.
+  if (event.status === "cancelled") return `Repeats ${event.recurring} · series cancelled`;
   return `Repeats ${event.recurring} · ${next ? `next ${formatShortDayTime(next.startsAt, timezone)}` : "no later occurrence"}`;
 }
 
