@@ -194,6 +194,10 @@ test("an owner cancels one occurrence of a series on its page and restores it", 
   await dialog.getByLabel("Recurring").selectOption("weekly");
   await dialog.getByRole("button", { name: "Create event" }).click();
   await expect(dialog).toBeHidden();
+  // All Events reads the series as what it is: upcoming, with how it repeats and its next occurrence.
+  const row = page.getByRole("table", { name: "Events" }).getByRole("row").filter({ hasText: "Morning Yoga" });
+  await expect(row).toContainText(/Repeats weekly · next \w{3} \d+ \w{3}, 09:00/);
+  await shot(page, "all-events-series", { hideToasts: true });
   await page.getByRole("table", { name: "Events" }).getByRole("link", { name: "Morning Yoga" }).click();
 
   await expect(page.getByRole("heading", { name: "Morning Yoga" })).toBeVisible();
