@@ -44,6 +44,8 @@ type Outcome = {
   reset_ms: string | null;
   rate_limit: number | null;
   plan: PlanName | null;
+  /** Occurrence actions only: what the occurrence is after the request ("cancelled" or "deleted"). */
+  occurrence_status?: string | null;
 };
 
 class DeadlineExceeded extends Error {}
@@ -169,6 +171,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
         const rate = outcome.points === null ? null : rateState(outcome.rate_limit ?? 0, outcome);
         switch (outcome.code) {
           case "ok":
+            if (occurrence && outcome.occurrence_status) occurrence.status = outcome.occurrence_status;
             return accepted(payload.action, { id: outcome.id!, status: outcome.status!, created: outcome.created === true, occurrence }, rate);
           case "duplicate":
             return duplicate(rate);

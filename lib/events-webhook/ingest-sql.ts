@@ -33,6 +33,15 @@ import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 
 export const RATE_WINDOW_MS = 60_000;
 
+/**
+ * The notification data of an occurrence action (RETURNING list over the series row `alias`): the series
+ * as every event notification carries it, plus which occurrence ($12, the request's starts_at) and what
+ * it now is (`status`: 'cancelled', 'deleted' or 'upcoming' for a restored one). docs/outbound-webhooks.md.
+ */
+export const occurrenceData = (alias: string, status: string) =>
+  `outbound_event_data(${alias}) || jsonb_build_object('occurrence',
+    jsonb_build_object('starts_at', outbound_iso_time($12::timestamptz), 'status', ${status}::text)) AS data`;
+
 export const FIND_SOURCE_SQL = `SELECT s.id, s.account_id, s.active, s.secret_ciphertext, s.rate_limit_per_minute, a.plan::text AS plan
   FROM webhook_sources s JOIN accounts a ON a.id = s.account_id WHERE s.public_id = $1::text`;
 
@@ -71,8 +80,9 @@ const statusOf = `CASE outcome.code WHEN 'ok' THEN 200 WHEN 'duplicate' THEN 200
  *   with, $5 plan event limits as JSON ({"free":1000,…}), $6 action, $7 ms spent before the statement,
  *   $8 body excerpt, $9 body bytes, $10 logged headers (JSON), $11… the event: upsert sends the ten
  *   fields of eventFieldParams; cancel and delete send title, starts_at, location.
+ * `occurrence` is the delivery log's occurrence_at; `answerColumns` adds columns to the answer row.
  */
-export function actionStatement(actionCtes: string, failureCode: string, occurrence = "NULL"): string {
+export function actionStatement(actionCtes: string, failureCode: string, occurrence = "NULL", answerColumns = ""): string {
   return `WITH ${clock},
   src AS (
     SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan, ($5::jsonb ->> a.plan::text)::int AS max_events
@@ -101,14 +111,17 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
     FROM outcome WHERE outcome.code <> 'stale'
       AND (outcome.code NOT IN ('rate_limited', 'duplicate') OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
     RETURNING 1)
-  SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms, src.rate_limit, src.plan
+  SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms, src.rate_limit, src.plan${answerColumns}
   FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`;
 }
 
 // An event that exists (in this statement's snapshot) is an update, allowed at the plan's limit and
 // without the account lock; a new one needs room, checked under the lock (accountRoomCte). An upsert of
 // an occurrence removed from a recurring series (same title and location, its start) restores it
-// instead (docs/recurring-events.md): one more index probe, so the hot path stays one statement.
+// instead (docs/recurring-events.md): one more index probe, so the hot path stays one statement. A twin
+// request that restored the same occurrence after this statement's snapshot leaves `unexcepted` empty
+// (its DELETE finds the row gone); the occurrence is restored all the same, so `already` answers with
+// the series, without a second notification, instead of falling through to plan_limit_reached.
 export const UPSERT_SQL = actionStatement(
   `known AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
   restorable AS (
@@ -123,9 +136,13 @@ export const UPSERT_SQL = actionStatement(
     RETURNING x.event_id),
   restored AS (
     UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = u.event_id AND s.account_id = $2::uuid
-    RETURNING s.id, s.status::text AS status, false AS created, ${eventData("s")}),
-  ev AS (SELECT id, status, created, data FROM upserted UNION ALL SELECT id, status, created, data FROM restored),
-  ${emitMessagesCte("notified", upsertNotifications("$2", "ev"))}`,
+    RETURNING s.id, s.status::text AS status, false AS created, ${occurrenceData("s", "'upcoming'")}),
+  changed AS (SELECT id, status, created, data FROM upserted UNION ALL SELECT id, status, created, data FROM restored),
+  already AS (
+    SELECT s.id, s.status::text AS status, false AS created FROM events s JOIN restorable r ON s.id = r.event_id
+    WHERE s.account_id = $2::uuid AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM unexcepted)),
+  ev AS (SELECT id, status, created FROM changed UNION ALL SELECT id, status, created FROM already),
+  ${emitMessagesCte("notified", upsertNotifications("$2", "changed"))}`,
   "plan_limit_reached",
 );
 

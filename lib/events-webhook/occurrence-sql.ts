@@ -2,8 +2,8 @@ import { safeTimeZone } from "@/lib/assistant/calendar";
 import { occurrenceAt } from "@/lib/events/occurrences";
 import { RECURRENCES, type Recurrence } from "@/lib/events/schema";
 import { identityMatch } from "@/lib/events/sql";
-import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
-import { actionStatement } from "./ingest-sql";
+import { emitMessagesCte } from "@/lib/outbound/sql";
+import { actionStatement, occurrenceData } from "./ingest-sql";
 
 const isRecurrence = (value: string | null): value is Exclude<Recurrence, ""> =>
   value !== null && value !== "" && (RECURRENCES as readonly string[]).includes(value);
@@ -14,7 +14,8 @@ const isRecurrence = (value: string | null): value is Exclude<Recurrence, ""> =>
  * location. The handler finds the series (FIND_SERIES_SQL) and asks lib/events/occurrences.ts whether the
  * instant is one of its occurrences; only then does one of these statements record the exception, with
  * the same checks, replay record and delivery log as every action (ingest-sql.ts). The series itself
- * stays as it is, but for updated_at; subscribers get event.updated with the series.
+ * stays as it is, but for updated_at; subscribers get event.updated with the series and the occurrence
+ * (docs/outbound-webhooks.md, "Payload").
  *
  * Parameters as the cancel and delete statements, plus $14, the series' id.
  */
@@ -30,23 +31,35 @@ export const FIND_SERIES_SQL = `SELECT a.timezone, e.id, e.starts_at, e.ends_at,
     ON e.account_id = a.id AND e.title = $2::text AND e.location = $4::text AND e.recurring <> '' AND e.starts_at < $3::timestamptz
   WHERE a.id = $1::uuid`;
 
+/*
+ * Whether this request changed anything is decided by the write itself, not by a read before it: under
+ * concurrency a twin request may commit the same exception after this statement's snapshot was taken,
+ * and ON CONFLICT then sees the twin's row. The INSERT returns a row only when it created the exception
+ * or upgraded a cancelled occurrence to deleted (a delete wins; a cancel never downgrades it), so of two
+ * identical racing cancels exactly one bumps updated_at and notifies. The answer is the series itself,
+ * so a repeat that changed nothing is still a 200, naming what the occurrence is (occurrence_status).
+ */
 function occurrenceStatement(kind: "cancelled" | "deleted"): string {
   return actionStatement(
-    `prior AS (SELECT kind FROM event_exceptions WHERE account_id = $2::uuid AND occurs_at = $12::timestamptz AND event_id = $14::uuid),
+    `series AS (
+    SELECT s.id, s.status::text AS status FROM events s
+    WHERE s.id = $14::uuid AND s.account_id = $2::uuid AND s.title = $11::text AND s.location = $13::text AND EXISTS (SELECT 1 FROM allowed)),
   excepted AS (
     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
-    SELECT $2::uuid, $12::timestamptz, s.id, '${kind}' FROM events s
-    WHERE s.id = $14::uuid AND s.account_id = $2::uuid AND s.title = $11::text AND s.location = $13::text AND EXISTS (SELECT 1 FROM allowed)
-    ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = CASE WHEN x.kind = 'deleted' THEN 'deleted' ELSE EXCLUDED.kind END
+    SELECT $2::uuid, $12::timestamptz, series.id, '${kind}' FROM series
+    ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = 'deleted' WHERE x.kind = 'cancelled' AND EXCLUDED.kind = 'deleted'
     RETURNING event_id, kind),
-  changed AS (SELECT event_id FROM excepted WHERE NOT EXISTS (SELECT 1 FROM prior) OR (SELECT kind FROM prior) <> excepted.kind),
   touched AS (
-    UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = c.event_id AND s.account_id = $2::uuid
-    RETURNING s.id, ${eventData("s")}),
-  ev AS (SELECT s.id, s.status::text AS status, false AS created FROM events s JOIN excepted x ON x.event_id = s.id),
+    UPDATE events s SET updated_at = now() FROM excepted c WHERE s.id = c.event_id AND s.account_id = $2::uuid
+    RETURNING s.id, ${occurrenceData("s", "c.kind")}),
+  ev AS (SELECT id, status, false AS created FROM series),
   ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched")}`,
     "event_not_found",
     "$12::timestamptz",
+    // What the occurrence is now: this write's kind, else the kept one (a cancel never undoes a delete).
+    `, COALESCE((SELECT kind FROM excepted),
+      (SELECT kind FROM event_exceptions WHERE account_id = $2::uuid AND occurs_at = $12::timestamptz AND event_id = $14::uuid),
+      '${kind}') AS occurrence_status`,
   );
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
+import { formatShortDayTime } from "@/lib/format/date-time";
 import { cancel, createSource, eventRows, lastDelivery, remove, send, snapshot, upsert, type TestSource } from "./support";
 
 /*
@@ -43,6 +45,36 @@ describe("occurrence actions on a recurring series", () => {
     const [after] = await eventRows(source);
     expect(after).toMatchObject({ status: "upcoming", starts_at: new Date(FIRST), recurring: "weekly" });
     expect(await lastDelivery(source)).toMatchObject({ action: "cancel", status: 200, occurrence_at: new Date("2026-11-07T08:00:00Z") });
+  });
+
+  it("shows the occurrence acted on in Recent Deliveries, in the account's zone", async () => {
+    const source = await yogaSource();
+    await send(source, cancel({ ...YOGA, starts_at: "2026-11-07T09:00:00+01:00" }));
+    const page = await listDeliveries(source.accountId, source.sourceId);
+    expect(page.items.map((item) => [item.action, item.occurrenceAt])).toEqual([
+      ["cancel", new Date("2026-11-07T08:00:00Z")],
+      ["upsert", null],
+    ]);
+    const detail = await getDelivery(source.accountId, page.items[0].id);
+    expect(detail).toMatchObject({ eventTitle: "Morning Yoga", occurrenceAt: new Date("2026-11-07T08:00:00Z") });
+    // What the table's event column and the detail dialog print beside the title.
+    expect(formatShortDayTime(detail!.occurrenceAt!, "Europe/Berlin")).toBe("Sat 7 Nov, 09:00");
+  });
+
+  it("tells subscribers which occurrence was cancelled, deleted or restored", async () => {
+    const source = await yogaSource();
+    const occurrence = { ...YOGA, starts_at: "2026-11-07T09:00:00+01:00" };
+    await send(source, cancel(occurrence));
+    await send(source, remove(occurrence));
+    await send(source, upsert(occurrence));
+    const { rows } = await db.pool.query(
+      "SELECT type, payload -> 'data' AS data FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id",
+      [source.accountId],
+    );
+    expect(rows[0].data).not.toHaveProperty("occurrence");
+    expect(rows.slice(1).map((row) => [row.type, row.data.title, row.data.occurrence])).toEqual(
+      ["cancelled", "deleted", "upcoming"].map((status) => ["event.updated", "Morning Yoga", { starts_at: "2026-11-07T08:00:00.000Z", status }]),
+    );
   });
 
   it("deletes one later occurrence, and an upsert of it restores it", async () => {
@@ -92,5 +124,78 @@ describe("occurrence actions on a recurring series", () => {
     await send(source, remove(occurrence));
     expect(await exceptions(source)).toEqual([["2026-10-10T07:00:00.000Z", "deleted"]]);
     expect(await messages(source)).toEqual(["event.created", "event.updated", "event.updated"]);
+  });
+
+  it("answers a cancel of an already deleted occurrence with 200, keeping it deleted and notifying nobody", async () => {
+    const source = await yogaSource();
+    const occurrence = { ...YOGA, starts_at: "2026-10-10T09:00:00+02:00" };
+    await send(source, remove(occurrence));
+    const [series] = await eventRows(source);
+    const answer = await send(source, cancel(occurrence));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ ok: true, event: { id: series.id, occurrence: { status: "deleted" } } });
+    expect(await exceptions(source)).toEqual([["2026-10-10T07:00:00.000Z", "deleted"]]);
+    expect((await eventRows(source))[0].updated_at).toEqual(series.updated_at);
+    expect(await messages(source)).toEqual(["event.created", "event.updated"]);
+  });
+});
+
+/*
+ * Two requests racing on one occurrence. A held row lock on the series stalls the first request after its
+ * exception write (it bumps the series' updated_at next) and the second behind it, both statements
+ * already running on snapshots taken before either commits; then the lock is released.
+ */
+describe("concurrent occurrence actions", () => {
+  async function waitForStalledRequests(count: number): Promise<void> {
+    for (let attempt = 0; attempt < 300; attempt += 1) {
+      const { rowCount } = await db.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ltrim(query) LIKE 'WITH clock%'");
+      if ((rowCount ?? 0) >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`fewer than ${count} requests waited for a lock`);
+  }
+
+  async function race(source: TestSource, bodies: string[]) {
+    const [series] = await eventRows(source);
+    const holder = await db.pool.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM events WHERE id = $1 FOR UPDATE", [series.id]);
+      const answers = bodies.map((body) => send(source, body));
+      for (const answer of answers) answer.catch(() => {}); // Awaited below.
+      await waitForStalledRequests(bodies.length);
+      await holder.query("COMMIT");
+      return await Promise.all(answers);
+    } finally {
+      await holder.query("ROLLBACK").catch(() => {});
+      holder.release();
+    }
+  }
+
+  it("two cancels of one occurrence both answer 200 and notify once", async () => {
+    const source = await yogaSource();
+    const occurrence = { ...YOGA, starts_at: "2026-11-14T09:00:00+01:00" };
+    const answers = await race(source, [cancel(occurrence), cancel({ ...occurrence, description: "twin" })]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(await exceptions(source)).toEqual([["2026-11-14T08:00:00.000Z", "cancelled"]]);
+    expect(await messages(source)).toEqual(["event.created", "event.updated"]);
+  });
+
+  it("two upserts restoring one occurrence both answer 200 and notify once", async () => {
+    const source = await yogaSource();
+    const occurrence = { ...YOGA, starts_at: "2026-11-14T09:00:00+01:00" };
+    await send(source, remove(occurrence));
+    const [series] = await eventRows(source);
+    const answers = await race(source, [upsert(occurrence), upsert({ ...occurrence, description: "twin" })]);
+    expect(answers.map((answer) => [answer.status, answer.body.event])).toEqual([
+      [200, { id: series.id, status: "upcoming", created: false }],
+      [200, { id: series.id, status: "upcoming", created: false }],
+    ]);
+    expect(await exceptions(source)).toEqual([]);
+    expect(await eventRows(source)).toHaveLength(1);
+    expect(await messages(source)).toEqual(["event.created", "event.updated", "event.updated"]);
+    expect(await db.pool.query("SELECT status FROM webhook_deliveries WHERE source_id = $1 AND action = 'upsert'", [source.sourceId])).toMatchObject({
+      rows: [{ status: 200 }, { status: 200 }, { status: 200 }],
+    });
   });
 });
