@@ -20,6 +20,8 @@ export type DeliverySummary = {
   action: string | null;
   status: number;
   eventTitle: string | null;
+  /** The occurrence of a recurring series a cancel or delete acted on (docs/recurring-events.md). */
+  occurrenceAt: Date | null;
   /** The error code returned, or "duplicate" for an already accepted request answered with 200. */
   errorCode: string | null;
   latencyMs: number;
@@ -37,15 +39,25 @@ export type ListDeliveriesOptions = {
   limit?: number;
 };
 
-type Row = { id: string; received_at: Date; action: string | null; status: number; event_title: string | null; error_code: string | null; latency_ms: number };
+type Row = {
+  id: string;
+  received_at: Date;
+  action: string | null;
+  status: number;
+  event_title: string | null;
+  occurrence_at: Date | null;
+  error_code: string | null;
+  latency_ms: number;
+};
 
-const SUMMARY_COLUMNS = "d.id, d.received_at, d.action, d.status, d.event_title, d.error_code, d.latency_ms";
+const SUMMARY_COLUMNS = "d.id, d.received_at, d.action, d.status, d.event_title, d.occurrence_at, d.error_code, d.latency_ms";
 const toSummary = (row: Row): DeliverySummary => ({
   id: row.id,
   receivedAt: row.received_at,
   action: row.action,
   status: row.status,
   eventTitle: row.event_title,
+  occurrenceAt: row.occurrence_at,
   errorCode: row.error_code,
   latencyMs: row.latency_ms,
 });

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import type { DeliveryDetail, DeliveryPage } from "@/lib/events-webhook/deliveries";
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatDateTime, formatShortDayTime } from "@/lib/format/date-time";
 import { relativeTime } from "@/lib/format/relative-time";
 import { DeliveriesTable, type DeliveryRow } from "./deliveries-table";
 import { DeliveryDetailDialog, type DeliveryDetailView } from "./delivery-detail-dialog";
@@ -33,6 +33,7 @@ function detailView(detail: DeliveryDetail, timezone: string): DeliveryDetailVie
     action: detail.action,
     status: detail.status,
     eventTitle: detail.eventTitle,
+    occurrence: detail.occurrenceAt ? formatShortDayTime(detail.occurrenceAt, timezone) : null,
     errorCode: detail.errorCode,
     latencyMs: detail.latencyMs,
     body: prettyBody(detail.body),
@@ -69,6 +70,7 @@ export function DeliveriesSection(props: {
     action: item.action,
     status: item.status,
     eventTitle: item.eventTitle,
+    occurrence: item.occurrenceAt ? formatShortDayTime(item.occurrenceAt, timezone) : null,
     errorCode: item.errorCode,
     latencyMs: item.latencyMs,
   }));

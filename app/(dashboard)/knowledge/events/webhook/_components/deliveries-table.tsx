@@ -14,6 +14,8 @@ export type DeliveryRow = {
   action: string | null;
   status: number;
   eventTitle: string | null;
+  /** The occurrence of a series a cancel or delete acted on, in the account's zone ("Sat 5 Dec, 09:00"). */
+  occurrence: string | null;
   errorCode: string | null;
   latencyMs: number;
 };
@@ -61,7 +63,12 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
     {
       id: "event",
       header: "Event",
-      cell: ({ row }) => (row.original.eventTitle ? <span className="line-clamp-2 break-words">{row.original.eventTitle}</span> : <span className="text-zinc-400">—</span>),
+      cell: ({ row }) => (
+        <>
+          {row.original.eventTitle ? <span className="line-clamp-2 break-words">{row.original.eventTitle}</span> : <span className="text-zinc-400">—</span>}
+          {row.original.occurrence ? <span className="block text-xs text-zinc-500">Occurrence: {row.original.occurrence}</span> : null}
+        </>
+      ),
       meta: { cellClassName: "max-w-xs" },
     },
     {

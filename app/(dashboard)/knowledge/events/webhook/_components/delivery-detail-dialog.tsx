@@ -13,6 +13,8 @@ export type DeliveryDetailView = {
   action: string | null;
   status: number;
   eventTitle: string | null;
+  /** The occurrence of a series a cancel or delete acted on, in the account's zone. */
+  occurrence: string | null;
   errorCode: string | null;
   latencyMs: number;
   body: string;
@@ -37,6 +39,7 @@ export function DeliveryDetailDialog({ delivery, closeHref }: { delivery: Delive
             <DetailItem term="Latency">{delivery.latencyMs} ms</DetailItem>
           </dl>
           {delivery.eventTitle ? <p className="text-sm text-zinc-700">Event: {delivery.eventTitle}</p> : null}
+          {delivery.occurrence ? <p className="text-sm text-zinc-700">Occurrence: {delivery.occurrence}</p> : null}
           <section aria-labelledby="delivery-headers">
             <h3 id="delivery-headers" className="mb-2 text-sm font-semibold text-zinc-900">
               Headers received
