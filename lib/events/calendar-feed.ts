@@ -30,12 +30,21 @@ const FREQUENCIES: Record<Exclude<Recurrence, "">, ICalEventRepeatingFreq> = {
   yearly: ICalEventRepeatingFreq.YEARLY,
 };
 
-/** The zone's VTIMEZONE (current tz data, as Intl has it), or null for UTC or a zone without a definition. */
-function vtimezoneOf(timeZone: string): string | null {
+type Vtimezone = { block: string; tzid: string };
+
+/*
+ * The zone's VTIMEZONE and the TZID it declares, or null for UTC or a zone without a definition. The
+ * library answers an alias (Asia/Calcutta, Europe/Kiev) with the canonical zone's block (TZID:Asia/Kolkata),
+ * and Intl keeps the alias, so the events must use the block's own TZID: RFC 5545 requires a VTIMEZONE
+ * for every TZID, and readers show an undefined one as floating time.
+ */
+function vtimezoneOf(timeZone: string): Vtimezone | null {
   if (timeZone === "UTC" || timeZone === "Etc/UTC") return null;
   try {
     const [block] = tzlib_get_ical_block(timeZone) as string[];
-    return typeof block === "string" && block.startsWith("BEGIN:VTIMEZONE") ? block : null;
+    if (typeof block !== "string" || !block.startsWith("BEGIN:VTIMEZONE")) return null;
+    const tzid = /^TZID:(.+?)\r?$/m.exec(block)?.[1]?.trim();
+    return tzid ? { block, tzid } : null;
   } catch {
     return null;
   }
@@ -94,7 +103,7 @@ export async function findPublishedFeed(tokenHash: string, baseUrl: string): Pro
     row.events_fingerprint,
     row.exceptions,
     row.exceptions_fingerprint,
-    vtimezoneOf(row.timezone) ?? "",
+    vtimezoneOf(row.timezone)?.block ?? "",
   ].join("\n");
   const etag = `"${crypto.createHash("sha256").update(version).digest("base64url").slice(0, 32)}"`;
   return { accountId: row.account_id, accountName: row.name, timeZone: row.timezone, etag };
@@ -207,14 +216,14 @@ function vevent(row: EventPageRow, writer: Writer): string {
 export async function* calendarFeedChunks(feed: PublishedFeed, baseUrl: string, pageSize = PAGE_SIZE): AsyncGenerator<string> {
   const vtimezone = vtimezoneOf(feed.timeZone);
   const head = newCalendar(feed).toString().replace(/END:VCALENDAR$/, "");
-  yield vtimezone ? `${head}${vtimezone.replace(/\r?\n/g, "\r\n")}\r\n` : head;
+  yield vtimezone ? `${head}${vtimezone.block.replace(/\r?\n/g, "\r\n")}\r\n` : head;
   const host = new URL(baseUrl).hostname;
   let after: EventPageRow | null = null;
   for (;;) {
     const rows = await eventPage(feed.accountId, after, pageSize);
     if (rows.length === 0) break;
     // A series in an account zone without a VTIMEZONE is written in UTC rather than with an undefined TZID.
-    const writer: Writer = { calendar: newCalendar(feed), zone: vtimezone ? feed.timeZone : null, host };
+    const writer: Writer = { calendar: newCalendar(feed), zone: vtimezone?.tzid ?? null, host };
     yield rows.map((row) => vevent(row, writer)).join("");
     if (rows.length < pageSize) break;
     after = rows[rows.length - 1];

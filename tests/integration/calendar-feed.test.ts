@@ -254,3 +254,29 @@ describe("the calendar feed", () => {
     await signInAs(owner.user);
   });
 });
+
+describe("the calendar feed of an account in an alias zone", () => {
+  // Intl accepts these alias names, but the VTIMEZONE block the feed embeds is the canonical zone's.
+  for (const [alias, canonical] of [["Asia/Calcutta", "Asia/Kolkata"], ["Europe/Kiev", "Europe/Kyiv"]]) {
+    it(`writes ${alias}'s series under the TZID its VTIMEZONE declares, so ical.js expands it as we do`, async () => {
+      const account = await createAccount(`Alias ${alias}`);
+      await db.pool.query("UPDATE accounts SET timezone = $2 WHERE id = $1", [account.accountId, alias]);
+      const { rows } = await db.pool.query<{ id: string }>(
+        `INSERT INTO events (account_id, title, starts_at, ends_at, recurring) VALUES ($1, 'Weekly', $2, $3, 'weekly') RETURNING id`,
+        [account.accountId, "2026-03-05T13:30:00Z", "2026-03-05T14:30:00Z"],
+      );
+      await signInAs(account.user);
+      const text = await (await fetchFeed(await urlOnPage())).text();
+      const calendar = new ICAL.Component(ICAL.parse(text));
+      expect(calendar.getFirstSubcomponent("vtimezone")?.getFirstPropertyValue("tzid")).toBe(canonical);
+      expect(text).toContain(`DTSTART;TZID=${canonical}:`);
+      expect(text).not.toContain(`TZID=${alias}`);
+
+      const from = new Date("2026-01-01T00:00:00Z");
+      const to = new Date("2027-01-01T00:00:00Z");
+      const series = { startsAt: new Date("2026-03-05T13:30:00Z"), endsAt: new Date("2026-03-05T14:30:00Z"), recurring: "weekly" as const };
+      const ours = occurrencesBetween({ ...series, exceptions: new Set<number>(), timeZone: alias }, from, to, 10_000);
+      expect(icalOccurrences(text, from, to).get(rows[0].id)).toEqual(ours);
+    });
+  }
+});
