@@ -6,6 +6,7 @@ import { tzlib_get_ical_block } from "timezones-ical-library";
 import { db } from "@/lib/db/client";
 import { wallClockOf } from "@/lib/format/zoned-time";
 import type { Recurrence } from "./schema";
+import type { EventRow } from "./sql";
 
 /*
  * The account's events as an RFC 5545 calendar (docs/calendar-feeds.md), written with ical-generator:
@@ -118,18 +119,7 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-type EventPageRow = {
-  id: string;
-  title: string;
-  starts_at: Date;
-  ends_at: Date | null;
-  description: string;
-  location: string;
-  url: string;
-  price: string;
-  recurring: string;
-  status: string;
-  updated_at: Date;
+type EventPageRow = Omit<EventRow, "starts_at_offset" | "created_at"> & {
   /** Start instants (epoch ms) of the series' removed occurrences; null for one-off events. */
   exceptions: number[] | null;
 };

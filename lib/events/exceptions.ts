@@ -151,6 +151,26 @@ const RESTORE_SQL = `WITH unexcepted AS (
   SELECT kind FROM restored`;
 
 /**
+ * Runs `work` in a transaction with the account's event locked and the instant read, or answers the
+ * refusal both changes share (no such event, an unreadable instant).
+ */
+async function withLockedEvent(
+  accountId: string,
+  eventId: string,
+  occursAt: string,
+  work: (client: pg.PoolClient, found: LockedSeries, at: Date) => Promise<OccurrenceChange>,
+): Promise<OccurrenceChange> {
+  if (!isUuid(accountId) || !isUuid(eventId)) return NOT_FOUND;
+  const at = instantOf(occursAt);
+  return inTransaction(async (client) => {
+    const found = await lockEvent(client, accountId, eventId);
+    if (!found) return NOT_FOUND;
+    if (!at) return refused("invalid_instant", "Choose an occurrence by its start time.");
+    return work(client, found, at);
+  });
+}
+
+/**
  * Removes one later occurrence of a series (cancelled or deleted, as the webhook's cancel or delete of
  * it would): refused for an instant that is not an occurrence, and for the first one, which is the series.
  */
@@ -162,13 +182,8 @@ export async function removeOccurrence(
   actorUserId: string | null,
   now = new Date(),
 ): Promise<OccurrenceChange> {
-  if (!isUuid(accountId) || !isUuid(eventId)) return NOT_FOUND;
-  const at = instantOf(occursAt);
-  return inTransaction(async (client) => {
-    const found = await lockEvent(client, accountId, eventId);
-    if (!found) return NOT_FOUND;
+  return withLockedEvent(accountId, eventId, occursAt, async (client, found, at) => {
     const { event, timeZone } = found;
-    if (!at) return refused("invalid_instant", "Choose an occurrence by its start time.");
     if (!event.recurring) {
       return refused("not_a_series", `“${event.title}” does not repeat: cancel or delete the event itself.`);
     }
@@ -197,12 +212,7 @@ export async function restoreOccurrence(
   actorUserId: string | null,
   now = new Date(),
 ): Promise<OccurrenceChange> {
-  if (!isUuid(accountId) || !isUuid(eventId)) return NOT_FOUND;
-  const at = instantOf(occursAt);
-  return inTransaction(async (client) => {
-    const found = await lockEvent(client, accountId, eventId);
-    if (!found) return NOT_FOUND;
-    if (!at) return refused("invalid_instant", "Choose an occurrence by its start time.");
+  return withLockedEvent(accountId, eventId, occursAt, async (client, found, at) => {
     const label = occurrenceLabel(at, found.timeZone, now);
     const { rows } = await client.query<{ kind: ExceptionKind }>(RESTORE_SQL, [accountId, eventId, at.toISOString()]);
     if (!rows[0]) {
