@@ -29,39 +29,32 @@ function useRun() {
   };
 }
 
+const REMOVALS = [
+  { kind: "cancelled", verb: "Cancel", pending: "Cancelling…", done: "is cancelled; the rest of the series stays", Icon: Ban },
+  { kind: "deleted", verb: "Delete", pending: "Deleting…", done: "is deleted from the series; the rest of it stays", Icon: Trash2 },
+] as const;
+
 export function RemoveOccurrenceButtons({ eventId, title, occursAt, label }: Occurrence) {
   const run = useRun();
-  const remove = (kind: "cancelled" | "deleted") => run(() => removeOccurrenceAction({ eventId, occursAt, kind }));
   return (
     <div className="-mr-2 flex shrink-0 gap-0.5">
-      <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="sm" aria-label={`Cancel ${label}`}>
-            <Ban className="size-4" aria-hidden />
-          </Button>
-        }
-        title="Cancel this occurrence?"
-        description={`“${title}” on ${label} is cancelled; the rest of the series stays. ${RESTORABLE}`}
-        confirmLabel="Cancel this occurrence"
-        pendingLabel="Cancelling…"
-        cancelLabel="Keep it"
-        icon={<Ban className="size-5" aria-hidden />}
-        onConfirm={() => remove("cancelled")}
-      />
-      <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="sm" aria-label={`Delete ${label}`}>
-            <Trash2 className="size-4" aria-hidden />
-          </Button>
-        }
-        title="Delete this occurrence?"
-        description={`“${title}” on ${label} is deleted from the series; the rest of it stays. ${RESTORABLE}`}
-        confirmLabel="Delete this occurrence"
-        pendingLabel="Deleting…"
-        cancelLabel="Keep it"
-        icon={<Trash2 className="size-5" aria-hidden />}
-        onConfirm={() => remove("deleted")}
-      />
+      {REMOVALS.map(({ kind, verb, pending, done, Icon }) => (
+        <ConfirmDialog
+          key={kind}
+          trigger={
+            <Button variant="ghost" size="sm" aria-label={`${verb} ${label}`}>
+              <Icon className="size-4" aria-hidden />
+            </Button>
+          }
+          title={`${verb} this occurrence?`}
+          description={`“${title}” on ${label} ${done}. ${RESTORABLE}`}
+          confirmLabel={`${verb} this occurrence`}
+          pendingLabel={pending}
+          cancelLabel="Keep it"
+          icon={<Icon className="size-5" aria-hidden />}
+          onConfirm={() => run(() => removeOccurrenceAction({ eventId, occursAt, kind }))}
+        />
+      ))}
     </div>
   );
 }
