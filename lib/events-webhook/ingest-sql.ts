@@ -38,8 +38,8 @@ export const RATE_WINDOW_MS = 60_000;
  * as every event notification carries it, plus which occurrence ($12, the request's starts_at) and what
  * it now is (`status`: 'cancelled', 'deleted' or 'upcoming' for a restored one). docs/outbound-webhooks.md.
  */
-export const occurrenceData = (alias: string, status: string) =>
-  `outbound_event_data(${alias}) || jsonb_build_object('occurrence',
+export const occurrenceData = (alias: string, status: string, change: "p_removed" | "p_restored") =>
+  `outbound_event_data(${alias}, ${change} => $12::timestamptz) || jsonb_build_object('occurrence',
     jsonb_build_object('starts_at', outbound_iso_time($12::timestamptz), 'status', ${status}::text)) AS data`;
 
 export const FIND_SOURCE_SQL = `SELECT s.id, s.account_id, s.active, s.secret_ciphertext, s.rate_limit_per_minute, a.plan::text AS plan
@@ -122,12 +122,16 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
 // request that restored the same occurrence after this statement's snapshot leaves `unexcepted` empty
 // (its DELETE finds the row gone); the occurrence is restored all the same, so `already` answers with
 // the series, without a second notification, instead of falling through to plan_limit_reached.
+// Events are reached only by id from those one-row CTEs (never joined to them, and with no account_id
+// condition: restorable checked it): a generic plan made while the account had no events otherwise
+// scans all of them on every upsert (it halved bench:webhook).
 export const UPSERT_SQL = actionStatement(
   `known AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
   restorable AS (
-    SELECT x.event_id FROM event_exceptions x JOIN events s ON s.id = x.event_id
-    WHERE x.account_id = $2::uuid AND x.occurs_at = $12::timestamptz AND s.account_id = $2::uuid AND s.title = $11::text
-      AND s.location = $16::text AND NOT EXISTS (SELECT 1 FROM known) LIMIT 1),
+    SELECT x.event_id FROM event_exceptions x
+    WHERE x.account_id = $2::uuid AND x.occurs_at = $12::timestamptz AND NOT EXISTS (SELECT 1 FROM known)
+      AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id) = ($2::uuid, $11::text, $16::text)
+    LIMIT 1),
   ${accountRoomCte("room", "$2", "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known) AND NOT EXISTS (SELECT 1 FROM restorable)")},
   upserted AS (${upsertEventSql(2, 11, "FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
   unexcepted AS (
@@ -135,12 +139,12 @@ export const UPSERT_SQL = actionStatement(
     WHERE x.account_id = $2::uuid AND x.occurs_at = $12::timestamptz AND x.event_id = r.event_id AND EXISTS (SELECT 1 FROM allowed)
     RETURNING x.event_id),
   restored AS (
-    UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = u.event_id AND s.account_id = $2::uuid
-    RETURNING s.id, s.status::text AS status, false AS created, ${occurrenceData("s", "'upcoming'")}),
+    UPDATE events s SET updated_at = now() WHERE s.id = (SELECT event_id FROM unexcepted LIMIT 1)
+    RETURNING s.id, s.status::text AS status, false AS created, ${occurrenceData("s", "'upcoming'", "p_restored")}),
   changed AS (SELECT id, status, created, data FROM upserted UNION ALL SELECT id, status, created, data FROM restored),
   already AS (
-    SELECT s.id, s.status::text AS status, false AS created FROM events s JOIN restorable r ON s.id = r.event_id
-    WHERE s.account_id = $2::uuid AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM unexcepted)),
+    SELECT s.id, s.status::text AS status, false AS created FROM events s
+    WHERE s.id = (SELECT event_id FROM restorable) AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM unexcepted)),
   ev AS (SELECT id, status, created FROM changed UNION ALL SELECT id, status, created FROM already),
   ${emitMessagesCte("notified", upsertNotifications("$2", "changed"))}`,
   "plan_limit_reached",

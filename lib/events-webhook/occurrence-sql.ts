@@ -17,7 +17,8 @@ const isRecurrence = (value: string | null): value is Exclude<Recurrence, ""> =>
  * stays as it is, but for updated_at; subscribers get event.updated with the series and the occurrence
  * (docs/outbound-webhooks.md, "Payload").
  *
- * Parameters as the cancel and delete statements, plus $14, the series' id.
+ * Parameters as the cancel and delete statements, plus $14, the series' id. `series` checks that it is
+ * the account's; the later steps reach it by id alone, so no plan can scan the account's events instead.
  */
 
 /**
@@ -50,8 +51,8 @@ function occurrenceStatement(kind: "cancelled" | "deleted"): string {
     ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = 'deleted' WHERE x.kind = 'cancelled' AND EXCLUDED.kind = 'deleted'
     RETURNING event_id, kind),
   touched AS (
-    UPDATE events s SET updated_at = now() FROM excepted c WHERE s.id = c.event_id AND s.account_id = $2::uuid
-    RETURNING s.id, ${occurrenceData("s", "c.kind")}),
+    UPDATE events s SET updated_at = now() FROM excepted c WHERE s.id = $14::uuid AND c.event_id = s.id
+    RETURNING s.id, ${occurrenceData("s", "c.kind", "p_removed")}),
   ev AS (SELECT id, status, false AS created FROM series),
   ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched")}`,
     "event_not_found",

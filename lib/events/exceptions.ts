@@ -119,13 +119,15 @@ async function audit(
 }
 
 // A cancel after a delete keeps the occurrence deleted (the webhook's rule); only a change of kind, or a
-// new exception, bumps the series and notifies. $1 account, $2 event, $3 instant, $4 kind.
+// new exception, bumps the series and notifies. $1 account, $2 event, $3 instant, $4 kind. The event is
+// reached by id alone once its account is checked: a generic plan joining it otherwise may scan the
+// account's events.
 const REMOVE_SQL = `WITH prior AS (
     SELECT kind FROM event_exceptions
     WHERE account_id = $1::uuid AND occurs_at = $3::timestamptz AND event_id = $2::uuid),
   excepted AS (
     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
-    SELECT $1::uuid, $3::timestamptz, s.id, $4::text FROM events s WHERE s.id = $2::uuid AND s.account_id = $1::uuid
+    SELECT $1::uuid, $3::timestamptz, $2::uuid, $4::text WHERE (SELECT account_id FROM events WHERE id = $2::uuid) = $1::uuid
     ON CONFLICT (account_id, occurs_at, event_id)
       DO UPDATE SET kind = CASE WHEN x.kind = 'deleted' THEN 'deleted' ELSE EXCLUDED.kind END
     RETURNING event_id, kind),
@@ -133,20 +135,20 @@ const REMOVE_SQL = `WITH prior AS (
     SELECT event_id, kind FROM excepted
     WHERE NOT EXISTS (SELECT 1 FROM prior) OR (SELECT kind FROM prior) <> excepted.kind),
   touched AS (
-    UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = c.event_id AND s.account_id = $1::uuid
-    RETURNING s.id, ${eventData("s")}),
+    UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = $2::uuid AND c.event_id = s.id
+    RETURNING s.id, ${eventData("s", { removed: "$3" })}),
   ${emitMessagesCte("notified", "SELECT $1::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched")}
   SELECT (SELECT kind FROM excepted) AS kind, (SELECT count(*) FROM touched)::int AS changed`;
 
 // $1 account, $2 event, $3 instant.
 const RESTORE_SQL = `WITH unexcepted AS (
-    DELETE FROM event_exceptions x USING events s
+    DELETE FROM event_exceptions x
     WHERE x.account_id = $1::uuid AND x.event_id = $2::uuid AND x.occurs_at = $3::timestamptz
-      AND s.id = x.event_id AND s.account_id = $1::uuid
+      AND (SELECT account_id FROM events WHERE id = $2::uuid) = $1::uuid
     RETURNING x.event_id, x.kind),
   restored AS (
-    UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = u.event_id AND s.account_id = $1::uuid
-    RETURNING s.id, u.kind, ${eventData("s")}),
+    UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = $2::uuid AND u.event_id = s.id
+    RETURNING s.id, u.kind, ${eventData("s", { restored: "$3" })}),
   ${emitMessagesCte("notified", "SELECT $1::uuid AS account_id, 'event.updated' AS type, restored.data FROM restored")}
   SELECT kind FROM restored`;
 

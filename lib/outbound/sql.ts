@@ -29,5 +29,14 @@ export function emitMessagesCte(name: string, source: string): string {
     RETURNING id)`;
 }
 
-/** The event as notifications carry it, for a RETURNING list over the events row `alias`. */
-export const eventData = (alias: string) => `outbound_event_data(${alias}) AS data`;
+/**
+ * The event as notifications carry it, for a RETURNING list over the events row `alias`, with its
+ * next_occurrence_at as of this statement. A statement that removes or restores one occurrence names it
+ * (`change`): its own write to event_exceptions is not visible to the statement itself.
+ */
+export const eventData = (alias: string, change?: { removed: string } | { restored: string }) =>
+  change === undefined
+    ? `outbound_event_data(${alias}) AS data`
+    : "removed" in change
+      ? `outbound_event_data(${alias}, p_removed => ${change.removed}::timestamptz) AS data`
+      : `outbound_event_data(${alias}, p_restored => ${change.restored}::timestamptz) AS data`;

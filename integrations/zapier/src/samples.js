@@ -37,6 +37,7 @@ const event = {
   price: '15.00',
   recurring: '',
   status: 'upcoming',
+  next_occurrence_at: '2026-04-10T19:30:00.000Z',
   created_at: '2026-03-01T08:00:00.000Z',
   updated_at: '2026-03-01T08:00:00.000Z',
 };
@@ -67,6 +68,7 @@ const eventOutputFields = [
   { key: 'price', label: 'Price' },
   { key: 'recurring', label: 'Recurring' },
   { key: 'status', label: 'Status' },
+  { key: 'next_occurrence_at', label: 'Next occurrence at', type: 'datetime' },
 ];
 
 const conversation = {

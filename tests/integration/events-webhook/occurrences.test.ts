@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
+import { occurrencesBetween } from "@/lib/events/occurrences";
 import { formatShortDayTime } from "@/lib/format/date-time";
 import { cancel, createSource, eventRows, lastDelivery, remove, send, snapshot, upsert, type TestSource } from "./support";
 
@@ -75,6 +76,27 @@ describe("occurrence actions on a recurring series", () => {
     expect(rows.slice(1).map((row) => [row.type, row.data.title, row.data.occurrence])).toEqual(
       ["cancelled", "deleted", "upcoming"].map((status) => ["event.updated", "Morning Yoga", { starts_at: "2026-11-07T08:00:00.000Z", status }]),
     );
+  });
+
+  it("carries next_occurrence_at: the coming occurrence, the one after while it is cancelled, and it again once restored", async () => {
+    const source = await yogaSource();
+    const series = { startsAt: new Date(FIRST), endsAt: null, recurring: "weekly" as const, timeZone: "Europe/Berlin" };
+    const [coming, after] = occurrencesBetween(series, new Date(), new Date(Date.now() + 30 * 86_400_000), 2).map((o) => o.startsAt.toISOString());
+    const occurrence = { ...YOGA, starts_at: coming };
+    await send(source, cancel(occurrence));
+    await send(source, upsert(occurrence));
+    await send(source, cancel({ ...YOGA, starts_at: FIRST }));
+    const { rows } = await db.pool.query(
+      "SELECT type, payload -> 'data' AS data FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id",
+      [source.accountId],
+    );
+    expect(rows.map((row) => [row.type, row.data.recurring, row.data.next_occurrence_at])).toEqual([
+      ["event.created", "weekly", coming],
+      ["event.updated", "weekly", after],
+      ["event.updated", "weekly", coming],
+      // A cancelled series has no next occurrence.
+      ["event.cancelled", "weekly", null],
+    ]);
   });
 
   it("deletes one later occurrence, and an upsert of it restores it", async () => {

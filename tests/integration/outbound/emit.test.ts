@@ -138,10 +138,10 @@ describe("every writer of calendar events notifies", () => {
     await deleteEvent(accountId, created.event.id);
     const sent = await messages(accountId);
     expect(sent.map((message) => message.type)).toEqual(["event.created", "event.updated", "event.updated", "event.cancelled", "event.deleted"]);
-    expect(sent[0].payload.data).toEqual(serializeEvent(created.event));
+    expect(sent[0].payload.data).toEqual(serializeEvent(created.event, { timeZone: "UTC", at: new Date() }));
     expect(sent[0].payload.data.ends_at).toBe("2026-05-01T12:30:00.250+02:00");
-    expect(sent[1].payload.data).toEqual(serializeEvent(updated.event));
-    expect(sent[3].payload.data).toEqual(serializeEvent(cancelled!));
+    expect(sent[1].payload.data).toEqual(serializeEvent(updated.event, { timeZone: "UTC", at: new Date() }));
+    expect(sent[3].payload.data).toEqual(serializeEvent(cancelled!, { timeZone: "UTC", at: new Date() }));
   });
 
   it("a dashboard create refused by the plan's limit or a duplicate notifies nobody", async () => {
