@@ -59,7 +59,8 @@ export const notificationSchema = z
     data: z.record(z.string(), z.unknown()).meta({
       description:
         "The object as the API returns it: a Lead for lead.* (lead.stage_changed adds `previous_stage`), a Conversation for conversation.*, " +
-        "a ConversationMessage for message.created (visitor and agent messages), a calendar event for event.*.",
+        "a ConversationMessage for message.created (visitor and agent messages), a calendar event for event.* (with `recurring` and " +
+        "`next_occurrence_at`: the UTC start of its occurrence that had not ended at the change, null when none is left or it is cancelled).",
     }),
   })
   .meta({ id: "WebhookNotification" });
