@@ -1,10 +1,11 @@
 import "server-only";
 import crypto from "node:crypto";
 import { TZDate } from "@date-fns/tz";
-import ical, { foldLines, ICalEventRepeatingFreq, ICalEventStatus, type ICalCalendar } from "ical-generator";
+import ical, { ICalEventRepeatingFreq, ICalEventStatus, type ICalCalendar } from "ical-generator";
 import { tzlib_get_ical_block } from "timezones-ical-library";
 import { db } from "@/lib/db/client";
 import { wallClockOf } from "@/lib/format/zoned-time";
+import { foldLongLines } from "./ical-fold";
 import type { Recurrence } from "./schema";
 import type { EventRow } from "./sql";
 
@@ -196,7 +197,7 @@ function vevent(row: EventPageRow, writer: Writer): string {
         }
       : null,
   });
-  return foldLines(event.toString());
+  return foldLongLines(event.toString());
 }
 
 /**
