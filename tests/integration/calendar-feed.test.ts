@@ -233,7 +233,12 @@ describe("the calendar feed", () => {
     expect(result.ok).toBe(true);
     const rotated = result.ok ? result.data.url : "";
     expect(rotated).not.toBe(feedUrl);
-    expect((await fetchFeed(feedUrl)).status).toBe(404);
+    // The old URL answers exactly as a token that never existed: same status, headers and body.
+    const old = await fetchFeed(feedUrl);
+    const neverIssued = await fetchFeed(feedUrl.replace(/[^/]+\.ics$/, `${"Q".repeat(43)}.ics`));
+    expect(old.status).toBe(404);
+    expect([...old.headers]).toEqual([...neverIssued.headers]);
+    expect(await old.text()).toBe(await neverIssued.text());
     const fresh = await fetchFeed(rotated);
     expect(fresh.status).toBe(200);
     expect(await fresh.text()).toContain("BEGIN:VEVENT");
