@@ -19,7 +19,7 @@ const FEED_SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20);
 const CONDITIONAL_SAMPLES = 200;
 const TARGET_FEED_MS = 1_000;
 
-async function seed(client: pg.Client): Promise<{ accountId: string; token: string }> {
+async function seed(client: pg.Client): Promise<{ accountId: string; token: string; rotatedAway: string }> {
   const { rows } = await client.query<{ id: string }>("INSERT INTO accounts (name, plan, timezone) VALUES ('Feed bench', 'pro', 'Europe/Berlin') RETURNING id");
   const accountId = rows[0].id;
   // Series first (g < SERIES), spread over the last two years; one-off events over the next year.
