@@ -1,4 +1,5 @@
 import "server-only";
+import crypto from "node:crypto";
 import { occurrencesBetween, type Series } from "@/lib/events/occurrences";
 import type { Recurrence } from "@/lib/events/schema";
 import { wallClockOf } from "@/lib/format/zoned-time";
@@ -18,7 +19,8 @@ import { KINDS, phaseRanges, phasesAt } from "./series-phases";
  *   one shape, so it is planned once per connection. Occurrences already running at the window's start
  *   are looked for only when too few start in it (a second statement, runningQuery);
  * - with topic words, the series having them (events_series_words_idx) that can occur in the window or
- *   be running at its start, the soonest first by their phase.
+ *   be running at its start, the soonest first by their phase. Named by a hash of its text: planning it
+ *   cost about as much as running it, and its plan (that GIN index) does not depend on the words.
  */
 
 /** An open window (a topic with no date) looks this far ahead for a series' next occurrence. */
@@ -114,7 +116,8 @@ function topicQuery(input: SearchInput, level: Level, from: Date, to: Date | nul
   // Occurrences starting in the window first, soonest first; those already running after them all.
   const estimate = `CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60 WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
   const ids = `SELECT id FROM events WHERE ${where.join(" AND ")} ORDER BY ${estimate}, id LIMIT ${limit}`;
-  return { text: candidateRows(ids, level, from, param), values };
+  const text = candidateRows(ids, level, from, param);
+  return { name: `assistant-series-topic-${crypto.createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text, values };
 }
 
 /** Without topic words, when too few occurrences start in the window: the series running at its start. */
@@ -124,7 +127,7 @@ function runningQuery(input: SearchInput, from: Date, limit: number): Built {
   const { back } = phaseArithmetic(input, from, param);
   const where = ["account_id = $1::uuid", "recurring <> ''", "status = 'upcoming'", `starts_at < ${since}`, ...(input.free ? [FREE_PRICE_SQL] : [])];
   const ids = `SELECT id FROM events WHERE ${[...where, runningSql(back)].join(" AND ")} ORDER BY ${back}, id LIMIT ${limit}`;
-  return { text: candidateRows(ids, null, from, param), values };
+  return { name: `assistant-series-running${input.free ? "-free" : ""}`, text: candidateRows(ids, null, from, param), values };
 }
 
 /**
