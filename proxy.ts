@@ -1,11 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { chatPageFrameAncestors } from "@/lib/conversations/frame-policy";
-import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/http/security-headers";
+import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/platform/http/security-headers";
 
 /*
  * Runs before every page (not the API, not static files):
  * - a Content-Security-Policy with a fresh nonce, passed to Next.js in the request so it marks its own
- *   scripts with it, and sent to the browser with the page (lib/http/security-headers.ts);
+ *   scripts with it, and sent to the browser with the page (lib/platform/http/security-headers.ts);
  * - for dashboard pages, a fast first gate: without a session cookie, go to sign-in and come back here
  *   afterwards. The pages still verify the session itself (a cookie may be stale or forged); this only
  *   saves a render and passes the path along for that redirect;

@@ -7,7 +7,7 @@ import { Button } from "../ui/button";
 import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger } from "../ui/dialog";
 import { inputClasses } from "../ui/field";
 import { FormAlert } from "../ui/form-alert";
-import type { CsvImportState } from "@/lib/csv/upload";
+import type { CsvImportState } from "@/lib/csv-import/upload";
 import { CsvPreview, CsvProblems } from "./csv-preview";
 
 const number = new Intl.NumberFormat("en-US");
@@ -35,7 +35,7 @@ export type CsvImportDialogProps = {
   /** e.g. "Import events from CSV" */
   title: string;
   description: React.ReactNode;
-  /** The upload route (lib/csv/upload-route.ts), e.g. "/knowledge/events/import". */
+  /** The upload route (lib/csv-import/upload-route.ts), e.g. "/knowledge/events/import". */
   uploadUrl: string;
   /** Under the file field: the columns and a template link. */
   formatHint: React.ReactNode;

@@ -1,6 +1,6 @@
 import { AlertCircle, CheckCircle2 } from "lucide-react";
-import type { CsvRowProblem } from "@/lib/csv/parse";
-import type { CsvImportState } from "@/lib/csv/upload";
+import type { CsvRowProblem } from "@/lib/platform/csv/parse";
+import type { CsvImportState } from "@/lib/csv-import/upload";
 
 const number = new Intl.NumberFormat("en-US");
 

@@ -1,4 +1,4 @@
-/** A date/time already formatted on the server in the account's zone (see lib/format/date-time.ts). */
+/** A date/time already formatted on the server in the account's zone (see lib/platform/format/date-time.ts). */
 export type Moment = { date: string; time: string; full: string };
 
 /** A compact two-line table cell: the date, then the time (or `below`); `empty` when there is no moment. */

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Prisma } from "@/lib/db/generated/client";
+import type { Prisma } from "@/lib/platform/db/generated/client";
 import { createInitialSource } from "@/lib/events-webhook/sources";
 import { createDefaultPipeline } from "@/lib/leads/pipeline";
 

@@ -2,8 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { normaliseEmail, type SignedInUser } from "@/lib/auth/credentials";
 import { hashPassword } from "@/lib/auth/password";
-import { db } from "@/lib/db/client";
-import { Prisma } from "@/lib/db/generated/client";
+import { db } from "@/lib/platform/db/client";
+import { Prisma } from "@/lib/platform/db/generated/client";
 import { onAccountCreated } from "./account-hooks";
 
 export const signUpSchema = z.object({

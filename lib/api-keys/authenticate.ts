@@ -1,9 +1,9 @@
 import "server-only";
 import type pg from "pg";
-import { CLOCK_CTE, fixedWindowCounterCte, type RateState } from "@/lib/http/rate-limit";
+import { CLOCK_CTE, fixedWindowCounterCte, type RateState } from "@/lib/platform/http/rate-limit";
 import { hashApiKey, isWellFormedApiKey } from "./key-format";
 import { isScope, type Scope } from "./scopes";
-import type { Env } from "@/lib/http/client-ip";
+import type { Env } from "@/lib/platform/http/client-ip";
 
 /*
  * The hot path of every public API request: read the bearer key, reject what cannot be a key without

@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import { BASE62, randomBase62 } from "@/lib/ids";
+import { BASE62, randomBase62 } from "@/lib/platform/ids";
 
 /*
  * API key format: `ik_live_` + 32 random base62 characters + 6 base62 characters of CRC32 over

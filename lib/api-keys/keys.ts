@@ -1,8 +1,8 @@
 import "server-only";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { recordAudit } from "@/lib/audit/record";
-import { db } from "@/lib/db/client";
-import { isUuid } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { isUuid } from "@/lib/platform/ids";
 import type { CreateApiKeyInput } from "./input";
 import { displayParts, generateApiKey, hashApiKey } from "./key-format";
 import { sortScopes, isScope, type Scope } from "./scopes";

@@ -1,7 +1,7 @@
 import "server-only";
-import { db, isDatabaseUnavailable } from "@/lib/db/client";
-import { errorResponse, internalErrorResponse, unavailableResponse } from "@/lib/http/api-error";
-import { isOverLimit, rateLimitedResponse, rateLimitHeaders, type RateState } from "@/lib/http/rate-limit";
+import { db, isDatabaseUnavailable } from "@/lib/platform/db/client";
+import { errorResponse, internalErrorResponse, unavailableResponse } from "@/lib/platform/http/api-error";
+import { isOverLimit, rateLimitedResponse, rateLimitHeaders, type RateState } from "@/lib/platform/http/rate-limit";
 import { authenticateApiKey, type ApiKeyPrincipal, type AuthFailure } from "./authenticate";
 import type { Scope } from "./scopes";
 

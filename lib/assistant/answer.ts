@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { isUuid } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { isUuid } from "@/lib/platform/ids";
 import { safeTimeZone } from "./calendar";
 import { understand, type Intent } from "./intent";
 import { composeReply, type AssistantReply } from "./reply";

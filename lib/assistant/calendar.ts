@@ -1,9 +1,9 @@
-import { isKnownTimeZone, toZonedInputValue, zonedInputToIso } from "@/lib/format/zoned-time";
+import { isKnownTimeZone, toZonedInputValue, zonedInputToIso } from "@/lib/platform/format/zoned-time";
 
 /*
  * Calendar days as integers (days since 1970-01-01), so "next Monday" or "the 1st of next month" is
  * plain arithmetic that no DST change can disturb. Only the edges of a range become instants, through
- * the zone's own offset at that wall-clock time (lib/format/zoned-time.ts).
+ * the zone's own offset at that wall-clock time (lib/platform/format/zoned-time.ts).
  */
 
 export type DayNumber = number;

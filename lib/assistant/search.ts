@@ -1,5 +1,5 @@
 import "server-only";
-import { onOneConnection } from "@/lib/db/connection";
+import { onOneConnection } from "@/lib/platform/db/connection";
 import type { Recurrence } from "@/lib/events/schema";
 import { candidateQuery, correctionsSql, DAY, type Level, type Row, type Window } from "./search-sql";
 import { seriesOccurrences, type SeriesRow } from "./series";

@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
+import { db } from "@/lib/platform/db/client";
+import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 
 /*
  * The audit log, newest first, paged by a keyset cursor on (created_at, id): every page is one index

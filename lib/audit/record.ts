@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
+import { db } from "@/lib/platform/db/client";
+import type { Prisma } from "@/lib/platform/db/generated/client";
 
 export type AuditAction =
   | "api_key.created"

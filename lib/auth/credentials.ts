@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { dummyPasswordHash, verifyPassword } from "./password";
 import { signInSucceeded, takeSignInAttempt } from "./sign-in-throttle";
 

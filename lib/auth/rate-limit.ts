@@ -1,9 +1,9 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/http/rate-limit";
+import { db } from "@/lib/platform/db/client";
+import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/platform/http/rate-limit";
 
 /*
- * Fixed-window counters in PostgreSQL (lib/http/rate-limit.ts, the counter the webhook and the public API
+ * Fixed-window counters in PostgreSQL (lib/platform/http/rate-limit.ts, the counter the webhook and the public API
  * use, on the database clock), so limits hold across app instances. Taking a point is ONE statement that
  * counts and returns the new count: a parallel burst cannot all read "under the limit" before any of them
  * is counted. Callers take the point before doing the expensive or sensitive work, never after.

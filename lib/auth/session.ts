@@ -3,9 +3,9 @@ import { decode, encode } from "next-auth/jwt";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { db } from "@/lib/db/client";
-import type { Role } from "@/lib/db/generated/enums";
-import { CLIENT_IP_HEADER } from "@/lib/http/client-ip";
+import { db } from "@/lib/platform/db/client";
+import type { Role } from "@/lib/platform/db/generated/enums";
+import { CLIENT_IP_HEADER } from "@/lib/platform/http/client-ip";
 import type { SignedInUser } from "./credentials";
 
 /*
@@ -103,7 +103,7 @@ export function canManage(context: SessionContext): boolean {
 
 /**
  * The client's address for throttling: only the header the production server sets from the socket (and
- * the trusted proxy hops, see lib/http/client-ip.ts), never X-Forwarded-For, which the client writes.
+ * the trusted proxy hops, see lib/platform/http/client-ip.ts), never X-Forwarded-For, which the client writes.
  * Without it (the development server) every request shares the key "local".
  */
 export async function clientIp(): Promise<string> {

@@ -1,5 +1,5 @@
 import "server-only";
-import { rateLimitKeyForIp } from "@/lib/http/client-ip";
+import { rateLimitKeyForIp } from "@/lib/platform/http/client-ip";
 import { clearPoints, returnPoint, takePoints } from "./rate-limit";
 
 /*

@@ -1,5 +1,5 @@
-import { applyMigrations } from "../db/migrate";
-import { ensureSecrets, openDatabase } from "../runtime/local-environment";
+import { applyMigrations } from "../platform/db/migrate";
+import { ensureSecrets, openDatabase } from "../platform/runtime/local-environment";
 import { runCli } from "./run-cli";
 
 // npm run db:migrate — applies pending migrations to DATABASE_URL or the embedded database.

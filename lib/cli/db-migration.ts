@@ -1,6 +1,6 @@
 import path from "node:path";
-import { createMigration } from "../db/migrate";
-import { ensureSecrets, openDatabase } from "../runtime/local-environment";
+import { createMigration } from "../platform/db/migrate";
+import { ensureSecrets, openDatabase } from "../platform/runtime/local-environment";
 import { runCli } from "./run-cli";
 
 // npm run db:migration -- <name> — writes a migration for the difference between the migrations and

@@ -3,8 +3,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startEmbeddedPostgres } from "../db/embedded";
-import { applyMigrations } from "../db/migrate";
+import { freePort, startEmbeddedPostgres } from "../platform/db/embedded";
+import { applyMigrations } from "../platform/db/migrate";
 import { supervise } from "./processes";
 import { runCli } from "./run-cli";
 

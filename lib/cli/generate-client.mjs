@@ -1,4 +1,4 @@
-// Generates the Prisma client into lib/db/generated. `prisma generate` never runs the native schema
+// Generates the Prisma client into lib/platform/db/generated. `prisma generate` never runs the native schema
 // engine, but insists on a path to one; any existing file satisfies it (the engine cannot be
 // downloaded here, migrations use the WebAssembly engine instead).
 import { spawnSync } from "node:child_process";

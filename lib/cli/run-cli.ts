@@ -1,4 +1,4 @@
-import { EmbeddedDatabaseError } from "../db/embedded";
+import { EmbeddedDatabaseError } from "../platform/db/embedded";
 
 // File-system refusals are the user's environment, not a bug: say which path, not a stack trace.
 const ENVIRONMENT_CODES = new Set(["EACCES", "EPERM", "EROFS", "ENOSPC"]);

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { applyMigrations } from "../db/migrate";
-import { ensureSecrets, openDatabase } from "../runtime/local-environment";
+import { applyMigrations } from "../platform/db/migrate";
+import { ensureSecrets, openDatabase } from "../platform/runtime/local-environment";
 import { buildIsCurrent, recordBuild } from "./build-fingerprint";
 import { bin, run, supervise } from "./processes";
 import { runCli } from "./run-cli";

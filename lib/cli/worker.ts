@@ -1,6 +1,6 @@
-import { applyMigrations } from "../db/migrate";
+import { applyMigrations } from "../platform/db/migrate";
 import { startOutboundWorker, workerConcurrency } from "../outbound/worker";
-import { ensureSecrets, openDatabase } from "../runtime/local-environment";
+import { ensureSecrets, openDatabase } from "../platform/runtime/local-environment";
 import { loopbackTargetsProblem } from "../webhook-subscriptions/addresses";
 import { runCli } from "./run-cli";
 

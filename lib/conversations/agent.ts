@@ -1,8 +1,8 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
-import { inTransaction, type Queryable } from "@/lib/db/transaction";
+import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
-import { isPublicId } from "@/lib/ids";
+import { isPublicId } from "@/lib/platform/ids";
 import { CONVERSATION_ID_PREFIX, IDLE_CLOSE_MS, type Conversation, type Message } from "./model";
 import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow } from "./sql";
 

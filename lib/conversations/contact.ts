@@ -1,5 +1,5 @@
 import "server-only";
-import { inTransaction } from "@/lib/db/transaction";
+import { inTransaction } from "@/lib/platform/db/transaction";
 import { createLead } from "@/lib/leads/create";
 import type { LeadContext } from "@/lib/leads/model";
 import { createLeadSchema } from "@/lib/leads/schemas";

@@ -1,4 +1,4 @@
-import { appBaseUrl } from "@/lib/http/app-url";
+import { appBaseUrl } from "@/lib/platform/http/app-url";
 
 /*
  * Where a widget lives for the outside world: the tag a website pastes in (widget.js reads the widget id

@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { tryDecodeCursor } from "@/lib/pagination/keyset";
+import { db } from "@/lib/platform/db/client";
+import { tryDecodeCursor } from "@/lib/platform/pagination/keyset";
 import type { ListPage } from "@/lib/public-api/list";
 import { leadsMatchingClaims, type MatchingLead } from "./claims";
 import type { Conversation, ConversationStatus, MessageAuthor } from "./model";
@@ -9,7 +9,7 @@ import { CONVERSATION_CURSOR, listConversations } from "./read";
 /*
  * The dashboard inbox: one tab's conversations, newest activity first, each with what it is about (the
  * visitor's first message) and where it stands (its latest message). Pages by the same keyset cursor
- * as the public API's list (lib/pagination/keyset.ts). A conversation whose visitor left the email of a
+ * as the public API's list (lib/platform/pagination/keyset.ts). A conversation whose visitor left the email of a
  * lead it is not linked to carries that lead, for the "not verified" note (lib/conversations/claims.ts).
  */
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
-import { inTransaction } from "@/lib/db/transaction";
-import { isPublicId } from "@/lib/ids";
+import { inTransaction } from "@/lib/platform/db/transaction";
+import { isPublicId } from "@/lib/platform/ids";
 import { recordLeadChanges } from "@/lib/leads/changes";
 import { leadDisplayName } from "@/lib/leads/display";
 import type { Lead } from "@/lib/leads/model";

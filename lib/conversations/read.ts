@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { isPublicId } from "@/lib/ids";
-import { encodeCursor, keysetCondition } from "@/lib/pagination/keyset";
+import { db } from "@/lib/platform/db/client";
+import { isPublicId } from "@/lib/platform/ids";
+import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset";
 import type { ListPage } from "@/lib/public-api/list";
 import { CONVERSATION_ID_PREFIX, type Conversation, type ConversationStatus, type Message } from "./model";
 import { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor } from "./schemas";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isPublicId } from "@/lib/ids";
+import { isPublicId } from "@/lib/platform/ids";
 import { cursorParam, limitParam, orderParam } from "@/lib/public-api/list";
 import { CONVERSATION_ID_PREFIX, CONVERSATION_STATUSES } from "./model";
 import { checkMessageText, MAX_AUTHOR_NAME_LENGTH, MAX_MESSAGE_LENGTH } from "./text";

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
-import { inTransaction } from "@/lib/db/transaction";
-import { generatePublicId } from "@/lib/ids";
+import { inTransaction } from "@/lib/platform/db/transaction";
+import { generatePublicId } from "@/lib/platform/ids";
 import { WIDGET_ID_PREFIX } from "./model";
 import { checkWidgetSettings, type CheckedWidgetSettings, type SettingsProblems, type WidgetSettingsForm } from "./settings-input";
 

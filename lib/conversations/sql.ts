@@ -1,7 +1,7 @@
 import "server-only";
-import type { Queryable } from "@/lib/db/transaction";
+import type { Queryable } from "@/lib/platform/db/transaction";
 import type { Notification } from "@/lib/outbound/emit";
-import { generatePublicId } from "@/lib/ids";
+import { generatePublicId } from "@/lib/platform/ids";
 import { MESSAGE_ID_PREFIX, serializeConversation, serializeMessage, type Conversation, type ConversationStatus, type Message, type MessageAuthor } from "./model";
 
 /* Shared SQL of the conversations domain. Hot paths use the pg pool directly (no ORM per request). */

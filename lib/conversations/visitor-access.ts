@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/http/rate-limit";
+import { db } from "@/lib/platform/db/client";
+import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/platform/http/rate-limit";
 import type { Conversation } from "./model";
 import { conversationColumnsOf, toConversation, type ConversationRow } from "./sql";
 import { hashVisitorToken } from "./visitor";

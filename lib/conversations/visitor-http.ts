@@ -1,9 +1,9 @@
 import "server-only";
-import { isDatabaseUnavailable } from "@/lib/db/client";
-import { errorResponse, internalErrorResponse, jsonResponse, unavailableResponse } from "@/lib/http/api-error";
-import { CLIENT_IP_HEADER } from "@/lib/http/client-ip";
+import { isDatabaseUnavailable } from "@/lib/platform/db/client";
+import { errorResponse, internalErrorResponse, jsonResponse, unavailableResponse } from "@/lib/platform/http/api-error";
+import { CLIENT_IP_HEADER } from "@/lib/platform/http/client-ip";
 import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
-import { table, type PublicRoute } from "@/lib/http/route-table";
+import { table, type PublicRoute } from "@/lib/platform/http/route-table";
 import { leaveContact } from "./contact";
 import type { Conversation, Message } from "./model";
 import { listMessages } from "./read";

@@ -1,7 +1,7 @@
 import "server-only";
 import { takePoint } from "@/lib/auth/rate-limit";
-import { errorResponse } from "@/lib/http/api-error";
-import { rateLimitKeyForIp } from "@/lib/http/client-ip";
+import { errorResponse } from "@/lib/platform/http/api-error";
+import { rateLimitKeyForIp } from "@/lib/platform/http/client-ip";
 
 /*
  * Throttles of the anonymous chat endpoints (docs/chat-widget.md, "Limits"). Every write (a first

@@ -1,6 +1,6 @@
 import "server-only";
-import type { Queryable } from "@/lib/db/transaction";
-import { generatePublicId } from "@/lib/ids";
+import type { Queryable } from "@/lib/platform/db/transaction";
+import { generatePublicId } from "@/lib/platform/ids";
 import { emitMessagesCte } from "@/lib/outbound/sql";
 import { MESSAGE_ID_PREFIX, type Conversation, type MessageAuthor } from "./model";
 import { CONVERSATION_COLUMNS, conversationColumnsOf, toConversation, toMessage, type ConversationRow } from "./sql";

@@ -3,11 +3,11 @@ import crypto from "node:crypto";
 import { answerVisitor } from "@/lib/assistant/answer";
 import { understand } from "@/lib/assistant/intent";
 import { safeTimeZone } from "@/lib/assistant/calendar";
-import { db } from "@/lib/db/client";
-import { onOneConnection } from "@/lib/db/connection";
-import { inTransaction, type Queryable } from "@/lib/db/transaction";
+import { db } from "@/lib/platform/db/client";
+import { onOneConnection } from "@/lib/platform/db/connection";
+import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
-import { generatePublicId, randomBase62 } from "@/lib/ids";
+import { generatePublicId, randomBase62 } from "@/lib/platform/ids";
 import { CONVERSATION_ID_PREFIX, type Conversation, type Message } from "./model";
 import { CONVERSATION_COLUMNS, conversationColumnsOf, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
 import { writeVisitorMessage } from "./visitor-message";
@@ -71,7 +71,7 @@ export type VisitorResult = { ok: true; conversation: Conversation; messages: Me
 export async function postVisitorMessage(widget: ChatWidget, conversation: Conversation, text: string, now = new Date()): Promise<VisitorResult> {
   const intent = understand(text, now, safeTimeZone(widget.timezone));
   if (intent.kind !== "handoff") {
-    // The search and the write on one connection: one wait for the pool per message (lib/db/connection.ts).
+    // The search and the write on one connection: one wait for the pool per message (lib/platform/db/connection.ts).
     return onOneConnection(db.pool, async (client) => {
       const answer = conversation.status === "bot" ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now, intent, client }) : null;
       // One statement writes the message, any answer and the notification (visitor-message.ts).

@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { generatePublicId, isPublicId } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { generatePublicId, isPublicId } from "@/lib/platform/ids";
 import { WIDGET_ID_PREFIX } from "./model";
 
 /*

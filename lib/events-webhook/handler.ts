@@ -1,9 +1,9 @@
 import "server-only";
 import type pg from "pg";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
-import { db, isDatabaseUnavailable } from "@/lib/db/client";
+import { db, isDatabaseUnavailable } from "@/lib/platform/db/client";
 import { eventFieldParams } from "@/lib/events/sql";
-import { unavailableResponse } from "@/lib/http/api-error";
+import { unavailableResponse } from "@/lib/platform/http/api-error";
 import { readBody, type BodyRead } from "./body";
 import { bodyExcerpt, loggedHeaders, loggedTitle, type LoggedHeaders } from "./delivery-record";
 import { isPublicIdFormat } from "./ids";

@@ -1,4 +1,4 @@
-import { randomBase62 } from "@/lib/ids";
+import { randomBase62 } from "@/lib/platform/ids";
 
 /*
  * Source ids are the last path segment of a public URL, so they must be unguessable: `src_` + 24

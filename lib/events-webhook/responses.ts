@@ -1,5 +1,5 @@
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
-import { errorResponse, type ErrorDetail } from "@/lib/http/api-error";
+import { errorResponse, type ErrorDetail } from "@/lib/platform/http/api-error";
 
 /*
  * The webhook's answers (docs/webhook.md, "Check order"). Messages are written for the integrator and never carry

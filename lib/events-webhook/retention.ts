@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { closeIdleConversations } from "@/lib/conversations/agent";
 import { OUTBOUND_SWEEP_SQL } from "@/lib/outbound/retention";
 import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/public-api/idempotency-sweep";

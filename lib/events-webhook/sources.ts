@@ -2,10 +2,10 @@ import "server-only";
 import { PLANS } from "@/lib/accounts/plans";
 import { recordAudit, type AuditEntry } from "@/lib/audit/record";
 import { canManage, type SessionContext } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
-import { appBaseUrl } from "@/lib/http/app-url";
-import { isUuid } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import type { Prisma } from "@/lib/platform/db/generated/client";
+import { appBaseUrl } from "@/lib/platform/http/app-url";
+import { isUuid } from "@/lib/platform/ids";
 import { generatePublicId, isPublicIdFormat } from "./ids";
 import { decryptSecret, encryptSecret, generateSecret } from "./secrets";
 

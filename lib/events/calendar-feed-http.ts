@@ -1,7 +1,7 @@
 import "server-only";
-import { isDatabaseUnavailable } from "@/lib/db/client";
-import { apiNotFoundResponse, internalErrorResponse, unavailableResponse } from "@/lib/http/api-error";
-import { appBaseUrl } from "@/lib/http/app-url";
+import { isDatabaseUnavailable } from "@/lib/platform/db/client";
+import { apiNotFoundResponse, internalErrorResponse, unavailableResponse } from "@/lib/platform/http/api-error";
+import { appBaseUrl } from "@/lib/platform/http/app-url";
 import { calendarFeedChunks, etagMatches, findPublishedFeed } from "./calendar-feed";
 import { hashFeedToken, tokenOfSegment } from "./calendar-feed-token";
 

@@ -2,10 +2,10 @@ import "server-only";
 import crypto from "node:crypto";
 import { recordAudit, type AuditAction } from "@/lib/audit/record";
 import type { SessionContext } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
+import { db } from "@/lib/platform/db/client";
+import type { Prisma } from "@/lib/platform/db/generated/client";
 import { openSealedText, sealText } from "@/lib/events-webhook/secrets";
-import { appBaseUrl } from "@/lib/http/app-url";
+import { appBaseUrl } from "@/lib/platform/http/app-url";
 
 /*
  * The secret token of the account's feed URL (docs/calendar-feeds.md): 32 random bytes in base64url. The

@@ -1,4 +1,4 @@
-import { formatOffset, zoneOffsetMinutes } from "@/lib/format/zoned-time";
+import { formatOffset, zoneOffsetMinutes } from "@/lib/platform/format/zoned-time";
 import { formatWithOffset, parseDateTime } from "./datetime";
 import { describeRecurrence, occurrenceAt, type Series } from "./occurrences";
 

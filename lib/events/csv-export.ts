@@ -1,7 +1,7 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { safeTimeZone } from "@/lib/assistant/calendar";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { formatExceptionsCell, type CsvException, type ExceptionKind } from "./csv-exceptions";
 import { CSV_COLUMNS, escapeCsvCell } from "./csv-format";
 import { formatWithOffset } from "./datetime";

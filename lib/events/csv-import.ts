@@ -1,9 +1,9 @@
 import "server-only";
 import type pg from "pg";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { parseExceptionsCell, type CsvException } from "./csv-exceptions";
-import type { CsvRowCheck } from "@/lib/csv/upload";
+import type { CsvRowCheck } from "@/lib/csv-import/upload";
 import type { CsvRow, CsvRowProblem } from "./csv-format";
 import { parseEventFields, type EventInput } from "./schema";
 import { emitMessagesCte } from "@/lib/outbound/sql";

@@ -1,11 +1,11 @@
 import "server-only";
 import type pg from "pg";
 import { recordAuditSql, type AuditAction } from "@/lib/audit/record";
-import { db } from "@/lib/db/client";
-import { inTransaction } from "@/lib/db/transaction";
-import { formatDateTime, formatShortDayTime } from "@/lib/format/date-time";
-import { isKnownTimeZone } from "@/lib/format/zoned-time";
-import { isUuid } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { inTransaction } from "@/lib/platform/db/transaction";
+import { formatDateTime, formatShortDayTime } from "@/lib/platform/format/date-time";
+import { isKnownTimeZone } from "@/lib/platform/format/zoned-time";
+import { isUuid } from "@/lib/platform/ids";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { MAX_INSTANT_MS, MIN_INSTANT_MS } from "./datetime";
 import { LAST_INSTANT, occurrenceAt, occurrencesBetween, type Occurrence } from "./occurrences";

@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { isUuid } from "@/lib/ids";
-import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
+import { db } from "@/lib/platform/db/client";
+import { isUuid } from "@/lib/platform/ids";
+import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 import { EVENT_COLUMNS, toEventRecord, type EventRecord, type EventRow } from "./sql";
 
 /*

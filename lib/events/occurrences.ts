@@ -1,4 +1,4 @@
-import { utcDate, wallClockInstant, wallClockOf } from "@/lib/format/zoned-time";
+import { utcDate, wallClockInstant, wallClockOf } from "@/lib/platform/format/zoned-time";
 import type { Recurrence } from "./schema";
 
 /*

@@ -1,9 +1,9 @@
 import "server-only";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { recordAudit, type AuditActor } from "@/lib/audit/record";
-import { db } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
-import { isUuid } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { isUniqueViolation } from "@/lib/platform/db/errors";
+import { isUuid } from "@/lib/platform/ids";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { parseEventFields, type FieldError } from "./schema";
 import {

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { nextOccurrence, type Occurrence } from "./occurrences";
 import type { Recurrence } from "./schema";
 

@@ -1,6 +1,6 @@
 import "server-only";
-import { generatePublicId } from "@/lib/ids";
-import { db } from "@/lib/db/client";
+import { generatePublicId } from "@/lib/platform/ids";
+import { db } from "@/lib/platform/db/client";
 import { emitMessagesCte } from "@/lib/outbound/sql";
 import { defaultSource, type LeadContext, type LeadWriteResult } from "./model";
 import type { CreateLeadBody } from "./schemas";

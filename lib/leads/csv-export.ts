@@ -1,6 +1,6 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
-import { escapeCsvCell } from "@/lib/csv/parse";
+import { escapeCsvCell } from "@/lib/platform/csv/parse";
 import type { Lead } from "./model";
 import { listLeads } from "./read";
 import type { LeadCursor } from "./schemas";
@@ -29,7 +29,7 @@ function csvRow(lead: Lead): string[] {
     lead.createdAt.toISOString(),
     lead.updatedAt.toISOString(),
     lead.stageChangedAt.toISOString(),
-      // Lead fields come from the public API and the chat: any may carry a formula (lib/csv/parse.ts).
+      // Lead fields come from the public API and the chat: any may carry a formula (lib/platform/csv/parse.ts).
   ].map(escapeCsvCell);
 }
 

@@ -1,8 +1,8 @@
 import "server-only";
-import type { CsvRow, CsvRowProblem } from "@/lib/csv/parse";
-import type { CsvImporter, CsvImportSummary, CsvRowCheck } from "@/lib/csv/upload";
-import { db } from "@/lib/db/client";
-import { generatePublicId } from "@/lib/ids";
+import type { CsvRow, CsvRowProblem } from "@/lib/platform/csv/parse";
+import type { CsvImporter, CsvImportSummary, CsvRowCheck } from "@/lib/csv-import/upload";
+import { db } from "@/lib/platform/db/client";
+import { generatePublicId } from "@/lib/platform/ids";
 import { parseWith } from "@/lib/public-api/validation";
 import { LEAD_CSV_COLUMNS } from "./csv-export";
 import { listPipelineStages } from "./pipeline";
@@ -11,7 +11,7 @@ import { recordLeadChanges, type LeadChange } from "./changes";
 import { LEAD_COLUMNS, toLead, type LeadRow, type Queryable } from "./sql";
 
 /*
- * The leads CSV import (POST /leads/import) on the shared upload (lib/csv/upload.ts). The columns are
+ * The leads CSV import (POST /leads/import) on the shared upload (lib/csv-import/upload.ts). The columns are
  * the export's, so an exported file imports back; id and the times are ignored. Rows are checked with
  * the API's own schema. A row whose email belongs to a lead updates that lead (the cells given replace
  * its fields, metadata is merged); other rows create leads. So importing one file twice changes nothing.

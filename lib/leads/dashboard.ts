@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { isPublicId } from "@/lib/ids";
-import { encodeCursor, tryDecodeCursor } from "@/lib/pagination/keyset";
+import { db } from "@/lib/platform/db/client";
+import { isPublicId } from "@/lib/platform/ids";
+import { encodeCursor, tryDecodeCursor } from "@/lib/platform/pagination/keyset";
 import type { Lead } from "./model";
 import { listLeads } from "./read";
 import { readLeadFilters } from "./filters";

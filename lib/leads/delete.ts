@@ -1,6 +1,6 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
-import { isPublicId } from "@/lib/ids";
+import { isPublicId } from "@/lib/platform/ids";
 import { leadDisplayName } from "./display";
 import type { LeadContext } from "./model";
 import { LEAD_ID_PREFIX } from "./schemas";

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
-import { db } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
+import { db } from "@/lib/platform/db/client";
+import type { Prisma } from "@/lib/platform/db/generated/client";
 import { stageInUseMessage } from "./display";
 import type { LeadContext } from "./model";
 import { checkStageLabel, deriveStageKey, MAX_STAGES, type PipelineStage } from "./pipeline-rules";

@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { encodeCursor, keysetCondition } from "@/lib/pagination/keyset";
-import { isPublicId } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset";
+import { isPublicId } from "@/lib/platform/ids";
 import type { ListPage } from "@/lib/public-api/list";
 import type { Lead } from "./model";
 import { LEAD_CURSOR, LEAD_ID_PREFIX, type LeadCursor } from "./schemas";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cursorParam, limitParam, orderParam } from "@/lib/public-api/list";
-import { isPublicId } from "@/lib/ids";
+import { isPublicId } from "@/lib/platform/ids";
 
 /*
  * The request schemas of the leads API, one exported zod schema per body or query; the same schemas

@@ -1,8 +1,8 @@
 import "server-only";
-import type { Queryable } from "@/lib/db/transaction";
+import type { Queryable } from "@/lib/platform/db/transaction";
 import type { Lead } from "./model";
 
-export { inTransaction, type Queryable } from "@/lib/db/transaction";
+export { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 
 /* Shared SQL pieces of the leads domain. Hot paths use the pg pool directly (no ORM per request). */
 

@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
-import { isPublicId } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { isUniqueViolation } from "@/lib/platform/db/errors";
+import { isPublicId } from "@/lib/platform/ids";
 import { recordLeadChanges, type LeadChange } from "./changes";
 import type { Lead, LeadContext, LeadWriteResult } from "./model";
 import { AT_LEAST_ONE, LEAD_ID_PREFIX, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";

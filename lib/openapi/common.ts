@@ -6,7 +6,7 @@ import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
 /*
  * What every operation of the OpenAPI document shares: the one error body (with the codes a given status
  * can carry in that operation), the rate-limit and idempotency headers, and the bearer security with the
- * scope an operation needs. Statuses and codes mirror lib/http/api-error.ts, lib/api-keys/with-api-key.ts
+ * scope an operation needs. Statuses and codes mirror lib/platform/http/api-error.ts, lib/api-keys/with-api-key.ts
  * and lib/public-api/idempotency.ts; docs/leads-api.md and docs/webhook.md describe them in prose.
  */
 

@@ -1,7 +1,7 @@
 import { createDocument } from "zod-openapi";
 import { publicApiRateLimit } from "@/lib/api-keys/authenticate";
 import { SCOPE_DESCRIPTIONS, SCOPES } from "@/lib/api-keys/scopes";
-import type { Env } from "@/lib/http/client-ip";
+import type { Env } from "@/lib/platform/http/client-ip";
 import { calendarFeedPaths } from "./calendar-feed";
 import { SECURITY_SCHEME } from "./common";
 import { conversationPaths } from "./conversations";

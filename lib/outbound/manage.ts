@@ -1,7 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { isPublicId, isUuid } from "@/lib/ids";
-import { encodeCursor, tryDecodeCursor } from "@/lib/pagination/keyset";
+import { db } from "@/lib/platform/db/client";
+import { isPublicId, isUuid } from "@/lib/platform/ids";
+import { encodeCursor, tryDecodeCursor } from "@/lib/platform/pagination/keyset";
 import { DELIVER_TASK } from "./deliver";
 import { emitMessagesCte } from "./sql";
 

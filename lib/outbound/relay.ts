@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { isUniqueViolation } from "@/lib/db/errors";
+import { isUniqueViolation } from "@/lib/platform/db/errors";
 import { DELIVER_TASK } from "./deliver";
 
 /*

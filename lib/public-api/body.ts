@@ -1,5 +1,5 @@
 import { readBody } from "@/lib/events-webhook/body";
-import { errorResponse } from "@/lib/http/api-error";
+import { errorResponse } from "@/lib/platform/http/api-error";
 
 /*
  * Request bodies of the public API: at most 64 KiB, read through a capped stream (a larger body is

@@ -5,7 +5,7 @@ import { agentReply, closeConversation } from "@/lib/conversations/agent";
 import { serializeConversation, serializeMessage, type ConversationStatus } from "@/lib/conversations/model";
 import { getConversation, listConversations, listMessages } from "@/lib/conversations/read";
 import { listConversationsQuerySchema, listMessagesQuerySchema, postMessageSchema } from "@/lib/conversations/schemas";
-import { errorResponse, jsonResponse } from "@/lib/http/api-error";
+import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
 import { readRawBody } from "./body";
 import { idempotentJsonWrite, withIdempotency } from "./idempotency";
 import { listResponse, queryObject } from "./list";

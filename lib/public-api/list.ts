@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { jsonResponse } from "@/lib/http/api-error";
-import { tryDecodeCursor, type KeyPart } from "@/lib/pagination/keyset";
+import { jsonResponse } from "@/lib/platform/http/api-error";
+import { tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 
 /*
  * What every public list shares: `limit` 1–100 (default 25), `order` desc (newest first, the default)
@@ -37,7 +37,7 @@ export const orderParam = z
   .meta({ description: "desc: newest first (the default); asc: oldest first.", default: "desc" });
 
 /**
- * A cursor this list issued (lib/pagination/keyset.ts: its tag and key types) whose values `accept`
+ * A cursor this list issued (lib/platform/pagination/keyset.ts: its tag and key types) whose values `accept`
  * recognises, or null when none was sent; anything else is a 400 naming `cursor`.
  */
 export function cursorParam<T>(tag: string, parts: readonly KeyPart[], accept: (values: string[]) => T | null) {

@@ -10,7 +10,7 @@ import {
   updateSubscriptionRoute,
 } from "@/lib/webhook-subscriptions/http";
 import { closeConversationRoute, getConversationRoute, listConversationsRoute, listMessagesRoute as listConversationMessagesRoute, postMessageRoute } from "./conversations";
-import { table, type PublicRoute } from "@/lib/http/route-table";
+import { table, type PublicRoute } from "@/lib/platform/http/route-table";
 import { zapierMe } from "./zapier-me";
 
 /*
@@ -20,7 +20,7 @@ import { zapierMe } from "./zapier-me";
  * route file; the OpenAPI test fails while either is missing from the document.
  */
 
-export type { PublicHandler, PublicMethod, PublicRoute, RouteParams } from "@/lib/http/route-table";
+export type { PublicHandler, PublicMethod, PublicRoute, RouteParams } from "@/lib/platform/http/route-table";
 
 export const meRoutes = { GET: zapierMe };
 export const leadsRoutes = {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { errorResponse, type ErrorDetail } from "@/lib/http/api-error";
+import { errorResponse, type ErrorDetail } from "@/lib/platform/http/api-error";
 
 /*
  * Request validation for the public API: zod issues become per-field `details`, the same

@@ -1,6 +1,6 @@
 import "server-only";
 import { withApiKey } from "@/lib/api-keys/with-api-key";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 
 /**
  * GET /api/public/zapier/me — the connection test Zapier-style tools call: which account and key this

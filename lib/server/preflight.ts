@@ -1,6 +1,6 @@
 import { encryptionKeyProblem } from "@/lib/events-webhook/secrets";
-import { isHttpsUrl } from "@/lib/http/security-headers";
-import type { Env } from "@/lib/http/client-ip";
+import { isHttpsUrl } from "@/lib/platform/http/security-headers";
+import type { Env } from "@/lib/platform/http/client-ip";
 import { loopbackTargetsProblem } from "@/lib/webhook-subscriptions/addresses";
 
 /*

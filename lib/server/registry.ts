@@ -2,7 +2,7 @@ import type { RequestListener, Server } from "node:http";
 import { FAST_ROUTES } from "./fast-routes";
 import { preflightProblems } from "./preflight";
 import { configureServer, createRequestListener, type NextHandler } from "./request-listener";
-import type { Env } from "@/lib/http/client-ip";
+import type { Env } from "@/lib/platform/http/client-ip";
 
 /*
  * How server.mjs (plain JavaScript, outside the Next.js bundle) gets the fast routes, which must come

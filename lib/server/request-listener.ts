@@ -1,8 +1,8 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
-import { apiNotFoundResponse, errorResponse, internalErrorResponse, methodNotAllowedResponse } from "@/lib/http/api-error";
-import { bodyLimitFor, formatBytes } from "@/lib/http/body-limits";
-import { CLIENT_IP_HEADER, resolveClientIp, trustedProxyHops, type Env } from "@/lib/http/client-ip";
-import { hstsFor, securityHeadersFor } from "@/lib/http/security-headers";
+import { apiNotFoundResponse, errorResponse, internalErrorResponse, methodNotAllowedResponse } from "@/lib/platform/http/api-error";
+import { bodyLimitFor, formatBytes } from "@/lib/platform/http/body-limits";
+import { CLIENT_IP_HEADER, resolveClientIp, trustedProxyHops, type Env } from "@/lib/platform/http/client-ip";
+import { hstsFor, securityHeadersFor } from "@/lib/platform/http/security-headers";
 import { FAST_ROUTES, resolveFastPath, type FastRoute } from "./fast-routes";
 import { ClientAborted, toFetchRequest, writeFetchResponse } from "./node-adapter";
 

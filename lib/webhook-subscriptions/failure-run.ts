@@ -1,6 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { isUuid } from "@/lib/ids";
+import { db } from "@/lib/platform/db/client";
+import { isUuid } from "@/lib/platform/ids";
 
 /*
  * The current run of failed deliveries of a subscription, from its attempt log: how many attempts failed

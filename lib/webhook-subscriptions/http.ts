@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import type { ApiKeyContext } from "@/lib/api-keys/with-api-key";
 import { notFoundResponse } from "@/lib/api-keys/with-api-key";
-import { errorResponse, jsonResponse } from "@/lib/http/api-error";
+import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
 import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
 import { withIdempotency, type StoredAnswer } from "@/lib/public-api/idempotency";
 import { listResponse, queryObject } from "@/lib/public-api/list";

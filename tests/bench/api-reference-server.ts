@@ -1,7 +1,7 @@
 import http from "node:http";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate";
-import { db } from "@/lib/db/client";
-import { isOverLimit, rateLimitHeaders } from "@/lib/http/rate-limit";
+import { db } from "@/lib/platform/db/client";
+import { isOverLimit, rateLimitHeaders } from "@/lib/platform/http/rate-limit";
 import { createLead } from "@/lib/leads/create";
 import { serializeLead } from "@/lib/leads/model";
 import { listLeads } from "@/lib/leads/read";

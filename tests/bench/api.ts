@@ -2,7 +2,7 @@ import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { buildListQuery, type ListLeadsOptions } from "@/lib/leads/read";
 import { listLeadsQuerySchema } from "@/lib/leads/schemas";
 import { seedLeads, type SeededLeads } from "./api-seed";

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import {
   benchEnv,
   buildIfNeeded,

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import pg from "pg";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { handleCalendarFeedRequest } from "@/lib/events/calendar-feed-http";
 import { generateFeedToken, hashFeedToken } from "@/lib/events/calendar-feed-token";
 import { percentile, runMain, startBenchDatabase } from "./harness";

@@ -4,7 +4,7 @@ import os from "node:os";
 import pg from "pg";
 import { understand } from "@/lib/assistant/intent";
 import { explainSearch, type SearchInput } from "@/lib/assistant/search";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { CHAT_QUESTIONS } from "./chat-questions";
 import { seedChatEvents, seedChatExceptions } from "./chat-seed";
 import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, stopProcess, summarise, waitForHealth, type LoadSummary } from "./harness";

@@ -1,6 +1,6 @@
 import { parse as parseSync } from "csv-parse/sync";
 import pg from "pg";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { MAX_CSV_BYTES, MAX_CSV_ROWS } from "@/lib/events/csv-format";
 import { handleCsvUpload } from "@/lib/events/csv-upload";
 import { parseEventFields } from "@/lib/events/schema";

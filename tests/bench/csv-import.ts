@@ -1,5 +1,5 @@
 import pg from "pg";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { handleCsvUpload } from "@/lib/events/csv-upload";
 import { runMain, startBenchDatabase } from "./harness";
 

@@ -1,4 +1,4 @@
-import { encodeCursor } from "@/lib/pagination/keyset";
+import { encodeCursor } from "@/lib/platform/pagination/keyset";
 import { listEvents } from "@/lib/events/list";
 import { percentile } from "./harness";
 import type { Seeded } from "./dashboard-seed";

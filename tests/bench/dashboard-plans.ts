@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
 import { listEvents } from "@/lib/events/list";
 import type { Seeded } from "./dashboard-seed";

@@ -1,7 +1,7 @@
 import { encode } from "next-auth/jwt";
 import os from "node:os";
 import pg from "pg";
-import { freePort } from "@/lib/db/embedded";
+import { freePort } from "@/lib/platform/db/embedded";
 import { benchEnv, buildIfNeeded, percentile, runMain, startBenchDatabase, startNext, stopProcess, waitForHealth } from "./harness";
 import { timeEventLists } from "./dashboard-lists";
 import { explainDashboardQueries } from "./dashboard-plans";

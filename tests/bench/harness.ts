@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { sourceFingerprint } from "@/lib/cli/build-fingerprint";
 import { bin, run } from "@/lib/cli/processes";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
+import { applyMigrations } from "@/lib/platform/db/migrate";
 
 /*
  * What every benchmark shares: a production build in its own dist dir (rebuilt only when the source

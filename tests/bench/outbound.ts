@@ -3,7 +3,7 @@ import fs from "node:fs";
 import crypto from "node:crypto";
 import pg from "pg";
 import { encryptSecret } from "@/lib/events-webhook/secrets";
-import { generatePublicId } from "@/lib/ids";
+import { generatePublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import { percentile, runMain, startBenchDatabase, stopProcess } from "./harness";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { deleteEventAction, saveEventAction } from "@/app/(dashboard)/knowledge/events/actions";
 import { createSourceAction, setSourceActiveAction, updateSourceSettingsAction } from "@/app/(dashboard)/knowledge/events/webhook/actions";
 import { defineAction, formList, ok } from "@/lib/actions/action";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { listSources } from "@/lib/events-webhook/sources";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";

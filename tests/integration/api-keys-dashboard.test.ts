@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createApiKeyAction, revokeApiKeyAction } from "@/app/(dashboard)/settings/api-keys/actions";
 import ApiKeysPage from "@/app/(dashboard)/settings/api-keys/page";
 import { hashApiKey } from "@/lib/api-keys/key-format";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createKey } from "../support/api-keys";
 import { addMember, createAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";

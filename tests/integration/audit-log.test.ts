@@ -3,7 +3,7 @@ import AuditLogPage from "@/app/(dashboard)/settings/audit-log/page";
 import { decodeCursor, listAuditLog, type AuditLogPage as Page } from "@/lib/audit/list";
 import { describeAuditAction, describeAuditTarget } from "@/lib/audit/labels";
 import { recordAudit } from "@/lib/audit/record";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { listSources, revealSecret } from "@/lib/events-webhook/sources";
 import { createEvent, deleteEvent } from "@/lib/events/repository";
 import { createKey } from "../support/api-keys";

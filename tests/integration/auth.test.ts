@@ -3,7 +3,7 @@ import { signInAction } from "@/app/(auth)/sign-in/actions";
 import { signUpAction } from "@/app/(auth)/sign-up/actions";
 import { signOutAction } from "@/app/(dashboard)/actions";
 import { getSessionContext } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createAccount, uniqueEmail } from "../support/factories";
 import { cookieStore, redirectOf, setRequestHeaders, signInAs, signOut } from "../support/request-context";
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { rotateFeedUrlAction } from "@/app/(dashboard)/knowledge/events/calendar-feeds/actions";
 import CalendarFeedsPage from "@/app/(dashboard)/knowledge/events/calendar-feeds/page";
 import { GET as feedRoute, POST as feedPost } from "@/app/api/v1/events/calendar/[token]/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { occurrencesBetween, type Occurrence } from "@/lib/events/occurrences";
 import type { Recurrence } from "@/lib/events/schema";
 import { addMember, createAccount, type TestAccount } from "../support/factories";

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/(dashboard)/knowledge/events/import/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { exportEventsCsv } from "@/lib/events/csv-export";
 import { parseEventsCsv } from "@/lib/events/csv-format";
 import { importEvents, validateCsvRow, type ValidRow } from "@/lib/events/csv-import";

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { onOneConnection } from "@/lib/db/connection";
+import { onOneConnection } from "@/lib/platform/db/connection";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
 afterAll(() => pool.end());

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { EmbeddedDatabaseError, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
-import { packagedBinaries } from "@/lib/db/embedded-placement";
+import { EmbeddedDatabaseError, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
+import { packagedBinaries } from "@/lib/platform/db/embedded-placement";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { POST } from "@/app/(dashboard)/knowledge/events/import/route";
 import { GET as template } from "@/app/(dashboard)/knowledge/events/template/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { exportEventsCsv } from "@/lib/events/csv-export";
 import type { CsvImportState } from "@/lib/events/csv-upload";
 import { createEvent } from "@/lib/events/repository";

@@ -8,7 +8,7 @@ import {
   setSourceActiveAction,
   updateSourceSettingsAction,
 } from "@/app/(dashboard)/knowledge/events/webhook/actions";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
 import { listSources, readSecret } from "@/lib/events-webhook/sources";
 import { addMember, createAccount, type TestAccount } from "../support/factories";

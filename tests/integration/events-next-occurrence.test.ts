@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { nextOccurrence, occurrencesBetween, type Series } from "@/lib/events/occurrences";
-import { wallClockInstant } from "@/lib/format/zoned-time";
+import { wallClockInstant } from "@/lib/platform/format/zoned-time";
 import { createAccount, type TestAccount } from "../support/factories";
 
 /*

@@ -7,10 +7,10 @@ import {
 } from "@/app/(dashboard)/knowledge/events/[id]/_components/occurrence-actions";
 import { MANAGERS_ONLY } from "@/lib/actions/action";
 import { describeAuditTarget } from "@/lib/audit/labels";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { occurrenceLabel } from "@/lib/events/exceptions";
 import { occurrencesBetween } from "@/lib/events/occurrences";
-import { zonedInputToIso } from "@/lib/format/zoned-time";
+import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 import { renderedText } from "../support/rendered-text";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import EventsPage from "@/app/(dashboard)/knowledge/events/page";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { listEvents } from "@/lib/events/list";
 import { createAccount, type TestAccount } from "../support/factories";
 import { renderedText } from "../support/rendered-text";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { listEvents } from "@/lib/events/list";
 import { cancelEvent, createEvent, deleteEvent, eventUsage, getEvent, updateEvent, upsertEvent } from "@/lib/events/repository";
 import { createAccount } from "../support/factories";

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/health/route";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 
 type DatabaseGlobal = { __database?: { pool: pg.Pool; prisma: unknown } };
 const globalDb = globalThis as unknown as DatabaseGlobal;

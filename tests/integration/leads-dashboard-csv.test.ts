@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/(dashboard)/leads/export/route";
 import { POST } from "@/app/(dashboard)/leads/import/route";
-import type { CsvImportState } from "@/lib/csv/upload";
-import { db } from "@/lib/db/client";
+import type { CsvImportState } from "@/lib/csv-import/upload";
+import { db } from "@/lib/platform/db/client";
 import { createLead } from "@/lib/leads/create";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { addMember, createAccount, type TestAccount } from "../support/factories";

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { changeLeadStageAction, createLeadAction, deleteLeadAction, updateLeadAction } from "@/app/(dashboard)/leads/actions";
 import { addStageAction, moveStageAction, removeStageAction, renameStageAction } from "@/app/(dashboard)/settings/pipeline/actions";
 import { MANAGERS_ONLY } from "@/lib/actions/action";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createLead } from "@/lib/leads/create";
 import { listLeadsTable, readBoard } from "@/lib/leads/dashboard";
 import { addPipelineStage, listPipelineStages, MAX_STAGES, movePipelineStage, removePipelineStage, reorderPipelineStages } from "@/lib/leads/pipeline";

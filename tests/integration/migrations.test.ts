@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { applyMigrations, pendingSchemaChanges } from "@/lib/db/migrate";
+import { db } from "@/lib/platform/db/client";
+import { applyMigrations, pendingSchemaChanges } from "@/lib/platform/db/migrate";
 
 describe("migrations", () => {
   it("produce exactly the schema that schema.prisma describes", async () => {

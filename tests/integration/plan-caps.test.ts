@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api-keys/keys";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createSource as createWebhookSource } from "@/lib/events-webhook/sources";
 import { importEvents, type ValidRow } from "@/lib/events/csv-import";
 import { createEvent, eventUsage, upsertEvent } from "@/lib/events/repository";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as me } from "@/app/api/public/zapier/me/route";
 import { generateApiKey } from "@/lib/api-keys/key-format";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { bearer, createKey } from "../support/api-keys";
 import { createAccount, type TestAccount } from "../support/factories";
 

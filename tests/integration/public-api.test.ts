@@ -5,8 +5,8 @@ import { authenticateApiKey } from "@/lib/api-keys/authenticate";
 import { generateApiKey } from "@/lib/api-keys/key-format";
 import { revokeApiKey } from "@/lib/api-keys/keys";
 import { notFoundResponse, withApiKey } from "@/lib/api-keys/with-api-key";
-import { db } from "@/lib/db/client";
-import { jsonResponse } from "@/lib/http/api-error";
+import { db } from "@/lib/platform/db/client";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 import { bearer, createKey, setExpiry } from "../support/api-keys";
 import { createAccount, type TestAccount } from "../support/factories";
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { signUpAction } from "@/app/(auth)/sign-up/actions";
 import { hashesRunning, hashPassword, MAX_CONCURRENT_HASHES, verifyPassword } from "@/lib/auth/password";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createAccount, uniqueEmail } from "../support/factories";
 import { cookieStore, redirectOf, setRequestHeaders, signOut } from "../support/request-context";
 

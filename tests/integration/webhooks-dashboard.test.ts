@@ -12,7 +12,7 @@ import {
 } from "@/app/(dashboard)/settings/webhooks/actions";
 import SubscriptionPage from "@/app/(dashboard)/settings/webhooks/[id]/page";
 import WebhooksPage from "@/app/(dashboard)/settings/webhooks/page";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { relayFanOuts } from "@/lib/outbound/relay";
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";

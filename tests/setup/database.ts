@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { EmbeddedDatabaseError, freePort, startEmbeddedPostgres } from "../../lib/db/embedded";
-import { applyMigrations } from "../../lib/db/migrate";
+import { EmbeddedDatabaseError, freePort, startEmbeddedPostgres } from "../../lib/platform/db/embedded";
+import { applyMigrations } from "../../lib/platform/db/migrate";
 
 declare module "vitest" {
   export interface ProvidedContext {

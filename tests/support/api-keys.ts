@@ -1,6 +1,6 @@
 import { createApiKey, type CreatedApiKey } from "@/lib/api-keys/keys";
 import type { Scope } from "@/lib/api-keys/scopes";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import type { TestAccount } from "./factories";
 
 /** A key created the way the dashboard creates it (with its audit entry). */

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { signUp } from "@/lib/accounts/sign-up";
-import { db } from "@/lib/db/client";
-import type { Role } from "@/lib/db/generated/enums";
+import { db } from "@/lib/platform/db/client";
+import type { Role } from "@/lib/platform/db/generated/enums";
 import type { SessionContext } from "@/lib/auth/session";
 
 export const uniqueEmail = (label = "user") => `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`;

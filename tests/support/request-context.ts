@@ -1,5 +1,5 @@
 import { encode } from "next-auth/jwt";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 
 /*
  * Stands in for Next's per-request cookies() and headers() (vi.mock of "next/headers" in

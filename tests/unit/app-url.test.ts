@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appBaseUrl } from "@/lib/http/app-url";
+import { appBaseUrl } from "@/lib/platform/http/app-url";
 
 describe("appBaseUrl", () => {
   it("prefers APP_BASE_URL over NEXTAUTH_URL and drops trailing slashes", () => {

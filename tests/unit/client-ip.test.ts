@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rateLimitKeyForIp, resolveClientIp, trustedProxyHops } from "@/lib/http/client-ip";
+import { rateLimitKeyForIp, resolveClientIp, trustedProxyHops } from "@/lib/platform/http/client-ip";
 
 describe("resolveClientIp", () => {
   it("uses the socket address and ignores X-Forwarded-For when no proxy is trusted", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, InvalidCursorError, keysetCondition, pageLimit, prismaKeysetWhere, tryDecodeCursor } from "@/lib/pagination/keyset";
+import { decodeCursor, encodeCursor, InvalidCursorError, keysetCondition, pageLimit, prismaKeysetWhere, tryDecodeCursor } from "@/lib/platform/pagination/keyset";
 
 const id = "0b7f0a3e-6a55-4b3c-9a57-3d8f2a1c9e10";
 

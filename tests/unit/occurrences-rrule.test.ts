@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { RRule, type Frequency } from "rrule";
 import { describe, expect, it } from "vitest";
 import { nextOccurrence, occurrencesBetween, type Series } from "@/lib/events/occurrences";
-import { wallClockInstant, wallClockOf } from "@/lib/format/zoned-time";
+import { wallClockInstant, wallClockOf } from "@/lib/platform/format/zoned-time";
 
 /*
  * Our occurrences against the rrule library's RFC 5545 expansion of FREQ=DAILY|WEEKLY|MONTHLY|YEARLY.

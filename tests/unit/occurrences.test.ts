@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeRecurrence, nextOccurrence, occurrenceAt, occurrencesBetween, type Series } from "@/lib/events/occurrences";
-import { wallClockInstant } from "@/lib/format/zoned-time";
+import { wallClockInstant } from "@/lib/platform/format/zoned-time";
 
 const at = (iso: string) => new Date(iso);
 const starts = (list: { startsAt: Date }[]) => list.map((occurrence) => occurrence.startsAt.toISOString());

@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { getPathMatch } from "next/dist/shared/lib/router/utils/path-match";
-import { SECURITY_HEADERS, securityHeadersFor } from "@/lib/http/security-headers";
+import { SECURITY_HEADERS, securityHeadersFor } from "@/lib/platform/http/security-headers";
 import { config, proxy } from "@/proxy";
 
 const page = (path: string, cookie?: string) => new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { zoneOffsetMinutes } from "@/lib/format/zoned-time";
+import { zoneOffsetMinutes } from "@/lib/platform/format/zoned-time";
 
 /* The cached offsets of a zone agree with what Intl says at every instant, across DST changes. */
 

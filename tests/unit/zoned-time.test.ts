@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toZonedInputValue, zonedInputToIso, zoneOffsetMinutes } from "@/lib/format/zoned-time";
+import { toZonedInputValue, zonedInputToIso, zoneOffsetMinutes } from "@/lib/platform/format/zoned-time";
 
 describe("zoned time", () => {
   it("turns a Berlin wall time in summer into an ISO date-time with +02:00", () => {

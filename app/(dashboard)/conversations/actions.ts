@@ -7,7 +7,7 @@ import { agentReply, closeConversation } from "@/lib/conversations/agent";
 import { linkClaimedLead } from "@/lib/conversations/link-lead";
 import type { ConversationStatus } from "@/lib/conversations/model";
 import { checkMessageText, MAX_AUTHOR_NAME_LENGTH } from "@/lib/conversations/text";
-import { isPublicId } from "@/lib/ids";
+import { isPublicId } from "@/lib/platform/ids";
 import { leadDisplayName } from "@/lib/leads/display";
 import { LEAD_ID_PREFIX } from "@/lib/leads/schemas";
 import { messageView, type MessageView } from "./view-model";

@@ -1,5 +1,5 @@
 import type { BadgeTone } from "@/components/ui/badge";
-import { formatDateTime, formatTime } from "@/lib/format/date-time";
+import { formatDateTime, formatTime } from "@/lib/platform/format/date-time";
 import type { Conversation, ConversationStatus, Message, MessageAuthor } from "@/lib/conversations/model";
 
 /*

@@ -1,5 +1,5 @@
 import type { Moment } from "@/components/ui/moment-cell";
-import { formatMoment } from "@/lib/format/date-time";
+import { formatMoment } from "@/lib/platform/format/date-time";
 import { leadDisplayName } from "@/lib/leads/display";
 import type { Lead } from "@/lib/leads/model";
 import { LEAD_LIMITS } from "@/lib/leads/schemas";

@@ -1,4 +1,4 @@
-import { apiNotFoundResponse } from "@/lib/http/api-error";
+import { apiNotFoundResponse } from "@/lib/platform/http/api-error";
 
 // Any /api/ path no route claims: the API's JSON error body, never the HTML 404 page.
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { closeConversation } from "@/lib/conversations/agent";
 import type { Conversation } from "@/lib/conversations/model";
 import { requestHandoff, startConversation } from "@/lib/conversations/visitor";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 
 /*
  * Conversations in the app instance's database, made by the domain functions the chat widget's endpoints

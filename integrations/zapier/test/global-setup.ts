@@ -6,8 +6,8 @@ import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { displayParts, generateApiKey, hashApiKey } from "../../../lib/api-keys/key-format";
-import { freePort, startEmbeddedPostgres } from "../../../lib/db/embedded";
-import { applyMigrations } from "../../../lib/db/migrate";
+import { freePort, startEmbeddedPostgres } from "../../../lib/platform/db/embedded";
+import { applyMigrations } from "../../../lib/platform/db/migrate";
 import { DEFAULT_STAGES } from "../../../lib/leads/pipeline";
 
 declare module "vitest" {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { answerVisitor } from "@/lib/assistant/answer";
 import type { AssistantReply } from "@/lib/assistant/reply";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createAccount } from "../../support/factories";
 
 /*

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { answerVisitor } from "@/lib/assistant/answer";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createAccount } from "../../support/factories";
 
 /*

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seriesOccurrences } from "@/lib/assistant/series";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { occurrencesBetween, type Series } from "@/lib/events/occurrences";
 import type { Recurrence } from "@/lib/events/schema";
 import { createAccount } from "../../support/factories";

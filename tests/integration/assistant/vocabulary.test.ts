@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { answerVisitor } from "@/lib/assistant/answer";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createAccount } from "../../support/factories";
 
 /* The account's vocabulary (event_words), which typos are corrected against, follows every writer of events. */

@@ -5,7 +5,7 @@ import { GET as listExport } from "@/app/api/public/conversations/route";
 import type { Scope } from "@/lib/api-keys/scopes";
 import { requestHandoff, startConversation } from "@/lib/conversations/visitor";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createKey } from "../../support/api-keys";
 import type { TestAccount } from "../../support/factories";
 import { errorOf, idParams, noParams, publicRequest, type Body, type Options } from "../../support/public-api";

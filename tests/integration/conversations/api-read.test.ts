@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { postVisitorMessage } from "@/lib/conversations/visitor";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, conversationKey, errorOf, startedConversation } from "./api-client";
 

@@ -5,7 +5,7 @@ import ConversationsPage from "@/app/(dashboard)/conversations/page";
 import { MANAGERS_ONLY } from "@/lib/actions/action";
 import { listInbox } from "@/lib/conversations/inbox";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createLead } from "@/lib/leads/create";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { addMember, createAccount, type TestAccount } from "../../support/factories";

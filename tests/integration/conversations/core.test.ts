@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { agentReply, closeConversation, closeIdleConversations } from "@/lib/conversations/agent";
 import { leaveContact } from "@/lib/conversations/contact";
 import { countNeedingPerson, getConversation, listMessages } from "@/lib/conversations/read";

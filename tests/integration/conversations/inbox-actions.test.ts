@@ -3,7 +3,7 @@ import { closeConversationAction, replyToConversationAction } from "@/app/(dashb
 import { MANAGERS_ONLY, SESSION_ENDED } from "@/lib/actions/action";
 import { closeConversation } from "@/lib/conversations/agent";
 import { MAX_MESSAGE_LENGTH } from "@/lib/conversations/text";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { addMember, createAccount } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
 import { messagesOf, openConversation, statusOf } from "./inbox-support";

@@ -6,7 +6,7 @@ import { agentReply, closeConversation } from "@/lib/conversations/agent";
 import { listInbox } from "@/lib/conversations/inbox";
 import { countNeedingPerson } from "@/lib/conversations/read";
 import { postVisitorMessage, requestHandoff } from "@/lib/conversations/visitor";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { addMember, createAccount } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
 import { renderedText } from "../../support/rendered-text";

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { requestHandoff, startConversation } from "@/lib/conversations/visitor";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 

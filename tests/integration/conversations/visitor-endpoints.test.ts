@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { agentReply } from "@/lib/conversations/agent";
 import { getConversation } from "@/lib/conversations/read";
 import { startConversation } from "@/lib/conversations/visitor";

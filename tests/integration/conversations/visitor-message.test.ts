@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { leaveContact } from "@/lib/conversations/contact";
 import { serializeMessage } from "@/lib/conversations/model";
 import { getConversation, listMessages } from "@/lib/conversations/read";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { closeConversation } from "@/lib/conversations/agent";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { createAccount } from "../../support/factories";

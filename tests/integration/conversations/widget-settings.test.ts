@@ -3,8 +3,8 @@ import { saveChatWidgetSettingsAction } from "@/app/(dashboard)/settings/chat-wi
 import ChatWidgetPage from "@/app/(dashboard)/settings/chat-widget/page";
 import { MAX_ALLOWED_ORIGINS } from "@/lib/conversations/origins";
 import { findWidget, getOrCreateWidget } from "@/lib/conversations/widget";
-import { db } from "@/lib/db/client";
-import { appBaseUrl } from "@/lib/http/app-url";
+import { db } from "@/lib/platform/db/client";
+import { appBaseUrl } from "@/lib/platform/http/app-url";
 import { addMember, createAccount } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
 import { renderedText } from "../../support/rendered-text";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { POST } from "@/app/api/v1/events/webhook/[sourceId]/route";
 import { cancel, createSource, eventRows, remove, sample, send, signedRequest, upsert } from "./support";
 

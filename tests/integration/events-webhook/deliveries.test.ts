@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { sweepRetention } from "@/lib/events-webhook/retention";

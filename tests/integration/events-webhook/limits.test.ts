@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { eventUsage } from "@/lib/events/repository";
 import { createSource, eventRows, lastDelivery, remove, sample, send, snapshot, upsert } from "./support";
 

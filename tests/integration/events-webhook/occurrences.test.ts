@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
 import { occurrencesBetween } from "@/lib/events/occurrences";
-import { formatShortDayTime } from "@/lib/format/date-time";
+import { formatShortDayTime } from "@/lib/platform/format/date-time";
 import { cancel, createSource, eventRows, lastDelivery, remove, send, snapshot, upsert, type TestSource } from "./support";
 
 /*

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { computeSignature } from "@/lib/events-webhook/signature";
 import { createSource, nowSeconds, type TestSource } from "./support";

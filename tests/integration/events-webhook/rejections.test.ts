@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createWebhookHandler, handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { computeSignature } from "@/lib/events-webhook/signature";
 import { rotateSecret, setSourceActive } from "@/lib/events-webhook/sources";

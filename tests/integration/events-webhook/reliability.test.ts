@@ -3,13 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
+import { applyMigrations } from "@/lib/platform/db/migrate";
 import { createWebhookHandler } from "@/lib/events-webhook/handler";
 import { generatePublicId } from "@/lib/events-webhook/ids";
 import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
 import { rotateSecret } from "@/lib/events-webhook/sources";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createSource, eventRows, nowSeconds, sample, send, signedRequest, upsert, type TestSource } from "./support";
 
 const pools: pg.Pool[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionContext } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { listEvents } from "@/lib/events/list";
 import { decryptSecret } from "@/lib/events-webhook/secrets";
 import {

@@ -1,5 +1,5 @@
 import type { SessionContext } from "@/lib/auth/session";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { computeSignature } from "@/lib/events-webhook/signature";
 import { listSources, readSecret } from "@/lib/events-webhook/sources";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, errorOf, leadCount, leadKey, storedLead } from "./client";
 

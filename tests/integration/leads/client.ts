@@ -3,7 +3,7 @@ import { POST as stageExport } from "@/app/api/public/leads/[id]/stage/route";
 import { GET as listExport, POST as createExport } from "@/app/api/public/leads/route";
 import { GET as pipelineExport } from "@/app/api/public/pipeline/route";
 import type { Scope } from "@/lib/api-keys/scopes";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createKey } from "../../support/api-keys";
 import { errorOf, idParams, noParams, publicRequest, type Body, type Options } from "../../support/public-api";
 import type { TestAccount } from "../../support/factories";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { sweepRetention } from "@/lib/events-webhook/retention";
-import { jsonResponse } from "@/lib/http/api-error";
+import { jsonResponse } from "@/lib/platform/http/api-error";
 import { withIdempotency } from "@/lib/public-api/idempotency";
 import { createKey } from "../../support/api-keys";
 import { createAccount, type TestAccount } from "../../support/factories";

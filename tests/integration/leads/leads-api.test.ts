@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { revokeApiKey } from "@/lib/api-keys/keys";
 import { buildListQuery } from "@/lib/leads/read";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { createKey } from "../../support/api-keys";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, errorOf, leadCount, leadKey, storedLead } from "./client";

@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { FAILING_REASON, GONE_REASON, USER_AGENT } from "@/lib/outbound/deliver";
 import { DELIVERY_TIMEOUT_MS, deliveryTimeoutMs, EXCERPT_BYTES } from "@/lib/outbound/post";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { importEvents, validateCsvRow } from "@/lib/events/csv-import";
 import { cancelEvent, createEvent, deleteEvent, updateEvent, upsertEvent } from "@/lib/events/repository";
 import { serializeEvent } from "@/lib/events/serialize";

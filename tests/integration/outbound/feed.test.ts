@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { attemptDelivery } from "@/lib/outbound/deliver";
 import { jobFeed, type FeedItem, type JobFeed } from "@/lib/outbound/feed";
 import { resendDelivery } from "@/lib/outbound/manage";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { sweepRetention } from "@/lib/events-webhook/retention";
 import { listDeliveryAttempts, replaySince, resendDelivery, sendTestNotification } from "@/lib/outbound/manage";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { JOB_CHUNK, relayFanOuts, startFanOutRelay, type FanOutRelay } from "@/lib/outbound/relay";
 import { updateSubscription } from "@/lib/webhook-subscriptions/store";

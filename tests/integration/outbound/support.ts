@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import { relayFanOuts } from "@/lib/outbound/relay";
 import { createSubscription } from "@/lib/webhook-subscriptions/store";
 import { createAccount, type TestAccount } from "../../support/factories";

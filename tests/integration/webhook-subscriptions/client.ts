@@ -2,7 +2,7 @@ import { GET as getExport, PATCH as patchExport, DELETE as deleteExport } from "
 import { GET as listExport, POST as createExport } from "@/app/api/public/webhooks/route";
 import { GET as eventsExport } from "@/app/api/public/webhook-events/route";
 import type { Scope } from "@/lib/api-keys/scopes";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 import type { Resolver } from "@/lib/webhook-subscriptions/addresses";
 import { setTargetResolver } from "@/lib/webhook-subscriptions/target-url";
 import { createKey } from "../../support/api-keys";

@@ -6,7 +6,7 @@ import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import { removeOccurrence, restoreOccurrence } from "@/lib/events/exceptions";
 import { cancelEvent, createEvent, deleteEvent, updateEvent } from "@/lib/events/repository";
-import { zonedInputToIso } from "@/lib/format/zoned-time";
+import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
 
 /*
  * Server actions of Knowledge → Events. defineAction checks the session and role; the session's account

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatDateTime } from "@/lib/platform/format/date-time";
 import { leadDisplayName } from "@/lib/leads/display";
 import { listPipelineStages } from "@/lib/leads/pipeline";
 import { getLead } from "@/lib/leads/read";

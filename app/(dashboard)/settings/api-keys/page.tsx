@@ -6,7 +6,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { PLANS } from "@/lib/accounts/plans";
 import { listApiKeys } from "@/lib/api-keys/keys";
 import { canManage, requireSession } from "@/lib/auth/session";
-import { formatMoment } from "@/lib/format/date-time";
+import { formatMoment } from "@/lib/platform/format/date-time";
 import { ApiKeysTable, type ApiKeyRow } from "./_components/api-keys-table";
 import { CreateApiKeyDialog } from "./_components/create-api-key-dialog";
 import { RecommendedScopes } from "./_components/recommended-scopes";

@@ -10,7 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { auditActionTone, describeAuditAction, describeAuditTarget } from "@/lib/audit/labels";
 import { AUDIT_RETENTION_DAYS, listAuditLog } from "@/lib/audit/list";
 import { requireSession } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatDateTime } from "@/lib/platform/format/date-time";
 
 export const metadata: Metadata = { title: "Audit log" };
 

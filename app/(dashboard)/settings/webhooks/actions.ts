@@ -5,7 +5,7 @@ import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import type { SessionContext } from "@/lib/auth/session";
-import { zonedInputToIso } from "@/lib/format/zoned-time";
+import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
 import { replaySince, resendDelivery, sendTestNotification } from "@/lib/outbound/manage";
 import type { SubscriptionContext } from "@/lib/webhook-subscriptions/model";
 import {

@@ -5,7 +5,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PLANS } from "@/lib/accounts/plans";
 import { canManage, requireSession } from "@/lib/auth/session";
-import { formatMoment } from "@/lib/format/date-time";
+import { formatMoment } from "@/lib/platform/format/date-time";
 import { listSubscriptions } from "@/lib/webhook-subscriptions/lists";
 import { SUBSCRIPTION_LIMITS } from "@/lib/webhook-subscriptions/model";
 import { MAX_DESCRIPTION_LENGTH } from "@/lib/webhook-subscriptions/schemas";

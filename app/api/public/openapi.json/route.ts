@@ -1,4 +1,4 @@
-import { methodNotAllowedResponse } from "@/lib/http/api-error";
+import { methodNotAllowedResponse } from "@/lib/platform/http/api-error";
 import { openApiJson } from "@/lib/openapi/document";
 
 // Read at request time, not at build: the servers entry comes from this deployment's APP_BASE_URL.

@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { DetailList } from "@/components/ui/detail-item";
 import type { MatchingLead } from "@/lib/conversations/claims";
 import type { Conversation } from "@/lib/conversations/model";
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatDateTime } from "@/lib/platform/format/date-time";
 import { safeHttpUrl, STATUS_BADGES, UNVERIFIED_BADGE } from "../../view-model";
 import { LinkLeadButton } from "./link-lead-button";
 

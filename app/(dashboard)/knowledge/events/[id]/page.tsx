@@ -10,7 +10,7 @@ import { canManage, requireSession } from "@/lib/auth/session";
 import { formatWithOffset } from "@/lib/events/datetime";
 import { eventDetail, occurrenceLabel } from "@/lib/events/exceptions";
 import { describeRecurrence } from "@/lib/events/occurrences";
-import { formatDate, formatDateTime, formatTime } from "@/lib/format/date-time";
+import { formatDate, formatDateTime, formatTime } from "@/lib/platform/format/date-time";
 import { RemoveOccurrenceButtons, RestoreOccurrenceButton } from "./_components/occurrence-actions";
 
 export const metadata: Metadata = { title: "Event" };

@@ -1,7 +1,7 @@
-import { csvUploadRoute } from "@/lib/csv/upload-route";
+import { csvUploadRoute } from "@/lib/csv-import/upload-route";
 import { EVENTS_IMPORTER } from "@/lib/events/csv-upload";
 
-/* The events import dialog's upload (lib/csv/upload-route.ts). */
+/* The events import dialog's upload (lib/csv-import/upload-route.ts). */
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
-import { formatDateTime } from "@/lib/format/date-time";
-import { relativeTime } from "@/lib/format/relative-time";
+import { formatDateTime } from "@/lib/platform/format/date-time";
+import { relativeTime } from "@/lib/platform/format/relative-time";
 import type { FailureRun } from "@/lib/webhook-subscriptions/failure-run";
 import type { Subscription } from "@/lib/webhook-subscriptions/model";
 import { healthOf, type Health } from "../view-model";

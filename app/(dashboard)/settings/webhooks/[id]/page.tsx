@@ -6,7 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
-import { formatDateTime } from "@/lib/format/date-time";
+import { formatDateTime } from "@/lib/platform/format/date-time";
 import { MAX_DESCRIPTION_LENGTH } from "@/lib/webhook-subscriptions/schemas";
 import { listDeliveryAttempts } from "@/lib/outbound/manage";
 import { currentFailureRun } from "@/lib/webhook-subscriptions/failure-run";

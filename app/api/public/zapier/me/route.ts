@@ -1,4 +1,4 @@
-import { methodNotAllowedResponse } from "@/lib/http/api-error";
+import { methodNotAllowedResponse } from "@/lib/platform/http/api-error";
 import { meRoutes } from "@/lib/public-api/routes";
 
 // Answered per key and never cached; this also spares Next its request proxy for static-rendering checks.

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import type { DeliveryDetail, DeliveryPage } from "@/lib/events-webhook/deliveries";
-import { formatDateTime, formatShortDayTime } from "@/lib/format/date-time";
-import { relativeTime } from "@/lib/format/relative-time";
+import { formatDateTime, formatShortDayTime } from "@/lib/platform/format/date-time";
+import { relativeTime } from "@/lib/platform/format/relative-time";
 import { DeliveriesTable, type DeliveryRow } from "./deliveries-table";
 import { DeliveryDetailDialog, type DeliveryDetailView } from "./delivery-detail-dialog";
 import { DeliveryFilters } from "./delivery-filters";

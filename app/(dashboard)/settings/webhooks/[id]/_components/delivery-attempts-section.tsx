@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
-import { relativeTime } from "@/lib/format/relative-time";
-import { toZonedInputValue } from "@/lib/format/zoned-time";
+import { relativeTime } from "@/lib/platform/format/relative-time";
+import { toZonedInputValue } from "@/lib/platform/format/zoned-time";
 import type { DeliveryAttempt } from "@/lib/outbound/manage";
 import { statusText } from "../health";
 import { DeliveryAttemptsTable, type AttemptRow } from "./delivery-attempts-table";

@@ -1,7 +1,7 @@
 import { conversationState, messageView, type MessagesPoll } from "@/app/(dashboard)/conversations/view-model";
 import { getSessionContext } from "@/lib/auth/session";
 import { getConversation, listMessages } from "@/lib/conversations/read";
-import { errorResponse, jsonResponse } from "@/lib/http/api-error";
+import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { handleCalendarFeedRequest } from "@/lib/events/calendar-feed-http";
-import { methodNotAllowedResponse } from "@/lib/http/api-error";
+import { methodNotAllowedResponse } from "@/lib/platform/http/api-error";
 
 // Thin on purpose: the lookup, the ETag and the feed live in lib/events (docs/calendar-feeds.md).
 export const dynamic = "force-dynamic";

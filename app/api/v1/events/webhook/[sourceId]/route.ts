@@ -1,5 +1,5 @@
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
-import { methodNotAllowedResponse } from "@/lib/http/api-error";
+import { methodNotAllowedResponse } from "@/lib/platform/http/api-error";
 
 // Thin on purpose: every check, status and log entry lives in lib/events-webhook (docs/webhook.md), which
 // the production server's fast path (lib/server/fast-routes.ts) calls directly as well.

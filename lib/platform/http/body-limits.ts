@@ -10,7 +10,7 @@ export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT_BYTES = 1 * MiB;
 
 /**
- * The CSV import routes (lib/csv/upload-route.ts: the file is the body) take files up to 5 MiB and cap
+ * The CSV import routes (lib/csv-import/upload-route.ts: the file is the body) take files up to 5 MiB and cap
  * the stream themselves; the server lets 6 MB through so that their own cap, with its message, decides.
  * Every import dialog's route belongs here, or its files stop at the default limit.
  */

@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/platform/db/client";
 
 export type Queryable = Pick<pg.PoolClient, "query">;
 

