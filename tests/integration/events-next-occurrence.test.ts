@@ -126,3 +126,27 @@ describe("next_occurrence_at computed in SQL", () => {
     expect(found.rows[0]).toEqual({ cancelled: null, late: null, running: new Date("2026-12-01T10:00:00Z") });
   });
 });
+
+describe("a change of the account's zone", () => {
+  it("moves removed occurrences with the series, so each still removes the occurrence it named", async () => {
+    const moved = await createAccount("Moving Venue");
+    await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [moved.accountId]);
+    const inserted = await db.pool.query<{ id: string }>(
+      `INSERT INTO events (account_id, title, starts_at, recurring) VALUES ($1, 'Yoga', '2026-10-31T08:00:00Z', 'weekly') RETURNING id`,
+      [moved.accountId],
+    );
+    // Saturday 5 December, 09:00 in Berlin.
+    await db.pool.query(`INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`, [
+      moved.accountId,
+      inserted.rows[0].id,
+    ]);
+    await db.pool.query("UPDATE accounts SET timezone = 'America/New_York' WHERE id = $1", [moved.accountId]);
+    const { rows } = await db.pool.query<{ occurs_at: Date }>("SELECT occurs_at FROM event_exceptions WHERE account_id = $1", [moved.accountId]);
+    // The series now keeps its first start's New York wall clock, 04:00 (08:00Z on 31 October, EDT): the
+    // removed fifth Saturday is 5 December 04:00 EST, 09:00Z.
+    expect(rows.map((row) => row.occurs_at.toISOString())).toEqual(["2026-12-05T09:00:00.000Z"]);
+    const series = { startsAt: new Date("2026-10-31T08:00:00Z"), endsAt: null, recurring: "weekly" as const, timeZone: "America/New_York" };
+    const december = occurrencesBetween(series, new Date("2026-12-01T00:00:00Z"), new Date("2026-12-08T00:00:00Z"));
+    expect(december.map((occurrence) => occurrence.startsAt.toISOString())).toContain("2026-12-05T09:00:00.000Z");
+  });
+});

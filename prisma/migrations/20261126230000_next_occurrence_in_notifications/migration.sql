@@ -21,6 +21,38 @@ BEGIN
   RETURN COALESCE(v_found, v_early);
 END $$;
 
+-- Period p_k's wall-clock start of a series whose first occurrence shows p_first on the zone's clock
+-- (periodWall in lib/events/occurrences.ts), or null when the period has no occurrence (the 31st in a
+-- 30-day month, 29 February in a common year) or passes year 9999.
+CREATE FUNCTION "series_period_wall"(p_first TIMESTAMP, p_recurring TEXT, p_k INT) RETURNS TIMESTAMP
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+  v_month INT;
+  v_year INT;
+  v_day INT := extract(day FROM p_first)::int;
+BEGIN
+  IF p_recurring IN ('daily', 'weekly') THEN
+    RETURN p_first + make_interval(days => p_k * CASE p_recurring WHEN 'daily' THEN 1 ELSE 7 END);
+  END IF;
+  v_month := extract(month FROM p_first)::int - 1 + CASE p_recurring WHEN 'monthly' THEN p_k ELSE 12 * p_k END;
+  v_year := extract(year FROM p_first)::int + floor(v_month / 12.0)::int;
+  v_month := v_month - 12 * floor(v_month / 12.0)::int + 1;
+  IF v_year > 9999 OR v_day > extract(day FROM make_date(v_year, v_month, 1) + interval '1 month - 1 day')::int THEN RETURN NULL; END IF;
+  RETURN make_date(v_year, v_month, v_day) + (p_first - date_trunc('day', p_first));
+END $$;
+
+-- The number of the period whose day holds p_wall or, between occurrences, the one before it
+-- (periodAtOrBefore in lib/events/occurrences.ts).
+CREATE FUNCTION "series_period_at"(p_first TIMESTAMP, p_recurring TEXT, p_wall TIMESTAMP) RETURNS INT
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE p_recurring
+    WHEN 'daily' THEN p_wall::date - p_first::date
+    WHEN 'weekly' THEN floor((p_wall::date - p_first::date) / 7.0)::int
+    WHEN 'monthly' THEN (extract(year FROM p_wall)::int - extract(year FROM p_first)::int) * 12
+      + extract(month FROM p_wall)::int - extract(month FROM p_first)::int
+    ELSE extract(year FROM p_wall)::int - extract(year FROM p_first)::int END
+$$;
+
 -- The start of the first occurrence that has not ended at p_at (it may be running), exceptions left out,
 -- or null. p_removed / p_restored name an occurrence the calling statement itself removes or restores:
 -- its own change to event_exceptions is not visible to it. Periods are worked out from the first one by
@@ -31,13 +63,8 @@ RETURNS TIMESTAMPTZ LANGUAGE plpgsql STABLE AS $$
 DECLARE
   v_zone TEXT;
   v_first TIMESTAMP;
-  v_time INTERVAL;
   v_duration INTERVAL := e.ends_at - e.starts_at;
-  v_near TIMESTAMP;
   v_k INT;
-  v_year INT;
-  v_month INT;
-  v_day INT := 0;
   v_wall TIMESTAMP;
   v_start TIMESTAMPTZ;
 BEGIN
@@ -53,29 +80,12 @@ BEGIN
     v_zone := 'UTC';
     v_first := e.starts_at AT TIME ZONE 'UTC';
   END;
-  v_time := v_first - date_trunc('day', v_first);
   -- The period whose day holds the wall clock a duration and a day before p_at, less one (firstPeriodNear).
-  v_near := (p_at - COALESCE(v_duration, interval '0') - interval '1 day') AT TIME ZONE v_zone;
-  v_k := CASE e.recurring
-    WHEN 'daily' THEN v_near::date - v_first::date
-    WHEN 'weekly' THEN floor((v_near::date - v_first::date) / 7.0)::int
-    WHEN 'monthly' THEN (extract(year FROM v_near)::int - extract(year FROM v_first)::int) * 12
-      + extract(month FROM v_near)::int - extract(month FROM v_first)::int
-    ELSE extract(year FROM v_near)::int - extract(year FROM v_first)::int END - 1;
-  v_k := GREATEST(v_k, 0);
+  v_k := GREATEST(series_period_at(v_first, e.recurring, (p_at - COALESCE(v_duration, interval '0') - interval '1 day') AT TIME ZONE v_zone) - 1, 0);
   LOOP
-    v_wall := NULL;
-    IF e.recurring IN ('daily', 'weekly') THEN
-      v_wall := v_first::date + v_k * CASE e.recurring WHEN 'daily' THEN 1 ELSE 7 END + v_time;
-    ELSE
-      v_month := extract(month FROM v_first)::int - 1 + CASE e.recurring WHEN 'monthly' THEN v_k ELSE 12 * v_k END;
-      v_year := extract(year FROM v_first)::int + floor(v_month / 12.0)::int;
-      v_month := v_month - 12 * floor(v_month / 12.0)::int + 1;
-      IF v_year > 9999 THEN RETURN NULL; END IF;
-      v_day := extract(day FROM v_first)::int;
-      IF v_day <= extract(day FROM make_date(v_year, v_month, 1) + interval '1 month - 1 day')::int THEN
-        v_wall := make_date(v_year, v_month, v_day) + v_time;
-      END IF;
+    v_wall := series_period_wall(v_first, e.recurring, v_k);
+    IF v_wall IS NULL AND (extract(year FROM v_first)::int + v_k / CASE WHEN e.recurring = 'monthly' THEN 12 ELSE 1 END > 9999) THEN
+      RETURN NULL;
     END IF;
     IF v_wall IS NOT NULL THEN
       -- Period 0 is the stored start itself, whatever offset its writer used.
@@ -105,3 +115,34 @@ RETURNS jsonb LANGUAGE sql STABLE AS $$
     'next_occurrence_at', outbound_iso_time(event_next_occurrence_at(e, statement_timestamp(), p_removed, p_restored)),
     'created_at', outbound_iso_time(e.created_at), 'updated_at', outbound_iso_time(e.updated_at))
 $$;
+
+-- A new account zone moves every series' occurrences: each keeps the first one's wall clock in the new
+-- zone (the first stays the stored start). A removed occurrence moves with its period, so it still
+-- removes the same occurrence; one whose period has no occurrence in the new zone is left as it was.
+-- A zone name this server does not know is read as UTC, as series_phase_in_zone does.
+CREATE FUNCTION "accounts_move_exceptions"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v_old TEXT := OLD."timezone";
+  v_new TEXT := NEW."timezone";
+BEGIN
+  BEGIN
+    PERFORM now() AT TIME ZONE v_old;
+  EXCEPTION WHEN invalid_parameter_value THEN v_old := 'UTC';
+  END;
+  BEGIN
+    PERFORM now() AT TIME ZONE v_new;
+  EXCEPTION WHEN invalid_parameter_value THEN v_new := 'UTC';
+  END;
+  UPDATE "event_exceptions" x SET "occurs_at" = moved.occurs_at
+  FROM (
+    SELECT x2.event_id, x2.occurs_at AS was, CASE WHEN p.k = 0 THEN e.starts_at ELSE wall_clock_instant(p.wall, v_new) END AS occurs_at
+    FROM "event_exceptions" x2 JOIN "events" e ON e.id = x2.event_id
+    CROSS JOIN LATERAL (SELECT series_period_at(e.starts_at AT TIME ZONE v_old, e.recurring, x2.occurs_at AT TIME ZONE v_old) AS k) k
+    CROSS JOIN LATERAL (SELECT k.k, series_period_wall(e.starts_at AT TIME ZONE v_new, e.recurring, k.k) AS wall) p
+    WHERE x2.account_id = NEW."id" AND e.recurring <> '') moved
+  WHERE x.account_id = NEW."id" AND x.event_id = moved.event_id AND x.occurs_at = moved.was AND moved.occurs_at IS NOT NULL;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "accounts_exceptions_after_zone" AFTER UPDATE OF "timezone" ON "accounts" FOR EACH ROW
+  WHEN (OLD."timezone" IS DISTINCT FROM NEW."timezone") EXECUTE FUNCTION "accounts_move_exceptions"();
