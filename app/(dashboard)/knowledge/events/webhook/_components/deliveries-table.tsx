@@ -1,9 +1,9 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { DataTable } from "@/components/ui/data-table";
+import { LogTimeCell } from "@/components/ui/log-view";
 import { StatusBadge } from "./status-badge";
 
 export type DeliveryRow = {
@@ -37,12 +37,7 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       id: "time",
       header: "Time",
       cell: ({ row }) => (
-        <Link href={detailHref(row.original.id)} scroll={false} className="group block" aria-label={`Delivery at ${row.original.time}: view details`}>
-          <time dateTime={row.original.iso} title={row.original.iso} className="block font-medium text-zinc-900 group-hover:text-indigo-600">
-            {row.original.time}
-          </time>
-          <span className="text-xs text-zinc-500">{row.original.relative}</span>
-        </Link>
+        <LogTimeCell entry={row.original} href={detailHref(row.original.id)} label={`Delivery at ${row.original.time}: view details`} />
       ),
     },
     {

@@ -2,10 +2,9 @@
 
 import { FileJson } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
-import { StatusBadge } from "./status-badge";
 import { DetailItem } from "@/components/ui/detail-item";
+import { LogDetailDialog, LogTextBlock } from "@/components/ui/log-view";
+import { StatusBadge } from "./status-badge";
 
 export type DeliveryDetailView = {
   id: string;
@@ -27,9 +26,12 @@ export type DeliveryDetailView = {
 export function DeliveryDetailDialog({ delivery, closeHref }: { delivery: DeliveryDetailView; closeHref: string }) {
   const router = useRouter();
   return (
-    <Dialog open onOpenChange={(open) => !open && router.replace(closeHref, { scroll: false })}>
-      <DialogContent title="Delivery details" description={delivery.time} icon={<FileJson className="size-4" aria-hidden />} size="lg">
-        <DialogBody>
+    <LogDetailDialog
+      title="Delivery details"
+      description={delivery.time}
+      icon={<FileJson className="size-4" aria-hidden />}
+      onClose={() => router.replace(closeHref, { scroll: false })}
+    >
           <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
             <DetailItem term="Status">
               <StatusBadge status={delivery.status} />
@@ -53,19 +55,14 @@ export function DeliveryDetailDialog({ delivery, closeHref }: { delivery: Delive
               ))}
             </dl>
           </section>
-          <section aria-labelledby="delivery-body">
-            <div className="mb-2 flex items-center justify-between">
-              <h3 id="delivery-body" className="text-sm font-semibold text-zinc-900">
-                Body <span className="font-normal text-zinc-500">({delivery.bodyBytes.toLocaleString("en-US")} bytes{delivery.bodyTruncated ? ", first 16 KiB shown" : ""})</span>
-              </h3>
-              <CopyButton value={delivery.body} size="sm" toastMessage="Body copied" aria-label="Copy body" />
-            </div>
-            <pre className="max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 text-zinc-100">
-              <code>{delivery.body || "(empty body)"}</code>
-            </pre>
-          </section>
-        </DialogBody>
-      </DialogContent>
-    </Dialog>
+          <LogTextBlock
+            id="delivery-body"
+            title="Body"
+            note={`${delivery.bodyBytes.toLocaleString("en-US")} bytes${delivery.bodyTruncated ? ", first 16 KiB shown" : ""}`}
+            text={delivery.body}
+            emptyText="(empty body)"
+            copyName="Body"
+          />
+    </LogDetailDialog>
   );
 }

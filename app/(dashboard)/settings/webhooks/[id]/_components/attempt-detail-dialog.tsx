@@ -1,19 +1,16 @@
 "use client";
 
 import { FileText } from "lucide-react";
-import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
+import { DetailItem } from "@/components/ui/detail-item";
+import { LogDetailDialog, LogTextBlock } from "@/components/ui/log-view";
 import { HttpStatus, OutcomeBadge } from "./attempt-badges";
 import type { AttemptRow } from "./delivery-attempts-table";
 import { ResendButton } from "./resend-button";
-import { DetailItem } from "@/components/ui/detail-item";
 
 /** One attempt: what was sent (type, webhook-id), what came back (status, error, the first 4 KiB of the answer). */
 export function AttemptDetailDialog({ attempt, canManage, onClose }: { attempt: AttemptRow; canManage: boolean; onClose: () => void }) {
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title="Delivery attempt" description={attempt.time} icon={<FileText className="size-4" aria-hidden />} size="lg">
-        <DialogBody>
+    <LogDetailDialog title="Delivery attempt" description={attempt.time} icon={<FileText className="size-4" aria-hidden />} onClose={onClose}>
           <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
             <DetailItem term="Status">
               <OutcomeBadge outcome={attempt.outcome} />
@@ -45,24 +42,20 @@ export function AttemptDetailDialog({ attempt, canManage, onClose }: { attempt: 
               Next retry: {attempt.nextRetry.at} ({attempt.nextRetry.relative}).
             </p>
           ) : null}
-          <section aria-labelledby="attempt-response">
-            <div className="mb-2 flex items-center justify-between">
-              <h3 id="attempt-response" className="text-sm font-semibold text-zinc-900">
-                Response <span className="font-normal text-zinc-500">(first 4 KiB)</span>
-              </h3>
-              {attempt.responseExcerpt ? <CopyButton value={attempt.responseExcerpt} size="sm" toastMessage="Response copied" aria-label="Copy response" /> : null}
-            </div>
-            <pre className="max-h-72 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 whitespace-pre-wrap text-zinc-100">
-              <code>{attempt.responseExcerpt || "(empty response)"}</code>
-            </pre>
-          </section>
+          <LogTextBlock
+            id="attempt-response"
+            title="Response"
+            note="first 4 KiB"
+            text={attempt.responseExcerpt}
+            emptyText="(empty response)"
+            copyName="Response"
+            wrap
+          />
           {attempt.canResend && canManage ? (
             <div className="flex justify-end">
               <ResendButton deliveryId={attempt.deliveryId} type={attempt.type} onDone={onClose} />
             </div>
           ) : null}
-        </DialogBody>
-      </DialogContent>
-    </Dialog>
+    </LogDetailDialog>
   );
 }

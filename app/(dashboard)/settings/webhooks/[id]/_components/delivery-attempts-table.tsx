@@ -3,6 +3,7 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import { useState } from "react";
 import { DataTable } from "@/components/ui/data-table";
+import { LogTimeCell } from "@/components/ui/log-view";
 import { HttpStatus, OutcomeBadge } from "./attempt-badges";
 import { AttemptDetailDialog } from "./attempt-detail-dialog";
 import { ResendButton } from "./resend-button";
@@ -35,12 +36,7 @@ export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows:
       id: "time",
       header: "Time",
       cell: ({ row }) => (
-        <button type="button" onClick={() => setOpen(row.original)} className="group block text-left" aria-label={`Attempt at ${row.original.time}: view details`}>
-          <time dateTime={row.original.iso} title={row.original.iso} className="block font-medium whitespace-nowrap text-zinc-900 group-hover:text-indigo-600">
-            {row.original.time}
-          </time>
-          <span className="text-xs text-zinc-500">{row.original.relative}</span>
-        </button>
+        <LogTimeCell entry={row.original} onOpen={() => setOpen(row.original)} label={`Attempt at ${row.original.time}: view details`} />
       ),
     },
     {

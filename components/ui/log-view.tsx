@@ -1,0 +1,68 @@
+"use client";
+
+import Link from "next/link";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
+
+/*
+ * What the two delivery logs share (inbound Recent Deliveries, outbound Delivery attempts): the time
+ * cell that opens an entry, the detail dialog's frame and its copyable text blocks. Each log keeps its
+ * own columns and fields; these keep their look and keyboard behaviour the same.
+ */
+
+export type LogTime = { time: string; relative: string; iso: string };
+
+const timeText = (entry: LogTime) => (
+  <>
+    <time dateTime={entry.iso} title={entry.iso} className="block font-medium whitespace-nowrap text-zinc-900 group-hover:text-indigo-600">
+      {entry.time}
+    </time>
+    <span className="text-xs text-zinc-500">{entry.relative}</span>
+  </>
+);
+
+/** The first cell of a log row: its time and how long ago, opening the entry (a link when it has a URL). */
+export function LogTimeCell({ entry, label, href, onOpen }: { entry: LogTime; label: string; href?: string; onOpen?: () => void }) {
+  if (href) {
+    return (
+      <Link href={href} scroll={false} className="group block" aria-label={label}>
+        {timeText(entry)}
+      </Link>
+    );
+  }
+  return (
+    <button type="button" onClick={onOpen} className="group block text-left" aria-label={label}>
+      {timeText(entry)}
+    </button>
+  );
+}
+
+/** The dialog of one log entry; closing it calls onClose (which may also change the URL). */
+export function LogDetailDialog(props: { title: string; description: string; icon: React.ReactNode; onClose: () => void; children: React.ReactNode }) {
+  return (
+    <Dialog open onOpenChange={(open) => !open && props.onClose()}>
+      <DialogContent title={props.title} description={props.description} icon={props.icon} size="lg">
+        <DialogBody>{props.children}</DialogBody>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** A titled block of raw text (a body, a response) with a copy button when there is something to copy. */
+export function LogTextBlock(props: { id: string; title: string; note: string; text: string; emptyText: string; copyName: string; wrap?: boolean }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <div className="mb-2 flex items-center justify-between">
+        <h3 id={props.id} className="text-sm font-semibold text-zinc-900">
+          {props.title} <span className="font-normal text-zinc-500">({props.note})</span>
+        </h3>
+        {props.text ? (
+          <CopyButton value={props.text} size="sm" toastMessage={`${props.copyName} copied`} aria-label={`Copy ${props.copyName.toLowerCase()}`} />
+        ) : null}
+      </div>
+      <pre className={`max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 text-zinc-100 ${props.wrap ? "whitespace-pre-wrap" : ""}`}>
+        <code>{props.text || props.emptyText}</code>
+      </pre>
+    </section>
+  );
+}
