@@ -1,8 +1,9 @@
 "use client";
 
+import { RefreshCw } from "lucide-react";
 import { AlertDialog as AlertPrimitive } from "radix-ui";
 import { useState } from "react";
-import { buttonClasses } from "./button";
+import { Button, buttonClasses } from "./button";
 import { cn } from "./cn";
 
 /*
@@ -96,5 +97,26 @@ export function ConfirmDialog({
         </AlertPrimitive.Content>
       </AlertPrimitive.Portal>
     </AlertPrimitive.Root>
+  );
+}
+
+/** "Rotate …" and its confirmation: every secret or secret URL the dashboard shows is rotated this way. */
+export function RotateConfirm(props: { label: string; title: string; description: string; tone?: ConfirmDialogProps["tone"]; onConfirm: ConfirmDialogProps["onConfirm"] }) {
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="secondary">
+          <RefreshCw className="size-4" aria-hidden />
+          {props.label}
+        </Button>
+      }
+      tone={props.tone}
+      title={props.title}
+      description={props.description}
+      confirmLabel="Rotate"
+      pendingLabel="Rotating…"
+      icon={<RefreshCw className="size-5" aria-hidden />}
+      onConfirm={props.onConfirm}
+    />
   );
 }

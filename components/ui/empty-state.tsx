@@ -1,3 +1,5 @@
+import Link from "next/link";
+import { buttonClasses } from "./button";
 import { cn } from "./cn";
 
 export function EmptyState({
@@ -20,5 +22,22 @@ export function EmptyState({
       {children ? <div className="mt-2 max-w-md text-sm leading-6 text-zinc-600">{children}</div> : null}
       {action ? <div className="mt-6 flex flex-wrap justify-center gap-3">{action}</div> : null}
     </div>
+  );
+}
+
+/** A detail page's "not found": what is missing, why it may be, and the way back to its list. */
+export function NotFoundState({ icon, title, backHref, backLabel, children }: { icon: React.ReactNode; title: string; backHref: string; backLabel: string; children: React.ReactNode }) {
+  return (
+    <EmptyState
+      icon={icon}
+      title={title}
+      action={
+        <Link href={backHref} className={buttonClasses("primary")}>
+          {backLabel}
+        </Link>
+      }
+    >
+      <p>{children}</p>
+    </EmptyState>
   );
 }

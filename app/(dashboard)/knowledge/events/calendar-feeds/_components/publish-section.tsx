@@ -1,10 +1,8 @@
 "use client";
 
-import { RefreshCw } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
-import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
+import { RotateConfirm } from "@/components/ui/alert-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClasses } from "@/components/ui/field";
 import { rotateFeedUrlAction } from "../actions";
@@ -85,18 +83,10 @@ export function PublishSection({ url: initialUrl, canRotate }: { url: string; ca
 
         {canRotate ? (
           <div className="border-t border-zinc-100 pt-5">
-            <ConfirmDialog
-              trigger={
-                <Button variant="secondary">
-                  <RefreshCw className="size-4" aria-hidden />
-                  Rotate feed URL
-                </Button>
-              }
+            <RotateConfirm
+              label="Rotate feed URL"
               title="Rotate the feed URL?"
               description="A new URL is created and the current one stops working immediately: every calendar subscribed to it gets 404 and stops updating until it is subscribed again with the new URL."
-              confirmLabel="Rotate"
-              pendingLabel="Rotating…"
-              icon={<RefreshCw className="size-5" aria-hidden />}
               onConfirm={rotate}
             />
           </div>

@@ -1,10 +1,10 @@
 "use client";
 
-import { AlertTriangle, RefreshCw, Send } from "lucide-react";
+import { AlertTriangle, Send } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { RotateConfirm } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -126,18 +126,10 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
 
         {canManage ? (
           <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-5">
-            <ConfirmDialog
-              trigger={
-                <Button variant="secondary">
-                  <RefreshCw className="size-4" aria-hidden />
-                  Rotate secret
-                </Button>
-              }
+            <RotateConfirm
+              label="Rotate secret"
               title="Rotate the signing secret?"
               description="A new secret is created and the current one stops working immediately: every request signed with it gets 401 until your sending system uses the new secret. Update it right after rotating."
-              confirmLabel="Rotate"
-              pendingLabel="Rotating…"
-              icon={<RefreshCw className="size-5" aria-hidden />}
               onConfirm={rotate}
             />
             <Button variant="secondary" onClick={sendTest} disabled={testing}>

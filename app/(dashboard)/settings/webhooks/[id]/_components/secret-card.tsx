@@ -1,10 +1,10 @@
 "use client";
 
-import { Eye, EyeOff, RefreshCw } from "lucide-react";
+import { Eye, EyeOff } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { RotateConfirm } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClasses } from "@/components/ui/field";
@@ -105,19 +105,11 @@ export function SecretCard({ subscriptionId, canManage, previousSecretUntil }: {
 
       {canManage ? (
         <div className="mt-5 border-t border-zinc-100 pt-5">
-          <ConfirmDialog
-            trigger={
-              <Button variant="secondary">
-                <RefreshCw className="size-4" aria-hidden />
-                Rotate secret
-              </Button>
-            }
+          <RotateConfirm
+            label="Rotate secret"
             tone="primary"
             title="Rotate the signing secret?"
             description="A new secret is created and signs every notification from now on. The old secret keeps signing alongside it for 24 hours (each notification carries both signatures), so the receiver keeps working while you update it."
-            confirmLabel="Rotate"
-            pendingLabel="Rotating…"
-            icon={<RefreshCw className="size-5" aria-hidden />}
             onConfirm={rotate}
           />
         </div>
