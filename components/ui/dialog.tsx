@@ -2,6 +2,7 @@
 
 import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
+import { Button } from "./button";
 import { cn } from "./cn";
 
 /*
@@ -69,4 +70,24 @@ export const dialogFormClasses = "flex min-h-0 flex-1 flex-col";
 /** Right-aligned actions at the bottom of a dialog. */
 export function DialogFooter({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) {
   return <div className={cn("flex flex-col-reverse gap-2 border-t border-zinc-100 bg-zinc-50/70 px-6 py-4 sm:flex-row sm:justify-end", className)} {...props} />;
+}
+
+/**
+ * A form dialog's footer: Cancel (closing the dialog, or onCancel) and the submit button, both disabled
+ * while the form is being sent, the submit button saying what is happening.
+ */
+export function FormDialogFooter(props: { submitLabel: string; pendingLabel: string; pending: boolean; onCancel?: () => void }) {
+  const cancel = (
+    <Button variant="secondary" onClick={props.onCancel} disabled={props.pending}>
+      Cancel
+    </Button>
+  );
+  return (
+    <DialogFooter>
+      {props.onCancel ? cancel : <DialogClose asChild>{cancel}</DialogClose>}
+      <Button type="submit" disabled={props.pending}>
+        {props.pending ? props.pendingLabel : props.submitLabel}
+      </Button>
+    </DialogFooter>
+  );
 }

@@ -3,8 +3,7 @@
 import { Pencil, UserPlus } from "lucide-react";
 import { useActionState, useEffect, useId } from "react";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogContent, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { Dialog, DialogBody, DialogContent, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field, inputClasses } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
@@ -92,14 +91,7 @@ function LeadForm({ leadId, initial, stages, limits, onDone }: { leadId: string 
         </div>
         <FormAlert>{formError(state.result)}</FormAlert>
       </DialogBody>
-      <DialogFooter>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : leadId ? "Save lead" : "Create lead"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel={leadId ? "Save lead" : "Create lead"} pendingLabel="Saving…" pending={pending} onCancel={onDone} />
     </form>
   );
 }

@@ -3,8 +3,7 @@
 import { CalendarPlus, Pencil } from "lucide-react";
 import { useActionState, useEffect, useId } from "react";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogContent, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { Dialog, DialogBody, DialogContent, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field, inputClasses } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
@@ -109,14 +108,7 @@ function EventForm({ eventId, initial, timezone, onDone }: { eventId: string | n
         </div>
         <FormAlert>{formError(state.result)}</FormAlert>
       </DialogBody>
-      <DialogFooter>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : eventId ? "Save event" : "Create event"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel={eventId ? "Save event" : "Create event"} pendingLabel="Saving…" pending={pending} onCancel={onDone} />
     </form>
   );
 }

@@ -2,9 +2,8 @@
 
 import { CircleAlert } from "lucide-react";
 import { useId, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { DialogBody, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { MAX_KEY_NAME_LENGTH, type CreateApiKeyField, type CreateApiKeyFieldErrors } from "@/lib/api-keys/input";
 import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type Scope } from "@/lib/api-keys/scopes";
@@ -128,14 +127,7 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
 
         <ExpiryField error={errors.expiresAt} onChange={() => markEdited("expiresAt")} />
       </DialogBody>
-      <DialogFooter>
-        <Button variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Creating…" : "Create"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel="Create" pendingLabel="Creating…" pending={pending} onCancel={onCancel} />
     </form>
   );
 }

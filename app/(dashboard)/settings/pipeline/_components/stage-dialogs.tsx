@@ -6,7 +6,7 @@ import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
@@ -44,14 +44,7 @@ function RenameForm({ stage, onDone }: { stage: StageRowView; onDone: () => void
         />
         <FormAlert>{formError(result)}</FormAlert>
       </DialogBody>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" disabled={pending}>
-          {pending ? "Saving…" : "Save"}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel="Save" pendingLabel="Saving…" pending={pending} />
     </form>
   );
 }

@@ -1,8 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { Button } from "@/components/ui/button";
-import { DialogBody, DialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
@@ -88,14 +87,7 @@ export function SubscriptionForm({ initial, state, action, pending, submitLabel,
           autoComplete="off"
         />
       </DialogBody>
-      <DialogFooter>
-        <Button variant="secondary" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={pending}>
-          {pending ? pendingLabel : submitLabel}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter submitLabel={submitLabel} pendingLabel={pendingLabel} pending={pending} onCancel={onCancel} />
     </form>
   );
 }

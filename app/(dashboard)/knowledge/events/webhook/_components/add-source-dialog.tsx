@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
+import { Dialog, DialogBody, DialogContent, FormDialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError } from "@/lib/actions/result";
@@ -39,14 +39,7 @@ export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: n
             <Field label="Source name" name="name" placeholder="e.g. Booking platform" maxLength={100} error={firstFieldErrors(state).name} required autoFocus />
             <FormAlert>{formError(state)}</FormAlert>
           </DialogBody>
-          <DialogFooter>
-            <Button variant="secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              {pending ? "Creating…" : "Create source"}
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter submitLabel="Create source" pendingLabel="Creating…" pending={pending} onCancel={() => setOpen(false)} />
         </form>
       </DialogContent>
     </Dialog>

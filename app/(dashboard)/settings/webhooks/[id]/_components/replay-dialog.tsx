@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
+import { Dialog, DialogBody, DialogContent, FormDialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
@@ -65,14 +65,7 @@ function ReplayForm({ subscriptionId, timezone, defaultSince, oldest, onDone }: 
             required
           />
         </DialogBody>
-        <DialogFooter>
-          <Button variant="secondary" onClick={onDone} disabled={pending}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Replaying…" : "Replay"}
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter submitLabel="Replay" pendingLabel="Replaying…" pending={pending} onCancel={onDone} />
       </form>
     </DialogContent>
   );
