@@ -90,3 +90,25 @@ export function ListFilter(props: {
     </>
   );
 }
+
+export type FilterSpec = { id: string; label: string; name: string; options: Array<[value: string, label: string]> };
+
+/** A row of URL-kept filters, one select per spec (its first option the unfiltered one). */
+export function ListFilters({ filters, size, reset, push }: { filters: FilterSpec[]; size?: "sm" | "md"; reset?: string[]; push?: boolean }) {
+  const { params, update } = useListParams({ reset, push });
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {filters.map((filter) => (
+        <ListFilter
+          key={filter.id}
+          id={filter.id}
+          label={filter.label}
+          size={size}
+          value={params.get(filter.name) ?? ""}
+          options={filter.options.map(([value, label]) => ({ value, label }))}
+          onChange={(value) => update({ [filter.name]: value })}
+        />
+      ))}
+    </div>
+  );
+}

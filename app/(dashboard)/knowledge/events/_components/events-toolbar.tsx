@@ -1,46 +1,25 @@
 "use client";
 
-import { ListFilter, ListSearch, useListParams } from "@/components/ui/list-toolbar";
+import { ListFilters, ListSearch, useListParams, type FilterSpec } from "@/components/ui/list-toolbar";
+
+const FILTERS: FilterSpec[] = [
+  { id: "events-status", label: "Status", name: "status", options: [["", "Any status"], ["upcoming", "Upcoming"], ["cancelled", "Cancelled"]] },
+  { id: "events-when", label: "When", name: "when", options: [["", "Past and future"], ["upcoming", "Not started yet"], ["past", "Already started"]] },
+  {
+    id: "events-sort",
+    label: "Sort",
+    name: "sort",
+    options: [["", "Sort: start time"], ["-starts_at", "Sort: latest start first"], ["title", "Sort: title A–Z"], ["-title", "Sort: title Z–A"]],
+  },
+];
 
 /** Search, filters and sort live in the URL (shareable); any change starts again at the first page. */
 export function EventsToolbar() {
   const { params, update } = useListParams();
-  const filter = (id: string, label: string, name: string, options: Array<[string, string]>) => (
-    <ListFilter
-      id={id}
-      label={label}
-      value={params.get(name) ?? ""}
-      options={options.map(([value, text]) => ({ value, label: text }))}
-      onChange={(value) => update({ [name]: value })}
-    />
-  );
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-      <ListSearch
-        id="events-search"
-        label="Search events"
-        placeholder="Search title, location or description"
-        initial={params.get("q") ?? ""}
-        onSearch={(q) => update({ q })}
-      />
-      <div className="flex flex-wrap gap-2">
-        {filter("events-status", "Status", "status", [
-          ["", "Any status"],
-          ["upcoming", "Upcoming"],
-          ["cancelled", "Cancelled"],
-        ])}
-        {filter("events-when", "When", "when", [
-          ["", "Past and future"],
-          ["upcoming", "Not started yet"],
-          ["past", "Already started"],
-        ])}
-        {filter("events-sort", "Sort", "sort", [
-          ["", "Sort: start time"],
-          ["-starts_at", "Sort: latest start first"],
-          ["title", "Sort: title A–Z"],
-          ["-title", "Sort: title Z–A"],
-        ])}
-      </div>
+      <ListSearch id="events-search" label="Search events" placeholder="Search title, location or description" initial={params.get("q") ?? ""} onSearch={(q) => update({ q })} />
+      <ListFilters filters={FILTERS} />
     </div>
   );
 }
