@@ -19,8 +19,8 @@ import { KINDS, phaseRanges, phasesAt } from "./series-phases";
  *   one shape, so it is planned once per connection. Occurrences already running at the window's start
  *   are looked for only when too few start in it (a second statement, runningQuery);
  * - with topic words, the series having them (events_series_words_idx) that can occur in the window or
- *   be running at its start, the soonest first by their phase. Named by a hash of its text: planning it
- *   cost about as much as running it, and its plan (that GIN index) does not depend on the words.
+ *   be running at its start, the soonest first by their phase. Named by a hash of its text, so it is
+ *   planned once per connection: its plan (that GIN index) does not depend on the words.
  */
 
 /** An open window (a topic with no date) looks this far ahead for a series' next occurrence. */

@@ -1,8 +1,8 @@
 /*
  * RFC 5545 line folding (3.1) exactly as ical-generator's foldLines does it: a line breaks before the
  * character that would take it past 74 octets, and continues after CRLF and a space. foldLines measures
- * every character with a new TextEncoder, which was most of the feed's time; here the size comes from
- * the code unit. tests/unit/ical-fold.test.ts keeps the two equal on random text.
+ * every character with a new TextEncoder, too slow for a feed of thousands of events; here the size
+ * comes from the code unit. tests/unit/ical-fold.test.ts keeps the two equal on random text.
  */
 export function foldLongLines(text: string): string {
   return text

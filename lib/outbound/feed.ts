@@ -102,7 +102,7 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     void settled.finally(() => bookkeeping.delete(settled));
   };
   // Finished jobs are deleted together, at most one statement every 20 ms under load: a job that waits a
-  // little longer stays locked by this worker (its lock is fresh), and half the statements went.
+  // little longer stays locked by this worker (its lock is fresh), for far fewer statements.
   const complete = coalescing<HeldJob, void>(async (jobs) => {
     await settleJobs(pool, WORKER_ID, "complete", jobs);
     return jobs.map(() => undefined);

@@ -5,8 +5,8 @@ import { isAllowedPort, isLoopbackHost, portOf } from "@/lib/webhook-subscriptio
 
 /*
  * One HTTP attempt of a notification (docs/outbound-webhooks.md, "Delivery"), sent with undici: its
- * keep-alive pool and HTTP/1.1 parser halved the worker's CPU per delivery against node:http (and cut the
- * receiver's by a third), measured in bench:outbound. Every new connection goes through a lookup
+ * keep-alive pool and HTTP/1.1 parser cost the worker less CPU per delivery than node:http
+ * (docs/outbound-webhooks.md, "Tuning"). Every new connection goes through a lookup
  * that refuses private addresses (ESSRF), checked against the address really connected to (an IP literal
  * in the URL is checked here, since no lookup runs for it), and so is the port, for URLs stored before the
  * port rule (docs/outbound-webhooks.md, "SSRF rules"). One deadline covers the whole attempt:

@@ -43,9 +43,9 @@ export type Recorder = (record: AttemptRecord) => Promise<Date | null>;
 /** Attempts recorded by one statement at most (the arrays of its parameters). */
 const MAX_BATCH = 200;
 /**
- * After a record statement, the next waits this long for more attempts (under load only). A statement
- * costs a fixed part too: batches of 200 cost the database about 6 µs less per attempt than batches of
- * 50 (21 instead of 27), and at 10,000 attempts a second 15 ms gathers about 150.
+ * After a record statement, the next waits this long for more attempts (under load only): a statement
+ * costs a fixed part too, so a short wait that gathers a larger batch costs less per attempt
+ * (docs/outbound-webhooks.md, "Tuning").
  */
 const RECORD_LINGER_MS = 15;
 

@@ -7,8 +7,8 @@ import { DELIVER_TASK } from "./deliver";
  * The fan-out relay (docs/outbound-webhooks.md, "Workers"). A writer's transaction adds, next to its
  * messages, one row per message to outbound_fan_outs when the account has a matching active subscription
  * (the trigger of the outbound_fan_out_relay migration); nothing else. Creating the deliveries and their
- * queue jobs in the writer's transaction made webhook ingest with one subscription about a third slower:
- * two more rows and six more index entries per change, on the writer's clock.
+ * queue jobs in the writer's transaction would put two more rows and six more index entries per change
+ * on the writer's clock (docs/outbound-webhooks.md, "Tuning").
  *
  * Every worker runs this relay: woken by the trigger's NOTIFY (or its poll), it takes the waiting rows in
  * batches, oldest first, and in one statement deletes them, creates the deliveries for the subscriptions

@@ -84,17 +84,17 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     // The job queue grows from empty to thousands of rows between two ANALYZEs; on such stale statistics
-    // the planner answered each claim with a bitmap scan and a sort of every due job (27 ms at 4,000 jobs
-    // instead of 0.7 ms), and each record of a batch of attempts with a sequential scan of every delivery
-    // (3 ms at 20,000). The worker's statements are all key lookups and index walks: no bitmap or
-    // sequential scans (both stay possible where no index serves, only priced out).
+    // the planner answers a claim with a bitmap scan and a sort of every due job, and a record of attempts
+    // with a sequential scan of every delivery (docs/outbound-webhooks.md, "Tuning"). The worker's
+    // statements are all key lookups and index walks: no bitmap or sequential scans (both stay possible
+    // where no index serves, only priced out).
     options: "-c synchronous_commit=off -c enable_bitmapscan=off -c enable_seqscan=off",
   });
   // A dropped connection (database restart) must not crash the process; the next query reconnects.
   pool.on("error", () => {});
 
   const lockLimit = options.staleLockMs ?? staleLockMs();
-  // Read once: reading the environment on every attempt cost about 2 µs each under a burst.
+  // Read once, not on every attempt of a burst.
   const timeoutMs = deliveryTimeoutMs();
   // A task's lanes stop claiming after a while, so that its own job (locked, its lock kept fresh by the
   // feed) is completed now and then under a long burst rather than held to the end of it.
@@ -102,8 +102,7 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   // Shared by every lane of this worker, so their claims and records are batched together. The feed
   // buffers 20 deliveries per attempt in flight, up to 200 (or 4 per attempt in flight when that is
   // more): a claim costs a fixed part (finding and locking jobs, a statement, a commit) besides its part
-  // per delivery, and claims of 40 cost the database about 5 µs more per delivery than claims of 200 (17
-  // instead of 12), and their jobs' deletes 2.5 µs more. Attempts in flight stay bounded by
+  // per delivery, so larger claims cost less per delivery (docs/outbound-webhooks.md, "Tuning"). Attempts in flight stay bounded by
   // `concurrency`; what a larger buffer costs is that, with several workers, more deliveries wait in one
   // worker while its attempts wait on slow receivers (each at most its timeout) instead of going to
   // another, hence the bound per attempt in flight. The feed refreshes the locks of the jobs it holds
