@@ -22,6 +22,6 @@ export async function register(): Promise<void> {
     );
   }
   if (process.env.WEBHOOK_RETENTION_SWEEP === "off") return;
-  const { startRetentionSchedule } = await import("./lib/events-webhook/retention");
+  const { startRetentionSchedule } = await import("./lib/retention/sweep");
   startRetentionSchedule();
 }

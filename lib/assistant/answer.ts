@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
-import { safeTimeZone } from "./calendar";
+import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { understand, type Intent } from "./intent";
 import { composeReply, type AssistantReply } from "./reply";
 import { searchEvents, type Queryable, type SearchResult } from "./search";

@@ -1,4 +1,4 @@
-import { isKnownTimeZone, toZonedInputValue, zonedInputToIso } from "@/lib/platform/format/zoned-time";
+import { toZonedInputValue, zonedInputToIso } from "@/lib/platform/format/zoned-time";
 
 /*
  * Calendar days as integers (days since 1970-01-01), so "next Monday" or "the 1st of next month" is
@@ -78,9 +78,4 @@ export function formatDays(first: DayNumber, last: DayNumber, currentYear: numbe
   }
   const firstText = a.year === b.year ? `${WEEKDAY_SHORT[weekdayOf(first)]} ${a.day} ${MONTH_NAMES[a.month - 1]}` : formatDay(first, currentYear);
   return `${firstText} – ${formatDay(last, currentYear)}`;
-}
-
-/** An IANA zone Intl accepts, or UTC: a bad account setting must not break the assistant. */
-export function safeTimeZone(timeZone: string | null | undefined): string {
-  return timeZone && isKnownTimeZone(timeZone) ? timeZone : "UTC";
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { tryDecodeCursor } from "@/lib/platform/pagination/keyset";
-import type { ListPage } from "@/lib/public-api/list";
+import type { ListPage } from "@/lib/api/list";
 import { leadsMatchingClaims, type MatchingLead } from "./claims";
 import type { Conversation, ConversationStatus, MessageAuthor } from "./model";
 import { CONVERSATION_CURSOR, listConversations } from "./read";

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isPublicId } from "@/lib/platform/ids";
 import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset";
-import type { ListPage } from "@/lib/public-api/list";
+import type { ListPage } from "@/lib/api/list";
 import { CONVERSATION_ID_PREFIX, type Conversation, type ConversationStatus, type Message } from "./model";
 import { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor } from "./schemas";
 import { CONVERSATION_COLUMNS, MESSAGE_COLUMNS, toConversation, toMessage, type ConversationRow, type MessageRow } from "./sql";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isPublicId } from "@/lib/platform/ids";
-import { cursorParam, limitParam, orderParam } from "@/lib/public-api/list";
+import { cursorParam, limitParam, orderParam } from "@/lib/api/list";
 import { CONVERSATION_ID_PREFIX, CONVERSATION_STATUSES } from "./model";
 import { checkMessageText, MAX_AUTHOR_NAME_LENGTH, MAX_MESSAGE_LENGTH } from "./text";
 

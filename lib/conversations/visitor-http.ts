@@ -2,7 +2,7 @@ import "server-only";
 import { isDatabaseUnavailable } from "@/lib/platform/db/client";
 import { errorResponse, internalErrorResponse, jsonResponse, unavailableResponse } from "@/lib/platform/http/api-error";
 import { CLIENT_IP_HEADER } from "@/lib/platform/http/client-ip";
-import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
+import { parseJsonObject, readRawBody } from "@/lib/api/body";
 import { table, type PublicRoute } from "@/lib/platform/http/route-table";
 import { leaveContact } from "./contact";
 import type { Conversation, Message } from "./model";

@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { answerVisitor } from "@/lib/assistant/answer";
 import { understand } from "@/lib/assistant/intent";
-import { safeTimeZone } from "@/lib/assistant/calendar";
+import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { db } from "@/lib/platform/db/client";
 import { onOneConnection } from "@/lib/platform/db/connection";
 import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";

@@ -4,14 +4,15 @@ import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { db, isDatabaseUnavailable } from "@/lib/platform/db/client";
 import { eventFieldParams } from "@/lib/events/sql";
 import { unavailableResponse } from "@/lib/platform/http/api-error";
-import { readBody, type BodyRead } from "./body";
+import { readWebhookBody as readBody } from "./body";
+import type { BodyRead } from "@/lib/platform/http/body";
 import { bodyExcerpt, loggedHeaders, loggedTitle, type LoggedHeaders } from "./delivery-record";
 import { isPublicIdFormat } from "./ids";
 import { CANCEL_SQL, DELETE_SQL, FIND_SOURCE_SQL, INVALID_SQL, REJECTED_SQL, UPSERT_SQL } from "./ingest-sql";
 import { CANCEL_OCCURRENCE_SQL, DELETE_OCCURRENCE_SQL, FIND_SERIES_SQL, seriesWithOccurrence, type SeriesCandidate } from "./occurrence-sql";
 import { parsePayload, type ParsedPayload } from "./payload";
 import { accepted, duplicate, internalError, planLimitReached, rateLimited, REJECTIONS, rejection, type RateState, type RejectionCode } from "./responses";
-import { decryptSecret } from "./secrets";
+import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import { isFreshTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "./signature";
 
 /*

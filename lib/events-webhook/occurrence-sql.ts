@@ -1,4 +1,4 @@
-import { safeTimeZone } from "@/lib/assistant/calendar";
+import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { occurrenceAt } from "@/lib/events/occurrences";
 import { RECURRENCES, type Recurrence } from "@/lib/events/schema";
 import { identityMatch } from "@/lib/events/sql";

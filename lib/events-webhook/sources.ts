@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/platform/db/generated/client";
 import { appBaseUrl } from "@/lib/platform/http/app-url";
 import { isUuid } from "@/lib/platform/ids";
 import { generatePublicId, isPublicIdFormat } from "./ids";
-import { decryptSecret, encryptSecret, generateSecret } from "./secrets";
+import { decryptSecret, encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 
 /*
  * Webhook sources for the dashboard (Events → Webhook). Reads take the account id; changes take the

@@ -4,7 +4,7 @@ import { recordAudit, type AuditAction } from "@/lib/audit/record";
 import type { SessionContext } from "@/lib/auth/session";
 import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
-import { openSealedText, sealText } from "@/lib/events-webhook/secrets";
+import { openSealedText, sealText } from "@/lib/platform/crypto/secrets";
 import { appBaseUrl } from "@/lib/platform/http/app-url";
 
 /*

@@ -1,6 +1,6 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
-import { safeTimeZone } from "@/lib/assistant/calendar";
+import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { db } from "@/lib/platform/db/client";
 import { formatExceptionsCell, type CsvException, type ExceptionKind } from "./csv-exceptions";
 import { CSV_COLUMNS, escapeCsvCell } from "./csv-format";

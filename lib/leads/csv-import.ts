@@ -3,7 +3,7 @@ import type { CsvRow, CsvRowProblem } from "@/lib/platform/csv/parse";
 import type { CsvImporter, CsvImportSummary, CsvRowCheck } from "@/lib/csv-import/upload";
 import { db } from "@/lib/platform/db/client";
 import { generatePublicId } from "@/lib/platform/ids";
-import { parseWith } from "@/lib/public-api/validation";
+import { parseWith } from "@/lib/api/validation";
 import { LEAD_CSV_COLUMNS } from "./csv-export";
 import { listPipelineStages } from "./pipeline";
 import { AT_LEAST_ONE, createLeadSchema, LEAD_ID_PREFIX, LEAD_LIMITS, type CreateLeadBody } from "./schemas";

@@ -1,4 +1,4 @@
-import { parseWith, type FieldError } from "@/lib/public-api/validation";
+import { parseWith, type FieldError } from "@/lib/api/validation";
 import { listLeadsQuerySchema } from "./schemas";
 
 /*

@@ -1,11 +1,11 @@
 import "server-only";
-import type { ApiKeyContext } from "@/lib/api-keys/with-api-key";
-import { notFoundResponse } from "@/lib/api-keys/with-api-key";
+import type { ApiKeyContext } from "@/lib/api/with-api-key";
+import { notFoundResponse } from "@/lib/api/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
-import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
-import { idempotentJsonWrite } from "@/lib/public-api/idempotency";
-import { listResponse, queryObject } from "@/lib/public-api/list";
-import { invalidRequestResponse, parseWith } from "@/lib/public-api/validation";
+import { parseJsonObject, readRawBody } from "@/lib/api/body";
+import { idempotentJsonWrite } from "@/lib/api/idempotency";
+import { listResponse, queryObject } from "@/lib/api/list";
+import { invalidRequestResponse, parseWith } from "@/lib/api/validation";
 import { createLead } from "./create";
 import { serializeLead, type LeadContext, type LeadWriteResult } from "./model";
 import { leadWriteReceipt, type LeadWrite } from "./receipt";

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset";
 import { isPublicId } from "@/lib/platform/ids";
-import type { ListPage } from "@/lib/public-api/list";
+import type { ListPage } from "@/lib/api/list";
 import type { Lead } from "./model";
 import { LEAD_CURSOR, LEAD_ID_PREFIX, type LeadCursor } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorParam, limitParam, orderParam } from "@/lib/public-api/list";
+import { cursorParam, limitParam, orderParam } from "@/lib/api/list";
 import { isPublicId } from "@/lib/platform/ids";
 
 /*

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import type { Scope } from "@/lib/api-keys/scopes";
-import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
+import { MAX_PUBLIC_BODY_BYTES } from "@/lib/api/body";
 
 /*
  * What every operation of the OpenAPI document shares: the one error body (with the codes a given status
  * can carry in that operation), the rate-limit and idempotency headers, and the bearer security with the
- * scope an operation needs. Statuses and codes mirror lib/platform/http/api-error.ts, lib/api-keys/with-api-key.ts
- * and lib/public-api/idempotency.ts; docs/leads-api.md and docs/webhook.md describe them in prose.
+ * scope an operation needs. Statuses and codes mirror lib/platform/http/api-error.ts, lib/api/with-api-key.ts
+ * and lib/api/idempotency.ts; docs/leads-api.md and docs/webhook.md describe them in prose.
  */
 
 export const SECURITY_SCHEME = "apiKey";
@@ -76,7 +76,7 @@ export const internalError = () => errorResponse("An unexpected error; nothing i
 /** Other 403 answers an operation gives besides insufficient_scope (e.g. plan_limit_reached). */
 export type ExtraForbidden = { codes: readonly [string, ...string[]]; description: string };
 
-/** The answers of lib/api-keys/with-api-key.ts that any bearer-key operation may give. */
+/** The answers of lib/api/with-api-key.ts that any bearer-key operation may give. */
 export function apiKeyResponses(scope: Scope | null, forbidden?: ExtraForbidden): ZodOpenApiResponsesObject {
   const scopeText = `The key lacks the \`${scope}\` scope; \`details[0].scope\` names it.`;
   return {
@@ -142,10 +142,10 @@ export function conflictResponse(codes: readonly [ConflictCode, ...ConflictCode[
   return { ...response, headers: z.object({ "Retry-After": integerHeader("Seconds to wait before retrying (idempotency_request_in_progress only).").optional() }) };
 }
 
-/** POST answers run under the Idempotency-Key (lib/public-api/idempotency.ts). */
+/** POST answers run under the Idempotency-Key (lib/api/idempotency.ts). */
 export const IDEMPOTENCY_CONFLICTS = ["idempotency_key_reused", "idempotency_request_in_progress"] as const;
 
-/** `{data, has_more, next_cursor}`, the answer of every public list (lib/public-api/list.ts). */
+/** `{data, has_more, next_cursor}`, the answer of every public list (lib/api/list.ts). */
 export function listEnvelope(item: z.ZodType, id: string) {
   return z
     .object({

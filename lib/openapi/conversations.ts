@@ -20,7 +20,7 @@ import {
 } from "./common";
 
 /*
- * The conversations paths (lib/public-api/conversations.ts; docs/conversations.md). Requests are
+ * The conversations paths (lib/conversations/http.ts; docs/conversations.md). Requests are
  * described by the schemas that validate them (lib/conversations/schemas.ts); answers by the schemas
  * below, which follow serializeConversation and serializeMessage in lib/conversations/model.ts (a test
  * checks serialized objects against them). The same objects are the `data` of the conversation.* and

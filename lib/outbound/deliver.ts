@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { decryptSecret } from "@/lib/events-webhook/secrets";
+import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { post, type PostResult } from "./post";
 import type { AttemptOutcome, Recorder } from "./record";

@@ -1,5 +1,5 @@
 /*
- * The outbound notifications' part of the retention sweep (lib/events-webhook/retention.ts runs it):
+ * The outbound notifications' part of the retention sweep (lib/retention/sweep.ts runs it):
  * attempts, deliveries and messages older than 30 days, in small batches. Deleting a message deletes
  * its deliveries and their attempts (foreign keys, ON DELETE CASCADE). The longest retry schedule is
  * about 28 hours, so nothing still being delivered is swept.

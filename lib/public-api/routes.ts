@@ -1,5 +1,5 @@
 import "server-only";
-import { withApiKey } from "@/lib/api-keys/with-api-key";
+import { withApiKey } from "@/lib/api/with-api-key";
 import { changeLeadStageRoute, createLeadRoute, getLeadRoute, listLeadsRoute, listPipelineRoute, updateLeadRoute } from "@/lib/leads/http";
 import {
   createSubscriptionRoute,
@@ -9,7 +9,7 @@ import {
   listSubscriptionsRoute,
   updateSubscriptionRoute,
 } from "@/lib/webhook-subscriptions/http";
-import { closeConversationRoute, getConversationRoute, listConversationsRoute, listMessagesRoute as listConversationMessagesRoute, postMessageRoute } from "./conversations";
+import { closeConversationRoute, getConversationRoute, listConversationsRoute, listMessagesRoute as listConversationMessagesRoute, postMessageRoute } from "@/lib/conversations/http";
 import { table, type PublicRoute } from "@/lib/platform/http/route-table";
 import { zapierMe } from "./zapier-me";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { withApiKey } from "@/lib/api-keys/with-api-key";
+import { withApiKey } from "@/lib/api/with-api-key";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 
 /**

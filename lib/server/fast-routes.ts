@@ -2,7 +2,7 @@ import "server-only";
 import { CHAT_ROUTES, MAX_VISITOR_BODY_BYTES } from "@/lib/conversations/visitor-http";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { MAX_BODY_BYTES as WEBHOOK_BODY_LIMIT } from "@/lib/events-webhook/body";
-import { MAX_PUBLIC_BODY_BYTES } from "@/lib/public-api/body";
+import { MAX_PUBLIC_BODY_BYTES } from "@/lib/api/body";
 import { decodeSegment, matchRoute, type PublicMethod, type PublicRoute } from "@/lib/platform/http/route-table";
 import { PUBLIC_ROUTES } from "@/lib/public-api/routes";
 

@@ -1,4 +1,4 @@
-import { encryptionKeyProblem } from "@/lib/events-webhook/secrets";
+import { encryptionKeyProblem } from "@/lib/platform/crypto/secrets";
 import { isHttpsUrl } from "@/lib/platform/http/security-headers";
 import type { Env } from "@/lib/platform/http/client-ip";
 import { loopbackTargetsProblem } from "@/lib/webhook-subscriptions/addresses";

@@ -1,12 +1,12 @@
 import "server-only";
 import crypto from "node:crypto";
-import type { ApiKeyContext } from "@/lib/api-keys/with-api-key";
-import { notFoundResponse } from "@/lib/api-keys/with-api-key";
+import type { ApiKeyContext } from "@/lib/api/with-api-key";
+import { notFoundResponse } from "@/lib/api/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
-import { parseJsonObject, readRawBody } from "@/lib/public-api/body";
-import { withIdempotency, type StoredAnswer } from "@/lib/public-api/idempotency";
-import { listResponse, queryObject } from "@/lib/public-api/list";
-import { invalidRequestResponse } from "@/lib/public-api/validation";
+import { parseJsonObject, readRawBody } from "@/lib/api/body";
+import { withIdempotency, type StoredAnswer } from "@/lib/api/idempotency";
+import { listResponse, queryObject } from "@/lib/api/list";
+import { invalidRequestResponse } from "@/lib/api/validation";
 import { listOutboundMessages, listSubscriptions, type OutboundMessageView } from "./lists";
 import { serializeSubscription, type SubscriptionContext, type SubscriptionFailure } from "./model";
 import { createSubscriptionSchema, listMessagesQuerySchema, listSubscriptionsQuerySchema, updateSubscriptionSchema } from "./schemas";

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
 import { encodeCursor } from "@/lib/platform/pagination/keyset";
-import type { ListOrder, ListPage } from "@/lib/public-api/list";
+import type { ListOrder, ListPage } from "@/lib/api/list";
 import type { Subscription } from "./model";
 import { MESSAGE_CURSOR, SUBSCRIPTION_CURSOR, type Keyset } from "./schemas";
 import { subscriptionSelect } from "./store";

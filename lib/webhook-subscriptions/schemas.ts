@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isPublicId } from "@/lib/platform/ids";
-import { cursorParam, limitParam, orderParam } from "@/lib/public-api/list";
+import { cursorParam, limitParam, orderParam } from "@/lib/api/list";
 import { EVENT_GROUPS, EVENT_TYPES, isEventType, isSubscribableType, normaliseEventTypes } from "./catalogue";
 import { MAX_TARGET_URL_LENGTH } from "./target-url";
 

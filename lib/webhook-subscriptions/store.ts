@@ -2,7 +2,7 @@ import "server-only";
 import { recordAudit, type AuditAction, type AuditActor } from "@/lib/audit/record";
 import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
-import { decryptSecret, encryptSecret } from "@/lib/events-webhook/secrets";
+import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/secrets";
 import { generatePublicId, isPublicId, isUuid } from "@/lib/platform/ids";
 import { allowLoopbackTargets } from "./addresses";
 import {

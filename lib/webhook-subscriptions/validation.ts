@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { FieldProblem } from "./model";
 
 /*
- * Like parseWith (lib/public-api/validation.ts), but a custom issue's `params.reason` is kept in its
+ * Like parseWith (lib/api/validation.ts), but a custom issue's `params.reason` is kept in its
  * detail, so clients can branch on a stable code ("unknown_event_type", "empty_event_types", …).
  */
 

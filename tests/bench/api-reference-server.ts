@@ -6,9 +6,9 @@ import { createLead } from "@/lib/leads/create";
 import { serializeLead } from "@/lib/leads/model";
 import { listLeads } from "@/lib/leads/read";
 import { createLeadSchema, listLeadsQuerySchema } from "@/lib/leads/schemas";
-import { MAX_PUBLIC_BODY_BYTES, parseJsonObject } from "@/lib/public-api/body";
-import { queryObject } from "@/lib/public-api/list";
-import { parseWith } from "@/lib/public-api/validation";
+import { MAX_PUBLIC_BODY_BYTES, parseJsonObject } from "@/lib/api/body";
+import { queryObject } from "@/lib/api/list";
+import { parseWith } from "@/lib/api/validation";
 
 /*
  * The leads API benchmark's yardstick: GET and POST /api/public/leads on bare node:http + pg, without

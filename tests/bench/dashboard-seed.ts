@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { deliveryCursor } from "@/lib/events-webhook/deliveries";
 import { generatePublicId } from "@/lib/events-webhook/ids";
-import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
+import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 
 export type Seeded = { userId: string; accountId: string; sourceId: string; deepCursor: string; deliveries: number; events: number };
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import crypto from "node:crypto";
 import pg from "pg";
-import { encryptSecret } from "@/lib/events-webhook/secrets";
+import { encryptSecret } from "@/lib/platform/crypto/secrets";
 import { generatePublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from "@/lib/events-webhook/body";
 import { bodyExcerpt } from "@/lib/events-webhook/delivery-record";
 import { FIND_SOURCE_SQL, UPSERT_SQL } from "@/lib/events-webhook/ingest-sql";
 import { parsePayload } from "@/lib/events-webhook/payload";
-import { decryptSecret } from "@/lib/events-webhook/secrets";
+import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import { isFreshTimestamp, verifySignature } from "@/lib/events-webhook/signature";
 import { eventFieldParams } from "@/lib/events/sql";
 

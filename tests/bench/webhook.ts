@@ -5,7 +5,7 @@ import os from "node:os";
 import pg from "pg";
 import { freePort } from "@/lib/platform/db/embedded";
 import { generatePublicId } from "@/lib/events-webhook/ids";
-import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
+import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 import { generatePublicId as generateOutboundId } from "@/lib/platform/ids";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, startPlainNext, stopProcess } from "./harness";

@@ -4,7 +4,7 @@ import { GET as me } from "@/app/api/public/zapier/me/route";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate";
 import { generateApiKey } from "@/lib/api-keys/key-format";
 import { revokeApiKey } from "@/lib/api-keys/keys";
-import { notFoundResponse, withApiKey } from "@/lib/api-keys/with-api-key";
+import { notFoundResponse, withApiKey } from "@/lib/api/with-api-key";
 import { db } from "@/lib/platform/db/client";
 import { jsonResponse } from "@/lib/platform/http/api-error";
 import { bearer, createKey, setExpiry } from "../support/api-keys";

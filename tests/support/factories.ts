@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { signUp } from "@/lib/accounts/sign-up";
+import { signUp } from "@/lib/sign-up/sign-up";
 import { db } from "@/lib/platform/db/client";
 import type { Role } from "@/lib/platform/db/generated/enums";
 import type { SessionContext } from "@/lib/auth/session";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeTimeZone } from "@/lib/assistant/calendar";
+import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { findDateRange } from "@/lib/assistant/dates";
 import { fold } from "@/lib/assistant/text";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { changeStageSchema, createLeadSchema, listLeadsQuerySchema, updateLeadSchema } from "@/lib/leads/schemas";
 import { encodeCursor } from "@/lib/platform/pagination/keyset";
 import { generatePublicId, isPublicId } from "@/lib/platform/ids";
-import { parseWith } from "@/lib/public-api/validation";
+import { parseWith } from "@/lib/api/validation";
 
 const fieldsOf = (result: ReturnType<typeof parseWith>) => (result.ok ? [] : result.details.map((detail) => detail.field));
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { encryptionKeyProblem, encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
+import { encryptionKeyProblem, encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 import { preflightProblems } from "@/lib/server/preflight";
 
 const KEY = crypto.randomBytes(32).toString("base64");

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { generatePublicId, isPublicIdFormat } from "@/lib/events-webhook/ids";
-import { decryptSecret, encryptSecret, generateSecret, isSecretFormat } from "@/lib/events-webhook/secrets";
+import { decryptSecret, encryptSecret, generateSecret, isSecretFormat } from "@/lib/platform/crypto/secrets";
 import { computeSignature, isFreshTimestamp, verifySignature } from "@/lib/events-webhook/signature";
 import { SIGNING_TEST_VECTOR } from "@/lib/events-webhook/test-vector";
 

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSecret } from "@/lib/events-webhook/secrets";
+import { generateSecret } from "@/lib/platform/crypto/secrets";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "@/lib/events-webhook/signature";
 import { curlSnippet, nodeSnippet, pythonSnippet } from "@/lib/events-webhook/snippets";
 

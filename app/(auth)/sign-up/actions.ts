@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { signUp, signUpSchema } from "@/lib/accounts/sign-up";
+import { signUp, signUpSchema } from "@/lib/sign-up/sign-up";
 import { defineAction, fail } from "@/lib/actions/action";
 import { clientIp, startSession } from "@/lib/auth/session";
 import { takeSignUpAttempt } from "@/lib/auth/sign-up-throttle";

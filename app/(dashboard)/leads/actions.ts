@@ -10,7 +10,7 @@ import { deleteLead } from "@/lib/leads/delete";
 import type { LeadContext, LeadWriteResult } from "@/lib/leads/model";
 import { AT_LEAST_ONE, createLeadSchema, updateLeadSchema } from "@/lib/leads/schemas";
 import { changeLeadStage, updateLead } from "@/lib/leads/update";
-import { parseWith, type FieldError } from "@/lib/public-api/validation";
+import { parseWith, type FieldError } from "@/lib/api/validation";
 
 /*
  * Server actions of Leads. defineAction checks the session and the role (owners and admins write);

@@ -34,6 +34,11 @@ export function isKnownTimeZone(timeZone: string): boolean {
   }
 }
 
+/** An IANA zone Intl accepts, or UTC: a bad account setting must not break a reply, an export or an import. */
+export function safeTimeZone(timeZone: string | null | undefined): string {
+  return timeZone && isKnownTimeZone(timeZone) ? timeZone : "UTC";
+}
+
 /** Midnight UTC of a date, in ms; unlike Date.UTC, years 0–99 are those years, not 1900–1999. */
 export function utcDate(year: number, month: number, day: number): number {
   const date = new Date(0);

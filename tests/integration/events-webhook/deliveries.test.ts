@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
-import { sweepRetention } from "@/lib/events-webhook/retention";
+import { sweepRetention } from "@/lib/retention/sweep";
 import { setSourceActive } from "@/lib/events-webhook/sources";
 import { createSource, deliveryCount, lastDelivery, nowSeconds, sample, send, signedRequest, upsert, type TestSource } from "./support";
 

@@ -7,7 +7,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/pl
 import { applyMigrations } from "@/lib/platform/db/migrate";
 import { createWebhookHandler } from "@/lib/events-webhook/handler";
 import { generatePublicId } from "@/lib/events-webhook/ids";
-import { encryptSecret, generateSecret } from "@/lib/events-webhook/secrets";
+import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 import { rotateSecret } from "@/lib/events-webhook/sources";
 import { db } from "@/lib/platform/db/client";
 import { createSource, eventRows, nowSeconds, sample, send, signedRequest, upsert, type TestSource } from "./support";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionContext } from "@/lib/auth/session";
 import { db } from "@/lib/platform/db/client";
 import { listEvents } from "@/lib/events/list";
-import { decryptSecret } from "@/lib/events-webhook/secrets";
+import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import {
   createSource as createWebhookSource,
   endpointUrl,

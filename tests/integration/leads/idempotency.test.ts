@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
-import { sweepRetention } from "@/lib/events-webhook/retention";
+import { sweepRetention } from "@/lib/retention/sweep";
 import { jsonResponse } from "@/lib/platform/http/api-error";
-import { withIdempotency } from "@/lib/public-api/idempotency";
+import { withIdempotency } from "@/lib/api/idempotency";
 import { createKey } from "../../support/api-keys";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, errorOf, leadCount } from "./client";
@@ -152,7 +152,7 @@ describe("withIdempotency", () => {
     const fingerprintMismatch = await withIdempotency(post(key), keyId, bytes(), async () => jsonResponse({}), { waitMs: 100 });
     expect((await errorOf(fingerprintMismatch)).code).toBe("idempotency_key_reused");
 
-    const { requestFingerprint } = await import("@/lib/public-api/idempotency");
+    const { requestFingerprint } = await import("@/lib/api/idempotency");
     await db.pool.query("UPDATE idempotency_keys SET fingerprint = $3 WHERE api_key_id = $1 AND key = $2", [keyId, key, requestFingerprint(post(key), bytes())]);
     const response = await withIdempotency(post(key), keyId, bytes(), async () => jsonResponse({}), { waitMs: 100 });
     expect(response.status).toBe(409);

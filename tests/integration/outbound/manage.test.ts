@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/platform/db/client";
-import { sweepRetention } from "@/lib/events-webhook/retention";
+import { sweepRetention } from "@/lib/retention/sweep";
 import { listDeliveryAttempts, replaySince, resendDelivery, sendTestNotification } from "@/lib/outbound/manage";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import { createAccount } from "../../support/factories";

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { applyMigrations } from "@/lib/platform/db/migrate";
-import { encryptSecret } from "@/lib/events-webhook/secrets";
+import { encryptSecret } from "@/lib/platform/crypto/secrets";
 import { generatePublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
-import { decryptSecret } from "@/lib/events-webhook/secrets";
+import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import { revealSubscriptionSecret, rotateSubscriptionSecret, signingSecrets, disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, errorOf, installFakeResolver, storedSubscription, subscriptionCount, webhooksKey } from "./client";

@@ -1,7 +1,7 @@
 import { getSessionContext } from "@/lib/auth/session";
 import { exportLeadsCsv } from "@/lib/leads/csv-export";
 import { readLeadFilters } from "@/lib/leads/filters";
-import { invalidRequestResponse } from "@/lib/public-api/validation";
+import { invalidRequestResponse } from "@/lib/api/validation";
 import { leadParams } from "../filters";
 
 export const dynamic = "force-dynamic";

@@ -1,15 +1,15 @@
 import "server-only";
-import type { ApiKeyContext } from "@/lib/api-keys/with-api-key";
-import { notFoundResponse } from "@/lib/api-keys/with-api-key";
+import type { ApiKeyContext } from "@/lib/api/with-api-key";
+import { notFoundResponse } from "@/lib/api/with-api-key";
 import { agentReply, closeConversation } from "@/lib/conversations/agent";
 import { serializeConversation, serializeMessage, type ConversationStatus } from "@/lib/conversations/model";
 import { getConversation, listConversations, listMessages } from "@/lib/conversations/read";
 import { listConversationsQuerySchema, listMessagesQuerySchema, postMessageSchema } from "@/lib/conversations/schemas";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
-import { readRawBody } from "./body";
-import { idempotentJsonWrite, withIdempotency } from "./idempotency";
-import { listResponse, queryObject } from "./list";
-import { invalidRequestResponse, parseWith } from "./validation";
+import { readRawBody } from "@/lib/api/body";
+import { idempotentJsonWrite, withIdempotency } from "@/lib/api/idempotency";
+import { listResponse, queryObject } from "@/lib/api/list";
+import { invalidRequestResponse, parseWith } from "@/lib/api/validation";
 
 /*
  * The conversations paths of the public API (docs/conversations.md). Thin: the domain

@@ -3,11 +3,13 @@ import type pg from "pg";
 import { db } from "@/lib/platform/db/client";
 import { closeIdleConversations } from "@/lib/conversations/agent";
 import { OUTBOUND_SWEEP_SQL } from "@/lib/outbound/retention";
-import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/public-api/idempotency-sweep";
-import { DELIVERY_RETENTION_DAYS } from "./deliveries";
+import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/api/idempotency-sweep";
+import { DELIVERY_RETENTION_DAYS } from "@/lib/events-webhook/deliveries";
 
 /*
- * Deletes what the webhook no longer needs, in small batches so no statement holds many locks or runs
+ * The one retention sweep over every domain's expiring rows (the events webhook's, the outbound
+ * notifications', the API's Idempotency-Key answers), so one schedule and one batch size cover them.
+ * Deletes what is no longer needed, in small batches so no statement holds many locks or runs
  * long: delivery log entries older than 30 days, replay records past any timestamp window (a request is
  * only valid within ±300 s of its timestamp, so a record matters for at most 10 minutes after
  * acceptance), and rate-limit rows that expired over an hour ago. FOR UPDATE SKIP LOCKED lets several

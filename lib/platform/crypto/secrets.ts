@@ -2,9 +2,10 @@ import "server-only";
 import crypto from "node:crypto";
 
 /*
- * Signing secrets: `whsec_` + 43 base64url characters (32 random bytes). Stored only as AES-256-GCM
- * ciphertext, base64url(iv | tag | ciphertext), under APP_ENCRYPTION_KEY (base64 of 32 bytes).
- * GCM authenticates, so a tampered or foreign ciphertext fails to decrypt instead of yielding a wrong key.
+ * Secrets at rest: AES-256-GCM ciphertext, base64url(iv | tag | ciphertext), under APP_ENCRYPTION_KEY
+ * (base64 of 32 bytes). GCM authenticates, so a tampered or foreign ciphertext fails to decrypt instead
+ * of yielding a wrong value. The signing secrets of both webhook directions (the events webhook's sources
+ * and the outbound subscriptions) share one format: `whsec_` + 43 base64url characters (32 random bytes).
  */
 
 export const SECRET_PREFIX = "whsec_";

@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import type pg from "pg";
 import { db } from "@/lib/platform/db/client";
-import { openSealedText, sealText } from "@/lib/events-webhook/secrets";
+import { openSealedText, sealText } from "@/lib/platform/crypto/secrets";
 import { errorResponse } from "@/lib/platform/http/api-error";
 import { parseJsonObject, readRawBody } from "./body";
 import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-sweep";

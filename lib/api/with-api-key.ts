@@ -2,8 +2,8 @@ import "server-only";
 import { db, isDatabaseUnavailable } from "@/lib/platform/db/client";
 import { errorResponse, internalErrorResponse, unavailableResponse } from "@/lib/platform/http/api-error";
 import { isOverLimit, rateLimitedResponse, rateLimitHeaders, type RateState } from "@/lib/platform/http/rate-limit";
-import { authenticateApiKey, type ApiKeyPrincipal, type AuthFailure } from "./authenticate";
-import type { Scope } from "./scopes";
+import { authenticateApiKey, type ApiKeyPrincipal, type AuthFailure } from "@/lib/api-keys/authenticate";
+import type { Scope } from "@/lib/api-keys/scopes";
 
 /*
  * The one wrapper for every bearer-key route: authentication, the per-key rate limit, the scope check and

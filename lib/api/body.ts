@@ -1,4 +1,4 @@
-import { readBody } from "@/lib/events-webhook/body";
+import { readBody } from "@/lib/platform/http/body";
 import { errorResponse } from "@/lib/platform/http/api-error";
 
 /*
