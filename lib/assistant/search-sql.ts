@@ -1,5 +1,5 @@
 import "server-only";
-import type { SearchInput } from "./search";
+import type { SearchInput } from "./search-input";
 
 /*
  * The statements of the assistant's search (search.ts describes the levels and windows they serve).

@@ -1,6 +1,7 @@
 import "server-only";
 import { onOneConnection } from "@/lib/platform/db/connection";
 import type { Recurrence } from "@/lib/events/schema";
+import type { Queryable, SearchInput, Statement } from "./search-input";
 import { candidateQuery, correctionsSql, DAY, type Level, type Row, type Window } from "./search-sql";
 import { seriesOccurrences, type SeriesRow } from "./series";
 
@@ -33,22 +34,7 @@ import { seriesOccurrences, type SeriesRow } from "./series";
  * earlier; they come after the events starting in the range (candidateQuery says how they are found).
  */
 
-/** A statement as pg takes it: text and values, or a named (prepared once per connection) config. */
-export type Statement = string | { name?: string; text: string; values?: unknown[] };
-export type Queryable = { query: <R extends object>(statement: Statement, values?: unknown[]) => Promise<{ rows: R[] }> };
-
-export type SearchInput = {
-  accountId: string;
-  /** The account's IANA zone: recurring series keep their wall-clock time in it. */
-  timeZone: string;
-  now: Date;
-  range: { from: Date; to: Date } | null;
-  topic: string[];
-  /** A topic word as typed, when folding changed it ("muller" → "müller"). */
-  typed?: Record<string, string>;
-  free: boolean;
-  limit?: number;
-};
+export type { Queryable, SearchInput, Statement } from "./search-input";
 
 export type FoundEvent = {
   id: string;

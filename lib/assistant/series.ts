@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { occurrencesBetween, type Series } from "@/lib/events/occurrences";
 import type { Recurrence } from "@/lib/events/schema";
 import { wallClockOf } from "@/lib/platform/format/zoned-time";
-import type { Queryable, SearchInput } from "./search";
+import type { Queryable, SearchInput } from "./search-input";
 import { DAY, FREE_PRICE_SQL, LONG_RUNNING_SQL, type Level, type Row } from "./search-sql";
 import { KINDS, phaseRanges, phasesAt } from "./series-phases";
 

@@ -50,6 +50,11 @@ export type Message = {
   createdAt: Date;
 };
 
+/** What a visitor's message or handoff request comes to (lib/conversations/visitor.ts). */
+export type VisitorResult =
+  | { ok: true; conversation: Conversation; messages: Message[] }
+  | { ok: false; reason: "closed" };
+
 export function serializeConversation(conversation: Conversation) {
   return {
     id: conversation.id,

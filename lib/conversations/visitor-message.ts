@@ -2,9 +2,8 @@ import "server-only";
 import type { Queryable } from "@/lib/platform/db/transaction";
 import { generatePublicId } from "@/lib/platform/ids";
 import { emitMessagesCte } from "@/lib/outbound/sql";
-import { MESSAGE_ID_PREFIX, type Conversation, type MessageAuthor } from "./model";
+import { MESSAGE_ID_PREFIX, type Conversation, type MessageAuthor, type VisitorResult } from "./model";
 import { CONVERSATION_COLUMNS, conversationColumnsOf, toConversation, toMessage, type ConversationRow } from "./sql";
-import type { VisitorResult } from "./visitor";
 
 /*
  * A visitor's message that does not ask for a person (the common case: a question to the assistant, or a

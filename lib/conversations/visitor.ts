@@ -8,7 +8,7 @@ import { onOneConnection } from "@/lib/platform/db/connection";
 import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generatePublicId, randomBase62 } from "@/lib/platform/ids";
-import { CONVERSATION_ID_PREFIX, type Conversation, type Message } from "./model";
+import { CONVERSATION_ID_PREFIX, type Conversation, type Message, type VisitorResult } from "./model";
 import { CONVERSATION_COLUMNS, conversationColumnsOf, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
 import { writeVisitorMessage } from "./visitor-message";
 import type { ChatWidget } from "./widget";
@@ -60,8 +60,6 @@ async function touchForHandoff(client: Queryable, accountId: string, id: string)
   if (!rows[0]) return null;
   return { conversation: toConversation(rows[0]), previousStatus: rows[0].previous_status };
 }
-
-export type VisitorResult = { ok: true; conversation: Conversation; messages: Message[] } | { ok: false; reason: "closed" };
 
 /*
  * A visitor's message. In `bot` state the assistant answers it, unless it asks for a person, which

@@ -1,8 +1,7 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
-import type { LeadChange } from "./changes";
 import { leadDisplayName } from "./display";
-import type { LeadContext } from "./model";
+import type { LeadChange, LeadContext } from "./model";
 import type { Queryable } from "./sql";
 
 /*

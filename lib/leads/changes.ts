@@ -1,7 +1,7 @@
 import "server-only";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { auditLeadChanges } from "./audit";
-import { serializeLead, type Lead, type LeadContext } from "./model";
+import { serializeLead, type LeadChange, type LeadContext } from "./model";
 import type { Queryable } from "./sql";
 
 /*
@@ -12,11 +12,6 @@ import type { Queryable } from "./sql";
  * lead as the public API returns it. Dashboard stage moves are
  * also audited here (lib/leads/audit.ts).
  */
-
-export type LeadChange =
-  | { type: "lead.created"; lead: Lead }
-  | { type: "lead.updated"; lead: Lead; fields: string[] }
-  | { type: "lead.stage_changed"; lead: Lead; previousStage: string };
 
 export async function recordLeadChanges(client: Queryable, context: LeadContext, changes: LeadChange[]): Promise<void> {
   await auditLeadChanges(client, context, changes);

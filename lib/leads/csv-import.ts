@@ -7,7 +7,8 @@ import { parseWith } from "@/lib/api/validation";
 import { LEAD_CSV_COLUMNS } from "./csv-export";
 import { listPipelineStages } from "./pipeline";
 import { AT_LEAST_ONE, createLeadSchema, LEAD_ID_PREFIX, LEAD_LIMITS, type CreateLeadBody } from "./schemas";
-import { recordLeadChanges, type LeadChange } from "./changes";
+import { recordLeadChanges } from "./changes";
+import type { LeadChange } from "./model";
 import { LEAD_COLUMNS, toLead, type LeadRow, type Queryable } from "./sql";
 
 /*

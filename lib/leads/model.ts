@@ -27,6 +27,12 @@ export type LeadActor =
 
 export type LeadContext = { accountId: string; actor: LeadActor };
 
+/** A write as the audit log and the outbound notifications see it (lib/leads/changes.ts records it). */
+export type LeadChange =
+  | { type: "lead.created"; lead: Lead }
+  | { type: "lead.updated"; lead: Lead; fields: string[] }
+  | { type: "lead.stage_changed"; lead: Lead; previousStage: string };
+
 export type FieldProblem = { field: string; message: string };
 
 export type LeadWriteResult =

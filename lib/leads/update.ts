@@ -2,8 +2,8 @@ import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isUniqueViolation } from "@/lib/platform/db/errors";
 import { isPublicId } from "@/lib/platform/ids";
-import { recordLeadChanges, type LeadChange } from "./changes";
-import type { Lead, LeadContext, LeadWriteResult } from "./model";
+import { recordLeadChanges } from "./changes";
+import type { Lead, LeadChange, LeadContext, LeadWriteResult } from "./model";
 import { AT_LEAST_ONE, LEAD_ID_PREFIX, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";
 import { inTransaction, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknownStageProblem, type LeadRow, type Queryable } from "./sql";
 

@@ -4,7 +4,7 @@ import { FileText } from "lucide-react";
 import { DetailItem } from "@/components/ui/detail-item";
 import { LogDetailDialog, LogTextBlock } from "@/components/ui/log-view";
 import { HttpStatus, OutcomeBadge } from "./attempt-badges";
-import type { AttemptRow } from "./delivery-attempts-table";
+import type { AttemptRow } from "./attempt-row";
 import { ResendButton } from "./resend-button";
 
 /** One attempt: what was sent (type, webhook-id), what came back (status, error, the first 4 KiB of the answer). */

@@ -4,7 +4,8 @@ import { relativeTime } from "@/lib/platform/format/relative-time";
 import { toZonedInputValue } from "@/lib/platform/format/zoned-time";
 import type { DeliveryAttempt } from "@/lib/outbound/manage";
 import { statusText } from "../health";
-import { DeliveryAttemptsTable, type AttemptRow } from "./delivery-attempts-table";
+import type { AttemptRow } from "./attempt-row";
+import { DeliveryAttemptsTable } from "./delivery-attempts-table";
 import { ReplayDialog } from "./replay-dialog";
 import { TestNotificationButton } from "./test-notification-button";
 

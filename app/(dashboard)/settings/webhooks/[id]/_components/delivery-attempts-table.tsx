@@ -6,28 +6,8 @@ import { DataTable } from "@/components/ui/data-table";
 import { LogTimeCell } from "@/components/ui/log-view";
 import { HttpStatus, OutcomeBadge } from "./attempt-badges";
 import { AttemptDetailDialog } from "./attempt-detail-dialog";
+import type { AttemptRow } from "./attempt-row";
 import { ResendButton } from "./resend-button";
-
-export type AttemptRow = {
-  id: string;
-  deliveryId: string;
-  messageId: string;
-  type: string;
-  attempt: number;
-  time: string;
-  relative: string;
-  iso: string;
-  statusCode: number | null;
-  statusText: string | null;
-  durationMs: number;
-  responseExcerpt: string;
-  error: string | null;
-  outcome: string;
-  /** Only on the newest attempt of a delivery: what happens next. */
-  nextRetry: { at: string; relative: string } | null;
-  /** Only on the newest attempt of a delivery that failed for good. */
-  canResend: boolean;
-};
 
 export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows: AttemptRow[]; canManage: boolean; emptyMessage: React.ReactNode }) {
   const [open, setOpen] = useState<AttemptRow | null>(null);
