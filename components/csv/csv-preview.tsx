@@ -35,7 +35,7 @@ export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { sta
           {invalid ? `, ${number.format(invalid)} with errors (they will be skipped)` : ""}.
         </span>
       </p>
-      <div className="overflow-x-auto rounded-lg ring-1 ring-zinc-200">
+      <div className="relative overflow-x-auto rounded-lg ring-1 ring-zinc-200">
         <table aria-label="Preview" className="min-w-full text-left text-sm">
           <thead className="bg-zinc-50 text-xs text-zinc-500">
             <tr>

@@ -5,9 +5,16 @@ import { cn } from "./cn";
  * Give every table an accessible name (aria-label), which tests and screen readers rely on.
  */
 
-export function Table({ className, containerClassName, ...props }: React.TableHTMLAttributes<HTMLTableElement> & { containerClassName?: string }) {
+export function Table({
+  className,
+  containerClassName,
+  containerRef,
+  ...props
+}: React.TableHTMLAttributes<HTMLTableElement> & { containerClassName?: string; containerRef?: React.Ref<HTMLDivElement> }) {
   return (
-    <div className={cn("overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-zinc-200", containerClassName)}>
+    // relative: absolutely positioned content (visually hidden labels) stays inside the scrolling box
+    // instead of widening the page.
+    <div ref={containerRef} className={cn("relative overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-zinc-200", containerClassName)}>
       <table className={cn("min-w-full divide-y divide-zinc-200 text-left text-sm", className)} {...props} />
     </div>
   );

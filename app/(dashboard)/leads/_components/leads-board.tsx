@@ -48,7 +48,7 @@ export function LeadsBoard({ columns, canManage, countCap }: { columns: BoardCol
   };
 
   return (
-    <div className="-mx-4 overflow-x-auto px-4 pb-4 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
+    <div className="relative -mx-4 overflow-x-auto px-4 pb-4 sm:-mx-6 sm:px-6 lg:-mx-8 lg:px-8">
       <div className="grid auto-cols-[minmax(13rem,1fr)] grid-flow-col items-start gap-3">
         {shown.map((column, index) => {
           const canDrop = dragging !== null && dragging.from !== column.key;

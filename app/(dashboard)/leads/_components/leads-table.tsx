@@ -23,7 +23,7 @@ export function LeadsTable({ rows, stages, emptyMessage }: { rows: LeadCardView[
         </div>
       ),
     },
-    { id: "email", header: "Email", cell: ({ row }) => (row.original.email ? <span className="break-all">{row.original.email}</span> : dash) },
+    { id: "email", header: "Email", cell: ({ row }) => (row.original.email ? <span className="inline-block min-w-48 wrap-anywhere">{row.original.email}</span> : dash) },
     { id: "company", header: "Company", cell: ({ row }) => row.original.company || dash },
     {
       id: "stage",

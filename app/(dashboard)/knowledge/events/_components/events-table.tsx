@@ -98,7 +98,7 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
             </p>
           ) : null}
           {row.original.url ? (
-            <a href={row.original.url} target="_blank" rel="noopener noreferrer nofollow" className="text-xs break-all text-indigo-600 hover:underline">
+            <a href={row.original.url} target="_blank" rel="noopener noreferrer nofollow" className="block text-xs wrap-anywhere text-indigo-600 hover:underline">
               {row.original.url.replace(/^https?:\/\//, "").slice(0, 48)}
             </a>
           ) : null}
@@ -128,7 +128,12 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
     },
   ];
   if (canManage) {
-    columns.push({ id: "actions", header: () => <span className="sr-only">Actions</span>, cell: ({ row }) => <RowActions row={row.original} timezone={timezone} /> });
+    columns.push({
+      id: "actions",
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row }) => <RowActions row={row.original} timezone={timezone} />,
+      meta: { stickyActions: true },
+    });
   }
   return (
     <DataTable

@@ -80,7 +80,7 @@ function columns(canManage: boolean) {
           column.display({
             id: "actions",
             header: () => <span className="sr-only">Actions</span>,
-            meta: { cellClassName: "w-12 text-right", headerClassName: "w-12" },
+            meta: { cellClassName: "w-12 text-right", headerClassName: "w-12", stickyActions: true },
             cell: ({ row }) => (row.original.state === "revoked" ? null : <RevokeKeyButton keyId={row.original.id} keyName={row.original.name} />),
           }),
         ]

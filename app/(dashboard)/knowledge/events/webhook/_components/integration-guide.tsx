@@ -9,12 +9,15 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
     <div className="grid gap-1 py-2.5 sm:grid-cols-[11rem_1fr] sm:gap-4">
       <dt className="text-sm font-medium text-zinc-900">{term}</dt>
-      <dd className="text-sm text-zinc-600">{children}</dd>
+      <dd className="min-w-0 text-sm break-words text-zinc-600">{children}</dd>
     </div>
   );
 }
 
-const Code = ({ children }: { children: React.ReactNode }) => <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-800">{children}</code>;
+// Secrets, signatures and bodies are long unbroken strings: they may break anywhere rather than widen the page.
+const Code = ({ children }: { children: React.ReactNode }) => (
+  <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs wrap-anywhere text-zinc-800">{children}</code>
+);
 
 export function IntegrationGuide({ endpointUrl, rateLimitPerMinute, plan }: { endpointUrl: string; rateLimitPerMinute: number; plan: PlanName }) {
   const snippets = snippetsFor(endpointUrl);
