@@ -42,6 +42,12 @@ test("sign-up shows field errors for bad input and keeps what was typed", async 
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();
   await expect(page.getByText("Use at least 10 characters.")).toBeVisible();
   await expect(page.getByLabel("Name")).toHaveValue("Grace");
+
+  // A refused email keeps a good password: the person fixes one field, not two.
+  await page.getByLabel("Password").fill("a long password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+  await expect(page.getByLabel("Password")).toHaveValue("a long password");
 });
 
 test("a wrong password gets one generic message", async ({ page }) => {

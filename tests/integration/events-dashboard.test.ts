@@ -45,6 +45,12 @@ describe("manual event editing", () => {
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
   });
 
+  it("words a field error with the form's labels, not the API's field names", async () => {
+    const state = await saveEventAction(form({ title: "Talk", starts_at: "2026-05-01T10:00", ends_at: "2026-05-01T09:00", status: "upcoming" }));
+    expect(state).toMatchObject({ ok: false, fieldErrors: { ends_at: ["Must not be before Starts."] } });
+    expect(await eventsOf(owner.accountId)).toHaveLength(0);
+  });
+
   it("edits, cancels and deletes an event", async () => {
     await saveEventAction(form({ title: "Talk", starts_at: "2026-05-01T10:00", status: "upcoming" }));
     const [event] = await eventsOf(owner.accountId);

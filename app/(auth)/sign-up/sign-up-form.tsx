@@ -11,9 +11,11 @@ import { signUpAction } from "./actions";
 export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
   const [state, action, pending] = useActionState<ActionResult<unknown> | null, FormData>(signUpAction, null);
   const errors = firstFieldErrors(state);
-  // Controlled, so what was typed survives a refused attempt (React resets uncontrolled fields).
+  // Controlled, so what was typed survives a refused attempt (React resets uncontrolled fields): a
+  // refused email must not cost the person the password they just typed.
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
   const timezone = useSyncExternalStore(
     () => () => {},
     () => Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -30,6 +32,8 @@ export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
         name="password"
         type="password"
         autoComplete="new-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
         error={errors.password}
         hint="At least 10 characters."
         required

@@ -49,7 +49,7 @@ export function NavLinks({ onNavigate, counts = {} }: { onNavigate?: () => void;
       {sections.map((section) => (
         <div key={section.heading}>
           <p className="px-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{section.heading}</p>
-          {section.group ? <p className="mt-3 px-2 text-xs font-medium text-zinc-400">{section.group}</p> : null}
+          {section.group ? <p className="mt-3 px-2 text-xs font-medium text-zinc-500">{section.group}</p> : null}
           <ul className="mt-1.5 space-y-0.5">
             {section.links.map(({ href, label, icon: Icon }) => {
               // A lead's (or a subscription's) own page keeps its list marked as the current section.

@@ -49,6 +49,10 @@ function wireInput(values: Record<string, string>, timezone: string): { input: R
   return { input, errors };
 }
 
+// The shared schema speaks the API's field names; the form's people read its labels.
+const LABELS: Record<string, string> = { starts_at: "Starts", ends_at: "Ends", url: "URL" };
+const inFormWords = (message: string) => message.replace(/\b(starts_at|ends_at)\b/g, (name) => LABELS[name]);
+
 /** Creates an event, or updates the one named by the form's `eventId`. */
 export const saveEventAction = defineAction({ role: "manager", input: eventInput }, async (values, { account }) => {
   const { input, errors } = wireInput(values, account.timezone);
@@ -56,7 +60,7 @@ export const saveEventAction = defineAction({ role: "manager", input: eventInput
   const { eventId } = values;
   const result = eventId ? await updateEvent(account.id, eventId, input) : await createEvent(account.id, input);
   if (!result.ok) {
-    const fieldErrors: Record<string, string> = Object.fromEntries(result.details.map((detail) => [detail.field, detail.message]));
+    const fieldErrors: Record<string, string> = Object.fromEntries(result.details.map((detail) => [detail.field, inFormWords(detail.message)]));
     if (result.code === "duplicate_identity") fieldErrors.title = result.message;
     return Object.keys(fieldErrors).length ? fail(CHECK_FIELDS, fieldErrors) : fail(result.message);
   }

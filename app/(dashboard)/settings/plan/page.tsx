@@ -4,6 +4,7 @@ import { cn } from "@/components/ui/cn";
 import { PageHeader } from "@/components/ui/page-header";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { requireSession } from "@/lib/auth/session";
+import { SUBSCRIPTION_LIMITS } from "@/lib/webhook-subscriptions/model";
 
 export const metadata: Metadata = { title: "Plan" };
 
@@ -13,7 +14,7 @@ export default async function PlanPage() {
   const { account } = await requireSession();
   return (
     <>
-      <PageHeader title="Plan" description="Your plan sets how many events and webhook sources this account can hold." />
+      <PageHeader title="Plan" description="Your plan sets how many events, webhook sources, API keys and webhook subscriptions this account can hold." />
       <div className="grid gap-4 sm:grid-cols-2">
         {(Object.keys(PLANS) as PlanName[]).map((name) => {
           const plan = PLANS[name];
@@ -33,6 +34,7 @@ export default async function PlanPage() {
                   `${numberFormat.format(plan.maxEvents)} events`,
                   `${plan.maxSources} webhook sources`,
                   `${plan.maxActiveApiKeys} active API keys`,
+                  `${SUBSCRIPTION_LIMITS[name]} webhook subscriptions`,
                 ].map((line) => (
                   <li key={line} className="flex items-center gap-2">
                     <Check className="size-4 text-indigo-600" aria-hidden />

@@ -34,7 +34,7 @@ export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: n
         </Button>
       </DialogTrigger>
       <DialogContent title="Add a webhook source" description="Each source has its own endpoint URL and signing secret. Use one per sending system." icon={<Webhook className="size-4" aria-hidden />} size="sm">
-        <form action={action} className={dialogFormClasses}>
+        <form action={action} className={dialogFormClasses} noValidate>
           <DialogBody>
             <Field label="Source name" name="name" placeholder="e.g. Booking platform" maxLength={100} error={firstFieldErrors(state).name} required autoFocus />
             <FormAlert>{formError(state)}</FormAlert>

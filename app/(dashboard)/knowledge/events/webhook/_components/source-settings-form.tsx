@@ -16,7 +16,7 @@ export function SourceSettingsForm({ sourceId, name, rateLimitPerMinute, canMana
   }, [state]);
 
   return (
-    <form action={action} className="space-y-4">
+    <form action={action} className="space-y-4" noValidate>
       <input type="hidden" name="sourceId" value={sourceId} />
       <Field label="Source name" name="name" defaultValue={name} maxLength={100} error={errors.name} disabled={!canManage} required />
       <Field
