@@ -17,7 +17,9 @@ import { zapierMe } from "./zapier-me";
  * Every key-authenticated path, once: the app/api/public route files re-export these handlers (what
  * `next dev` serves), and the production server's fast path (lib/server/fast-routes.ts) serves the same
  * table straight from node:http. Adding a public route means adding it here and re-exporting it from its
- * route file; the OpenAPI test fails while either is missing from the document.
+ * route file; the OpenAPI test fails while either is missing from the document. A resource's handlers
+ * live with its domain (lib/<domain>/http.ts) and its toolkit in lib/api; only the connection test, which
+ * belongs to no resource, lives here (zapier-me.ts).
  */
 
 export type { PublicHandler, PublicMethod, PublicRoute, RouteParams } from "@/lib/platform/http/route-table";
