@@ -42,11 +42,21 @@ const BATCHES = {
   ...OUTBOUND_SWEEP_SQL,
 } as const;
 
-export async function sweepRetention(options: { pool?: pg.Pool; batchSize?: number; maxBatches?: number; pauseMs?: number } = {}): Promise<SweepResult> {
+export async function sweepRetention(
+  options: { pool?: pg.Pool; batchSize?: number; maxBatches?: number; pauseMs?: number } = {},
+): Promise<SweepResult> {
   const pool = options.pool ?? db.pool;
   const batchSize = options.batchSize ?? 1_000;
   const maxBatches = options.maxBatches ?? 500;
-  const result: SweepResult = { deliveries: 0, replays: 0, rateLimits: 0, idempotencyKeys: 0, outboundAttempts: 0, outboundDeliveries: 0, outboundMessages: 0 };
+  const result: SweepResult = {
+    deliveries: 0,
+    replays: 0,
+    rateLimits: 0,
+    idempotencyKeys: 0,
+    outboundAttempts: 0,
+    outboundDeliveries: 0,
+    outboundMessages: 0,
+  };
   for (const [kind, sql] of Object.entries(BATCHES) as [keyof SweepResult, string][]) {
     for (let batch = 0; batch < maxBatches; batch++) {
       const deleted = (await pool.query(sql, [batchSize])).rowCount ?? 0;
@@ -71,13 +81,19 @@ export function startRetentionSchedule(intervalMs = 10 * 60_000): void {
   // Conversations idle for 24 hours are closed on the same schedule (docs/conversations.md, "States").
   const run = () =>
     Promise.all([sweepRetention(), closeIdleConversations()]).catch((error: unknown) => {
-      console.warn("webhook retention sweep failed; retrying at the next run:", error instanceof Error ? error.message : String(error));
+      console.warn(
+        "webhook retention sweep failed; retrying at the next run:",
+        error instanceof Error ? error.message : String(error),
+      );
     });
-  const first = setTimeout(() => {
-    void run();
-    globalForSweep.__webhookRetention = setInterval(() => void run(), intervalMs);
-    globalForSweep.__webhookRetention.unref();
-  }, 30_000 + Math.floor(Math.random() * 30_000));
+  const first = setTimeout(
+    () => {
+      void run();
+      globalForSweep.__webhookRetention = setInterval(() => void run(), intervalMs);
+      globalForSweep.__webhookRetention.unref();
+    },
+    30_000 + Math.floor(Math.random() * 30_000),
+  );
   first.unref();
   globalForSweep.__webhookRetention = first;
 }
