@@ -41,9 +41,25 @@ export const UNVERIFIED_BADGE = {
   title: "The visitor typed this in the chat. Anyone can type any email, so it is not proof of who they are.",
 } as const satisfies { label: string; tone: BadgeTone; title: string };
 
-/** The visitor as the inbox names them: what they told us, else "Visitor". */
-export function visitorLabel(conversation: Pick<Conversation, "visitorName" | "visitorEmail">): string {
-  return conversation.visitorName || conversation.visitorEmail || "Visitor";
+/**
+ * The visitor as the inbox names them: what they told us, else where they were ("Visitor from /pricing")
+ * and the end of the conversation's id, so two anonymous visitors on the same page read apart.
+ */
+export function visitorLabel(conversation: Pick<Conversation, "id" | "visitorName" | "visitorEmail" | "pageUrl">): string {
+  if (conversation.visitorName || conversation.visitorEmail) return (conversation.visitorName || conversation.visitorEmail)!;
+  const short = conversation.id.slice(-4);
+  const path = pagePath(conversation.pageUrl);
+  return path ? `Visitor from ${path} · ${short}` : `Visitor · ${short}`;
+}
+
+function pagePath(pageUrl: string | null): string | null {
+  if (!pageUrl) return null;
+  try {
+    const path = new URL(pageUrl).pathname;
+    return path.length > 40 ? `${path.slice(0, 39)}…` : path;
+  } catch {
+    return null;
+  }
 }
 
 export type MessageView = {

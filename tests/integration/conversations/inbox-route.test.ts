@@ -47,7 +47,11 @@ describe("GET /api/dashboard/conversations/{id}/messages", () => {
       ["agent", "Grace", "Yes, Grace here"],
     ]);
     expect(body.messages[0].seq).toBeGreaterThan(seen);
-    expect(body).toMatchObject({ conversation: { status: "handoff_active", leadId: null, visitor: "Visitor" }, has_more: false });
+    // An anonymous visitor is named by the page they chat from and the end of the conversation's id.
+    expect(body).toMatchObject({
+      conversation: { status: "handoff_active", leadId: null, visitor: `Visitor from /events · ${conversation.id.slice(-4)}` },
+      has_more: false,
+    });
 
     const caughtUp = (await (await poll(conversation.id, String(body.messages[1].seq))).json()) as MessagesPoll;
     expect(caughtUp.messages).toEqual([]);

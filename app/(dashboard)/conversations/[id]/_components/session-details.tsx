@@ -6,6 +6,7 @@ import type { Conversation } from "@/lib/conversations/model";
 import { formatDateTime } from "@/lib/platform/format/date-time";
 import { safeHttpUrl, STATUS_BADGES, UNVERIFIED_BADGE } from "../../view-model";
 import { LinkLeadButton } from "./link-lead-button";
+import { describeBrowser } from "@/lib/platform/format/browser";
 
 const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200";
 const none = <span className="text-zinc-400">—</span>;
@@ -53,7 +54,16 @@ export function SessionDetails({ conversation, lead, matchingLead, canLink, time
       : []),
     ["Page", <UrlValue key="page" value={conversation.pageUrl} />],
     ["Referrer", <UrlValue key="referrer" value={conversation.referrer} />],
-    ["Browser", conversation.userAgent ? <span className="break-words">{conversation.userAgent}</span> : none],
+    [
+      "Browser",
+      conversation.userAgent ? (
+        <span key="browser" className="break-words" title={conversation.userAgent}>
+          {describeBrowser(conversation.userAgent)}
+        </span>
+      ) : (
+        none
+      ),
+    ],
     ["Language", conversation.locale ?? none],
     ["Conversation ID", <code key="id" className="font-mono text-xs break-all">{conversation.id}</code>],
   ];
