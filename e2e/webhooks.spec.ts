@@ -136,7 +136,11 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
       return page.getByRole("heading", { name: "Delivering", exact: true }).isVisible();
     }, { timeout: 20_000 }).toBe(true);
 
+    // Disabling asks first, and says that what happens meanwhile is not delivered later.
     await page.getByRole("button", { name: "Disable" }).click();
+    const confirmDisable = page.getByRole("alertdialog", { name: "Disable this subscription?" });
+    await expect(confirmDisable).toContainText("changes made in the meantime are not delivered later");
+    await confirmDisable.getByRole("button", { name: "Disable" }).click();
     await expect(page.getByText("Subscription disabled: it receives nothing until you enable it.")).toBeVisible();
     await expect(page.getByRole("heading", { name: "This subscription is disabled" })).toBeVisible();
     await expect(page.getByText(/^Disabled by Ada /)).toBeVisible();

@@ -44,10 +44,22 @@ export function SubscriptionActions({ subscriptionId, url, enabled, initial, max
         Edit
       </Button>
       {enabled ? (
-        <Button variant="secondary" onClick={() => setEnabled(false)} disabled={switching}>
-          <Pause className="size-4" aria-hidden />
-          {switching ? "Disabling…" : "Disable"}
-        </Button>
+        // Disabling loses notifications for good: say so before it happens.
+        <ConfirmDialog
+          trigger={
+            <Button variant="secondary" disabled={switching}>
+              <Pause className="size-4" aria-hidden />
+              {switching ? "Disabling…" : "Disable"}
+            </Button>
+          }
+          tone="primary"
+          icon={<Pause className="size-5" aria-hidden />}
+          title="Disable this subscription?"
+          description={`Nothing is sent to ${url} while it is disabled, and changes made in the meantime are not delivered later. After re-enabling it, "Replay since…" can send what it missed.`}
+          confirmLabel="Disable"
+          pendingLabel="Disabling…"
+          onConfirm={() => setEnabled(false)}
+        />
       ) : (
         <Button onClick={() => setEnabled(true)} disabled={switching}>
           <Play className="size-4" aria-hidden />
