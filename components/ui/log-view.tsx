@@ -60,7 +60,7 @@ export function LogTextBlock(props: { id: string; title: string; note: string; t
           <CopyButton value={props.text} size="sm" toastMessage={`${props.copyName} copied`} aria-label={`Copy ${props.copyName.toLowerCase()}`} />
         ) : null}
       </div>
-      <pre className={`max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 text-zinc-100 ${props.wrap ? "whitespace-pre-wrap" : ""}`}>
+      <pre tabIndex={0} className={`max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 text-zinc-100 ${props.wrap ? "whitespace-pre-wrap" : ""}`}>
         <code>{props.text || props.emptyText}</code>
       </pre>
     </section>

@@ -61,7 +61,7 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
                     {row.latest.text}
                   </p>
                 ) : null}
-                {!row.topic && !row.latest ? <p className="text-zinc-400">No messages yet</p> : null}
+                {!row.topic && !row.latest ? <p className="text-zinc-500">No messages yet</p> : null}
               </div>
               {row.leadExists ? (
                 <p className="mt-1 flex min-w-0 items-center gap-1 text-xs text-amber-800">

@@ -17,7 +17,7 @@ import { DetailList } from "@/components/ui/detail-item";
 export const metadata: Metadata = { title: "Lead" };
 
 const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
-const none = <span className="text-zinc-400">—</span>;
+const none = <span className="text-zinc-500">—</span>;
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (

@@ -7,7 +7,7 @@ import { MomentCell } from "@/components/ui/moment-cell";
 import type { LeadCardView, StageOption } from "../view-model";
 import { StageBadge } from "./stage-badge";
 
-const dash = <span className="text-zinc-400">—</span>;
+const dash = <span className="text-zinc-500">—</span>;
 
 export function LeadsTable({ rows, stages, emptyMessage }: { rows: LeadCardView[]; stages: StageOption[]; emptyMessage: React.ReactNode }) {
   const columns: ColumnDef<LeadCardView>[] = [

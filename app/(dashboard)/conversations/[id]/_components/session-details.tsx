@@ -9,7 +9,7 @@ import { LinkLeadButton } from "./link-lead-button";
 import { describeBrowser } from "@/lib/platform/format/browser";
 
 const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200";
-const none = <span className="text-zinc-400">—</span>;
+const none = <span className="text-zinc-500">—</span>;
 
 const CLOSED_BY: Record<string, string> = { agent: "by your team", api: "through the API", idle: "after 24 hours without a message" };
 

@@ -22,7 +22,7 @@ export const metadata: Metadata = { title: "Event" };
  */
 
 const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
-const none = <span className="text-zinc-400">—</span>;
+const none = <span className="text-zinc-500">—</span>;
 const rowClasses = "flex items-center justify-between gap-3 py-2.5";
 const backClasses = "mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900";
 const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;

@@ -111,9 +111,9 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
       cell: ({ row }) => <MomentCell moment={row.original.starts} title={`${row.original.starts.full} · sent as ${row.original.startsOriginal}`} />,
     },
     { id: "ends", header: "Ends", cell: ({ row }) => <MomentCell moment={row.original.ends} /> },
-    { id: "location", header: "Location", cell: ({ row }) => row.original.location || <span className="text-zinc-400">—</span> },
-    { id: "price", header: "Price", cell: ({ row }) => row.original.price || <span className="text-zinc-400">—</span> },
-    { id: "recurring", header: "Recurring", cell: ({ row }) => (row.original.recurring ? <span className="capitalize">{row.original.recurring}</span> : <span className="text-zinc-400">—</span>) },
+    { id: "location", header: "Location", cell: ({ row }) => row.original.location || <span className="text-zinc-500">—</span> },
+    { id: "price", header: "Price", cell: ({ row }) => row.original.price || <span className="text-zinc-500">—</span> },
+    { id: "recurring", header: "Recurring", cell: ({ row }) => (row.original.recurring ? <span className="capitalize">{row.original.recurring}</span> : <span className="text-zinc-500">—</span>) },
     {
       id: "status",
       header: "Status",

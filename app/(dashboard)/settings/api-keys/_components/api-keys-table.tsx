@@ -95,7 +95,7 @@ export function ApiKeysTable({ rows, canManage }: { rows: ApiKeyRow[]; canManage
       columns={columns(canManage)}
       data={rows}
       getRowId={(row) => row.id}
-      rowClassName={(row) => (row.state === "revoked" ? "text-zinc-400 [&_p]:text-zinc-400" : undefined)}
+      rowClassName={(row) => (row.state === "revoked" ? "text-zinc-500 [&_p]:text-zinc-500" : undefined)}
     />
   );
 }

@@ -96,7 +96,7 @@ export default async function SubscriptionPage({ params, searchParams }: { param
                   ))}
                 </span>
               </Row>
-              <Row term="Description">{subscription.description || <span className="text-zinc-400">—</span>}</Row>
+              <Row term="Description">{subscription.description || <span className="text-zinc-500">—</span>}</Row>
               <Row term="Status">
                 <Badge tone={badge.tone} dot>
                   {badge.label}

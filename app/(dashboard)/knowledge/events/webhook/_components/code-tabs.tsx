@@ -28,7 +28,7 @@ export function CodeTabs({ samples, label }: { samples: CodeSample[]; label: str
       </div>
       {samples.map((sample) => (
         <Tabs.Content key={sample.id} value={sample.id} className="bg-zinc-950 focus:outline-none">
-          <pre className="overflow-x-auto p-4 text-xs leading-5 text-zinc-100">
+          <pre tabIndex={0} className="overflow-x-auto p-4 text-xs leading-5 text-zinc-100">
             <code>{sample.code}</code>
           </pre>
         </Tabs.Content>

@@ -43,7 +43,7 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
     {
       id: "action",
       header: "Action",
-      cell: ({ row }) => (row.original.action ? <span className="font-mono text-xs">{row.original.action}</span> : <span className="text-zinc-400">—</span>),
+      cell: ({ row }) => (row.original.action ? <span className="font-mono text-xs">{row.original.action}</span> : <span className="text-zinc-500">—</span>),
     },
     {
       id: "status",
@@ -60,7 +60,7 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       header: "Event",
       cell: ({ row }) => (
         <>
-          {row.original.eventTitle ? <span className="line-clamp-2 break-words">{row.original.eventTitle}</span> : <span className="text-zinc-400">—</span>}
+          {row.original.eventTitle ? <span className="line-clamp-2 break-words">{row.original.eventTitle}</span> : <span className="text-zinc-500">—</span>}
           {row.original.occurrence ? <span className="block text-xs text-zinc-500">Occurrence: {row.original.occurrence}</span> : null}
         </>
       ),

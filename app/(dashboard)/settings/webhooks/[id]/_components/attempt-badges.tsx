@@ -17,7 +17,7 @@ export function OutcomeBadge({ outcome }: { outcome: string }) {
 }
 
 export function HttpStatus({ code }: { code: number | null }) {
-  if (code === null) return <span className="text-zinc-400">No answer</span>;
+  if (code === null) return <span className="text-zinc-500">No answer</span>;
   const tone: BadgeTone = code >= 200 && code < 300 ? "green" : code >= 500 ? "red" : "amber";
   return (
     <Badge tone={tone} mono>

@@ -49,7 +49,7 @@ export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows:
         ) : row.original.canResend && canManage ? (
           <ResendButton deliveryId={row.original.deliveryId} type={row.original.type} />
         ) : (
-          <span className="text-zinc-400">—</span>
+          <span className="text-zinc-500">—</span>
         ),
     },
   ];
