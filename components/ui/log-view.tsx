@@ -10,11 +10,12 @@ import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
  * own columns and fields; these keep their look and keyboard behaviour the same.
  */
 
-export type LogTime = { time: string; relative: string; iso: string };
+/** `time` in the account's zone with seconds; `full` (the hover) names the zone and the UTC instant. */
+export type LogTime = { time: string; relative: string; iso: string; full: string };
 
 const timeText = (entry: LogTime) => (
   <>
-    <time dateTime={entry.iso} title={entry.iso} className="block font-medium whitespace-nowrap text-zinc-900 group-hover:text-indigo-600">
+    <time dateTime={entry.iso} title={entry.full} className="block font-medium whitespace-nowrap text-zinc-900 group-hover:text-indigo-600">
       {entry.time}
     </time>
     <span className="text-xs text-zinc-500">{entry.relative}</span>

@@ -56,3 +56,39 @@ export function formatShortDayTime(date: Date, timeZone = "UTC"): string {
   const part = Object.fromEntries(format.formatToParts(date).map((each) => [each.type, each.value]));
   return `${part.weekday} ${part.day} ${part.month}, ${part.hour}:${part.minute}`;
 }
+
+const secondsFormats = new Map<string, Intl.DateTimeFormat>();
+const longFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "Mar 3, 2026, 14:05:09 UTC": for logs, whose entries follow each other within seconds. */
+export function formatWithSeconds(date: Date, timeZone = "UTC"): string {
+  return cached(secondsFormats, timeZone, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).format(date);
+}
+
+/**
+ * An instant in full, for a hover: the zone's long name and the UTC instant to the millisecond, e.g.
+ * "Tuesday, March 3, 2026 at 15:05:09 Central European Standard Time · 2026-03-03T14:05:09.120Z".
+ */
+export function formatInstantInFull(date: Date, timeZone = "UTC"): string {
+  const local = cached(longFormats, timeZone, {
+    weekday: "long",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "long",
+  }).format(date);
+  return `${local} · ${date.toISOString()}`;
+}

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import type { DeliveryDetail, DeliveryPage } from "@/lib/events-webhook/deliveries";
-import { formatDateTime, formatShortDayTime } from "@/lib/platform/format/date-time";
+import { formatInstantInFull, formatShortDayTime, formatWithSeconds } from "@/lib/platform/format/date-time";
 import { relativeTime } from "@/lib/platform/format/relative-time";
 import { DeliveriesTable, type DeliveryRow } from "./deliveries-table";
 import { DeliveryDetailDialog, type DeliveryDetailView } from "./delivery-detail-dialog";
@@ -29,7 +29,7 @@ function detailView(detail: DeliveryDetail, timezone: string): DeliveryDetailVie
   const headers = detail.headers;
   return {
     id: detail.id,
-    time: formatDateTime(detail.receivedAt, timezone),
+    time: formatWithSeconds(detail.receivedAt, timezone),
     action: detail.action,
     status: detail.status,
     eventTitle: detail.eventTitle,
@@ -64,7 +64,8 @@ export function DeliveriesSection(props: {
   const { page, params, timezone, now } = props;
   const rows: DeliveryRow[] = page.items.map((item) => ({
     id: item.id,
-    time: formatDateTime(item.receivedAt, timezone),
+    time: formatWithSeconds(item.receivedAt, timezone),
+    full: formatInstantInFull(item.receivedAt, timezone),
     relative: relativeTime(item.receivedAt, now),
     iso: item.receivedAt.toISOString(),
     action: item.action,

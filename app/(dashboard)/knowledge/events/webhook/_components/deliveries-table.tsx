@@ -11,6 +11,8 @@ export type DeliveryRow = {
   time: string;
   relative: string;
   iso: string;
+  /** The hover: the zone's long name and the UTC instant. */
+  full: string;
   action: string | null;
   status: number;
   eventTitle: string | null;

@@ -8,6 +8,8 @@ export type AttemptRow = {
   time: string;
   relative: string;
   iso: string;
+  /** The hover: the zone's long name and the UTC instant. */
+  full: string;
   statusCode: number | null;
   statusText: string | null;
   durationMs: number;

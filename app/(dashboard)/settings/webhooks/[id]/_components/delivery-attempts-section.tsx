@@ -8,19 +8,9 @@ import type { AttemptRow } from "./attempt-row";
 import { DeliveryAttemptsTable } from "./delivery-attempts-table";
 import { ReplayDialog } from "./replay-dialog";
 import { TestNotificationButton } from "./test-notification-button";
+import { formatInstantInFull, formatWithSeconds } from "@/lib/platform/format/date-time";
 
 const DAY_MS = 86_400_000;
-
-// Attempts and retries follow each other within seconds, so their times show seconds too.
-const withSeconds = new Map<string, Intl.DateTimeFormat>();
-function formatWithSeconds(date: Date, timeZone: string): string {
-  let format = withSeconds.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZoneName: "short" });
-    withSeconds.set(timeZone, format);
-  }
-  return format.format(date);
-}
 
 /** "in a few seconds" rather than relativeTime's "just now" for a retry moments away. */
 const untilRetry = (at: Date, now: Date) => (at.getTime() - now.getTime() < 45_000 ? "in a few seconds" : relativeTime(at, now));
@@ -41,6 +31,7 @@ function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): Attem
       time: formatWithSeconds(attempt.attemptedAt, timezone),
       relative: relativeTime(attempt.attemptedAt, now),
       iso: attempt.attemptedAt.toISOString(),
+      full: formatInstantInFull(attempt.attemptedAt, timezone),
       statusCode: attempt.statusCode,
       statusText: attempt.statusCode === null ? null : statusText(attempt.statusCode).replace(/^\d+ ?/, "") || null,
       durationMs: attempt.durationMs,
