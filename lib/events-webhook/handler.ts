@@ -2,14 +2,22 @@ import "server-only";
 import type pg from "pg";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { db, isDatabaseUnavailable } from "@/lib/platform/db/client";
-import { eventFieldParams } from "@/lib/events/sql";
+import { eventFields } from "@/lib/events/sql";
+import type { Statement } from "@/lib/platform/db/sql";
 import { unavailableResponse } from "@/lib/platform/http/api-error";
 import { readWebhookBody as readBody } from "./body";
 import type { BodyRead } from "@/lib/platform/http/body";
 import { bodyExcerpt, loggedHeaders, loggedTitle, type LoggedHeaders } from "./delivery-record";
 import { isPublicIdFormat } from "./ids";
-import { CANCEL_SQL, DELETE_SQL, FIND_SOURCE_SQL, INVALID_SQL, REJECTED_SQL, UPSERT_SQL } from "./ingest-sql";
-import { CANCEL_OCCURRENCE_SQL, DELETE_OCCURRENCE_SQL, FIND_SERIES_SQL, seriesWithOccurrence, type SeriesCandidate } from "./occurrence-sql";
+import { CANCEL_SQL, DELETE_SQL, FIND_SOURCE_SQL, INVALID_SQL, REJECTED_SQL, UPSERT_SQL, type ActionParams, type InvalidParams } from "./ingest-sql";
+import {
+  CANCEL_OCCURRENCE_SQL,
+  DELETE_OCCURRENCE_SQL,
+  FIND_SERIES_SQL,
+  seriesWithOccurrence,
+  type FindSeriesParams,
+  type SeriesCandidate,
+} from "./occurrence-sql";
 import { parsePayload, type ParsedPayload } from "./payload";
 import { accepted, duplicate, internalError, planLimitReached, rateLimited, REJECTIONS, rejection, type RateState, type RejectionCode } from "./responses";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
@@ -90,6 +98,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
     expired.catch(() => {});
     const query = <R extends pg.QueryResultRow>(name: string, text: string, values: unknown[]) =>
       Promise.race([pool.query<R>({ name, text, values }), expired]);
+    const run = <R extends pg.QueryResultRow, T>(name: string, statement: Statement<T>, params: T) =>
+      query<R>(name, statement.text, statement.values(params));
 
     const load = async (): Promise<Source | null> => {
       const row = (await query<SourceRow>("webhook-find-source", FIND_SOURCE_SQL, [publicId])).rows[0];
@@ -128,45 +138,70 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
         const refusal = refusalFor(source, body, timestamp, signature, now(), logged);
         if (refusal && !fresh) continue;
         if (refusal) {
-          await query("webhook-log-rejected", REJECTED_SQL, [
-            source.id, source.account_id, REJECTIONS[refusal].status, refusal, elapsed(), excerpt, bodySize, JSON.stringify(logged),
-          ]).catch(() => {});
+          await run("webhook-log-rejected", REJECTED_SQL, {
+            source: source.id,
+            account: source.account_id,
+            status: REJECTIONS[refusal].status,
+            code: refusal,
+            elapsed: elapsed(),
+            body: excerpt,
+            bodyBytes: bodySize,
+            headers: JSON.stringify(logged),
+          }).catch(() => {});
           return rejection(refusal);
         }
 
         payload ??= parsePayload(body.bytes);
         if (!payload.ok) {
           if (!fresh) continue;
-          const result = await query<Outcome>("webhook-invalid", INVALID_SQL, [
-            source.id, source.account_id, source.rate_limit_per_minute, payload.code, payload.action, loggedTitle(payload.title),
-            elapsed(), excerpt, bodySize, JSON.stringify(logged),
-          ]);
+          const result = await run<Outcome, InvalidParams>("webhook-invalid", INVALID_SQL, {
+            source: source.id,
+            account: source.account_id,
+            rateLimit: source.rate_limit_per_minute,
+            code: payload.code,
+            action: payload.action,
+            title: loggedTitle(payload.title),
+            elapsed: elapsed(),
+            body: excerpt,
+            bodyBytes: bodySize,
+            headers: JSON.stringify(logged),
+          });
           const outcome = result.rows[0];
           if (outcome.code === "rate_limited") return rateLimited(rateState(source.rate_limit_per_minute, outcome));
           return rejection(payload.code, { message: payload.message, details: payload.details });
         }
 
-        const event =
-          payload.action === "upsert" ? eventFieldParams(payload.event) : [payload.event.title, payload.event.startsAt.toISOString(), payload.event.location];
+        const { title, startsAt, location } = payload.event;
+        const identity = { account: source.account_id, title, starts_at: startsAt.toISOString(), location };
         let name = `webhook-${payload.action}`;
-        let statement: string = STATEMENTS[payload.action];
+        let statement: Statement<ActionParams> = STATEMENTS[payload.action];
+        let series: string | undefined;
         let occurrence: { starts_at: string; status: string } | undefined;
         if (payload.action !== "upsert") {
           // A cancel or delete may name a later occurrence of a series (docs/recurring-events.md): one lookup
           // more, off the hot path (upserts), before the statement that applies it.
-          const series = await query<SeriesCandidate>("webhook-find-series", FIND_SERIES_SQL, [source.account_id, ...event]);
-          const seriesId = seriesWithOccurrence(series.rows, payload.event.startsAt);
-          if (seriesId) {
+          const candidates = await run<SeriesCandidate, FindSeriesParams>("webhook-find-series", FIND_SERIES_SQL, identity);
+          series = seriesWithOccurrence(candidates.rows, startsAt) ?? undefined;
+          if (series) {
             name = `webhook-${payload.action}-occurrence`;
             statement = payload.action === "cancel" ? CANCEL_OCCURRENCE_SQL : DELETE_OCCURRENCE_SQL;
-            event.push(seriesId);
-            occurrence = { starts_at: payload.event.startsAt.toISOString(), status: payload.action === "cancel" ? "cancelled" : "deleted" };
+            occurrence = { starts_at: identity.starts_at, status: payload.action === "cancel" ? "cancelled" : "deleted" };
           }
         }
-        const result = await query<Outcome>(name, statement, [
-          source.id, source.account_id, signature!.slice("sha256=".length), source.secret_ciphertext, PLAN_LIMITS, payload.action,
-          elapsed(), excerpt, bodySize, JSON.stringify(logged), ...event,
-        ]);
+        const result = await run<Outcome, ActionParams>(name, statement, {
+          ...(payload.action === "upsert" ? eventFields(payload.event) : {}),
+          ...identity,
+          source: source.id,
+          signature: signature!.slice("sha256=".length),
+          secret: source.secret_ciphertext,
+          planLimits: PLAN_LIMITS,
+          action: payload.action,
+          elapsed: elapsed(),
+          body: excerpt,
+          bodyBytes: bodySize,
+          headers: JSON.stringify(logged),
+          series,
+        });
         const outcome = result.rows[0];
         if (outcome.code === "stale") continue;
         const rate = outcome.points === null ? null : rateState(outcome.rate_limit ?? 0, outcome);

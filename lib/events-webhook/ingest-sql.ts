@@ -1,5 +1,14 @@
-import { accountLockCte, accountRoomCte, identityMatch, upsertEventSql, upsertNotifications } from "@/lib/events/sql";
+import {
+  accountLockCte,
+  accountRoomCte,
+  identityMatch,
+  upsertEventSql,
+  upsertNotifications,
+  type EventFields,
+  type EventParams,
+} from "@/lib/events/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
+import { placeholders, statement } from "@/lib/platform/db/sql";
 
 /*
  * The webhook's hot path is ONE statement (one round trip, one transaction) that does, in this order:
@@ -34,13 +43,52 @@ import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 export const RATE_WINDOW_MS = 60_000;
 
 /**
+ * The parameters of the action statements, by name (lib/platform/db/sql.ts): each statement's text is
+ * numbered once, here, so a prepared statement keeps one text; the handler passes a record per request.
+ * Cancel, delete and the occurrence statements take title, starts_at and location of the event fields.
+ */
+export type ActionParams = Pick<EventParams, "account" | "title" | "starts_at" | "location"> & Partial<EventFields> & {
+  source: string;
+  /** The signature (hex) of the request. */
+  signature: string;
+  /** The secret ciphertext the signature was checked with. */
+  secret: string;
+  /** Plan event limits as JSON ({"free":1000,…}). */
+  planLimits: string;
+  action: string;
+  /** Milliseconds spent before the statement. */
+  elapsed: number;
+  /** Body excerpt, body bytes and logged headers (JSON) for the delivery log. */
+  body: string;
+  bodyBytes: number;
+  headers: string;
+  /** Occurrence statements only: the series' id. */
+  series?: string;
+};
+/** A request refused after the signature: its body is not a valid action (INVALID_SQL). */
+export type InvalidParams = Pick<ActionParams, "source" | "account" | "elapsed" | "body" | "bodyBytes" | "headers"> & {
+  rateLimit: number;
+  code: string;
+  action: string | null;
+  title: string | null;
+};
+/** A request refused before the signature (REJECTED_SQL). */
+export type RejectedParams = Pick<ActionParams, "source" | "account" | "elapsed" | "body" | "bodyBytes" | "headers"> & {
+  status: number;
+  code: string;
+};
+
+export const ingestParams = placeholders<ActionParams & InvalidParams & RejectedParams>();
+const p = ingestParams;
+
+/**
  * The notification data of an occurrence action (RETURNING list over the series row `alias`): the series
- * as every event notification carries it, plus which occurrence ($12, the request's starts_at) and what
+ * as every event notification carries it, plus which occurrence (the request's starts_at) and what
  * it now is (`status`: 'cancelled', 'deleted' or 'upcoming' for a restored one). docs/outbound-webhooks.md.
  */
 export const occurrenceData = (alias: string, status: string, change: "p_removed" | "p_restored") =>
-  `outbound_event_data(${alias}, ${change} => $12::timestamptz) || jsonb_build_object('occurrence',
-    jsonb_build_object('starts_at', outbound_iso_time($12::timestamptz), 'status', ${status}::text)) AS data`;
+  `outbound_event_data(${alias}, ${change} => ${p.starts_at}::timestamptz) || jsonb_build_object('occurrence',
+    jsonb_build_object('starts_at', outbound_iso_time(${p.starts_at}::timestamptz), 'status', ${status}::text)) AS data`;
 
 export const FIND_SOURCE_SQL = `SELECT s.id, s.account_id, s.active, s.secret_ciphertext, s.rate_limit_per_minute, a.plan::text AS plan
   FROM webhook_sources s JOIN accounts a ON a.id = s.account_id WHERE s.public_id = $1::text`;
@@ -75,25 +123,21 @@ const statusOf = `CASE outcome.code WHEN 'ok' THEN 200 WHEN 'duplicate' THEN 200
   WHEN 'plan_limit_reached' THEN 403 WHEN 'event_not_found' THEN 404 ELSE 400 END`;
 
 /*
- * Parameters of the three action statements:
- *   $1 source id, $2 account id, $3 signature (hex), $4 the secret ciphertext the signature was checked
- *   with, $5 plan event limits as JSON ({"free":1000,…}), $6 action, $7 ms spent before the statement,
- *   $8 body excerpt, $9 body bytes, $10 logged headers (JSON), $11… the event: upsert sends the ten
- *   fields of eventFieldParams; cancel and delete send title, starts_at, location.
- * `occurrence` is the delivery log's occurrence_at; `answerColumns` adds columns to the answer row.
+ * An action statement (parameters ActionParams) around `actionCtes`, the CTEs that apply the change and
+ * define `ev`. `occurrence` is the delivery log's occurrence_at; `answerColumns` adds columns to the answer row.
  */
-export function actionStatement(actionCtes: string, failureCode: string, occurrence = "NULL", answerColumns = ""): string {
-  return `WITH ${clock},
+export function actionStatement(actionCtes: string, failureCode: string, occurrence = "NULL", answerColumns = "") {
+  return statement<ActionParams>(`WITH ${clock},
   src AS (
-    SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan, ($5::jsonb ->> a.plan::text)::int AS max_events
+    SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan, (${p.planLimits}::jsonb ->> a.plan::text)::int AS max_events
     FROM webhook_sources s JOIN accounts a ON a.id = s.account_id
-    WHERE s.id = $1::uuid AND s.account_id = $2::uuid AND s.active AND s.secret_ciphertext = $4::text),
-  dup AS (SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = $1::uuid AND signature = $3::text) AS hit FROM src),
-  ${rateLimit("$1", "clock, dup WHERE NOT dup.hit")},
+    WHERE s.id = ${p.source}::uuid AND s.account_id = ${p.account}::uuid AND s.active AND s.secret_ciphertext = ${p.secret}::text),
+  dup AS (SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = ${p.source}::uuid AND signature = ${p.signature}::text) AS hit FROM src),
+  ${rateLimit(p.source, "clock, dup WHERE NOT dup.hit")},
   allowed AS (SELECT 1 FROM rl, src WHERE rl.points <= src.rate_limit),
   ${actionCtes},
   replay AS (
-    INSERT INTO webhook_replays (source_id, signature) SELECT $1::uuid, $3::text FROM (SELECT 1 FROM ev LIMIT 1) accepted
+    INSERT INTO webhook_replays (source_id, signature) SELECT ${p.source}::uuid, ${p.signature}::text FROM (SELECT 1 FROM ev LIMIT 1) accepted
     ON CONFLICT DO NOTHING RETURNING 1),
   outcome AS (SELECT CASE
       WHEN NOT EXISTS (SELECT 1 FROM src) THEN 'stale'
@@ -102,17 +146,17 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
       WHEN NOT EXISTS (SELECT 1 FROM ev) THEN '${failureCode}'
       WHEN NOT EXISTS (SELECT 1 FROM replay) THEN 'duplicate'
       ELSE 'ok' END AS code),
-  ${RATE_LIMITED_GATE("$1")},
-  ${gate("replay_gate", REFUSAL_GATE_KIND, "$1", "clock, outcome WHERE outcome.code = 'duplicate'")},
+  ${RATE_LIMITED_GATE(p.source)},
+  ${gate("replay_gate", REFUSAL_GATE_KIND, p.source, "clock, outcome WHERE outcome.code = 'duplicate'")},
   logged AS (
     INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, occurrence_at, error_code, latency_ms, body, body_bytes, headers)
-    SELECT $2::uuid, $1::uuid, $6::text, ${statusOf}, $11::text, ${occurrence}, NULLIF(outcome.code, 'ok'), ${latency("$7")},
-           $8::text, $9::int, $10::jsonb
+    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, ${occurrence}, NULLIF(outcome.code, 'ok'), ${latency(p.elapsed)},
+           ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'stale'
       AND (outcome.code NOT IN ('rate_limited', 'duplicate') OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
     RETURNING 1)
   SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms, src.rate_limit, src.plan${answerColumns}
-  FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`;
+  FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`);
 }
 
 // An event that exists (in this statement's snapshot) is an update, allowed at the plan's limit and
@@ -126,17 +170,17 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
 // condition: restorable checked it): a generic plan made while the account had no events otherwise
 // scans all of them on every upsert (it halved bench:webhook).
 export const UPSERT_SQL = actionStatement(
-  `known AS (SELECT 1 FROM events WHERE ${identityMatch(2, 11, 12, 16)}),
+  `known AS (SELECT 1 FROM events WHERE ${identityMatch()}),
   restorable AS (
     SELECT x.event_id FROM event_exceptions x
-    WHERE x.account_id = $2::uuid AND x.occurs_at = $12::timestamptz AND NOT EXISTS (SELECT 1 FROM known)
-      AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id) = ($2::uuid, $11::text, $16::text)
+    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND NOT EXISTS (SELECT 1 FROM known)
+      AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id) = (${p.account}::uuid, ${p.title}::text, ${p.location}::text)
     LIMIT 1),
-  ${accountRoomCte("room", "$2", "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known) AND NOT EXISTS (SELECT 1 FROM restorable)")},
-  upserted AS (${upsertEventSql(2, 11, "FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
+  ${accountRoomCte("room", p.account, "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known) AND NOT EXISTS (SELECT 1 FROM restorable)")},
+  upserted AS (${upsertEventSql("FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
   unexcepted AS (
     DELETE FROM event_exceptions x USING restorable r
-    WHERE x.account_id = $2::uuid AND x.occurs_at = $12::timestamptz AND x.event_id = r.event_id AND EXISTS (SELECT 1 FROM allowed)
+    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND x.event_id = r.event_id AND EXISTS (SELECT 1 FROM allowed)
     RETURNING x.event_id),
   restored AS (
     UPDATE events s SET updated_at = now() WHERE s.id = (SELECT event_id FROM unexcepted LIMIT 1)
@@ -146,29 +190,29 @@ export const UPSERT_SQL = actionStatement(
     SELECT s.id, s.status::text AS status, false AS created FROM events s
     WHERE s.id = (SELECT event_id FROM restorable) AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM unexcepted)),
   ev AS (SELECT id, status, created FROM changed UNION ALL SELECT id, status, created FROM already),
-  ${emitMessagesCte("notified", upsertNotifications("$2", "changed"))}`,
+  ${emitMessagesCte("notified", upsertNotifications("changed"))}`,
   "plan_limit_reached",
 );
 
 // Cancelling a cancelled event is a success that changes nothing visible (updated_at is kept) and
 // notifies nobody; `prior` is the status before this statement.
 export const CANCEL_SQL = actionStatement(
-  `prior AS (SELECT id, status FROM events WHERE ${identityMatch(2, 11, 12, 13)}),
+  `prior AS (SELECT id, status FROM events WHERE ${identityMatch()}),
   ev AS (
     UPDATE events SET status = 'cancelled', updated_at = CASE WHEN status = 'cancelled' THEN updated_at ELSE now() END
-    WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM allowed)
+    WHERE ${identityMatch()} AND EXISTS (SELECT 1 FROM allowed)
     RETURNING id, status::text AS status, false AS created, ${eventData("events")}),
-  ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.cancelled' AS type, ev.data FROM ev JOIN prior ON prior.id = ev.id WHERE prior.status <> 'cancelled'")}`,
+  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.cancelled' AS type, ev.data FROM ev JOIN prior ON prior.id = ev.id WHERE prior.status <> 'cancelled'`)}`,
   "event_not_found",
 );
 
 // A twin request that deleted the event a moment earlier leaves nothing to delete; the event this
 // request saw still counts as deleted (and the replay key then marks it as the duplicate it is).
 export const DELETE_SQL = actionStatement(
-  `existing AS (SELECT id FROM events WHERE ${identityMatch(2, 11, 12, 13)}),
-  ${accountLockCte("locked", "$2", "EXISTS (SELECT 1 FROM allowed) AND EXISTS (SELECT 1 FROM existing)")},
-  removed AS (DELETE FROM events WHERE ${identityMatch(2, 11, 12, 13)} AND EXISTS (SELECT 1 FROM locked) RETURNING id, ${eventData("events")}),
-  ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.deleted' AS type, removed.data FROM removed")},
+  `existing AS (SELECT id FROM events WHERE ${identityMatch()}),
+  ${accountLockCte("locked", p.account, "EXISTS (SELECT 1 FROM allowed) AND EXISTS (SELECT 1 FROM existing)")},
+  removed AS (DELETE FROM events WHERE ${identityMatch()} AND EXISTS (SELECT 1 FROM locked) RETURNING id, ${eventData("events")}),
+  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.deleted' AS type, removed.data FROM removed`)},
   ev AS (
     SELECT id, 'deleted'::text AS status, false AS created FROM removed
     UNION ALL
@@ -179,28 +223,25 @@ export const DELETE_SQL = actionStatement(
 
 /*
  * A verified request whose body is not a valid action (docs/webhook.md, check 8) still counts against the rate limit,
- * which comes first (check 7). Run with a freshly loaded source. Parameters: $1 source, $2 account,
- * $3 rate limit, $4 error code, $5 action or null, $6 title or null, $7 ms before, $8 body excerpt,
- * $9 body bytes, $10 headers.
+ * which comes first (check 7). Run with a freshly loaded source. Parameters: InvalidParams.
  */
-export const INVALID_SQL = `WITH ${clock},
-  ${rateLimit("$1", "clock")},
-  outcome AS (SELECT CASE WHEN rl.points > $3::int THEN 'rate_limited' ELSE $4::text END AS code FROM rl),
-  ${RATE_LIMITED_GATE("$1")},
+export const INVALID_SQL = statement<InvalidParams>(`WITH ${clock},
+  ${rateLimit(p.source, "clock")},
+  outcome AS (SELECT CASE WHEN rl.points > ${p.rateLimit}::int THEN 'rate_limited' ELSE ${p.code}::text END AS code FROM rl),
+  ${RATE_LIMITED_GATE(p.source)},
   logged AS (
     INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
-    SELECT $2::uuid, $1::uuid, $5::text, ${statusOf}, $6::text, outcome.code, ${latency("$7")}, $8::text, $9::int, $10::jsonb
+    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, outcome.code, ${latency(p.elapsed)}, ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate)
     RETURNING 1)
-  SELECT outcome.code, rl.points, rl.expire - clock.ms AS reset_ms FROM outcome CROSS JOIN rl CROSS JOIN clock`;
+  SELECT outcome.code, rl.points, rl.expire - clock.ms AS reset_ms FROM outcome CROSS JOIN rl CROSS JOIN clock`);
 
 /**
  * Requests refused before the signature is verified (checks 2-5): logged at most once per source per
  * second (anyone who knows the URL can send them), nothing else. Their body is kept for debugging but
- * not parsed. $1 source, $2 account, $3 status, $4 code, $5 ms before, $6 body excerpt, $7 body bytes,
- * $8 headers.
+ * not parsed. Parameters: RejectedParams.
  */
-export const REJECTED_SQL = `WITH ${clock},
-  ${gate("refusal_gate", REFUSAL_GATE_KIND, "$1", "clock")}
+export const REJECTED_SQL = statement<RejectedParams>(`WITH ${clock},
+  ${gate("refusal_gate", REFUSAL_GATE_KIND, p.source, "clock")}
   INSERT INTO webhook_deliveries (account_id, source_id, status, error_code, latency_ms, body, body_bytes, headers)
-  SELECT $2::uuid, $1::uuid, $3::int, $4::text, ${latency("$5")}, $6::text, $7::int, $8::jsonb FROM refusal_gate`;
+  SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.status}::int, ${p.code}::text, ${latency(p.elapsed)}, ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb FROM refusal_gate`);

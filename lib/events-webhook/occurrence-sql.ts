@@ -1,9 +1,10 @@
 import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { occurrenceAt } from "@/lib/events/occurrences";
 import { RECURRENCES, type Recurrence } from "@/lib/events/schema";
-import { identityMatch } from "@/lib/events/sql";
+import { identityMatch, type EventParams } from "@/lib/events/sql";
 import { emitMessagesCte } from "@/lib/outbound/sql";
-import { actionStatement, occurrenceData } from "./ingest-sql";
+import { placeholders, statement } from "@/lib/platform/db/sql";
+import { actionStatement, ingestParams as p, occurrenceData } from "./ingest-sql";
 
 const isRecurrence = (value: string | null): value is Exclude<Recurrence, ""> =>
   value !== null && value !== "" && (RECURRENCES as readonly string[]).includes(value);
@@ -17,20 +18,23 @@ const isRecurrence = (value: string | null): value is Exclude<Recurrence, ""> =>
  * stays as it is, but for updated_at; subscribers get event.updated with the series and the occurrence
  * (docs/outbound-webhooks.md, "Payload").
  *
- * Parameters as the cancel and delete statements, plus $14, the series' id. `series` checks that it is
+ * Parameters as the cancel and delete statements, plus `series`, the series' id. `series` checks that it is
  * the account's; the later steps reach it by id alone, so no plan can scan the account's events instead.
  */
+
+export type FindSeriesParams = Pick<EventParams, "account" | "title" | "starts_at" | "location">;
+const f = placeholders<FindSeriesParams>();
 
 /**
  * The recurring series an instant may be a later occurrence of: same title and location, started
  * earlier; with the account's zone, and whether an event has exactly this identity (it wins).
- * $1 account, $2 title, $3 starts_at, $4 location.
  */
-export const FIND_SERIES_SQL = `SELECT a.timezone, e.id, e.starts_at, e.ends_at, e.recurring,
-    EXISTS (SELECT 1 FROM events i WHERE ${identityMatch(1, 2, 3, 4).replaceAll(/(^|\s)(account_id|title|starts_at|location)/g, "$1i.$2")}) AS exact
+export const FIND_SERIES_SQL = statement<FindSeriesParams>(`SELECT a.timezone, e.id, e.starts_at, e.ends_at, e.recurring,
+    EXISTS (SELECT 1 FROM events i WHERE ${identityMatch("i")}) AS exact
   FROM accounts a LEFT JOIN events e
-    ON e.account_id = a.id AND e.title = $2::text AND e.location = $4::text AND e.recurring <> '' AND e.starts_at < $3::timestamptz
-  WHERE a.id = $1::uuid`;
+    ON e.account_id = a.id AND e.title = ${f.title}::text AND e.location = ${f.location}::text AND e.recurring <> ''
+      AND e.starts_at < ${f.starts_at}::timestamptz
+  WHERE a.id = ${f.account}::uuid`);
 
 /*
  * Whether this request changed anything is decided by the write itself, not by a read before it: under
@@ -40,26 +44,28 @@ export const FIND_SERIES_SQL = `SELECT a.timezone, e.id, e.starts_at, e.ends_at,
  * identical racing cancels exactly one bumps updated_at and notifies. The answer is the series itself,
  * so a repeat that changed nothing is still a 200, naming what the occurrence is (occurrence_status).
  */
-function occurrenceStatement(kind: "cancelled" | "deleted"): string {
+function occurrenceStatement(kind: "cancelled" | "deleted") {
   return actionStatement(
     `series AS (
     SELECT s.id, s.status::text AS status FROM events s
-    WHERE s.id = $14::uuid AND s.account_id = $2::uuid AND s.title = $11::text AND s.location = $13::text AND EXISTS (SELECT 1 FROM allowed)),
+    WHERE s.id = ${p.series}::uuid AND s.account_id = ${p.account}::uuid AND s.title = ${p.title}::text
+      AND s.location = ${p.location}::text AND EXISTS (SELECT 1 FROM allowed)),
   excepted AS (
     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
-    SELECT $2::uuid, $12::timestamptz, series.id, '${kind}' FROM series
+    SELECT ${p.account}::uuid, ${p.starts_at}::timestamptz, series.id, '${kind}' FROM series
     ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = 'deleted' WHERE x.kind = 'cancelled' AND EXCLUDED.kind = 'deleted'
     RETURNING event_id, kind),
   touched AS (
-    UPDATE events s SET updated_at = now() FROM excepted c WHERE s.id = $14::uuid AND c.event_id = s.id
+    UPDATE events s SET updated_at = now() FROM excepted c WHERE s.id = ${p.series}::uuid AND c.event_id = s.id
     RETURNING s.id, ${occurrenceData("s", "c.kind", "p_removed")}),
   ev AS (SELECT id, status, false AS created FROM series),
-  ${emitMessagesCte("notified", "SELECT $2::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched")}`,
+  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched`)}`,
     "event_not_found",
-    "$12::timestamptz",
+    `${p.starts_at}::timestamptz`,
     // What the occurrence is now: this write's kind, else the kept one (a cancel never undoes a delete).
     `, COALESCE((SELECT kind FROM excepted),
-      (SELECT kind FROM event_exceptions WHERE account_id = $2::uuid AND occurs_at = $12::timestamptz AND event_id = $14::uuid),
+      (SELECT kind FROM event_exceptions
+        WHERE account_id = ${p.account}::uuid AND occurs_at = ${p.starts_at}::timestamptz AND event_id = ${p.series}::uuid),
       '${kind}') AS occurrence_status`,
   );
 }

@@ -7,7 +7,8 @@ import type { CsvRowCheck } from "@/lib/csv-import/upload";
 import type { CsvRow, CsvRowProblem } from "./csv-format";
 import { parseEventFields, type EventInput } from "./schema";
 import { emitMessagesCte } from "@/lib/outbound/sql";
-import { eventFieldArrays, upsertEventBatchSql, upsertNotifications } from "./sql";
+import { param, sql, statement } from "@/lib/platform/db/sql";
+import { eventFieldArrays, upsertEventBatchSql, upsertNotifications, type EventFields } from "./sql";
 
 /*
  * The bulk initial import (no rate limit). Rows are validated with the webhook's own schema, then
@@ -23,6 +24,11 @@ import { eventFieldArrays, upsertEventBatchSql, upsertNotifications } from "./sq
  */
 
 export const IMPORT_BATCH_SIZE = 500;
+
+/** The batch upsert: one array per event field (eventFieldArrays), for one account. */
+const UPSERT_BATCH = statement<Record<keyof EventFields, unknown[]> & { account: string }>(
+  `WITH ev AS (${upsertEventBatchSql()}), ${emitMessagesCte("notified", upsertNotifications("ev"))} SELECT created FROM ev`,
+);
 
 /** `exceptions` is undefined when the file has no such column: the series keeps the exceptions it has. */
 export type ValidRow = { line: number; input: EventInput; exceptions?: CsvException[] };
@@ -114,8 +120,8 @@ async function importBatch(client: Queryable, accountId: string, rows: ValidRow[
     }
     if (batch.length) {
       const result = await client.query<{ created: boolean }>(
-        `WITH ev AS (${upsertEventBatchSql(1, 2)}), ${emitMessagesCte("notified", upsertNotifications("$1", "ev"))} SELECT created FROM ev`,
-        [accountId, ...eventFieldArrays(batch.map((row) => row.input))],
+        UPSERT_BATCH.text,
+        UPSERT_BATCH.values({ account: accountId, ...eventFieldArrays(batch.map((row) => row.input)) }),
       );
       for (const row of result.rows) {
         if (row.created) summary.created++;
@@ -131,14 +137,12 @@ async function importBatch(client: Queryable, accountId: string, rows: ValidRow[
 }
 
 async function existingIdentities(client: Queryable, accountId: string, batch: ValidRow[]): Promise<Set<string>> {
-  const [titles, starts, , , , locations] = eventFieldArrays(batch.map((row) => row.input));
-  const result = await client.query<{ title: string; starts_at: Date; location: string }>(
-    `SELECT e.title, e.starts_at, e.location FROM events e
-     JOIN unnest($2::text[], $3::timestamptz[], $4::text[]) AS u(title, starts_at, location)
+  const { title, starts_at, location } = eventFieldArrays(batch.map((row) => row.input));
+  const query = sql`SELECT e.title, e.starts_at, e.location FROM events e
+     JOIN unnest(${title}::text[], ${starts_at}::timestamptz[], ${location}::text[]) AS u(title, starts_at, location)
        ON e.title = u.title AND e.starts_at = u.starts_at AND e.location = u.location
-     WHERE e.account_id = $1::uuid`,
-    [accountId, titles, starts, locations],
-  );
+     WHERE e.account_id = ${accountId}::uuid`;
+  const result = await client.query<{ title: string; starts_at: Date; location: string }>(query.text, query.values);
   return new Set(result.rows.map((row) => `${row.title}\u0000${row.starts_at.toISOString()}\u0000${row.location}`));
 }
 
@@ -150,7 +154,8 @@ async function existingIdentities(client: Queryable, accountId: string, batch: V
 async function replaceExceptions(client: Queryable, accountId: string, batch: ValidRow[]): Promise<void> {
   const replaced = batch.filter((row) => row.exceptions !== undefined);
   if (replaced.length === 0) return;
-  const [titles, starts, , , , locations] = eventFieldArrays(replaced.map((row) => row.input));
+  const { title, starts_at, location } = eventFieldArrays(replaced.map((row) => row.input));
+  const account = param(accountId, "uuid");
   const rowIndexes: number[] = [];
   const instants: string[] = [];
   const kinds: string[] = [];
@@ -161,22 +166,21 @@ async function replaceExceptions(client: Queryable, accountId: string, batch: Va
       kinds.push(exception.kind);
     }
   });
-  await client.query(
-    `WITH target AS (
+  const query = sql`WITH target AS (
        SELECT e.id, u.ord
-       FROM unnest($2::text[], $3::timestamptz[], $4::text[]) WITH ORDINALITY AS u(title, starts_at, location, ord)
-       JOIN events e ON e.account_id = $1::uuid AND e.title = u.title AND e.starts_at = u.starts_at
+       FROM unnest(${title}::text[], ${starts_at}::timestamptz[], ${location}::text[]) WITH ORDINALITY AS u(title, starts_at, location, ord)
+       JOIN events e ON e.account_id = ${account} AND e.title = u.title AND e.starts_at = u.starts_at
          AND e.location = u.location),
      wanted AS (
        SELECT t.id AS event_id, w.occurs_at, w.kind
-       FROM unnest($5::int[], $6::timestamptz[], $7::text[]) AS w(ord, occurs_at, kind) JOIN target t ON t.ord = w.ord),
+       FROM unnest(${rowIndexes}::int[], ${instants}::timestamptz[], ${kinds}::text[]) AS w(ord, occurs_at, kind)
+       JOIN target t ON t.ord = w.ord),
      removed AS (
        DELETE FROM event_exceptions x USING target t
-       WHERE x.account_id = $1::uuid AND x.event_id = t.id
+       WHERE x.account_id = ${account} AND x.event_id = t.id
          AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.event_id = x.event_id AND w.occurs_at = x.occurs_at))
      INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
-     SELECT $1::uuid, occurs_at, event_id, kind FROM wanted
-     ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = EXCLUDED.kind WHERE x.kind <> EXCLUDED.kind`,
-    [accountId, titles, starts, locations, rowIndexes, instants, kinds],
-  );
+     SELECT ${account}, occurs_at, event_id, kind FROM wanted
+     ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = EXCLUDED.kind WHERE x.kind <> EXCLUDED.kind`;
+  await client.query(query.text, query.values);
 }

@@ -4,17 +4,20 @@ import { recordAudit, type AuditActor } from "@/lib/audit/record";
 import { db } from "@/lib/platform/db/client";
 import { isUniqueViolation } from "@/lib/platform/db/errors";
 import { isUuid } from "@/lib/platform/ids";
+import { placeholders, statement } from "@/lib/platform/db/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { parseEventFields, type FieldError } from "./schema";
 import {
   accountLockCte,
   accountRoomCte,
   EVENT_COLUMNS,
-  eventFieldParams,
+  eventFields,
+  FIELD_NAMES,
   identityMatch,
   toEventRecord,
   upsertEventSql,
   upsertNotifications,
+  type EventParams,
   type EventRecord,
   type EventRow,
 } from "./sql";
@@ -27,9 +30,66 @@ import {
  * writes its outbound notification (event.created/updated/cancelled/deleted) in the same statement.
  */
 
+/** Parameters by name (lib/platform/db/sql.ts): the event's fields, its account, and these. */
+type Params = EventParams & { id: string; maxEvents: number };
+type ByEvent = Pick<Params, "id" | "account">;
+const p = placeholders<Params>();
+
 /** The outbox CTE for the changed rows of CTE `ev` (with a `data` column), all of one type. */
 const notify = (type: string, where = "") =>
-  emitMessagesCte("notified", `SELECT $2::uuid AS account_id, '${type}' AS type, ev.data FROM ev ${where}`);
+  emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, '${type}' AS type, ev.data FROM ev ${where}`);
+
+const CREATE_SQL = statement<Omit<Params, "id">>(
+  `WITH ${accountRoomCte("room", p.account, `${p.maxEvents}::int`)},
+     ev AS (
+       INSERT INTO events (account_id, ${FIELD_NAMES.join(", ")})
+       SELECT ${p.account}::uuid, ${p.title}::text, ${p.starts_at}::timestamptz, ${p.starts_at_offset}::text,
+         ${p.ends_at}::timestamptz, ${p.description}::text, ${p.location}::text, ${p.url}::text, ${p.price}::text,
+         ${p.recurring}::text, ${p.status}::"EventStatus"
+       FROM room
+       ON CONFLICT (account_id, title, starts_at, location) DO NOTHING
+       RETURNING ${EVENT_COLUMNS}, ${eventData("events")}),
+     ${notify("event.created")}
+     SELECT ${EVENT_COLUMNS} FROM ev`,
+);
+
+const UPSERT_SQL = statement<Omit<Params, "id">>(
+  `WITH known AS (SELECT 1 FROM events WHERE ${identityMatch()}),
+     ${accountRoomCte("room", p.account, `${p.maxEvents}::int`, "NOT EXISTS (SELECT 1 FROM known)")},
+     ev AS (${upsertEventSql("WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
+     ${emitMessagesCte("notified", upsertNotifications("ev"))}
+   SELECT id, created FROM ev`,
+);
+
+const UPDATE_SQL = statement<Omit<Params, "maxEvents">>(
+  `WITH ev AS (
+     UPDATE events SET title = ${p.title}::text, starts_at = ${p.starts_at}::timestamptz,
+       starts_at_offset = ${p.starts_at_offset}::text, ends_at = ${p.ends_at}::timestamptz,
+       description = ${p.description}::text, location = ${p.location}::text, url = ${p.url}::text,
+       price = ${p.price}::text, recurring = ${p.recurring}::text, status = ${p.status}::"EventStatus", updated_at = now()
+     WHERE id = ${p.id}::uuid AND account_id = ${p.account}::uuid
+     RETURNING ${EVENT_COLUMNS}, ${eventData("events")}),
+   ${notify("event.updated")}
+   SELECT ${EVENT_COLUMNS} FROM ev`,
+);
+
+const CANCEL_SQL = statement<ByEvent>(
+  `WITH prior AS (SELECT status FROM events WHERE id = ${p.id}::uuid AND account_id = ${p.account}::uuid),
+   ev AS (
+     UPDATE events SET status = 'cancelled', updated_at = CASE WHEN status = 'cancelled' THEN updated_at ELSE now() END
+     WHERE id = ${p.id}::uuid AND account_id = ${p.account}::uuid RETURNING ${EVENT_COLUMNS}, ${eventData("events")}),
+   ${notify("event.cancelled", "WHERE (SELECT status FROM prior) <> 'cancelled'")}
+   SELECT ${EVENT_COLUMNS} FROM ev`,
+);
+
+const DELETE_SQL = statement<ByEvent>(
+  `WITH ${accountLockCte("locked", p.account)},
+   ev AS (
+     DELETE FROM events WHERE id = ${p.id}::uuid AND account_id = ${p.account}::uuid AND EXISTS (SELECT 1 FROM locked)
+     RETURNING title, starts_at, location, ${eventData("events")}),
+   ${notify("event.deleted")}
+   SELECT title, starts_at, location FROM ev`,
+);
 
 export type EventWriteResult =
   | { ok: true; event: EventRecord; created: boolean }
@@ -80,18 +140,8 @@ export async function createEvent(accountId: string, input: unknown): Promise<Ev
   const parsed = parseEventFields(input);
   if (!parsed.ok) return invalid(parsed.details);
   const plan = await accountPlan(accountId);
-  const result = await db.pool.query<EventRow>(
-    `WITH ${accountRoomCte("room", "$1", "$12::int")},
-     ev AS (
-       INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status)
-       SELECT $1::uuid, $2::text, $3::timestamptz, $4::text, $5::timestamptz, $6::text, $7::text, $8::text, $9::text, $10::text, $11::"EventStatus"
-       FROM room
-       ON CONFLICT (account_id, title, starts_at, location) DO NOTHING
-       RETURNING ${EVENT_COLUMNS}, ${eventData("events")}),
-     ${emitMessagesCte("notified", "SELECT $1::uuid AS account_id, 'event.created' AS type, ev.data FROM ev")}
-     SELECT ${EVENT_COLUMNS} FROM ev`,
-    [accountId, ...eventFieldParams(parsed.value), PLANS[plan].maxEvents],
-  );
+  const params = { ...eventFields(parsed.value), account: accountId, maxEvents: PLANS[plan].maxEvents };
+  const result = await db.pool.query<EventRow>(CREATE_SQL.text, CREATE_SQL.values(params));
   if (result.rows[0]) return { ok: true, event: toEventRecord(result.rows[0]), created: true };
   const { title, startsAt, location } = parsed.value;
   const exists = await db.pool.query(
@@ -106,14 +156,8 @@ export async function upsertEvent(accountId: string, input: unknown): Promise<Ev
   const parsed = parseEventFields(input);
   if (!parsed.ok) return invalid(parsed.details);
   const plan = await accountPlan(accountId);
-  const result = await db.pool.query<{ id: string; created: boolean }>(
-    `WITH known AS (SELECT 1 FROM events WHERE ${identityMatch(1, 2, 3, 7)}),
-          ${accountRoomCte("room", "$1", "$12::int", "NOT EXISTS (SELECT 1 FROM known)")},
-          ev AS (${upsertEventSql(1, 2, "WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
-          ${emitMessagesCte("notified", upsertNotifications("$1", "ev"))}
-     SELECT id, created FROM ev`,
-    [accountId, ...eventFieldParams(parsed.value), PLANS[plan].maxEvents],
-  );
+  const params = { ...eventFields(parsed.value), account: accountId, maxEvents: PLANS[plan].maxEvents };
+  const result = await db.pool.query<{ id: string; created: boolean }>(UPSERT_SQL.text, UPSERT_SQL.values(params));
   const row = result.rows[0];
   if (!row) return failure("plan_limit_reached", planLimitMessage(plan));
   const event = await getEvent(accountId, row.id);
@@ -126,17 +170,8 @@ export async function updateEvent(accountId: string, eventId: string, input: unk
   if (!parsed.ok) return invalid(parsed.details);
   if (!isUuid(eventId) || !isUuid(accountId)) return failure("event_not_found", "The event does not exist.");
   try {
-    const result = await db.pool.query<EventRow>(
-      `WITH ev AS (
-         UPDATE events SET title = $3::text, starts_at = $4::timestamptz, starts_at_offset = $5::text, ends_at = $6::timestamptz,
-           description = $7::text, location = $8::text, url = $9::text, price = $10::text, recurring = $11::text,
-           status = $12::"EventStatus", updated_at = now()
-         WHERE id = $1::uuid AND account_id = $2::uuid
-         RETURNING ${EVENT_COLUMNS}, ${eventData("events")}),
-       ${notify("event.updated")}
-       SELECT ${EVENT_COLUMNS} FROM ev`,
-      [eventId, accountId, ...eventFieldParams(parsed.value)],
-    );
+    const params = { ...eventFields(parsed.value), id: eventId, account: accountId };
+    const result = await db.pool.query<EventRow>(UPDATE_SQL.text, UPDATE_SQL.values(params));
     return result.rows[0] ? { ok: true, event: toEventRecord(result.rows[0]), created: false } : failure("event_not_found", "The event does not exist.");
   } catch (error) {
     if (isUniqueViolation(error)) return failure("duplicate_identity", duplicateMessage);
@@ -147,15 +182,7 @@ export async function updateEvent(accountId: string, eventId: string, input: unk
 /** Sets the status to cancelled; cancelling a cancelled event changes nothing (and notifies nobody). Null when there is no such event. */
 export async function cancelEvent(accountId: string, eventId: string): Promise<EventRecord | null> {
   if (!isUuid(eventId) || !isUuid(accountId)) return null;
-  const result = await db.pool.query<EventRow>(
-    `WITH prior AS (SELECT status FROM events WHERE id = $1::uuid AND account_id = $2::uuid),
-     ev AS (
-       UPDATE events SET status = 'cancelled', updated_at = CASE WHEN status = 'cancelled' THEN updated_at ELSE now() END
-       WHERE id = $1::uuid AND account_id = $2::uuid RETURNING ${EVENT_COLUMNS}, ${eventData("events")}),
-     ${notify("event.cancelled", "WHERE (SELECT status FROM prior) <> 'cancelled'")}
-     SELECT ${EVENT_COLUMNS} FROM ev`,
-    [eventId, accountId],
-  );
+  const result = await db.pool.query<EventRow>(CANCEL_SQL.text, CANCEL_SQL.values({ id: eventId, account: accountId }));
   return result.rows[0] ? toEventRecord(result.rows[0]) : null;
 }
 
@@ -167,14 +194,8 @@ export async function deleteEvent(accountId: string, eventId: string, actor: Aud
   if (!isUuid(eventId) || !isUuid(accountId)) return false;
   return db.prisma.$transaction(async (tx) => {
     const removed = await tx.$queryRawUnsafe<Array<{ title: string; starts_at: Date; location: string }>>(
-      `WITH ${accountLockCte("locked", "$2")},
-       ev AS (
-         DELETE FROM events WHERE id = $1::uuid AND account_id = $2::uuid AND EXISTS (SELECT 1 FROM locked)
-         RETURNING title, starts_at, location, ${eventData("events")}),
-       ${notify("event.deleted")}
-       SELECT title, starts_at, location FROM ev`,
-      eventId,
-      accountId,
+      DELETE_SQL.text,
+      ...DELETE_SQL.values({ id: eventId, account: accountId }),
     );
     const event = removed[0];
     if (!event) return false;

@@ -1,3 +1,4 @@
+import { placeholders } from "@/lib/platform/db/sql";
 import { eventData } from "@/lib/outbound/sql";
 import type { EventInput, EventStatus, Recurrence } from "./schema";
 
@@ -5,7 +6,8 @@ import type { EventInput, EventStatus, Recurrence } from "./schema";
  * The SQL that defines what an upsert is, shared by the webhook's single-statement ingestion, the
  * dashboard and the CSV import, so "full replacement" and "identity" mean the same everywhere.
  * Identity is the unique index events_identity_key (account_id, title, starts_at, location); racing
- * identical upserts meet in ON CONFLICT instead of a read-then-write.
+ * identical upserts meet in ON CONFLICT instead of a read-then-write. Parameters are named placeholders
+ * (EventParams, lib/platform/db/sql.ts): a caller numbers its statement with `statement` and passes a record.
  */
 
 export type EventRecord = {
@@ -62,30 +64,46 @@ export function toEventRecord(row: EventRow): EventRecord {
   };
 }
 
-/** The ten field values, in the order the statements below number them. */
-export function eventFieldParams(input: EventInput): unknown[] {
-  return [
-    input.title,
-    input.startsAt.toISOString(),
-    input.startsAtOffset,
-    input.endsAt ? input.endsAt.toISOString() : null,
-    input.description,
-    input.location,
-    input.url,
-    input.price,
-    input.recurring,
-    input.status,
-  ];
+/** The ten fields of an event, named after their columns: one placeholder each in the statements below. */
+export const FIELD_NAMES = [
+  "title", "starts_at", "starts_at_offset", "ends_at", "description", "location", "url", "price", "recurring", "status",
+] as const;
+export type EventFields = Record<(typeof FIELD_NAMES)[number], unknown>;
+/** The parameters every event statement here uses (a statement may add its own). */
+export type EventParams = EventFields & { account: string };
+
+const p = placeholders<EventParams>();
+const FIELD_CASTS: Record<(typeof FIELD_NAMES)[number], string> = {
+  title: "text", starts_at: "timestamptz", starts_at_offset: "text", ends_at: "timestamptz", description: "text",
+  location: "text", url: "text", price: "text", recurring: "text", status: '"EventStatus"',
+};
+
+/** The field values of one event, for EventParams. */
+export function eventFields(input: EventInput): EventFields {
+  return {
+    title: input.title,
+    starts_at: input.startsAt.toISOString(),
+    starts_at_offset: input.startsAtOffset,
+    ends_at: input.endsAt ? input.endsAt.toISOString() : null,
+    description: input.description,
+    location: input.location,
+    url: input.url,
+    price: input.price,
+    recurring: input.recurring,
+    status: input.status,
+  };
 }
 
-/** The identity as a WHERE condition over the given parameter positions. */
-export function identityMatch(account: number, title: number, startsAt: number, location: number): string {
-  return `account_id = $${account}::uuid AND title = $${title}::text AND starts_at = $${startsAt}::timestamptz AND location = $${location}::text`;
+/** The identity (account, title, starts_at, location parameters) as a WHERE condition over `alias`'s columns. */
+export function identityMatch(alias?: string): string {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return (
+    `${column("account_id")} = ${p.account}::uuid AND ${column("title")} = ${p.title}::text` +
+    ` AND ${column("starts_at")} = ${p.starts_at}::timestamptz AND ${column("location")} = ${p.location}::text`
+  );
 }
 
-const INSERT_COLUMNS = "account_id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status";
-const FIELD_NAMES = ["title", "starts_at", "starts_at_offset", "ends_at", "description", "location", "url", "price", "recurring", "status"] as const;
-const FIELD_CASTS = ["text", "timestamptz", "text", "timestamptz", "text", "text", "text", "text", "text", '"EventStatus"'] as const;
+const INSERT_COLUMNS = `account_id, ${FIELD_NAMES.join(", ")}`;
 
 // Full replacement of every field but the identity; xmax = 0 only for a freshly inserted tuple. `data`
 // is the event as notifications carry it, for the outbox message every writer adds (lib/outbound/sql.ts).
@@ -96,40 +114,43 @@ const REPLACE_ON_CONFLICT = `ON CONFLICT (account_id, title, starts_at, location
     RETURNING e.id, e.status::text AS status, (e.xmax = 0) AS created, ${eventData("e")}`;
 
 /** The outbox source for upsert results (a CTE `from` with created and data): event.created or event.updated. */
-export const upsertNotifications = (account: string, from: string) =>
-  `SELECT ${account}::uuid AS account_id, CASE WHEN ${from}.created THEN 'event.created' ELSE 'event.updated' END AS type, ${from}.data FROM ${from}`;
+export const upsertNotifications = (from: string) =>
+  `SELECT ${p.account}::uuid AS account_id, CASE WHEN ${from}.created THEN 'event.created' ELSE 'event.updated' END AS type,
+    ${from}.data FROM ${from}`;
 
 /**
- * The upsert of one event: INSERT … ON CONFLICT DO UPDATE replacing every field with what was sent.
- * `source` is the FROM/WHERE tail that decides whether the row is offered at all (rate limit, plan
- * limit). Returns id, status, whether the row was created, and the event's notification data.
+ * The upsert of one event (EventParams): INSERT … ON CONFLICT DO UPDATE replacing every field with what
+ * was sent. `source` is the FROM/WHERE tail that decides whether the row is offered at all (rate limit,
+ * plan limit). Returns id, status, whether the row was created, and the event's notification data.
  */
-export function upsertEventSql(account: number, first: number, source: string): string {
-  const values = FIELD_CASTS.map((cast, offset) => `$${first + offset}::${cast}`).join(", ");
+export function upsertEventSql(source: string): string {
+  const values = FIELD_NAMES.map((name) => `${p[name]}::${FIELD_CASTS[name]}`).join(", ");
   return `INSERT INTO events AS e (${INSERT_COLUMNS})
-    SELECT $${account}::uuid, ${values}
+    SELECT ${p.account}::uuid, ${values}
     ${source}
     ${REPLACE_ON_CONFLICT}`;
 }
 
 /**
- * The same upsert for many events (CSV import): parameters `first`… are one array per field, in
- * eventFieldParams order (eventFieldArrays builds them). The rows must not repeat an identity: one
- * statement cannot change the same row twice.
+ * The same upsert for many events (CSV import): each field parameter is an array (eventFieldArrays).
+ * The rows must not repeat an identity: one statement cannot change the same row twice.
  */
-export function upsertEventBatchSql(account: number, first: number): string {
-  const arrays = FIELD_CASTS.map((cast, offset) => `$${first + offset}::${cast === "timestamptz" ? "timestamptz" : "text"}[]`).join(", ");
-  const values = FIELD_NAMES.map((name, index) => `u.${name}::${FIELD_CASTS[index]}`).join(", ");
+export function upsertEventBatchSql(): string {
+  const arrays = FIELD_NAMES.map((name) => `${p[name]}::${FIELD_CASTS[name] === "timestamptz" ? "timestamptz" : "text"}[]`);
+  const values = FIELD_NAMES.map((name) => `u.${name}::${FIELD_CASTS[name]}`).join(", ");
   return `INSERT INTO events AS e (${INSERT_COLUMNS})
-    SELECT $${account}::uuid, ${values}
-    FROM unnest(${arrays}) AS u(${FIELD_NAMES.join(", ")})
+    SELECT ${p.account}::uuid, ${values}
+    FROM unnest(${arrays.join(", ")}) AS u(${FIELD_NAMES.join(", ")})
     ${REPLACE_ON_CONFLICT}`;
 }
 
 /** One array per field, for upsertEventBatchSql. */
-export function eventFieldArrays(inputs: EventInput[]): unknown[][] {
-  const columns: unknown[][] = FIELD_NAMES.map(() => []);
-  for (const input of inputs) eventFieldParams(input).forEach((value, index) => columns[index].push(value));
+export function eventFieldArrays(inputs: EventInput[]): Record<keyof EventFields, unknown[]> {
+  const columns = Object.fromEntries(FIELD_NAMES.map((name) => [name, [] as unknown[]])) as Record<keyof EventFields, unknown[]>;
+  for (const input of inputs) {
+    const fields = eventFields(input);
+    for (const name of FIELD_NAMES) columns[name].push(fields[name]);
+  }
   return columns;
 }
 

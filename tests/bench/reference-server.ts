@@ -7,7 +7,7 @@ import { FIND_SOURCE_SQL, UPSERT_SQL } from "@/lib/events-webhook/ingest-sql";
 import { parsePayload } from "@/lib/events-webhook/payload";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import { isFreshTimestamp, verifySignature } from "@/lib/events-webhook/signature";
-import { eventFieldParams } from "@/lib/events/sql";
+import { eventFields } from "@/lib/events/sql";
 
 /*
  * The benchmark's yardstick: the app webhook's work on bare node:http + pg, without Next.js. The same
@@ -73,11 +73,20 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     };
     const result = await pool.query({
       name: "upsert",
-      text: UPSERT_SQL,
-      values: [
-        source.id, source.account_id, signature!.slice(7), source.secret_ciphertext, planLimits, "upsert",
-        Math.round(performance.now() - started), bodyExcerpt(body), body.length, JSON.stringify(headers), ...eventFieldParams(payload.event),
-      ],
+      text: UPSERT_SQL.text,
+      values: UPSERT_SQL.values({
+        ...eventFields(payload.event),
+        account: source.account_id,
+        source: source.id,
+        signature: signature!.slice(7),
+        secret: source.secret_ciphertext,
+        planLimits,
+        action: "upsert",
+        elapsed: Math.round(performance.now() - started),
+        body: bodyExcerpt(body),
+        bodyBytes: body.length,
+        headers: JSON.stringify(headers),
+      }),
     });
     const row = result.rows[0];
     if (row.code === "stale") continue;
