@@ -135,6 +135,21 @@ async function record(deliveryId: string, row: Loaded, attempt: number, result: 
   return outcome;
 }
 
+/**
+ * The headers an attempt sent, as the dashboard shows them: the signature masked (it is derived from the
+ * secret and the page is not the place for it), the timestamp as the second the attempt started (the
+ * attempt is recorded after it ends, so this can be a second off).
+ */
+export function sentHeaders(messageId: string, startedAt: Date): Array<[string, string]> {
+  return [
+    ["content-type", "application/json"],
+    ["user-agent", USER_AGENT],
+    ["webhook-id", messageId],
+    ["webhook-timestamp", String(Math.floor(startedAt.getTime() / 1000))],
+    ["webhook-signature", "v1,•••••••• (masked)"],
+  ];
+}
+
 function headersFor(row: Loaded): Record<string, string> {
   const timestamp = Math.floor(Date.now() / 1000);
   const secrets = [decryptSecret(row.secret_ciphertext)];

@@ -86,6 +86,8 @@ export type DeliveryAttempt = {
   outcome: string;
   deliveryStatus: "pending" | "succeeded" | "failed";
   nextAttemptAt: Date | null;
+  /** The body every attempt of the delivery sends (the notification, byte for byte). */
+  payload: string;
 };
 
 const CURSOR_TAG = "outbound-attempts";
@@ -101,7 +103,7 @@ export async function listDeliveryAttempts(
   const after = tryDecodeCursor(options.cursor, CURSOR_TAG, ["timestamptz", "uuid"]);
   const { rows } = await db.pool.query(
     `SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code, a.duration_ms, a.response_excerpt, a.error,
-            a.outcome, d.status::text AS delivery_status, d.next_attempt_at
+            a.outcome, d.status::text AS delivery_status, d.next_attempt_at, m.payload::text AS payload
      FROM outbound_attempts a
      JOIN outbound_deliveries d ON d.id = a.delivery_id
      JOIN outbound_messages m ON m.id = d.message_id
@@ -126,6 +128,7 @@ export async function listDeliveryAttempts(
       outcome: row.outcome,
       deliveryStatus: row.delivery_status,
       nextAttemptAt: row.next_attempt_at,
+      payload: row.payload,
     }),
   );
   const last = page[page.length - 1];

@@ -65,6 +65,10 @@ describe("managing deliveries", () => {
     expect(new Set(all.map((a) => a.messageId))).toEqual(new Set(ids));
     expect(all.map((a) => a.attemptedAt.getTime())).toEqual([...all.map((a) => a.attemptedAt.getTime())].sort((a, b) => b - a));
     expect(all[0]).toMatchObject({ statusCode: 204, outcome: "succeeded", deliveryStatus: "succeeded", type: "lead.created" });
+    // Each attempt names the body it sent: the notification itself, byte for byte.
+    const sent = await db.pool.query("SELECT payload::text AS payload FROM outbound_messages WHERE id = $1", [all[0].messageId]);
+    expect(all[0].payload).toBe(sent.rows[0].payload);
+    expect(JSON.parse(all[0].payload)).toMatchObject({ id: all[0].messageId, type: "lead.created" });
     expect((await listDeliveryAttempts((await createAccount()).accountId, subscriptionId)).data).toEqual([]);
   });
 

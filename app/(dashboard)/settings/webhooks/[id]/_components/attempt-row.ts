@@ -14,6 +14,8 @@ export type AttemptRow = {
   statusText: string | null;
   durationMs: number;
   responseExcerpt: string;
+  /** What was sent: the headers (signature masked) and the JSON body, indented for reading. */
+  request: { headers: Array<[string, string]>; body: string; bytes: number };
   error: string | null;
   outcome: string;
   /** Only on the newest attempt of a delivery: what happens next. */

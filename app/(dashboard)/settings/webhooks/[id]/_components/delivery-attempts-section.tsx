@@ -9,8 +9,17 @@ import { DeliveryAttemptsTable } from "./delivery-attempts-table";
 import { ReplayDialog } from "./replay-dialog";
 import { TestNotificationButton } from "./test-notification-button";
 import { formatInstantInFull, formatWithSeconds } from "@/lib/platform/format/date-time";
+import { sentHeaders } from "@/lib/outbound/deliver";
 
 const DAY_MS = 86_400_000;
+
+const indented = (json: string) => {
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+};
 
 /** "in a few seconds" rather than relativeTime's "just now" for a retry moments away. */
 const untilRetry = (at: Date, now: Date) => (at.getTime() - now.getTime() < 45_000 ? "in a few seconds" : relativeTime(at, now));
@@ -36,6 +45,11 @@ function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): Attem
       statusText: attempt.statusCode === null ? null : statusText(attempt.statusCode).replace(/^\d+ ?/, "") || null,
       durationMs: attempt.durationMs,
       responseExcerpt: attempt.responseExcerpt,
+      request: {
+        headers: sentHeaders(attempt.messageId, new Date(attempt.attemptedAt.getTime() - attempt.durationMs)),
+        body: indented(attempt.payload),
+        bytes: Buffer.byteLength(attempt.payload),
+      },
       error: attempt.error,
       outcome: attempt.outcome,
       nextRetry: pending ? { at: formatWithSeconds(attempt.nextAttemptAt!, timezone), relative: untilRetry(attempt.nextAttemptAt!, now) } : null,
