@@ -340,6 +340,23 @@ describe("deliveries from the dashboard", () => {
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual(MANAGERS_ONLY);
   });
 
+  it("retries now a delivery that waits hours for its next retry: due at once, its queued job moved to now", async () => {
+    const owner = await createAccount();
+    const subscription = await created(owner);
+    const messageId = await notifyAccount(owner.accountId);
+    const delivery = await deliveryOf(subscription.id, messageId);
+    await db.pool.query("UPDATE outbound_deliveries SET status = 'pending', attempts = 5, next_attempt_at = now() + interval '3 hours' WHERE id = $1", [delivery.id]);
+
+    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({ ok: true });
+    const { rows } = await db.pool.query(
+      `SELECT d.status::text AS status, d.attempts, d.next_attempt_at <= now() AS due,
+              (SELECT j.run_at <= now() FROM graphile_worker.jobs j WHERE j.key = 'outbound-delivery:' || d.id::text) AS job_due
+       FROM outbound_deliveries d WHERE d.id = $1`,
+      [delivery.id],
+    );
+    expect(rows[0]).toEqual({ status: "pending", attempts: 0, due: true, job_due: true });
+  });
+
   it("replays since a moment read in the account's time zone", async () => {
     const owner = await createAccount();
     await db.prisma.account.update({ where: { id: owner.accountId }, data: { timezone: "Europe/Berlin" } });

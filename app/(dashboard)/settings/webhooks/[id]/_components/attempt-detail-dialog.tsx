@@ -72,9 +72,9 @@ export function AttemptDetailDialog({ attempt, canManage, onClose }: { attempt: 
             copyName="Response"
             wrap
           />
-          {attempt.canResend && canManage ? (
+          {(attempt.canResend || attempt.nextRetry) && canManage ? (
             <div className="flex justify-end">
-              <ResendButton deliveryId={attempt.deliveryId} type={attempt.type} onDone={onClose} />
+              <ResendButton deliveryId={attempt.deliveryId} type={attempt.type} onDone={onClose} retry={!attempt.canResend} />
             </div>
           ) : null}
     </LogDetailDialog>

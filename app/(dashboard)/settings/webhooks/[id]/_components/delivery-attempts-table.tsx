@@ -42,9 +42,12 @@ export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows:
       header: "Next retry",
       cell: ({ row }) =>
         row.original.nextRetry ? (
-          <span className="block whitespace-nowrap">
-            <span className="block text-zinc-700">{row.original.nextRetry.at}</span>
-            <span className="text-xs text-zinc-500">{row.original.nextRetry.relative}</span>
+          <span className="flex flex-wrap items-center gap-x-3 gap-y-1.5">
+            <span className="block whitespace-nowrap">
+              <span className="block text-zinc-700">{row.original.nextRetry.at}</span>
+              <span className="text-xs text-zinc-500">{row.original.nextRetry.relative}</span>
+            </span>
+            {canManage ? <ResendButton deliveryId={row.original.deliveryId} type={row.original.type} retry /> : null}
           </span>
         ) : row.original.canResend && canManage ? (
           <ResendButton deliveryId={row.original.deliveryId} type={row.original.type} />

@@ -7,8 +7,11 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { resendDeliveryAction } from "../../actions";
 
-/** Queues a failed notification again, now, with a fresh set of retries. */
-export function ResendButton({ deliveryId, type, onDone }: { deliveryId: string; type: string; onDone?: () => void }) {
+/**
+ * Queues a notification again, now, with a fresh set of retries: "Resend" once it failed for good,
+ * "Retry now" while it waits for its next scheduled retry.
+ */
+export function ResendButton({ deliveryId, type, onDone, retry = false }: { deliveryId: string; type: string; onDone?: () => void; retry?: boolean }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const resend = () =>
@@ -20,9 +23,9 @@ export function ResendButton({ deliveryId, type, onDone }: { deliveryId: string;
       router.refresh();
     });
   return (
-    <Button variant="secondary" size="sm" onClick={resend} disabled={pending} aria-label={`Resend ${type} notification`}>
+    <Button variant="secondary" size="sm" onClick={resend} disabled={pending} aria-label={`${retry ? "Retry" : "Resend"} ${type} notification${retry ? " now" : ""}`}>
       <RotateCcw className="size-3.5" aria-hidden />
-      {pending ? "Resending…" : "Resend"}
+      {pending ? (retry ? "Retrying…" : "Resending…") : retry ? "Retry now" : "Resend"}
     </Button>
   );
 }
