@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
+import { sql, type Sql } from "@/lib/platform/db/sql";
 
 export type AuditAction =
   | "api_key.created"
@@ -50,44 +51,53 @@ export type AuditEntry = {
   metadata?: Prisma.InputJsonValue;
 };
 
+/** A connection (or transaction client) of the pg pool: the domains that write with plain SQL. */
+type SqlClient = { query: (text: string, values?: unknown[]) => Promise<unknown> };
+
+/*
+ * One insert for both kinds of writer (docs/architecture.md, "Data access"): Prisma writers run it on
+ * their Prisma transaction, SQL writers on their pg transaction client, so an entry always commits with
+ * its change. The actor is either known (id and label) or named by user id only: then the label (name
+ * and email at the time) is read in the same statement, and "System" when there is no such user.
+ */
+function insertAudit(
+  entry: Omit<AuditEntry, "actor" | "metadata"> & { metadata?: unknown },
+  actor: { id: string | null; label: string | null; lookupUserId: string | null },
+): Sql {
+  return sql`INSERT INTO audit_log (account_id, actor_id, actor_label, action, target_type, target_id, target_label, metadata)
+    SELECT ${entry.accountId}::uuid, coalesce(${actor.id}::uuid, u.id),
+      coalesce(${actor.label}::text, u.name || ' <' || u.email || '>', 'System'),
+      ${entry.action}::text, ${entry.target.type}::text, ${entry.target.id}::text, ${entry.target.label}::text,
+      ${JSON.stringify(entry.metadata ?? {})}::jsonb
+    FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = ${actor.lookupUserId}::uuid`;
+}
+
 /**
  * Records who did what. Pass the transaction that makes the change, so the change and its audit entry
  * commit or roll back together.
  */
 export async function recordAudit(entry: AuditEntry, tx: Prisma.TransactionClient = db.prisma): Promise<void> {
-  await tx.auditLog.create({
-    data: {
-      accountId: entry.accountId,
-      // actor_id names a user; an API key is named in the label (its id stays in the entry's metadata).
-      actorId: entry.actor && !("type" in entry.actor) ? entry.actor.id : null,
-      actorLabel: actorLabel(entry.actor),
-      action: entry.action,
-      targetType: entry.target.type,
-      targetId: entry.target.id,
-      targetLabel: entry.target.label,
-      metadata: entry.metadata ?? {},
-    },
-  });
+  const actor = {
+    // actor_id names a user; an API key is named in the label (its id stays in the entry's metadata).
+    id: entry.actor && !("type" in entry.actor) ? entry.actor.id : null,
+    label: actorLabel(entry.actor),
+    lookupUserId: null,
+  };
+  const statement = insertAudit(entry, actor);
+  await tx.$executeRawUnsafe(statement.text, ...statement.values);
 }
 
-/** A connection (or transaction client) of the pg pool: the domains that write with plain SQL. */
-type SqlClient = { query: (text: string, values?: unknown[]) => Promise<unknown> };
-
 /**
- * recordAudit for domains that write through the pg pool (leads, pipeline): the entry is inserted on
- * the caller's transaction client, so it commits with the change. The actor is named by user id; the
- * label (name and email at the time) is read in the same statement. No user id: the entry says "System".
+ * recordAudit for domains that write through the pg pool (leads, pipeline, conversations): the entry is
+ * inserted on the caller's transaction client, so it commits with the change. The actor is named by
+ * user id; no user id: the entry says "System".
  */
 export async function recordAuditSql(
   client: SqlClient,
   entry: Omit<AuditEntry, "actor" | "metadata"> & { actorUserId: string | null; metadata?: Record<string, unknown> },
 ): Promise<void> {
-  await client.query(
-    `INSERT INTO audit_log (account_id, actor_id, actor_label, action, target_type, target_id, target_label, metadata)
-     SELECT $1, u.id, coalesce(u.name || ' <' || u.email || '>', 'System'), $3, $4, $5, $6, $7::jsonb
-     FROM (SELECT 1) AS one LEFT JOIN users u ON u.id = $2::uuid`,
-    [entry.accountId, entry.actorUserId, entry.action, entry.target.type, entry.target.id, entry.target.label, JSON.stringify(entry.metadata ?? {})],
-  );
+  const statement = insertAudit(entry, { id: null, label: null, lookupUserId: entry.actorUserId });
+  await client.query(statement.text, statement.values);
 }
 
 function actorLabel(actor: AuditActor): string {
