@@ -4,8 +4,9 @@ import pg from "pg";
 import { PrismaClient } from "./generated/client";
 
 /*
- * One pg pool and one Prisma client per process. Hot paths (webhook ingestion, API key checks) use the
- * pool directly with hand-written SQL; everything else uses Prisma on the same pool.
+ * One pg pool and one Prisma client per process, Prisma on the same pool. Writers that share a
+ * transaction with outbound notifications, and hot paths, use the pool with SQL built by ./sql.ts;
+ * everything else uses Prisma (docs/architecture.md, "Data access").
  * The short connection timeout turns a stopped database into a fast 503 instead of a hang.
  */
 
