@@ -3,11 +3,13 @@
 import { useEffect, useRef } from "react";
 import { cn } from "@/components/ui/cn";
 import type { ChatMessage } from "./chat-client";
+import { LinkedText } from "./linked-text";
 import type { Pending } from "./use-chat";
 
 /*
  * The transcript: a live region screen readers announce politely as messages arrive. Text is rendered
- * as React text nodes only (never as HTML), so markup a visitor or an agent typed shows as typed.
+ * as React text nodes only (never as HTML), so markup a visitor or an agent typed shows as typed; links
+ * in the assistant's and the team's answers are anchors (linked-text.tsx).
  * The visitor's messages sit on the right; the assistant, the team and system notes on the left.
  */
 
@@ -58,7 +60,7 @@ function Message({ message, assistantName, showName }: { message: ChatMessage; a
       ) : null}
       <p className={cn(bubble, "rounded-bl-md text-zinc-900 ring-1", agent ? "bg-emerald-50 ring-emerald-200" : "bg-white ring-zinc-200")}>
         <span className="sr-only">{name}: </span>
-        {message.text}
+        <LinkedText text={message.text} />
       </p>
     </li>
   );
