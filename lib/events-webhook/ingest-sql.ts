@@ -129,15 +129,20 @@ const statusOf = `CASE outcome.code WHEN 'ok' THEN 200 WHEN 'duplicate' THEN 200
 export function actionStatement(actionCtes: string, failureCode: string, occurrence = "NULL", answerColumns = "") {
   return statement<ActionParams>(`WITH ${clock},
   src AS (
-    SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan, (${p.planLimits}::jsonb ->> a.plan::text)::int AS max_events
+    SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan,
+      (${p.planLimits}::jsonb ->> a.plan::text)::int AS max_events
     FROM webhook_sources s JOIN accounts a ON a.id = s.account_id
-    WHERE s.id = ${p.source}::uuid AND s.account_id = ${p.account}::uuid AND s.active AND s.secret_ciphertext = ${p.secret}::text),
-  dup AS (SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = ${p.source}::uuid AND signature = ${p.signature}::text) AS hit FROM src),
+    WHERE s.id = ${p.source}::uuid AND s.account_id = ${p.account}::uuid AND s.active
+      AND s.secret_ciphertext = ${p.secret}::text),
+  dup AS (
+    SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = ${p.source}::uuid AND signature = ${p.signature}::text) AS hit
+    FROM src),
   ${rateLimit(p.source, "clock, dup WHERE NOT dup.hit")},
   allowed AS (SELECT 1 FROM rl, src WHERE rl.points <= src.rate_limit),
   ${actionCtes},
   replay AS (
-    INSERT INTO webhook_replays (source_id, signature) SELECT ${p.source}::uuid, ${p.signature}::text FROM (SELECT 1 FROM ev LIMIT 1) accepted
+    INSERT INTO webhook_replays (source_id, signature)
+    SELECT ${p.source}::uuid, ${p.signature}::text FROM (SELECT 1 FROM ev LIMIT 1) accepted
     ON CONFLICT DO NOTHING RETURNING 1),
   outcome AS (SELECT CASE
       WHEN NOT EXISTS (SELECT 1 FROM src) THEN 'stale'
@@ -150,7 +155,8 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
   ${gate("replay_gate", REFUSAL_GATE_KIND, p.source, "clock, outcome WHERE outcome.code = 'duplicate'")},
   logged AS (
     INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, occurrence_at, error_code, latency_ms, body, body_bytes, headers)
-    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, ${occurrence}, NULLIF(outcome.code, 'ok'), ${latency(p.elapsed)},
+    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, ${occurrence},
+           NULLIF(outcome.code, 'ok'), ${latency(p.elapsed)},
            ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'stale'
       AND (outcome.code NOT IN ('rate_limited', 'duplicate') OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
@@ -174,13 +180,15 @@ export const UPSERT_SQL = actionStatement(
   restorable AS (
     SELECT x.event_id FROM event_exceptions x
     WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND NOT EXISTS (SELECT 1 FROM known)
-      AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id) = (${p.account}::uuid, ${p.title}::text, ${p.location}::text)
+      AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id)
+        = (${p.account}::uuid, ${p.title}::text, ${p.location}::text)
     LIMIT 1),
   ${accountRoomCte("room", p.account, "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known) AND NOT EXISTS (SELECT 1 FROM restorable)")},
   upserted AS (${upsertEventSql("FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
   unexcepted AS (
     DELETE FROM event_exceptions x USING restorable r
-    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND x.event_id = r.event_id AND EXISTS (SELECT 1 FROM allowed)
+    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND x.event_id = r.event_id
+      AND EXISTS (SELECT 1 FROM allowed)
     RETURNING x.event_id),
   restored AS (
     UPDATE events s SET updated_at = now() WHERE s.id = (SELECT event_id FROM unexcepted LIMIT 1)
@@ -202,7 +210,11 @@ export const CANCEL_SQL = actionStatement(
     UPDATE events SET status = 'cancelled', updated_at = CASE WHEN status = 'cancelled' THEN updated_at ELSE now() END
     WHERE ${identityMatch()} AND EXISTS (SELECT 1 FROM allowed)
     RETURNING id, status::text AS status, false AS created, ${eventData("events")}),
-  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.cancelled' AS type, ev.data FROM ev JOIN prior ON prior.id = ev.id WHERE prior.status <> 'cancelled'`)}`,
+  ${emitMessagesCte(
+    "notified",
+    `SELECT ${p.account}::uuid AS account_id, 'event.cancelled' AS type, ev.data
+     FROM ev JOIN prior ON prior.id = ev.id WHERE prior.status <> 'cancelled'`,
+  )}`,
   "event_not_found",
 );
 
@@ -231,7 +243,8 @@ export const INVALID_SQL = statement<InvalidParams>(`WITH ${clock},
   ${RATE_LIMITED_GATE(p.source)},
   logged AS (
     INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
-    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, outcome.code, ${latency(p.elapsed)}, ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
+    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, outcome.code,
+           ${latency(p.elapsed)}, ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate)
     RETURNING 1)
   SELECT outcome.code, rl.points, rl.expire - clock.ms AS reset_ms FROM outcome CROSS JOIN rl CROSS JOIN clock`);
@@ -244,4 +257,6 @@ export const INVALID_SQL = statement<InvalidParams>(`WITH ${clock},
 export const REJECTED_SQL = statement<RejectedParams>(`WITH ${clock},
   ${gate("refusal_gate", REFUSAL_GATE_KIND, p.source, "clock")}
   INSERT INTO webhook_deliveries (account_id, source_id, status, error_code, latency_ms, body, body_bytes, headers)
-  SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.status}::int, ${p.code}::text, ${latency(p.elapsed)}, ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb FROM refusal_gate`);
+  SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.status}::int, ${p.code}::text, ${latency(p.elapsed)},
+         ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
+  FROM refusal_gate`);

@@ -27,7 +27,8 @@ export const IMPORT_BATCH_SIZE = 500;
 
 /** The batch upsert: one array per event field (eventFieldArrays), for one account. */
 const UPSERT_BATCH = statement<Record<keyof EventFields, unknown[]> & { account: string }>(
-  `WITH ev AS (${upsertEventBatchSql()}), ${emitMessagesCte("notified", upsertNotifications("ev"))} SELECT created FROM ev`,
+  `WITH ev AS (${upsertEventBatchSql()}), ${emitMessagesCte("notified", upsertNotifications("ev"))}
+   SELECT created FROM ev`,
 );
 
 /** `exceptions` is undefined when the file has no such column: the series keeps the exceptions it has. */
@@ -168,7 +169,8 @@ async function replaceExceptions(client: Queryable, accountId: string, batch: Va
   });
   const query = sql`WITH target AS (
        SELECT e.id, u.ord
-       FROM unnest(${title}::text[], ${starts_at}::timestamptz[], ${location}::text[]) WITH ORDINALITY AS u(title, starts_at, location, ord)
+       FROM unnest(${title}::text[], ${starts_at}::timestamptz[], ${location}::text[])
+         WITH ORDINALITY AS u(title, starts_at, location, ord)
        JOIN events e ON e.account_id = ${account} AND e.title = u.title AND e.starts_at = u.starts_at
          AND e.location = u.location),
      wanted AS (

@@ -106,7 +106,10 @@ function render(fragment: Sql, params: Map<Param, string>): string {
 
 const isParam = (value: unknown): value is Param => typeof value === "object" && value !== null && PARAM in value;
 const isRaw = (value: unknown): value is Raw =>
-  typeof value === "object" && value !== null && Object.keys(value).length === 1 && typeof (value as Raw).raw === "string";
+  typeof value === "object" &&
+  value !== null &&
+  Object.keys(value).length === 1 &&
+  typeof (value as Raw).raw === "string";
 const isPlaceholder = (value: unknown): value is Placeholder =>
   typeof value === "string" && /^\$<[^<>\s]+>$/.test(value) && !value.startsWith("$<#");
 
@@ -146,7 +149,9 @@ export function join(fragments: readonly Sql[], separator = ", "): Sql {
 export function placeholders<T extends object>(): { readonly [K in keyof T & string]-?: Placeholder } {
   return new Proxy({} as { readonly [K in keyof T & string]-?: Placeholder }, {
     get: (_, name) => {
-      if (typeof name !== "string" || !/^[A-Za-z_]\w*$/.test(name)) throw new Error(`sql: bad placeholder name ${String(name)}`);
+      if (typeof name !== "string" || !/^[A-Za-z_]\w*$/.test(name)) {
+        throw new Error(`sql: bad placeholder name ${String(name)}`);
+      }
       return token(name);
     },
   });
