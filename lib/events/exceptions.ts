@@ -6,6 +6,7 @@ import { inTransaction } from "@/lib/platform/db/transaction";
 import { formatDateTime, formatShortDayTime } from "@/lib/platform/format/date-time";
 import { isKnownTimeZone } from "@/lib/platform/format/zoned-time";
 import { isUuid } from "@/lib/platform/ids";
+import { placeholders, statement } from "@/lib/platform/db/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { MAX_INSTANT_MS, MIN_INSTANT_MS } from "./datetime";
 import { LAST_INSTANT, occurrenceAt, occurrencesBetween, type Occurrence } from "./occurrences";
@@ -118,16 +119,21 @@ async function audit(
   });
 }
 
+/** The occurrence statements' parameters, by name (lib/platform/db/sql.ts): `at` is the occurrence's start. */
+type OccurrenceParams = { account: string; event: string; at: string };
+const p = placeholders<OccurrenceParams & { kind: string }>();
+
 // A cancel after a delete keeps the occurrence deleted (the webhook's rule); only a change of kind, or a
-// new exception, bumps the series and notifies. $1 account, $2 event, $3 instant, $4 kind. The event is
+// new exception, bumps the series and notifies. The event is
 // reached by id alone once its account is checked: a generic plan joining it otherwise may scan the
 // account's events.
-const REMOVE_SQL = `WITH prior AS (
+const REMOVE_SQL = statement<OccurrenceParams & { kind: string }>(`WITH prior AS (
     SELECT kind FROM event_exceptions
-    WHERE account_id = $1::uuid AND occurs_at = $3::timestamptz AND event_id = $2::uuid),
+    WHERE account_id = ${p.account}::uuid AND occurs_at = ${p.at}::timestamptz AND event_id = ${p.event}::uuid),
   excepted AS (
     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
-    SELECT $1::uuid, $3::timestamptz, $2::uuid, $4::text WHERE (SELECT account_id FROM events WHERE id = $2::uuid) = $1::uuid
+    SELECT ${p.account}::uuid, ${p.at}::timestamptz, ${p.event}::uuid, ${p.kind}::text
+    WHERE (SELECT account_id FROM events WHERE id = ${p.event}::uuid) = ${p.account}::uuid
     ON CONFLICT (account_id, occurs_at, event_id)
       DO UPDATE SET kind = CASE WHEN x.kind = 'deleted' THEN 'deleted' ELSE EXCLUDED.kind END
     RETURNING event_id, kind),
@@ -135,22 +141,23 @@ const REMOVE_SQL = `WITH prior AS (
     SELECT event_id, kind FROM excepted
     WHERE NOT EXISTS (SELECT 1 FROM prior) OR (SELECT kind FROM prior) <> excepted.kind),
   touched AS (
-    UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = $2::uuid AND c.event_id = s.id
-    RETURNING s.id, ${eventData("s", { removed: "$3" })}),
-  ${emitMessagesCte("notified", "SELECT $1::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched")}
-  SELECT (SELECT kind FROM excepted) AS kind, (SELECT count(*) FROM touched)::int AS changed`;
+    UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = ${p.event}::uuid AND c.event_id = s.id
+    RETURNING s.id, ${eventData("s", { removed: p.at })}),
+  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data
+    FROM touched`)}
+  SELECT (SELECT kind FROM excepted) AS kind, (SELECT count(*) FROM touched)::int AS changed`);
 
-// $1 account, $2 event, $3 instant.
-const RESTORE_SQL = `WITH unexcepted AS (
+const RESTORE_SQL = statement<OccurrenceParams>(`WITH unexcepted AS (
     DELETE FROM event_exceptions x
-    WHERE x.account_id = $1::uuid AND x.event_id = $2::uuid AND x.occurs_at = $3::timestamptz
-      AND (SELECT account_id FROM events WHERE id = $2::uuid) = $1::uuid
+    WHERE x.account_id = ${p.account}::uuid AND x.event_id = ${p.event}::uuid AND x.occurs_at = ${p.at}::timestamptz
+      AND (SELECT account_id FROM events WHERE id = ${p.event}::uuid) = ${p.account}::uuid
     RETURNING x.event_id, x.kind),
   restored AS (
-    UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = $2::uuid AND u.event_id = s.id
-    RETURNING s.id, u.kind, ${eventData("s", { restored: "$3" })}),
-  ${emitMessagesCte("notified", "SELECT $1::uuid AS account_id, 'event.updated' AS type, restored.data FROM restored")}
-  SELECT kind FROM restored`;
+    UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = ${p.event}::uuid AND u.event_id = s.id
+    RETURNING s.id, u.kind, ${eventData("s", { restored: p.at })}),
+  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, restored.data
+    FROM restored`)}
+  SELECT kind FROM restored`);
 
 /**
  * Runs `work` in a transaction with the account's event locked and the instant read, or answers the
@@ -197,8 +204,11 @@ export async function removeOccurrence(
       const message = `${label} is the first occurrence of “${event.title}”: ${series}.`;
       return refused("first_occurrence", message);
     }
-    const params = [accountId, eventId, at.toISOString(), kind];
-    const { rows } = await client.query<{ kind: ExceptionKind; changed: number }>(REMOVE_SQL, params);
+    const params = { account: accountId, event: eventId, at: at.toISOString(), kind };
+    const { rows } = await client.query<{ kind: ExceptionKind; changed: number }>(
+      REMOVE_SQL.text,
+      REMOVE_SQL.values(params),
+    );
     const changed = rows[0].changed > 0;
     const action = rows[0].kind === "deleted" ? "event.occurrence_deleted" : "event.occurrence_cancelled";
     if (changed) await audit(client, { accountId, actorUserId, action }, found, at);
@@ -216,7 +226,8 @@ export async function restoreOccurrence(
 ): Promise<OccurrenceChange> {
   return withLockedEvent(accountId, eventId, occursAt, async (client, found, at) => {
     const label = occurrenceLabel(at, found.timeZone, now);
-    const { rows } = await client.query<{ kind: ExceptionKind }>(RESTORE_SQL, [accountId, eventId, at.toISOString()]);
+    const params = { account: accountId, event: eventId, at: at.toISOString() };
+    const { rows } = await client.query<{ kind: ExceptionKind }>(RESTORE_SQL.text, RESTORE_SQL.values(params));
     if (!rows[0]) {
       return refused("not_removed", `The occurrence on ${label} is not removed; it may have been restored already.`);
     }

@@ -53,6 +53,10 @@ const CREATE_SQL = statement<Omit<Params, "id">>(
      SELECT ${EVENT_COLUMNS} FROM ev`,
 );
 
+const EXISTS_SQL = statement<Pick<Params, "account" | "title" | "starts_at" | "location">>(
+  `SELECT 1 FROM events WHERE ${identityMatch()}`,
+);
+
 const UPSERT_SQL = statement<Omit<Params, "id">>(
   `WITH known AS (SELECT 1 FROM events WHERE ${identityMatch()}),
      ${accountRoomCte("room", p.account, `${p.maxEvents}::int`, "NOT EXISTS (SELECT 1 FROM known)")},
@@ -143,11 +147,9 @@ export async function createEvent(accountId: string, input: unknown): Promise<Ev
   const params = { ...eventFields(parsed.value), account: accountId, maxEvents: PLANS[plan].maxEvents };
   const result = await db.pool.query<EventRow>(CREATE_SQL.text, CREATE_SQL.values(params));
   if (result.rows[0]) return { ok: true, event: toEventRecord(result.rows[0]), created: true };
-  const { title, startsAt, location } = parsed.value;
-  const exists = await db.pool.query(
-    "SELECT 1 FROM events WHERE account_id = $1::uuid AND title = $2::text AND starts_at = $3::timestamptz AND location = $4::text",
-    [accountId, title, startsAt.toISOString(), location],
-  );
+  const { title, starts_at, location } = params;
+  const identity = { account: accountId, title, starts_at, location };
+  const exists = await db.pool.query(EXISTS_SQL.text, EXISTS_SQL.values(identity));
   return exists.rowCount ? failure("duplicate_identity", duplicateMessage) : failure("plan_limit_reached", planLimitMessage(plan));
 }
 
