@@ -3,7 +3,7 @@ import { recordAuditSql } from "@/lib/audit/record";
 import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { isPublicId } from "@/lib/platform/ids";
-import { CONVERSATION_ID_PREFIX, IDLE_CLOSE_MS, type Conversation, type Message } from "./model";
+import { IDLE_CLOSE_MS, type Conversation, type Message } from "./model";
 import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow } from "./sql";
 
 /*
@@ -19,7 +19,7 @@ export type AgentResult =
   | { ok: false; reason: "not_in_handoff"; status: Conversation["status"] };
 
 export async function agentReply(accountId: string, conversationId: string, reply: { text: string; authorName: string | null }): Promise<AgentResult> {
-  if (!isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  if (!isPublicId(conversationId, "conversation")) return { ok: false, reason: "not_found" };
   return inTransaction(async (client) => {
     const { rows } = await client.query<ConversationRow>(
       `UPDATE conversations SET status = 'handoff_active', last_message_at = now(), updated_at = now()
@@ -54,7 +54,7 @@ export async function closeConversation(
   reason: "agent" | "api",
   options: { auditUserId?: string } = {},
 ): Promise<CloseResult> {
-  if (!isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  if (!isPublicId(conversationId, "conversation")) return { ok: false, reason: "not_found" };
   return inTransaction(async (client) => {
     const closed = await closeWhere(client, `account_id = $1 AND id = $2`, [accountId, conversationId], reason);
     if (closed[0]) {

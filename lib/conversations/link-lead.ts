@@ -6,7 +6,6 @@ import { recordLeadChanges } from "@/lib/leads/changes";
 import { leadDisplayName } from "@/lib/leads/display";
 import type { Lead } from "@/lib/leads/model";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "@/lib/leads/sql";
-import { CONVERSATION_ID_PREFIX } from "./model";
 import { CONVERSATION_COLUMNS, toConversation, type ConversationRow } from "./sql";
 
 /*
@@ -29,7 +28,7 @@ export async function linkClaimedLead(
   leadId: string,
   userId: string,
 ): Promise<LinkLeadResult> {
-  if (!isPublicId(conversationId, CONVERSATION_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  if (!isPublicId(conversationId, "conversation")) return { ok: false, reason: "not_found" };
   return inTransaction(async (client) => {
     const found = await client.query<ConversationRow>(
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2 FOR UPDATE`,

@@ -4,9 +4,6 @@
  * conversation looks the same wherever it appears.
  */
 
-export const CONVERSATION_ID_PREFIX = "conv_";
-export const MESSAGE_ID_PREFIX = "msg_";
-export const WIDGET_ID_PREFIX = "wid_";
 
 export const CONVERSATION_STATUSES = ["bot", "handoff_requested", "handoff_active", "closed"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];

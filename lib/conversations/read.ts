@@ -3,7 +3,7 @@ import { db } from "@/lib/platform/db/client";
 import { isPublicId } from "@/lib/platform/ids";
 import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset";
 import type { ListPage } from "@/lib/api/list";
-import { CONVERSATION_ID_PREFIX, type Conversation, type ConversationStatus, type Message } from "./model";
+import { type Conversation, type ConversationStatus, type Message } from "./model";
 import { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor } from "./schemas";
 import { CONVERSATION_COLUMNS, MESSAGE_COLUMNS, toConversation, toMessage, type ConversationRow, type MessageRow } from "./sql";
 
@@ -16,7 +16,7 @@ import { CONVERSATION_COLUMNS, MESSAGE_COLUMNS, toConversation, toMessage, type 
 export { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor };
 
 export async function getConversation(accountId: string, id: string): Promise<Conversation | null> {
-  if (!isPublicId(id, CONVERSATION_ID_PREFIX)) return null;
+  if (!isPublicId(id, "conversation")) return null;
   const { rows } = await db.pool.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, id]);
   return rows[0] ? toConversation(rows[0]) : null;
 }

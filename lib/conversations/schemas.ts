@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isPublicId } from "@/lib/platform/ids";
 import { cursorParam, limitParam, orderParam } from "@/lib/api/list";
-import { CONVERSATION_ID_PREFIX, CONVERSATION_STATUSES } from "./model";
+import { CONVERSATION_STATUSES } from "./model";
 import { checkMessageText, MAX_AUTHOR_NAME_LENGTH, MAX_MESSAGE_LENGTH } from "./text";
 
 /*
@@ -26,7 +26,7 @@ const dateTime = z
   .meta({ format: "date-time", example: "2026-01-31T09:00:00Z" });
 
 const acceptConversationCursor = ([updatedAt, id]: string[]): ConversationCursor | null =>
-  isPublicId(id, CONVERSATION_ID_PREFIX) ? { updatedAt, id } : null;
+  isPublicId(id, "conversation") ? { updatedAt, id } : null;
 
 /** GET /api/public/conversations */
 export const listConversationsQuerySchema = z.object({

@@ -1,8 +1,7 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
 import { inTransaction } from "@/lib/platform/db/transaction";
-import { generatePublicId } from "@/lib/platform/ids";
-import { WIDGET_ID_PREFIX } from "./model";
+import { newPublicId } from "@/lib/platform/ids";
 import { checkWidgetSettings, type CheckedWidgetSettings, type SettingsProblems, type WidgetSettingsForm } from "./settings-input";
 
 /*
@@ -25,7 +24,7 @@ export async function saveWidgetSettings(context: { accountId: string; actorUser
   const { settings } = checked;
 
   return inTransaction(async (client) => {
-    await client.query("INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING", [generatePublicId(WIDGET_ID_PREFIX), context.accountId]);
+    await client.query("INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING", [newPublicId("widget"), context.accountId]);
     // Locked, so two saves at once each compare against what the other stored.
     const { rows } = await client.query<Row>("SELECT id, assistant_name, greeting, allowed_origins FROM chat_widgets WHERE account_id = $1 FOR UPDATE", [context.accountId]);
     const before = rows[0]!;

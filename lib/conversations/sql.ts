@@ -1,8 +1,8 @@
 import "server-only";
 import type { Queryable } from "@/lib/platform/db/transaction";
 import type { Notification } from "@/lib/outbound/emit";
-import { generatePublicId } from "@/lib/platform/ids";
-import { MESSAGE_ID_PREFIX, serializeConversation, serializeMessage, type Conversation, type ConversationStatus, type Message, type MessageAuthor } from "./model";
+import { newPublicId } from "@/lib/platform/ids";
+import { serializeConversation, serializeMessage, type Conversation, type ConversationStatus, type Message, type MessageAuthor } from "./model";
 
 /* Shared SQL of the conversations domain. Hot paths use the pg pool directly (no ORM per request). */
 
@@ -95,7 +95,7 @@ export async function insertMessages(client: Queryable, accountId: string, conve
     [
       conversationId,
       accountId,
-      messages.map(() => generatePublicId(MESSAGE_ID_PREFIX)),
+      messages.map(() => newPublicId("chatMessage")),
       messages.map((message) => message.author),
       messages.map((message) => message.authorName),
       messages.map((message) => message.text),

@@ -1,8 +1,8 @@
 import "server-only";
 import type { Queryable } from "@/lib/platform/db/transaction";
-import { generatePublicId } from "@/lib/platform/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { emitMessagesCte } from "@/lib/outbound/sql";
-import { MESSAGE_ID_PREFIX, type Conversation, type MessageAuthor, type VisitorResult } from "./model";
+import { type Conversation, type MessageAuthor, type VisitorResult } from "./model";
 import { CONVERSATION_COLUMNS, conversationColumnsOf, toConversation, toMessage, type ConversationRow } from "./sql";
 
 /*
@@ -66,7 +66,7 @@ export async function writeVisitorMessage(
     values: [
       conversationId,
       accountId,
-      lines.map(() => generatePublicId(MESSAGE_ID_PREFIX)),
+      lines.map(() => newPublicId("chatMessage")),
       lines.map((line) => line.author),
       lines.map((line) => line.text),
       answer?.authorName ?? null,

@@ -7,8 +7,8 @@ import { db } from "@/lib/platform/db/client";
 import { onOneConnection } from "@/lib/platform/db/connection";
 import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
-import { generatePublicId, randomBase62 } from "@/lib/platform/ids";
-import { CONVERSATION_ID_PREFIX, type Conversation, type Message, type VisitorResult } from "./model";
+import { newPublicId, randomBase62 } from "@/lib/platform/ids";
+import { type Conversation, type Message, type VisitorResult } from "./model";
 import { CONVERSATION_COLUMNS, conversationColumnsOf, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
 import { writeVisitorMessage } from "./visitor-message";
 import type { ChatWidget } from "./widget";
@@ -32,7 +32,7 @@ export async function startConversation(widget: ChatWidget, session: SessionData
     const { rows } = await client.query<ConversationRow>(
       `INSERT INTO conversations (id, account_id, widget_id, visitor_token_hash, page_url, referrer, user_agent, locale)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
-      [generatePublicId(CONVERSATION_ID_PREFIX), widget.accountId, widget.id, hashVisitorToken(visitorToken), session.pageUrl, session.referrer, session.userAgent, session.locale],
+      [newPublicId("conversation"), widget.accountId, widget.id, hashVisitorToken(visitorToken), session.pageUrl, session.referrer, session.userAgent, session.locale],
     );
     const conversation = toConversation(rows[0]!);
     // The greeting is part of the transcript, so the inbox shows what the visitor saw.

@@ -1,7 +1,6 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { generatePublicId, isPublicId } from "@/lib/platform/ids";
-import { WIDGET_ID_PREFIX } from "./model";
+import { newPublicId, isPublicId } from "@/lib/platform/ids";
 
 /*
  * An account's chat widget: created on first use, so every account has one without a migration step.
@@ -48,13 +47,13 @@ export function toWidget(row: WidgetRow): ChatWidget {
 }
 
 export async function findWidget(widgetId: string): Promise<ChatWidget | null> {
-  if (!isPublicId(widgetId, WIDGET_ID_PREFIX)) return null;
+  if (!isPublicId(widgetId, "widget")) return null;
   const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.id = $1`, [widgetId]);
   return rows[0] ? toWidget(rows[0]) : null;
 }
 
 export async function getOrCreateWidget(accountId: string): Promise<ChatWidget> {
-  await db.pool.query(`INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING`, [generatePublicId(WIDGET_ID_PREFIX), accountId]);
+  await db.pool.query(`INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING`, [newPublicId("widget"), accountId]);
   const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.account_id = $1`, [accountId]);
   return toWidget(rows[0]!);
 }

@@ -1,9 +1,8 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { isUuid } from "@/lib/platform/ids";
+import { isPublicId, isUuid } from "@/lib/platform/ids";
 import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
-import { isPublicIdFormat } from "./ids";
 
 /*
  * Recent Deliveries (Events → Webhook): newest first, paged by a (received_at, id) keyset cursor on the
@@ -73,7 +72,7 @@ const STATUS_RANGES = { "2xx": [200, 299], "4xx": [400, 499], "5xx": [500, 599] 
 
 export async function listDeliveries(accountId: string, sourceId: string, options: ListDeliveriesOptions = {}): Promise<DeliveryPage> {
   const empty: DeliveryPage = { items: [], olderCursor: null, newerCursor: null };
-  if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicIdFormat(sourceId))) return empty;
+  if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicId(sourceId, "source"))) return empty;
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
   const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY_PARTS);
   const newer = Boolean(cursor) && options.direction === "newer";

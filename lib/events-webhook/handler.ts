@@ -8,7 +8,7 @@ import { unavailableResponse } from "@/lib/platform/http/api-error";
 import { readWebhookBody as readBody } from "./body";
 import type { BodyRead } from "@/lib/platform/http/body";
 import { bodyExcerpt, loggedHeaders, loggedTitle, type LoggedHeaders } from "./delivery-record";
-import { isPublicIdFormat } from "./ids";
+import { isPublicId } from "@/lib/platform/ids";
 import { CANCEL_SQL, DELETE_SQL, FIND_SOURCE_SQL, INVALID_SQL, REJECTED_SQL, UPSERT_SQL, type ActionParams, type InvalidParams } from "./ingest-sql";
 import {
   CANCEL_OCCURRENCE_SQL,
@@ -114,7 +114,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
     };
 
     try {
-      if (!isPublicIdFormat(publicId)) return rejection("source_not_found");
+      if (!isPublicId(publicId, "source")) return rejection("source_not_found");
       const logged = loggedHeaders(request.headers);
       const timestamp = request.headers.get(TIMESTAMP_HEADER);
       const signature = request.headers.get(SIGNATURE_HEADER);

@@ -6,7 +6,7 @@ import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
 import { appBaseUrl } from "@/lib/platform/http/app-url";
 import { isUuid } from "@/lib/platform/ids";
-import { generatePublicId, isPublicIdFormat } from "./ids";
+import { isPublicId, newPublicId } from "@/lib/platform/ids";
 import { decryptSecret, encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 
 /*
@@ -52,7 +52,7 @@ const toView = (row: SourceRow): WebhookSourceView => ({ ...row, endpointUrl: en
 function sourceWhere(accountId: string, sourceId: string): Prisma.WebhookSourceWhereInput | null {
   if (!isUuid(accountId)) return null;
   if (isUuid(sourceId)) return { id: sourceId, accountId };
-  if (isPublicIdFormat(sourceId)) return { publicId: sourceId, accountId };
+  if (isPublicId(sourceId, "source")) return { publicId: sourceId, accountId };
   return null;
 }
 
@@ -87,7 +87,7 @@ export async function getSource(accountId: string, sourceId: string): Promise<We
 async function insertSource(tx: Prisma.TransactionClient, accountId: string, name: string) {
   const secret = generateSecret();
   const row = await tx.webhookSource.create({
-    data: { accountId, name, publicId: generatePublicId(), secretCiphertext: encryptSecret(secret), rateLimitPerMinute: defaultRateLimit() },
+    data: { accountId, name, publicId: newPublicId("source"), secretCiphertext: encryptSecret(secret), rateLimitPerMinute: defaultRateLimit() },
     select: viewSelect,
   });
   return { source: toView(row), secret };

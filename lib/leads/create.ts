@@ -1,10 +1,9 @@
 import "server-only";
-import { generatePublicId } from "@/lib/platform/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { db } from "@/lib/platform/db/client";
 import { emitMessagesCte } from "@/lib/outbound/sql";
 import { defaultSource, type LeadContext, type LeadWriteResult } from "./model";
 import type { CreateLeadBody } from "./schemas";
-import { LEAD_ID_PREFIX } from "./schemas";
 import { LEAD_COLUMNS, leadIdByEmail, leadJsonSql, toLead, unknownStageProblem, type LeadRow } from "./sql";
 
 export type CreateLeadInput = CreateLeadBody & { conversationId?: string | null };
@@ -37,7 +36,7 @@ export async function createLead(context: LeadContext, input: CreateLeadInput): 
     name: "lead-create",
     text: INSERT_SQL,
     values: [
-      generatePublicId(LEAD_ID_PREFIX),
+      newPublicId("lead"),
       accountId,
       input.name,
       input.email,

@@ -2,11 +2,11 @@ import "server-only";
 import type { CsvRow, CsvRowProblem } from "@/lib/platform/csv/parse";
 import type { CsvImporter, CsvImportSummary, CsvRowCheck } from "@/lib/csv-import/upload";
 import { db } from "@/lib/platform/db/client";
-import { generatePublicId } from "@/lib/platform/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { parseWith } from "@/lib/api/validation";
 import { LEAD_CSV_COLUMNS } from "./csv-export";
 import { listPipelineStages } from "./pipeline";
-import { AT_LEAST_ONE, createLeadSchema, LEAD_ID_PREFIX, LEAD_LIMITS, type CreateLeadBody } from "./schemas";
+import { AT_LEAST_ONE, createLeadSchema, LEAD_LIMITS, type CreateLeadBody } from "./schemas";
 import { recordLeadChanges } from "./changes";
 import type { LeadChange } from "./model";
 import { LEAD_COLUMNS, toLead, type LeadRow, type Queryable } from "./sql";
@@ -161,7 +161,7 @@ async function importBatch(client: Queryable, accountId: string, batch: LeadImpo
   const existing = new Set(found.map((row) => row.email));
   const toUpdate = batch.filter((row) => row.lead.email && existing.has(row.lead.email));
   const toInsert = batch.filter((row) => !row.lead.email || !existing.has(row.lead.email));
-  const ids = toInsert.map(() => generatePublicId(LEAD_ID_PREFIX));
+  const ids = toInsert.map(() => newPublicId("lead"));
 
   const updatedRows = await updateExisting(client, accountId, toUpdate);
   const insertedRows = await insertNew(client, accountId, toInsert, ids);

@@ -5,7 +5,7 @@ import { encodeCursor, tryDecodeCursor } from "@/lib/platform/pagination/keyset"
 import type { Lead } from "./model";
 import { listLeads } from "./read";
 import { readLeadFilters } from "./filters";
-import { LEAD_CURSOR, LEAD_ID_PREFIX, type LeadCursor } from "./schemas";
+import { LEAD_CURSOR, type LeadCursor } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 
 /*
@@ -22,7 +22,7 @@ function cursorOf(lead: Lead): string {
 /** A cursor this module issued, or null (then the first page is shown). */
 function readCursor(text: string | undefined): LeadCursor | null {
   const values = tryDecodeCursor(text, LEAD_CURSOR.tag, LEAD_CURSOR.parts);
-  if (!values || !isPublicId(values[1], LEAD_ID_PREFIX)) return null;
+  if (!values || !isPublicId(values[1], "lead")) return null;
   return { createdAt: values[0], id: values[1] };
 }
 

@@ -3,12 +3,11 @@ import { recordAuditSql } from "@/lib/audit/record";
 import { isPublicId } from "@/lib/platform/ids";
 import { leadDisplayName } from "./display";
 import type { LeadContext } from "./model";
-import { LEAD_ID_PREFIX } from "./schemas";
 import { inTransaction } from "./sql";
 
 /** Deletes a lead of the account; the delete and its audit entry commit together. */
 export async function deleteLead(context: LeadContext, id: string): Promise<{ ok: true; name: string } | { ok: false; reason: "not_found" }> {
-  if (!isPublicId(id, LEAD_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  if (!isPublicId(id, "lead")) return { ok: false, reason: "not_found" };
   return inTransaction(async (client) => {
     const { rows } = await client.query<{ name: string | null; email: string | null; phone: string | null }>(
       "DELETE FROM leads WHERE account_id = $1 AND id = $2 RETURNING name, email, phone",

@@ -4,7 +4,7 @@ import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset"
 import { isPublicId } from "@/lib/platform/ids";
 import type { ListPage } from "@/lib/api/list";
 import type { Lead } from "./model";
-import { LEAD_CURSOR, LEAD_ID_PREFIX, type LeadCursor } from "./schemas";
+import { LEAD_CURSOR, type LeadCursor } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 
 /*
@@ -15,7 +15,7 @@ import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
  */
 
 export async function getLead(accountId: string, id: string): Promise<Lead | null> {
-  if (!isPublicId(id, LEAD_ID_PREFIX)) return null;
+  if (!isPublicId(id, "lead")) return null;
   const { rows } = await db.pool.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2`, [accountId, id]);
   return rows[0] ? toLead(rows[0]) : null;
 }

@@ -14,7 +14,6 @@ import { isPublicId } from "@/lib/platform/ids";
  * field is unchanged and null or "" clears it. Metadata values set to null are deleted on PATCH.
  */
 
-export const LEAD_ID_PREFIX = "lead_";
 
 export const LEAD_LIMITS = {
   name: 200,
@@ -160,7 +159,7 @@ export type LeadCursor = { createdAt: string; id: string };
 export const LEAD_CURSOR = { tag: "leads", parts: ["timestamptz", "text"] } as const;
 
 function acceptLeadCursor([createdAt, id]: string[]): LeadCursor | null {
-  return isPublicId(id, LEAD_ID_PREFIX) ? { createdAt, id } : null;
+  return isPublicId(id, "lead") ? { createdAt, id } : null;
 }
 
 /** GET /api/public/leads */

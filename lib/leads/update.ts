@@ -4,7 +4,7 @@ import { isUniqueViolation } from "@/lib/platform/db/errors";
 import { isPublicId } from "@/lib/platform/ids";
 import { recordLeadChanges } from "./changes";
 import type { Lead, LeadChange, LeadContext, LeadWriteResult } from "./model";
-import { AT_LEAST_ONE, LEAD_ID_PREFIX, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";
+import { AT_LEAST_ONE, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";
 import { inTransaction, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknownStageProblem, type LeadRow, type Queryable } from "./sql";
 
 /*
@@ -34,7 +34,7 @@ function mergeMetadata(current: Record<string, string>, changes: MetadataChanges
 /** PATCH: only the fields present change. A stage change also moves stage_changed_at. */
 export async function updateLead(context: LeadContext, id: string, body: UpdateLeadBody): Promise<LeadWriteResult> {
   const { accountId } = context;
-  if (!isPublicId(id, LEAD_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  if (!isPublicId(id, "lead")) return { ok: false, reason: "not_found" };
   try {
     return await inTransaction(async (client) => {
       const current = await lockLead(client, accountId, id);
@@ -85,7 +85,7 @@ export async function updateLead(context: LeadContext, id: string, body: UpdateL
 /** Moves a lead to another stage of the pipeline. Moving it to the stage it is in changes nothing. */
 export async function changeLeadStage(context: LeadContext, id: string, stage: string): Promise<LeadWriteResult> {
   const { accountId } = context;
-  if (!isPublicId(id, LEAD_ID_PREFIX)) return { ok: false, reason: "not_found" };
+  if (!isPublicId(id, "lead")) return { ok: false, reason: "not_found" };
   return inTransaction(async (client) => {
     const current = await lockLead(client, accountId, id);
     if (!current) return { ok: false, reason: "not_found" } as const;

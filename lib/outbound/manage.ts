@@ -11,8 +11,7 @@ import { emitMessagesCte } from "./sql";
  * newest first. Every function is scoped by account: an id of another account finds nothing.
  */
 
-const SUBSCRIPTION_PREFIX = "whsub_";
-const validSubscription = (accountId: string, subscriptionId: string) => isUuid(accountId) && isPublicId(subscriptionId, SUBSCRIPTION_PREFIX);
+const validSubscription = (accountId: string, subscriptionId: string) => isUuid(accountId) && isPublicId(subscriptionId, "subscription");
 
 // Back to pending with a fresh attempt count, and its job queued to run now (the job key keeps it single).
 // A delivery whose first attempt is still to come (pending, no attempt yet) is already queued, in a chunk of

@@ -1,3 +1,5 @@
+import { PUBLIC_IDS } from "@/lib/platform/ids";
+
 /*
  * The transactional outbox in SQL (docs/outbound-webhooks.md, "Delivery"): a notification is a row of
  * outbound_messages written by the same statement or transaction as the change it announces, so a change
@@ -10,8 +12,6 @@
  * No server-only marker: the webhook benchmark's reference server runs these statements too.
  */
 
-export const MESSAGE_ID_PREFIX = "whmsg_";
-
 /**
  * A data-modifying CTE named `name` that writes one message per row of `source`, a query with the
  * columns account_id (uuid), type (text) and data (jsonb). The payload is exactly the body receivers
@@ -23,7 +23,7 @@ export function emitMessagesCte(name: string, source: string): string {
     INSERT INTO outbound_messages (id, account_id, type, payload, created_at)
     SELECT m.id, m.account_id, m.type,
            jsonb_build_object('id', m.id, 'type', m.type, 'created_at', outbound_iso_time(m.at), 'data', m.data), m.at
-    FROM (SELECT outbound_public_id('${MESSAGE_ID_PREFIX}') AS id, s.account_id, s.type, s.data,
+    FROM (SELECT outbound_public_id('${PUBLIC_IDS.notification.prefix}') AS id, s.account_id, s.type, s.data,
                  date_trunc('milliseconds', statement_timestamp()) AS at
           FROM (${source}) s OFFSET 0) m
     RETURNING id)`;

@@ -25,16 +25,51 @@ export function randomBase62(length: number): string {
 }
 
 /*
- * Public ids of API resources: a type prefix ("lead_", "conv_", …) and 22 base62 characters (about
- * 131 bits), so ids are unguessable and tell their type at a glance.
+ * The registry of public id prefixes: every id the app hands out (stored in the database, written in
+ * docs/*.md, read back from URLs) is a prefix from this table followed by base62 characters. Ids are
+ * unguessable and tell their type at a glance. Changing a prefix or a length breaks stored ids. API keys
+ * (lib/api-keys/key-format.ts) and signing secrets are secrets, not ids, and keep their own formats.
  */
-export const PUBLIC_ID_LENGTH = 22;
+export const PUBLIC_IDS = {
+  /** A lead (API and dashboard). */
+  lead: { prefix: "lead_", length: 22 },
+  /** A chat conversation. */
+  conversation: { prefix: "conv_", length: 22 },
+  /** A message of a chat conversation. */
+  chatMessage: { prefix: "msg_", length: 22 },
+  /** An account's chat widget (the id in its embed snippet). */
+  widget: { prefix: "wid_", length: 22 },
+  /** An outbound webhook subscription. */
+  subscription: { prefix: "whsub_", length: 22 },
+  /**
+   * An outbound webhook notification (the webhook-id receivers de-duplicate on). Drawn in SQL by
+   * outbound_public_id: 11 hex digits of milliseconds then 22 random characters; ids written before
+   * that migration have only the 22 random ones, so both stay valid.
+   */
+  notification: { prefix: "whmsg_", length: 22 },
+  /** An inbound events-webhook source: the last segment of its public URL, hence 24 characters. */
+  source: { prefix: "src_", length: 24 },
+} as const;
 
-export function generatePublicId(prefix: string): string {
-  return prefix + randomBase62(PUBLIC_ID_LENGTH);
+export type PublicIdKind = keyof typeof PUBLIC_IDS;
+
+/** A new random id of the kind: its prefix and `length` base62 characters (22 carry about 131 bits). */
+export function newPublicId(kind: PublicIdKind): string {
+  const { prefix, length } = PUBLIC_IDS[kind];
+  return prefix + randomBase62(length);
 }
 
+const BASE62_ONLY = /^[0-9A-Za-z]+$/;
+const NOTIFICATION_TIME = /^[0-9a-f]{11}$/;
+
 /** Lets a route answer 404 to an id that cannot exist without asking the database. */
-export function isPublicId(value: string, prefix: string): boolean {
-  return value.length === prefix.length + PUBLIC_ID_LENGTH && value.startsWith(prefix) && /^[0-9A-Za-z]+$/.test(value.slice(prefix.length));
+export function isPublicId(value: string, kind: PublicIdKind): boolean {
+  const { prefix, length } = PUBLIC_IDS[kind];
+  if (typeof value !== "string" || !value.startsWith(prefix)) return false;
+  let rest = value.slice(prefix.length);
+  if (kind === "notification" && rest.length === length + 11) {
+    if (!NOTIFICATION_TIME.test(rest.slice(0, 11))) return false;
+    rest = rest.slice(11);
+  }
+  return rest.length === length && BASE62_ONLY.test(rest);
 }

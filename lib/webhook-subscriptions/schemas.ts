@@ -10,8 +10,6 @@ import { MAX_TARGET_URL_LENGTH } from "./target-url";
  * (target-url.ts). Issues may carry `params.reason`, a stable code copied into the error's details.
  */
 
-export const SUBSCRIPTION_ID_PREFIX = "whsub_";
-export const MESSAGE_ID_PREFIX = "whmsg_";
 export const MAX_DESCRIPTION_LENGTH = 200;
 export const MAX_EVENT_TYPES = 50;
 
@@ -121,14 +119,13 @@ const accept = (valid: (id: string) => boolean) => ([createdAt, id]: string[]): 
  * A notification id: the prefix, 11 hexadecimal digits of the time it was drawn (ids drawn before
  * migration outbound_message_ids_time_ordered have none), and 22 random base62 characters.
  */
-const MESSAGE_ID = new RegExp(`^${MESSAGE_ID_PREFIX}(?:[0-9a-f]{11})?[0-9A-Za-z]{22}$`);
-export const isMessageId = (id: string) => MESSAGE_ID.test(id);
+export const isMessageId = (id: string) => isPublicId(id, "notification");
 
 /** GET /api/public/webhooks */
 export const listSubscriptionsQuerySchema = z.object({
   limit: limitParam,
   order: orderParam,
-  cursor: cursorParam(SUBSCRIPTION_CURSOR.tag, SUBSCRIPTION_CURSOR.parts, accept((id) => isPublicId(id, SUBSCRIPTION_ID_PREFIX))),
+  cursor: cursorParam(SUBSCRIPTION_CURSOR.tag, SUBSCRIPTION_CURSOR.parts, accept((id) => isPublicId(id, "subscription"))),
 });
 
 /** GET /api/public/webhook-events */

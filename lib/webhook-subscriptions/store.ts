@@ -3,7 +3,7 @@ import { recordAudit, type AuditAction, type AuditActor } from "@/lib/audit/reco
 import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
 import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/secrets";
-import { generatePublicId, isPublicId, isUuid } from "@/lib/platform/ids";
+import { newPublicId, isPublicId, isUuid } from "@/lib/platform/ids";
 import { allowLoopbackTargets } from "./addresses";
 import {
   disabledByText,
@@ -17,7 +17,7 @@ import {
   type SubscriptionFailure,
   type SubscriptionResult,
 } from "./model";
-import { SUBSCRIPTION_ID_PREFIX, type CreateSubscriptionBody, type UpdateSubscriptionBody } from "./schemas";
+import { type CreateSubscriptionBody, type UpdateSubscriptionBody } from "./schemas";
 import { originAndPath, validateTargetUrl } from "./target-url";
 
 /*
@@ -46,7 +46,7 @@ export const subscriptionSelect = {
 
 const notFound: SubscriptionFailure = { ok: false, reason: "not_found" };
 
-const validId = (accountId: string, id: string) => isUuid(accountId) && isPublicId(id, SUBSCRIPTION_ID_PREFIX);
+const validId = (accountId: string, id: string) => isUuid(accountId) && isPublicId(id, "subscription");
 
 function auditActor(actor: SubscriptionActor): AuditActor {
   if (actor.type === "user") return actor.user;
@@ -116,7 +116,7 @@ export async function createSubscription(context: SubscriptionContext, input: Cr
     if ((await tx.webhookSubscription.count({ where: { accountId } })) >= limit) return { ok: false as const, reason: "plan_limit_reached" as const, limit };
     const subscription = await tx.webhookSubscription.create({
       data: {
-        id: generatePublicId(SUBSCRIPTION_ID_PREFIX),
+        id: newPublicId("subscription"),
         accountId,
         url,
         eventTypes: input.eventTypes,

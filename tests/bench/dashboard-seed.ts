@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { deliveryCursor } from "@/lib/events-webhook/deliveries";
-import { generatePublicId } from "@/lib/events-webhook/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 
 export type Seeded = { userId: string; accountId: string; sourceId: string; deepCursor: string; deliveries: number; events: number };
@@ -19,7 +19,7 @@ export async function seedDashboard(client: pg.Client): Promise<Seeded> {
   await client.query("INSERT INTO memberships (user_id, account_id, role) VALUES ($1, $2, 'owner')", [userId, accountId]);
   const source = await client.query<{ id: string }>(
     "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext) VALUES ($1, $2, 'CRM', $3) RETURNING id",
-    [accountId, generatePublicId(), encryptSecret(generateSecret())],
+    [accountId, newPublicId("source"), encryptSecret(generateSecret())],
   );
   const sourceId = source.rows[0].id;
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import crypto from "node:crypto";
 import pg from "pg";
 import { encryptSecret } from "@/lib/platform/crypto/secrets";
-import { generatePublicId } from "@/lib/platform/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import { percentile, runMain, startBenchDatabase, stopProcess } from "./harness";
@@ -183,7 +183,7 @@ runMain(async () => {
     const secrets = [generateSubscriptionSecret(), generateSubscriptionSecret()];
     for (const [index, secret] of secrets.entries()) {
       await pool.query("INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)", [
-        generatePublicId("whsub_"),
+        newPublicId("subscription"),
         accountId,
         `${receiver.url}/${index}`,
         encryptSecret(secret),

@@ -4,9 +4,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import pg from "pg";
 import { freePort } from "@/lib/platform/db/embedded";
-import { generatePublicId } from "@/lib/events-webhook/ids";
 import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
-import { generatePublicId as generateOutboundId } from "@/lib/platform/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, startPlainNext, stopProcess } from "./harness";
 import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
@@ -69,7 +68,7 @@ async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => P
 async function subscribe(databaseUrl: string, accountId: string, url: string): Promise<void> {
   await withClient(databaseUrl, (client) =>
     client.query("INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{event.*}', $4)", [
-      generateOutboundId("whsub_"),
+      newPublicId("subscription"),
       accountId,
       url,
       encryptSecret(generateSubscriptionSecret()),
@@ -82,7 +81,7 @@ async function createSource(databaseUrl: string, label: string) {
   await client.connect();
   try {
     const secret = generateSecret();
-    const publicId = generatePublicId();
+    const publicId = newPublicId("source");
     const account = await client.query<{ id: string }>(`INSERT INTO accounts (name, plan) VALUES ($1, 'pro') RETURNING id`, [`Benchmark ${label}`]);
     // The rate limit is raised so the benchmark measures ingestion, not refusals.
     await client.query(

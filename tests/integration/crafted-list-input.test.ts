@@ -8,7 +8,7 @@ import { listInbox } from "@/lib/conversations/inbox";
 import { CONVERSATION_CURSOR } from "@/lib/conversations/schemas";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
 import { listEvents } from "@/lib/events/list";
-import { generatePublicId } from "@/lib/platform/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { createLead } from "@/lib/leads/create";
 import { listLeadsTable } from "@/lib/leads/dashboard";
 import { createLeadSchema, LEAD_CURSOR } from "@/lib/leads/schemas";
@@ -47,11 +47,11 @@ const seedLead = async (fields: Record<string, unknown>) => {
 
 describe("a cursor holding an impossible date", () => {
   it("is a 400 naming cursor on every public list, not a 500", async () => {
-    const leads = await leadsApi.list(await leadKey(owner), `?cursor=${forged(LEAD_CURSOR.tag, generatePublicId("lead_"))}`);
-    const conversations = await conversationsApi.list(await conversationKey(owner), `?cursor=${forged(CONVERSATION_CURSOR.tag, generatePublicId("conv_"))}`);
+    const leads = await leadsApi.list(await leadKey(owner), `?cursor=${forged(LEAD_CURSOR.tag, newPublicId("lead"))}`);
+    const conversations = await conversationsApi.list(await conversationKey(owner), `?cursor=${forged(CONVERSATION_CURSOR.tag, newPublicId("conversation"))}`);
     const secret = await webhooksKey(owner);
-    const subscriptions = await webhooksApi.list(secret, `?cursor=${forged(SUBSCRIPTION_CURSOR.tag, generatePublicId("whsub_"))}`);
-    const events = await webhooksApi.events(secret, `?cursor=${forged(MESSAGE_CURSOR.tag, generatePublicId("whmsg_"))}`);
+    const subscriptions = await webhooksApi.list(secret, `?cursor=${forged(SUBSCRIPTION_CURSOR.tag, newPublicId("subscription"))}`);
+    const events = await webhooksApi.events(secret, `?cursor=${forged(MESSAGE_CURSOR.tag, newPublicId("notification"))}`);
     for (const response of [leads, conversations, subscriptions, events]) {
       expect(response.status).toBe(400);
       expect((await errorOf(response)).details).toEqual([{ field: "cursor", message: expect.any(String) }]);
@@ -68,7 +68,7 @@ describe("a cursor holding an impossible date", () => {
     expect(inbox.data.map((item) => item.conversation.id)).toEqual([conversation.id]);
     expect((await listEvents(owner.accountId, { cursor: forged("starts_at", uuid) })).items).toEqual([]);
     expect((await listDeliveries(owner.accountId, uuid, { cursor: forged("deliveries", uuid) })).items).toEqual([]);
-    expect((await listDeliveryAttempts(owner.accountId, generatePublicId("whsub_"), { cursor: forged("outbound-attempts", uuid) })).data).toEqual([]);
+    expect((await listDeliveryAttempts(owner.accountId, newPublicId("subscription"), { cursor: forged("outbound-attempts", uuid) })).data).toEqual([]);
 
     expect(renderedText(await LeadsPage({ searchParams: Promise.resolve({ cursor: forged(LEAD_CURSOR.tag, lead.id) }) }))).toContain(lead.id);
     const inboxPage = await ConversationsPage({ searchParams: Promise.resolve({ tab: "assistant", cursor: forged(CONVERSATION_CURSOR.tag, conversation.id) }) });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { changeStageSchema, createLeadSchema, listLeadsQuerySchema, updateLeadSchema } from "@/lib/leads/schemas";
 import { encodeCursor } from "@/lib/platform/pagination/keyset";
-import { generatePublicId, isPublicId } from "@/lib/platform/ids";
+import { newPublicId, isPublicId } from "@/lib/platform/ids";
 import { parseWith } from "@/lib/api/validation";
 
 const fieldsOf = (result: ReturnType<typeof parseWith>) => (result.ok ? [] : result.details.map((detail) => detail.field));
@@ -85,7 +85,7 @@ describe("listLeadsQuerySchema", () => {
   });
 
   it("round-trips a cursor and refuses tampered ones", () => {
-    const id = generatePublicId("lead_");
+    const id = newPublicId("lead");
     const cursor = encodeCursor("leads", ["2026-01-01T00:00:00.000Z", id]);
     const result = parseWith(listLeadsQuerySchema, { cursor });
     expect(result.ok && result.value.cursor).toEqual({ createdAt: "2026-01-01T00:00:00.000Z", id });
@@ -104,10 +104,10 @@ describe("listLeadsQuerySchema", () => {
 
 describe("public ids", () => {
   it("makes unguessable prefixed ids and recognises them", () => {
-    const id = generatePublicId("lead_");
+    const id = newPublicId("lead");
     expect(id).toMatch(/^lead_[0-9A-Za-z]{22}$/);
-    expect(isPublicId(id, "lead_")).toBe(true);
-    expect(isPublicId(id.slice(0, -1) + "-", "lead_")).toBe(false);
-    expect(isPublicId(id, "conv_")).toBe(false);
+    expect(isPublicId(id, "lead")).toBe(true);
+    expect(isPublicId(id.slice(0, -1) + "-", "lead")).toBe(false);
+    expect(isPublicId(id, "conversation")).toBe(false);
   });
 });

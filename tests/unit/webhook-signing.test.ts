@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { generatePublicId, isPublicIdFormat } from "@/lib/events-webhook/ids";
+import { isPublicId, newPublicId } from "@/lib/platform/ids";
 import { decryptSecret, encryptSecret, generateSecret, isSecretFormat } from "@/lib/platform/crypto/secrets";
 import { computeSignature, isFreshTimestamp, verifySignature } from "@/lib/events-webhook/signature";
 import { SIGNING_TEST_VECTOR } from "@/lib/events-webhook/test-vector";
@@ -93,10 +93,10 @@ describe("secrets and source ids", () => {
   });
 
   it("makes unguessable public source ids: src_ + 24 base62 characters", () => {
-    const ids = new Set(Array.from({ length: 200 }, generatePublicId));
+    const ids = new Set(Array.from({ length: 200 }, () => newPublicId("source")));
     expect(ids.size).toBe(200);
-    for (const id of ids) expect(isPublicIdFormat(id)).toBe(true);
-    expect(isPublicIdFormat("src_short")).toBe(false);
-    expect(isPublicIdFormat("src_../../../etc/passwd0000")).toBe(false);
+    for (const id of ids) expect(isPublicId(id, "source")).toBe(true);
+    expect(isPublicId("src_short", "source")).toBe(false);
+    expect(isPublicId("src_../../../etc/passwd0000", "source")).toBe(false);
   });
 });

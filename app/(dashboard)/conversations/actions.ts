@@ -9,7 +9,6 @@ import type { ConversationStatus } from "@/lib/conversations/model";
 import { checkMessageText, MAX_AUTHOR_NAME_LENGTH } from "@/lib/conversations/text";
 import { isPublicId } from "@/lib/platform/ids";
 import { leadDisplayName } from "@/lib/leads/display";
-import { LEAD_ID_PREFIX } from "@/lib/leads/schemas";
 import { messageView, type MessageView } from "./view-model";
 
 /*
@@ -61,7 +60,7 @@ export const closeConversationAction = defineAction({ role: "manager", input: co
  * conversation_id and announces lead.updated); audited by the domain.
  */
 export const linkConversationToLeadAction = defineAction(
-  { role: "manager", input: conversation.extend({ leadId: z.string().refine((id) => isPublicId(id, LEAD_ID_PREFIX), "Not a lead id.") }) },
+  { role: "manager", input: conversation.extend({ leadId: z.string().refine((id) => isPublicId(id, "lead"), "Not a lead id.") }) },
   async ({ conversationId, leadId }, { account, user }) => {
     const result = await linkClaimedLead(account.id, conversationId, leadId, user.id);
     if (!result.ok) return fail(result.reason === "not_found" ? NOT_FOUND : NO_MATCHING_LEAD);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { applyMigrations } from "@/lib/platform/db/migrate";
 import { createWebhookHandler } from "@/lib/events-webhook/handler";
-import { generatePublicId } from "@/lib/events-webhook/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 import { rotateSecret } from "@/lib/events-webhook/sources";
 import { db } from "@/lib/platform/db/client";
@@ -114,7 +114,7 @@ describe("database outage", () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     const secret = generateSecret();
-    const publicId = generatePublicId();
+    const publicId = newPublicId("source");
     const account = await admin.query("INSERT INTO accounts (name, plan) VALUES ('Outage', 'pro') RETURNING id");
     const created = await admin.query(
       "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, 'Outage', $3, 100000) RETURNING id",

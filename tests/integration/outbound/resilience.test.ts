@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { applyMigrations } from "@/lib/platform/db/migrate";
 import { encryptSecret } from "@/lib/platform/crypto/secrets";
-import { generatePublicId } from "@/lib/platform/ids";
+import { newPublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
@@ -96,7 +96,7 @@ describe("a database that stops for 10 seconds", () => {
       const account = await pool.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Outage', 'pro') RETURNING id");
       const accountId = account.rows[0].id;
       await pool.query("INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)", [
-        generatePublicId("whsub_"),
+        newPublicId("subscription"),
         accountId,
         target.url,
         encryptSecret(generateSubscriptionSecret()),
