@@ -1,12 +1,14 @@
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { errorResponse, type ErrorDetail } from "@/lib/platform/http/api-error";
+import type { ApiErrorCode } from "@/lib/platform/http/error-codes";
 
 /*
  * The webhook's answers (docs/webhook.md, "Check order"). Messages are written for the integrator and never carry
  * internal error text.
  */
 
-export type RejectionCode =
+export type RejectionCode = Extract<
+  ApiErrorCode,
   | "source_not_found"
   | "source_inactive"
   | "payload_too_large"
@@ -14,7 +16,8 @@ export type RejectionCode =
   | "invalid_signature"
   | "invalid_json"
   | "invalid_payload"
-  | "event_not_found";
+  | "event_not_found"
+>;
 
 export const REJECTIONS: Record<RejectionCode, { status: number; message: string }> = {
   source_not_found: { status: 404, message: "No webhook source has this id. Check the endpoint URL." },

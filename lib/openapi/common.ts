@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from "zod-openapi";
 import type { Scope } from "@/lib/api-keys/scopes";
 import { MAX_PUBLIC_BODY_BYTES } from "@/lib/api/body";
+import type { ApiErrorCode } from "@/lib/platform/http/error-codes";
 
 /*
  * What every operation of the OpenAPI document shares: the one error body (with the codes a given status
@@ -9,6 +10,9 @@ import { MAX_PUBLIC_BODY_BYTES } from "@/lib/api/body";
  * scope an operation needs. Statuses and codes mirror lib/platform/http/api-error.ts, lib/api/with-api-key.ts
  * and lib/api/idempotency.ts; docs/leads-api.md and docs/webhook.md describe them in prose.
  */
+
+/** Only codes of lib/platform/http/error-codes.ts can be documented. */
+type Codes = readonly [ApiErrorCode, ...ApiErrorCode[]];
 
 export const SECURITY_SCHEME = "apiKey";
 
@@ -21,7 +25,7 @@ export const errorDetailSchema = z
   .meta({ id: "ErrorDetail", description: "One problem; some codes add fields (e.g. lead_exists adds lead_id for a key with read:leads, insufficient_scope adds scope)." });
 
 /** The error body with `error.code` limited to `codes`: the answers a client must handle at this status. */
-export function errorBodySchema(codes: readonly [string, ...string[]]) {
+export function errorBodySchema(codes: Codes) {
   return z.object({
     ok: z.literal(false),
     error: z.object({
@@ -41,8 +45,6 @@ export const rateLimitHeaders = {
 };
 
 const retryAfter = (description: string) => ({ "Retry-After": integerHeader(description) });
-
-type Codes = readonly [string, ...string[]];
 
 export function errorResponse(description: string, codes: Codes, headers?: Record<string, z.ZodType>): ZodOpenApiResponseObject {
   return {
@@ -74,7 +76,7 @@ export const unavailable = () =>
 export const internalError = () => errorResponse("An unexpected error; nothing is said about its cause. Retry later.", ["internal_error"]);
 
 /** Other 403 answers an operation gives besides insufficient_scope (e.g. plan_limit_reached). */
-export type ExtraForbidden = { codes: readonly [string, ...string[]]; description: string };
+export type ExtraForbidden = { codes: Codes; description: string };
 
 /** The answers of lib/api/with-api-key.ts that any bearer-key operation may give. */
 export function apiKeyResponses(scope: Scope | null, forbidden?: ExtraForbidden): ZodOpenApiResponsesObject {

@@ -4,17 +4,19 @@
  * Messages are written for the integrator; internal error text never reaches a client.
  */
 
+import type { ApiErrorCode } from "./error-codes";
+
 export type ErrorDetail = { field?: string; message: string; [key: string]: unknown };
 
-export type ApiErrorBody = { ok: false; error: { code: string; message: string; details: ErrorDetail[] } };
+export type ApiErrorBody = { ok: false; error: { code: ApiErrorCode; message: string; details: ErrorDetail[] } };
 
-export function errorBody(code: string, message: string, details: ErrorDetail[] = []): ApiErrorBody {
+export function errorBody(code: ApiErrorCode, message: string, details: ErrorDetail[] = []): ApiErrorBody {
   return { ok: false, error: { code, message, details } };
 }
 
 export function errorResponse(
   status: number,
-  code: string,
+  code: ApiErrorCode,
   message: string,
   options: { details?: ErrorDetail[]; headers?: HeadersInit } = {},
 ): Response {
