@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseWith, type Parsed } from "@/lib/platform/validation";
 import { parseDateTime } from "./datetime";
 
 /*
@@ -143,29 +144,13 @@ export const eventFieldsSchema = z
     }),
   );
 
-export type FieldError = { field: string; message: string };
-
-/** zod issues as `[{ field: "event.title", message }]`, one entry per field, in input order. */
-export function fieldErrors(error: z.ZodError, prefix = ""): FieldError[] {
-  const seen = new Set<string>();
-  const details: FieldError[] = [];
-  for (const issue of error.issues) {
-    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join(".");
-    if (seen.has(field)) continue;
-    seen.add(field);
-    details.push({ field, message: issue.message });
-  }
-  return details;
-}
-
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; details: FieldError[] };
+export type { FieldError } from "@/lib/platform/validation";
+export type ParseResult<T> = Parsed<T>;
 
 export function parseEventFields(input: unknown, prefix = ""): ParseResult<EventInput> {
-  const result = eventFieldsSchema.safeParse(input);
-  return result.success ? { ok: true, value: result.data } : { ok: false, details: fieldErrors(result.error, prefix) };
+  return parseWith(eventFieldsSchema, input, prefix);
 }
 
 export function parseEventIdentity(input: unknown, prefix = ""): ParseResult<EventIdentity> {
-  const result = eventIdentitySchema.safeParse(input);
-  return result.success ? { ok: true, value: result.data } : { ok: false, details: fieldErrors(result.error, prefix) };
+  return parseWith(eventIdentitySchema, input, prefix);
 }
