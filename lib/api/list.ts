@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { jsonResponse } from "@/lib/platform/http/api-error";
-import { tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
+import { tryDecodeCursor, type KeyPart, type Page } from "@/lib/platform/pagination/keyset";
 
 /*
  * What every public list shares: `limit` 1–100 (default 25), `order` desc (newest first, the default)
@@ -62,7 +62,7 @@ export function queryObject(url: URL): Record<string, string> {
   return out;
 }
 
-export type ListPage<T> = { data: T[]; hasMore: boolean; nextCursor: string | null };
+export type ListPage<T> = Page<T>;
 
 export function listResponse<T>(page: ListPage<T>): Response {
   return jsonResponse({ data: page.data, has_more: page.hasMore, next_cursor: page.nextCursor });

@@ -1,8 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isPublicId } from "@/lib/platform/ids";
-import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset";
-import type { ListPage } from "@/lib/api/list";
+import { encodeCursor, keysetCondition, keysetPage, type Page } from "@/lib/platform/pagination/keyset";
 import { type Conversation, type ConversationStatus, type Message } from "./model";
 import { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor } from "./schemas";
 import { CONVERSATION_COLUMNS, MESSAGE_COLUMNS, toConversation, toMessage, type ConversationRow, type MessageRow } from "./sql";
@@ -29,7 +28,7 @@ export type ConversationListOptions = {
   cursor?: ConversationCursor | null;
 };
 
-export async function listConversations(accountId: string, options: ConversationListOptions): Promise<ListPage<Conversation>> {
+export async function listConversations(accountId: string, options: ConversationListOptions): Promise<Page<Conversation>> {
   const values: unknown[] = [];
   const param = (value: unknown) => {
     values.push(value);
@@ -49,22 +48,16 @@ export async function listConversations(accountId: string, options: Conversation
      ORDER BY updated_at ${direction}, id ${direction} LIMIT ${param(options.limit + 1)}`,
     values,
   );
-  const hasMore = rows.length > options.limit;
-  const data = (hasMore ? rows.slice(0, options.limit) : rows).map(toConversation);
-  const last = data[data.length - 1];
-  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(CONVERSATION_CURSOR.tag, [last.updatedAt, last.id]) : null };
+  return keysetPage(rows.map(toConversation), options.limit, (last) => encodeCursor(CONVERSATION_CURSOR.tag, [last.updatedAt, last.id]));
 }
 
 /** Oldest first, after `afterSeq` (what the widget and the inbox poll with, and the API's cursor). */
-export async function listMessages(accountId: string, conversationId: string, options: { afterSeq?: number; limit: number }): Promise<ListPage<Message>> {
+export async function listMessages(accountId: string, conversationId: string, options: { afterSeq?: number; limit: number }): Promise<Page<Message>> {
   const { rows } = await db.pool.query<MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = $1 AND account_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
     [conversationId, accountId, options.afterSeq ?? 0, options.limit + 1],
   );
-  const hasMore = rows.length > options.limit;
-  const data = (hasMore ? rows.slice(0, options.limit) : rows).map(toMessage);
-  const last = data[data.length - 1];
-  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(MESSAGE_CURSOR.tag, [String(last.seq)]) : null };
+  return keysetPage(rows.map(toMessage), options.limit, (last) => encodeCursor(MESSAGE_CURSOR.tag, [String(last.seq)]));
 }
 
 /** The nav badge: conversations waiting for a person. */

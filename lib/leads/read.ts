@@ -1,8 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { encodeCursor, keysetCondition } from "@/lib/platform/pagination/keyset";
+import { encodeCursor, keysetCondition, keysetPage, type Page } from "@/lib/platform/pagination/keyset";
 import { isPublicId } from "@/lib/platform/ids";
-import type { ListPage } from "@/lib/api/list";
 import type { Lead } from "./model";
 import { LEAD_CURSOR, type LeadCursor } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
@@ -56,11 +55,8 @@ export function buildListQuery(accountId: string, options: ListLeadsOptions): { 
   return { text, values };
 }
 
-export async function listLeads(accountId: string, options: ListLeadsOptions): Promise<ListPage<Lead>> {
+export async function listLeads(accountId: string, options: ListLeadsOptions): Promise<Page<Lead>> {
   const { text, values } = buildListQuery(accountId, options);
   const { rows } = await db.pool.query<LeadRow>(text, values);
-  const hasMore = rows.length > options.limit;
-  const data = (hasMore ? rows.slice(0, options.limit) : rows).map(toLead);
-  const last = data[data.length - 1];
-  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(LEAD_CURSOR.tag, [last.createdAt, last.id]) : null };
+  return keysetPage(rows.map(toLead), options.limit, (last) => encodeCursor(LEAD_CURSOR.tag, [last.createdAt, last.id]));
 }

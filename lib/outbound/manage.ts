@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isPublicId, isUuid } from "@/lib/platform/ids";
-import { encodeCursor, tryDecodeCursor } from "@/lib/platform/pagination/keyset";
+import { emptyPage, encodeCursor, keysetPage, tryDecodeCursor, type Page } from "@/lib/platform/pagination/keyset";
 import { DELIVER_TASK } from "./deliver";
 import { emitMessagesCte } from "./sql";
 
@@ -96,8 +96,8 @@ export async function listDeliveryAttempts(
   accountId: string,
   subscriptionId: string,
   options: { limit?: number; cursor?: string | null } = {},
-): Promise<{ data: DeliveryAttempt[]; nextCursor: string | null }> {
-  if (!validSubscription(accountId, subscriptionId)) return { data: [], nextCursor: null };
+): Promise<Page<DeliveryAttempt>> {
+  if (!validSubscription(accountId, subscriptionId)) return emptyPage();
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
   const after = tryDecodeCursor(options.cursor, CURSOR_TAG, ["timestamptz", "uuid"]);
   const { rows } = await db.pool.query(
@@ -112,7 +112,7 @@ export async function listDeliveryAttempts(
      ORDER BY a.attempted_at DESC, a.id DESC LIMIT $5::int`,
     [accountId, subscriptionId, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
   );
-  const page = rows.slice(0, limit).map(
+  const attempts = rows.map(
     (row): DeliveryAttempt => ({
       id: row.id,
       deliveryId: row.delivery_id,
@@ -130,6 +130,5 @@ export async function listDeliveryAttempts(
       payload: row.payload,
     }),
   );
-  const last = page[page.length - 1];
-  return { data: page, nextCursor: rows.length > limit && last ? encodeCursor(CURSOR_TAG, [last.attemptedAt, last.id]) : null };
+  return keysetPage(attempts, limit, (last) => encodeCursor(CURSOR_TAG, [last.attemptedAt, last.id]));
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
-import { encodeCursor } from "@/lib/platform/pagination/keyset";
-import type { ListOrder, ListPage } from "@/lib/api/list";
+import { emptyPage, encodeCursor, keysetPage, type Page } from "@/lib/platform/pagination/keyset";
+import type { ListOrder } from "@/lib/api/list";
 import type { Subscription } from "./model";
 import { MESSAGE_CURSOR, SUBSCRIPTION_CURSOR, type Keyset } from "./schemas";
 import { subscriptionSelect } from "./store";
@@ -23,15 +23,12 @@ function after(cursor: Keyset | null, order: ListOrder) {
   return { OR: [{ createdAt: { [beyond]: createdAt } }, { createdAt, id: { [beyond]: cursor.id } }] };
 }
 
-function page<T extends { createdAt: Date; id: string }>(rows: T[], limit: number, tag: string): ListPage<T> {
-  const hasMore = rows.length > limit;
-  const data = hasMore ? rows.slice(0, limit) : rows;
-  const last = data[data.length - 1];
-  return { data, hasMore, nextCursor: hasMore && last ? encodeCursor(tag, [last.createdAt, last.id]) : null };
+function page<T extends { createdAt: Date; id: string }>(rows: T[], limit: number, tag: string): Page<T> {
+  return keysetPage(rows, limit, (last) => encodeCursor(tag, [last.createdAt, last.id]));
 }
 
-export async function listSubscriptions(accountId: string, options: ListOptions): Promise<ListPage<Subscription>> {
-  if (!isUuid(accountId)) return { data: [], hasMore: false, nextCursor: null };
+export async function listSubscriptions(accountId: string, options: ListOptions): Promise<Page<Subscription>> {
+  if (!isUuid(accountId)) return emptyPage();
   const rows = await db.prisma.webhookSubscription.findMany({
     where: { accountId, ...after(options.cursor, options.order) },
     orderBy: [{ createdAt: options.order }, { id: options.order }],
@@ -44,8 +41,8 @@ export async function listSubscriptions(accountId: string, options: ListOptions)
 export type OutboundMessageView = { id: string; type: string; payload: unknown; createdAt: Date };
 
 /** The account's notifications (optionally of one type); `payload` is the body receivers get. */
-export async function listOutboundMessages(accountId: string, options: ListOptions & { type: string | null }): Promise<ListPage<OutboundMessageView>> {
-  if (!isUuid(accountId)) return { data: [], hasMore: false, nextCursor: null };
+export async function listOutboundMessages(accountId: string, options: ListOptions & { type: string | null }): Promise<Page<OutboundMessageView>> {
+  if (!isUuid(accountId)) return emptyPage();
   const rows = await db.prisma.outboundMessage.findMany({
     where: { accountId, ...(options.type ? { type: options.type } : {}), ...after(options.cursor, options.order) },
     orderBy: [{ createdAt: options.order }, { id: options.order }],

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, InvalidCursorError, keysetCondition, pageLimit, prismaKeysetWhere, tryDecodeCursor } from "@/lib/platform/pagination/keyset";
+import {
+  decodeCursor,
+  encodeCursor,
+  InvalidCursorError,
+  keysetCondition,
+  keysetPage,
+  pageLimit,
+  prismaKeysetWhere,
+  tryDecodeCursor,
+} from "@/lib/platform/pagination/keyset";
 
 const id = "0b7f0a3e-6a55-4b3c-9a57-3d8f2a1c9e10";
 
@@ -51,5 +60,12 @@ describe("keyset cursors", () => {
 
   it("clamps a requested page size", () => {
     expect([pageLimit(undefined, 25, 100), pageLimit("500", 25, 100), pageLimit("0", 25, 100), pageLimit("x", 25, 100), pageLimit(10.7, 25, 100)]).toEqual([25, 100, 1, 25, 10]);
+  });
+
+  it("turns limit + 1 rows into the page shape, with a cursor only when more follow", () => {
+    const cursorOf = (last: number) => `after-${last}`;
+    expect(keysetPage([1, 2, 3], 2, cursorOf)).toEqual({ data: [1, 2], hasMore: true, nextCursor: "after-2" });
+    expect(keysetPage([1, 2], 2, cursorOf)).toEqual({ data: [1, 2], hasMore: false, nextCursor: null });
+    expect(keysetPage([], 2, cursorOf)).toEqual({ data: [], hasMore: false, nextCursor: null });
   });
 });

@@ -100,9 +100,26 @@ export function prismaKeysetWhere(key: ReadonlyArray<readonly [field: string, va
   return { OR: branches };
 }
 
+/*
+ * Every list reads one row more than it shows (LIMIT limit + 1): the extra row only says that more follow.
+ * takePage is that step; keysetPage builds the page shape every forward-paged list returns from it.
+ */
+
 /** Rows fetched with LIMIT limit + 1: the page and whether more follow. */
 export function takePage<T>(rows: T[], limit: number): { rows: T[]; more: boolean } {
   return { rows: rows.slice(0, limit), more: rows.length > limit };
+}
+
+/** A forward-paged list's answer: the rows shown, whether more follow, the cursor continuing after them. */
+export type Page<T> = { data: T[]; hasMore: boolean; nextCursor: string | null };
+
+export const emptyPage = <T>(): Page<T> => ({ data: [], hasMore: false, nextCursor: null });
+
+/** The page of rows fetched with LIMIT limit + 1; `cursorOf` encodes the key of the last row shown. */
+export function keysetPage<T>(rows: T[], limit: number, cursorOf: (last: T) => string): Page<T> {
+  const { rows: data, more } = takePage(rows, limit);
+  const last = data[data.length - 1];
+  return { data, hasMore: more, nextCursor: more && last ? cursorOf(last) : null };
 }
 
 /** A requested page size, clamped to [1, max]; anything that is not a number gets the default. */
