@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { canManage, type SessionContext } from "@/lib/auth/session";
+import type { Failure } from "@/lib/platform/result";
 import { handleWebhookRequest } from "./handler";
 import { endpointUrl, getSource, readSecret } from "./sources";
 import { computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./signature";
@@ -13,7 +14,7 @@ import { computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./signatur
 
 export type TestEventResult =
   | { ok: true; status: number; body: unknown }
-  | { ok: false; code: "forbidden" | "not_found"; message: string };
+  | Failure<"forbidden" | "not_found">;
 
 /** Tomorrow at 10:00 UTC, so repeated test sends update one sample event instead of piling up. */
 function sampleBody(now: Date): string {

@@ -6,6 +6,7 @@ import { inTransaction } from "@/lib/platform/db/transaction";
 import { formatDateTime, formatShortDayTime } from "@/lib/platform/format/date-time";
 import { isKnownTimeZone } from "@/lib/platform/format/zoned-time";
 import { isUuid } from "@/lib/platform/ids";
+import { fail, type Failure } from "@/lib/platform/result";
 import { placeholders, statement } from "@/lib/platform/db/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { MAX_INSTANT_MS, MIN_INSTANT_MS } from "./datetime";
@@ -79,9 +80,9 @@ export type OccurrenceErrorCode =
 export type OccurrenceChange =
   /** `kind`: what the occurrence is now (remove) or was (restore); `changed`: false when it already was. */
   | { ok: true; event: EventRecord; occurrence: string; kind: ExceptionKind; changed: boolean }
-  | { ok: false; code: OccurrenceErrorCode; message: string };
+  | Failure<OccurrenceErrorCode>;
 
-const refused = (code: OccurrenceErrorCode, message: string): OccurrenceChange => ({ ok: false, code, message });
+const refused = (code: OccurrenceErrorCode, message: string): OccurrenceChange => fail(code, message);
 const NOT_FOUND = refused("event_not_found", "The event no longer exists.");
 
 /** An occurrence's start as the page sent it (ISO 8601): a storable instant, or null. */

@@ -6,6 +6,7 @@ import { isUniqueViolation } from "@/lib/platform/db/errors";
 import { isUuid } from "@/lib/platform/ids";
 import { placeholders, statement } from "@/lib/platform/db/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
+import { fail, type Failure } from "@/lib/platform/result";
 import { parseEventFields, type FieldError } from "./schema";
 import {
   accountLockCte,
@@ -95,24 +96,16 @@ const DELETE_SQL = statement<ByEvent>(
    SELECT title, starts_at, location FROM ev`,
 );
 
+type EventWriteCode = "invalid_payload" | "plan_limit_reached" | "duplicate_identity" | "event_not_found";
+
+/** A failed write always carries `details` (empty unless fields are invalid). */
 export type EventWriteResult =
   | { ok: true; event: EventRecord; created: boolean }
-  | { ok: false; code: "invalid_payload"; message: string; details: FieldError[] }
-  | { ok: false; code: "plan_limit_reached" | "duplicate_identity" | "event_not_found"; message: string; details: FieldError[] };
+  | (Failure<EventWriteCode> & { details: FieldError[] });
 
-const failure = (code: "plan_limit_reached" | "duplicate_identity" | "event_not_found", message: string): EventWriteResult => ({
-  ok: false,
-  code,
-  message,
-  details: [],
-});
+const failure = (code: Exclude<EventWriteCode, "invalid_payload">, message: string) => ({ ...fail(code, message), details: [] });
 
-const invalid = (details: FieldError[]): EventWriteResult => ({
-  ok: false,
-  code: "invalid_payload",
-  message: "Some fields are invalid.",
-  details,
-});
+const invalid = (details: FieldError[]) => ({ ...fail("invalid_payload", "Some fields are invalid."), details });
 
 const planLimitMessage = (plan: PlanName) =>
   `This account has reached its plan's limit of ${PLANS[plan].maxEvents.toLocaleString("en-US")} events. Delete events or upgrade the plan.`;
