@@ -1,5 +1,6 @@
 import "server-only";
-import { PLANS, type PlanName } from "@/lib/accounts/plans";
+import { checkPlanLimit } from "@/lib/accounts/plan-limit";
+import { PLANS } from "@/lib/accounts/plans";
 import { recordAudit } from "@/lib/audit/record";
 import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
@@ -80,14 +81,14 @@ export async function createApiKey(actor: Actor, input: CreateApiKeyInput, now: 
   const { prefix, last4 } = displayParts(secret);
   const scopes = sortScopes(input.scopes);
   return db.prisma.$transaction(async (tx) => {
-    const [account] = await tx.$queryRaw<Array<{ plan: PlanName }>>`
-      SELECT plan::text AS plan FROM accounts WHERE id = ${actor.accountId}::uuid FOR UPDATE`;
-    if (!account) throw new Error("Account not found");
-    const limit = PLANS[account.plan].maxActiveApiKeys;
-    const active = await tx.apiKey.count({
-      where: { accountId: actor.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-    });
-    if (active >= limit) return { ok: false as const, reason: "limit_reached" as const, limit };
+    const room = await checkPlanLimit(
+      tx,
+      actor.accountId,
+      (plan) => PLANS[plan].maxActiveApiKeys,
+      () => tx.apiKey.count({ where: { accountId: actor.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } }),
+    );
+    if (!room) throw new Error("Account not found");
+    if (!room.ok) return { ok: false as const, reason: "limit_reached" as const, limit: room.limit };
 
     const key = await tx.apiKey.create({
       data: {

@@ -1,4 +1,5 @@
 import "server-only";
+import { checkPlanLimit } from "@/lib/accounts/plan-limit";
 import { PLANS } from "@/lib/accounts/plans";
 import { recordAudit, type AuditEntry } from "@/lib/audit/record";
 import { canManage, type SessionContext } from "@/lib/auth/session";
@@ -109,15 +110,13 @@ export async function createSource(context: SessionContext, name: string): Promi
   if (typeof valid !== "string") return valid;
   const accountId = context.account.id;
   return db.prisma.$transaction(async (tx) => {
-    // Locking the account row serialises concurrent creations, so the limit cannot be overshot.
-    const [account] = await tx.$queryRaw<{ plan: "free" | "pro" }[]>`SELECT plan::text AS plan FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
-    if (!account) return notFound;
-    const limit = PLANS[account.plan].maxSources;
-    if ((await tx.webhookSource.count({ where: { accountId } })) >= limit) {
+    const room = await checkPlanLimit(tx, accountId, (plan) => PLANS[plan].maxSources, () => tx.webhookSource.count({ where: { accountId } }));
+    if (!room) return notFound;
+    if (!room.ok) {
       return {
         ok: false as const,
         code: "plan_limit_reached" as const,
-        message: `Your plan allows ${limit} webhook sources. Delete or reuse one, or upgrade the plan.`,
+        message: `Your plan allows ${room.limit} webhook sources. Delete or reuse one, or upgrade the plan.`,
       };
     }
     const created = await insertSource(tx, accountId, valid);

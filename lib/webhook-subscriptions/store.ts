@@ -1,4 +1,5 @@
 import "server-only";
+import { checkPlanLimit } from "@/lib/accounts/plan-limit";
 import { recordAudit, type AuditAction, type AuditActor } from "@/lib/audit/record";
 import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
@@ -109,11 +110,9 @@ export async function createSubscription(context: SubscriptionContext, input: Cr
   if (!isUuid(accountId)) return notFound;
   const secret = generateSubscriptionSecret();
   return db.prisma.$transaction(async (tx) => {
-    // Locking the account row serialises concurrent creations, so the limit holds exactly.
-    const [account] = await tx.$queryRaw<{ plan: "free" | "pro" }[]>`SELECT plan::text AS plan FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
-    if (!account) return notFound;
-    const limit = SUBSCRIPTION_LIMITS[account.plan];
-    if ((await tx.webhookSubscription.count({ where: { accountId } })) >= limit) return { ok: false as const, reason: "plan_limit_reached" as const, limit };
+    const room = await checkPlanLimit(tx, accountId, (plan) => SUBSCRIPTION_LIMITS[plan], () => tx.webhookSubscription.count({ where: { accountId } }));
+    if (!room) return notFound;
+    if (!room.ok) return { ok: false as const, reason: "plan_limit_reached" as const, limit: room.limit };
     const subscription = await tx.webhookSubscription.create({
       data: {
         id: newPublicId("subscription"),
