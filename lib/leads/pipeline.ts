@@ -2,6 +2,7 @@ import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
 import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
+import type { Failure } from "@/lib/platform/result";
 import { stageInUseMessage } from "./display";
 import type { LeadContext } from "./model";
 import { checkStageLabel, deriveStageKey, MAX_STAGES, type PipelineStage } from "./pipeline-rules";
@@ -28,8 +29,8 @@ export const DEFAULT_STAGES = [
 
 export type PipelineEditResult =
   | { ok: true; stages: PipelineStage[] }
-  | { ok: false; reason: "invalid" | "not_found" | "conflict" | "last_stage" | "too_many"; message: string }
-  | { ok: false; reason: "in_use"; count: number; message: string };
+  | Failure<"invalid" | "not_found" | "conflict" | "last_stage" | "too_many">
+  | (Failure<"in_use"> & { count: number });
 
 /** Run for every new account, inside its sign-up transaction. */
 export async function createDefaultPipeline(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
@@ -63,18 +64,18 @@ async function writeOrder(client: Queryable, accountId: string, keys: string[]):
 }
 
 const actorUserId = (context: LeadContext) => (context.actor.type === "user" ? context.actor.userId : null);
-const notFound = { ok: false, reason: "not_found", message: "That stage no longer exists. Reload the page." } as const;
+const notFound = { ok: false, code: "not_found", message: "That stage no longer exists. Reload the page." } as const;
 const sameLabel = (stages: PipelineStage[], label: string, except?: string) =>
   stages.some((stage) => stage.key !== except && stage.label.toLocaleLowerCase("en-US") === label.toLocaleLowerCase("en-US"));
-const duplicateLabel = (label: string) => ({ ok: false, reason: "invalid", message: `A stage named “${label}” already exists.` }) as const;
+const duplicateLabel = (label: string) => ({ ok: false, code: "invalid", message: `A stage named “${label}” already exists.` }) as const;
 
 /** Appends a stage; its key is derived from the label and unique within the pipeline. */
 export async function addPipelineStage(context: LeadContext, rawLabel: string): Promise<PipelineEditResult> {
   const label = checkStageLabel(rawLabel);
-  if (!label.ok) return { ok: false, reason: "invalid", message: label.message };
+  if (!label.ok) return { ok: false, code: "invalid", message: label.message };
   return inTransaction(async (client) => {
     const stages = await lockStages(client, context.accountId);
-    if (stages.length >= MAX_STAGES) return { ok: false, reason: "too_many", message: `A pipeline has at most ${MAX_STAGES} stages.` } as const;
+    if (stages.length >= MAX_STAGES) return { ok: false, code: "too_many", message: `A pipeline has at most ${MAX_STAGES} stages.` } as const;
     if (sameLabel(stages, label.value)) return duplicateLabel(label.value);
     const key = deriveStageKey(label.value, new Set(stages.map((stage) => stage.key)));
     await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [context.accountId, key, label.value, stages.length]);
@@ -92,7 +93,7 @@ export async function addPipelineStage(context: LeadContext, rawLabel: string): 
 /** Changes a stage's label; its key (what leads and API clients hold) stays. */
 export async function renamePipelineStage(context: LeadContext, key: string, rawLabel: string): Promise<PipelineEditResult> {
   const label = checkStageLabel(rawLabel);
-  if (!label.ok) return { ok: false, reason: "invalid", message: label.message };
+  if (!label.ok) return { ok: false, code: "invalid", message: label.message };
   return inTransaction(async (client) => {
     const stages = await lockStages(client, context.accountId);
     const stage = stages.find((candidate) => candidate.key === key);
@@ -131,7 +132,7 @@ export async function reorderPipelineStages(context: LeadContext, keys: string[]
     const stages = await lockStages(client, context.accountId);
     const current = stages.map((stage) => stage.key);
     const sameSet = keys.length === current.length && new Set(keys).size === keys.length && keys.every((key) => current.includes(key));
-    if (!sameSet) return { ok: false, reason: "conflict", message: "The pipeline changed while you were editing it. Reload the page and try again." } as const;
+    if (!sameSet) return { ok: false, code: "conflict", message: "The pipeline changed while you were editing it. Reload the page and try again." } as const;
     return applyOrder(client, context, stages, keys);
   });
 }
@@ -168,7 +169,7 @@ export async function removePipelineStage(context: LeadContext, key: string): Pr
     const stages = await lockStages(client, accountId);
     const stage = stages.find((candidate) => candidate.key === key);
     if (!stage) return notFound;
-    if (stages.length === 1) return { ok: false, reason: "last_stage", message: "A pipeline needs at least one stage." } as const;
+    if (stages.length === 1) return { ok: false, code: "last_stage", message: "A pipeline needs at least one stage." } as const;
     await client.query("SET LOCAL lock_timeout = '5s'");
     await client.query("SELECT lock_account_pipeline($1::uuid, true)", [accountId]);
     const { rowCount } = await client.query(
@@ -188,7 +189,7 @@ export async function removePipelineStage(context: LeadContext, key: string): Pr
   });
   if (outcome !== "in_use") return outcome;
   const count = await countLeadsInStage(accountId, key);
-  return { ok: false, reason: "in_use", count, message: stageInUseMessage(count) };
+  return { ok: false, code: "in_use", count, message: stageInUseMessage(count) };
 }
 
 export async function countLeadsInStage(accountId: string, key: string): Promise<number> {

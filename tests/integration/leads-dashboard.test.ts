@@ -209,9 +209,9 @@ describe("pipeline", () => {
     expect(await auditOf(owner.accountId, "pipeline.stages_reordered")).toHaveLength(2);
 
     const stale = await reorderPipelineStages(system(owner.accountId), ["new", "contacted", "won", "qualified"]);
-    expect(stale).toMatchObject({ ok: false, reason: "conflict" });
+    expect(stale).toMatchObject({ ok: false, code: "conflict" });
     const repeated = await reorderPipelineStages(system(owner.accountId), ["new", "new", "won", "qualified", "lost"]);
-    expect(repeated).toMatchObject({ ok: false, reason: "conflict" });
+    expect(repeated).toMatchObject({ ok: false, code: "conflict" });
     expect(await stageKeys(owner.accountId)).toEqual(["contacted", "new", "won", "qualified", "lost"]);
   });
 

@@ -13,7 +13,7 @@ import { addPipelineStage, movePipelineStage, removePipelineStage, renamePipelin
 const context = ({ account, user }: SessionContext): LeadContext => ({ accountId: account.id, actor: { type: "user", userId: user.id } });
 
 function answer(result: PipelineEditResult, message: string, field?: string) {
-  if (!result.ok) return field && result.reason === "invalid" ? fail(CHECK_FIELDS, { [field]: result.message }) : fail(result.message);
+  if (!result.ok) return field && result.code === "invalid" ? fail(CHECK_FIELDS, { [field]: result.message }) : fail(result.message);
   revalidatePath("/settings/pipeline");
   revalidatePath("/leads");
   return ok({ message });
