@@ -2,7 +2,7 @@ import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
 import { leadDisplayName } from "./display";
 import type { LeadChange, LeadContext } from "./model";
-import type { Queryable } from "./sql";
+import { readStages, type Queryable } from "./sql";
 
 /*
  * Audit entries for lead changes people make in the dashboard (actor "user"): stage moves. Changes by
@@ -13,11 +13,8 @@ export async function auditLeadChanges(client: Queryable, context: LeadContext, 
   if (context.actor.type !== "user") return;
   for (const change of changes) {
     if (change.type !== "lead.stage_changed") continue;
-    const { rows } = await client.query<{ key: string; label: string }>("SELECT key, label FROM pipeline_stages WHERE account_id = $1 AND key = ANY($2::text[])", [
-      context.accountId,
-      [change.previousStage, change.lead.stage],
-    ]);
-    const label = (key: string) => rows.find((row) => row.key === key)?.label ?? key;
+    const stages = await readStages(client, context.accountId);
+    const label = (key: string) => stages.find((stage) => stage.key === key)?.label ?? key;
     await recordAuditSql(client, {
       accountId: context.accountId,
       actorUserId: context.actor.userId,

@@ -6,7 +6,7 @@ import type { Failure } from "@/lib/platform/result";
 import { stageInUseMessage } from "./display";
 import type { LeadContext } from "./model";
 import { checkStageLabel, deriveStageKey, MAX_STAGES, type PipelineStage } from "./pipeline-rules";
-import { inTransaction, type Queryable } from "./sql";
+import { inTransaction, readStages, type Queryable } from "./sql";
 
 export { MAX_STAGES, STAGE_LABEL_MAX, type PipelineStage } from "./pipeline-rules";
 
@@ -37,11 +37,8 @@ export async function createDefaultPipeline(tx: Prisma.TransactionClient, accoun
   await tx.pipelineStage.createMany({ data: DEFAULT_STAGES.map((stage, position) => ({ accountId, ...stage, position })) });
 }
 
-const STAGES_SQL = "SELECT key, label, position FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key";
-
 export async function listPipelineStages(accountId: string): Promise<PipelineStage[]> {
-  const { rows } = await db.pool.query<PipelineStage>(STAGES_SQL, [accountId]);
-  return rows;
+  return readStages(db.pool, accountId);
 }
 
 /**
@@ -49,7 +46,7 @@ export async function listPipelineStages(accountId: string): Promise<PipelineSta
  * rows as that edit left them but sorted by what it saw before waiting, so the order is taken again here.
  */
 async function lockStages(client: Queryable, accountId: string): Promise<PipelineStage[]> {
-  const { rows } = await client.query<PipelineStage>(`${STAGES_SQL} FOR UPDATE`, [accountId]);
+  const rows = await readStages(client, accountId, true);
   return rows.sort((a, b) => a.position - b.position || (a.key < b.key ? -1 : 1));
 }
 

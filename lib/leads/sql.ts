@@ -1,6 +1,7 @@
 import "server-only";
 import type { Queryable } from "@/lib/platform/db/transaction";
 import type { Lead } from "./model";
+import type { PipelineStage } from "./pipeline-rules";
 
 export { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 
@@ -64,9 +65,20 @@ export async function stageExists(client: Queryable, accountId: string, key: str
   return rows[0]?.key === key;
 }
 
+/**
+ * The account's pipeline stages in display order: the one stage lookup (the board and the CSV import
+ * join pipeline_stages inside their own statements). `lock` takes the rows FOR UPDATE, as pipeline edits do.
+ */
+export async function readStages(client: Queryable, accountId: string, lock = false): Promise<PipelineStage[]> {
+  const { rows } = await client.query<PipelineStage>(
+    `SELECT key, label, position FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key${lock ? " FOR UPDATE" : ""}`,
+    [accountId],
+  );
+  return rows;
+}
+
 export async function stageKeys(client: Queryable, accountId: string): Promise<string[]> {
-  const { rows } = await client.query<{ key: string }>("SELECT key FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key", [accountId]);
-  return rows.map((row) => row.key);
+  return (await readStages(client, accountId)).map((stage) => stage.key);
 }
 
 export async function unknownStageProblem(client: Queryable, accountId: string) {
