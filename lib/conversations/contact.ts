@@ -33,8 +33,8 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
   // A conversation already linked (by an earlier claim, or by an agent's "Link to lead") keeps its link: a
   // new lead from this claim is not attached to it, so lead and conversation never point past each other.
   const created = await createLead(context, { ...parsed.data, conversationId: conversation.leadId ? null : conversation.id });
-  if (!created.ok && created.reason !== "exists") {
-    return { ok: false, reason: "invalid", details: created.reason === "invalid" ? created.details : [] };
+  if (!created.ok && created.code !== "exists") {
+    return { ok: false, reason: "invalid", details: created.code === "invalid" ? created.details : [] };
   }
   const leadId = created.ok ? created.lead.id : null;
 

@@ -2,7 +2,7 @@ import "server-only";
 import { newPublicId } from "@/lib/platform/ids";
 import { db } from "@/lib/platform/db/client";
 import { emitMessagesCte } from "@/lib/outbound/sql";
-import { defaultSource, type LeadContext, type LeadWriteResult } from "./model";
+import { defaultSource, leadExists, leadInvalid, type LeadContext, type LeadWriteResult } from "./model";
 import type { CreateLeadBody } from "./schemas";
 import { LEAD_COLUMNS, leadIdByEmail, leadJsonSql, toLead, unknownStageProblem, type LeadRow } from "./sql";
 
@@ -52,6 +52,6 @@ export async function createLead(context: LeadContext, input: CreateLeadInput): 
   if (rows[0]) return { ok: true, lead: toLead(rows[0]) };
   // Nothing inserted: either the stage is unknown or the email is taken.
   const existing = input.email ? await leadIdByEmail(db.pool, accountId, input.email) : null;
-  if (existing) return { ok: false, reason: "exists", leadId: existing };
-  return { ok: false, reason: "invalid", details: [await unknownStageProblem(db.pool, accountId)] };
+  if (existing) return leadExists(existing);
+  return leadInvalid([await unknownStageProblem(db.pool, accountId)]);
 }

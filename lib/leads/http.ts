@@ -44,7 +44,7 @@ function writeResponse(result: LeadWriteResult, { context, body, write }: WriteA
     const headers = status === 201 ? { Location: `/api/public/leads/${result.lead.id}` } : undefined;
     return jsonResponse(reader ? serializeLead(result.lead) : leadWriteReceipt(result.lead, body, write), { status, headers });
   }
-  switch (result.reason) {
+  switch (result.code) {
     case "invalid":
       return invalidRequestResponse(result.details);
     case "exists":

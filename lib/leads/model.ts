@@ -1,3 +1,5 @@
+import { fail, type Failure } from "@/lib/platform/result";
+import type { FieldError } from "@/lib/platform/validation";
 /*
  * A lead as the domain hands it out, who acts on leads, and how a write ends. The public API, the
  * dashboard and the chat all call the same domain functions with `{ accountId, actor }`.
@@ -33,13 +35,17 @@ export type LeadChange =
   | { type: "lead.updated"; lead: Lead; fields: string[] }
   | { type: "lead.stage_changed"; lead: Lead; previousStage: string };
 
-export type FieldProblem = { field: string; message: string };
+export type FieldProblem = FieldError;
 
 export type LeadWriteResult =
   | { ok: true; lead: Lead }
-  | { ok: false; reason: "invalid"; details: FieldProblem[] }
-  | { ok: false; reason: "exists"; leadId: string }
-  | { ok: false; reason: "not_found" };
+  | (Failure<"invalid"> & { details: FieldProblem[] })
+  | (Failure<"exists"> & { leadId: string })
+  | Failure<"not_found">;
+
+export const leadInvalid = (details: FieldProblem[]) => ({ ...fail("invalid", "Some fields are invalid."), details });
+export const leadExists = (leadId: string) => ({ ...fail("exists", "A lead with this email already exists."), leadId });
+export const LEAD_NOT_FOUND = fail("not_found", "This lead no longer exists.");
 
 /** Where a lead came from when the writer does not say. */
 export function defaultSource(actor: LeadActor): string | null {

@@ -3,7 +3,7 @@ import { db } from "@/lib/platform/db/client";
 import { isUniqueViolation } from "@/lib/platform/db/errors";
 import { isPublicId } from "@/lib/platform/ids";
 import { recordLeadChanges } from "./changes";
-import type { Lead, LeadChange, LeadContext, LeadWriteResult } from "./model";
+import { LEAD_NOT_FOUND, leadExists, leadInvalid, type Lead, type LeadChange, type LeadContext, type LeadWriteResult } from "./model";
 import { AT_LEAST_ONE, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";
 import { inTransaction, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknownStageProblem, type LeadRow, type Queryable } from "./sql";
 
@@ -34,11 +34,11 @@ function mergeMetadata(current: Record<string, string>, changes: MetadataChanges
 /** PATCH: only the fields present change. A stage change also moves stage_changed_at. */
 export async function updateLead(context: LeadContext, id: string, body: UpdateLeadBody): Promise<LeadWriteResult> {
   const { accountId } = context;
-  if (!isPublicId(id, "lead")) return { ok: false, reason: "not_found" };
+  if (!isPublicId(id, "lead")) return LEAD_NOT_FOUND;
   try {
     return await inTransaction(async (client) => {
       const current = await lockLead(client, accountId, id);
-      if (!current) return { ok: false, reason: "not_found" } as const;
+      if (!current) return LEAD_NOT_FOUND;
       const next: Lead = { ...current, metadata: mergeMetadata(current.metadata, body.metadata) };
       const changed: string[] = [];
       for (const field of TEXT_FIELDS) {
@@ -50,14 +50,14 @@ export async function updateLead(context: LeadContext, id: string, body: UpdateL
       if (JSON.stringify(next.metadata) !== JSON.stringify(current.metadata)) changed.push("metadata");
       if (body.stage !== undefined && body.stage !== current.stage) {
         if (!(await stageExists(client, accountId, body.stage))) {
-          return { ok: false, reason: "invalid", details: [await unknownStageProblem(client, accountId)] } as const;
+          return leadInvalid([await unknownStageProblem(client, accountId)]);
         }
         next.stage = body.stage;
         changed.push("stage");
       }
-      if (!next.name && !next.email && !next.phone) return { ok: false, reason: "invalid", details: [{ field: "name", message: AT_LEAST_ONE }] } as const;
+      if (!next.name && !next.email && !next.phone) return leadInvalid([{ field: "name", message: AT_LEAST_ONE }]);
       if (Object.keys(next.metadata).length > LEAD_LIMITS.metadataKeys) {
-        return { ok: false, reason: "invalid", details: [{ field: "metadata", message: `A lead holds at most ${LEAD_LIMITS.metadataKeys} metadata keys.` }] } as const;
+        return leadInvalid([{ field: "metadata", message: `A lead holds at most ${LEAD_LIMITS.metadataKeys} metadata keys.` }]);
       }
       if (changed.length === 0) return { ok: true, lead: current } as const;
 
@@ -77,7 +77,7 @@ export async function updateLead(context: LeadContext, id: string, body: UpdateL
     // The only unique index a PATCH can hit is the per-account email.
     if (!isUniqueViolation(error) || !body.email) throw error;
     const existing = await leadIdByEmail(db.pool, accountId, body.email);
-    if (existing && existing !== id) return { ok: false, reason: "exists", leadId: existing };
+    if (existing && existing !== id) return leadExists(existing);
     throw error;
   }
 }
@@ -85,13 +85,13 @@ export async function updateLead(context: LeadContext, id: string, body: UpdateL
 /** Moves a lead to another stage of the pipeline. Moving it to the stage it is in changes nothing. */
 export async function changeLeadStage(context: LeadContext, id: string, stage: string): Promise<LeadWriteResult> {
   const { accountId } = context;
-  if (!isPublicId(id, "lead")) return { ok: false, reason: "not_found" };
+  if (!isPublicId(id, "lead")) return LEAD_NOT_FOUND;
   return inTransaction(async (client) => {
     const current = await lockLead(client, accountId, id);
-    if (!current) return { ok: false, reason: "not_found" } as const;
+    if (!current) return LEAD_NOT_FOUND;
     if (current.stage === stage) return { ok: true, lead: current } as const;
     if (!(await stageExists(client, accountId, stage))) {
-      return { ok: false, reason: "invalid", details: [await unknownStageProblem(client, accountId)] } as const;
+      return leadInvalid([await unknownStageProblem(client, accountId)]);
     }
     const { rows } = await client.query<LeadRow>(
       `UPDATE leads SET stage = $3, stage_changed_at = now(), updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${LEAD_COLUMNS}`,

@@ -63,7 +63,7 @@ async function create(request: http.IncomingMessage, response: http.ServerRespon
   if (!input.ok) return reply(response, 400, error("invalid_request", input.details), headers);
   const result = await createLead({ accountId, actor: { type: "api_key", apiKeyId } }, input.value);
   if (result.ok) return reply(response, 201, serializeLead(result.lead), { ...headers, Location: `${PATH}/${result.lead.id}` });
-  reply(response, result.reason === "exists" ? 409 : 400, error(result.reason), headers);
+  reply(response, result.code === "exists" ? 409 : 400, error(result.code), headers);
 }
 
 async function handle(request: http.IncomingMessage, response: http.ServerResponse) {

@@ -41,7 +41,7 @@ beforeEach(async () => {
 
 const seedLead = async (fields: Record<string, unknown>) => {
   const result = await createLead({ accountId: owner.accountId, actor: { type: "system" } }, createLeadSchema.parse(fields));
-  if (!result.ok) throw new Error(`seed refused: ${result.reason}`);
+  if (!result.ok) throw new Error(`seed refused: ${result.code}`);
   return result.lead;
 };
 

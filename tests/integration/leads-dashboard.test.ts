@@ -20,7 +20,7 @@ const system = (accountId: string) => ({ accountId, actor: { type: "system" as c
 
 async function seedLead(accountId: string, fields: Record<string, unknown>) {
   const result = await createLead(system(accountId), createLeadSchema.parse(fields));
-  if (!result.ok) throw new Error(`seed refused: ${result.reason}`);
+  if (!result.ok) throw new Error(`seed refused: ${result.code}`);
   return result.lead;
 }
 
@@ -304,7 +304,7 @@ describe("stage removal and lead writes of other accounts", () => {
       expect(await settledWithin(sameAccount, 300)).toBe(false);
       await blocker.query("COMMIT");
       expect(await removal).toMatchObject({ ok: true });
-      expect(await sameAccount).toMatchObject({ ok: false, reason: "invalid" });
+      expect(await sameAccount).toMatchObject({ ok: false, code: "invalid" });
     } finally {
       await blocker.query("ROLLBACK").catch(() => {});
       blocker.release();

@@ -30,7 +30,7 @@ function fieldFailure(details: FieldError[]) {
 }
 
 function writeFailure(result: Exclude<LeadWriteResult, { ok: true }>) {
-  switch (result.reason) {
+  switch (result.code) {
     case "invalid":
       return fieldFailure(result.details);
     case "exists":
@@ -66,7 +66,7 @@ export const updateLeadAction = defineAction({ role: "manager", input: leadForm.
 
 export const changeLeadStageAction = defineAction({ role: "manager", input: z.object({ leadId: z.string(), stage: z.string().min(1) }) }, async ({ leadId, stage }, context) => {
   const result = await changeLeadStage(leadContext(context), leadId, stage);
-  if (!result.ok) return result.reason === "invalid" ? fail("That stage no longer exists. Reload the page.") : writeFailure(result);
+  if (!result.ok) return result.code === "invalid" ? fail("That stage no longer exists. Reload the page.") : writeFailure(result);
   revalidateLeads(leadId);
   return ok({ id: result.lead.id, stage: result.lead.stage });
 });
