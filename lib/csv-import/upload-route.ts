@@ -1,5 +1,6 @@
 import "server-only";
-import { canManage, getSessionContext } from "@/lib/auth/session";
+import type { SessionContext } from "@/lib/auth/session";
+import { withSession } from "@/lib/auth/with-session";
 import { MAX_CSV_BYTES } from "@/lib/platform/csv/parse";
 import { handleCsvUpload, TOO_LARGE_MESSAGE, type CsvImporter, type CsvImportState } from "./upload";
 
@@ -39,14 +40,20 @@ function crossSite(request: Request): boolean {
 
 /** The POST handler of an import route for one importer (owners and admins only). */
 export function csvUploadRoute<C extends string, V>(importer: CsvImporter<C, V>): (request: Request) => Promise<Response> {
-  return (request) => receive(request, importer);
+  const guarded = withSession(
+    {
+      role: "manager",
+      signedOut: () => answer(401, { stage: "error", message: "Your session has ended. Sign in again." }),
+      forbidden: () => answer(403, { stage: "error", message: "Only owners and admins can do this." }),
+    },
+    (request, context) => receive(request, context, importer),
+  );
+  // The cross-site check comes first: such a request is refused whoever's cookie it carries.
+  return (request) =>
+    crossSite(request) ? Promise.resolve(answer(403, { stage: "error", message: "Uploads are accepted from this app's own pages only." })) : guarded(request);
 }
 
-async function receive<C extends string, V>(request: Request, importer: CsvImporter<C, V>): Promise<Response> {
-  if (crossSite(request)) return answer(403, { stage: "error", message: "Uploads are accepted from this app's own pages only." });
-  const context = await getSessionContext();
-  if (!context) return answer(401, { stage: "error", message: "Your session has ended. Sign in again." });
-  if (!canManage(context)) return answer(403, { stage: "error", message: "Only owners and admins can do this." });
+async function receive<C extends string, V>(request: Request, context: SessionContext, importer: CsvImporter<C, V>): Promise<Response> {
 
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > MAX_CSV_BYTES) return answer(413, { stage: "error", message: TOO_LARGE_MESSAGE });

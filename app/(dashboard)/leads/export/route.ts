@@ -1,4 +1,4 @@
-import { getSessionContext } from "@/lib/auth/session";
+import { signInRedirect, withSession } from "@/lib/auth/with-session";
 import { exportLeadsCsv } from "@/lib/leads/csv-export";
 import { readLeadFilters } from "@/lib/leads/filters";
 import { invalidRequestResponse } from "@/lib/api/validation";
@@ -7,9 +7,7 @@ import { leadParams } from "../filters";
 export const dynamic = "force-dynamic";
 
 /** The leads matching the table's search and stage filter, as CSV. Members may export: they may read. */
-export async function GET(request: Request) {
-  const context = await getSessionContext();
-  if (!context) return Response.redirect(new URL("/sign-in?callbackUrl=%2Fleads", request.url), 303);
+export const GET = withSession({ role: "member", signedOut: signInRedirect("/leads") }, async (request, context) => {
   const { filters, problems } = readLeadFilters(leadParams(Object.fromEntries(new URL(request.url).searchParams)));
   // A download cannot show a notice: a refused filter is the API's 400 rather than a file of every lead.
   if (problems.length) return invalidRequestResponse(problems, "The search or stage filter is not valid; see details.");
@@ -21,4 +19,4 @@ export async function GET(request: Request) {
       "Cache-Control": "no-store",
     },
   });
-}
+});

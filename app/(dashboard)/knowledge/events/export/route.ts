@@ -1,12 +1,11 @@
-import { getSessionContext } from "@/lib/auth/session";
+import { signInRedirect, withSession } from "@/lib/auth/with-session";
 import { exportEventsCsv } from "@/lib/events/csv-export";
 import { listOptionsFrom } from "../filters";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request) {
-  const context = await getSessionContext();
-  if (!context) return Response.redirect(new URL("/sign-in?callbackUrl=%2Fknowledge%2Fevents", request.url), 303);
+/** The events matching the list's filters, as CSV. Members may export: they may read. */
+export const GET = withSession({ role: "member", signedOut: signInRedirect("/knowledge/events") }, async (request, context) => {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const stamp = new Date().toISOString().slice(0, 10);
   return new Response(exportEventsCsv(context.account.id, listOptionsFrom(params)), {
@@ -16,4 +15,4 @@ export async function GET(request: Request) {
       "Cache-Control": "no-store",
     },
   });
-}
+});

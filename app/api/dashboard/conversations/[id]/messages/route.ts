@@ -1,5 +1,5 @@
 import { conversationState, messageView, type MessagesPoll } from "@/app/(dashboard)/conversations/view-model";
-import { getSessionContext } from "@/lib/auth/session";
+import { withSession } from "@/lib/auth/with-session";
 import { getConversation, listMessages } from "@/lib/conversations/read";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
 
@@ -14,9 +14,11 @@ export const dynamic = "force-dynamic";
 
 const PAGE_SIZE = 100;
 
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  const context = await getSessionContext();
-  if (!context) return errorResponse(401, "unauthorized", "Your session has ended. Sign in again.");
+const signedOut = () => errorResponse(401, "unauthorized", "Your session has ended. Sign in again.");
+
+type Params = { params: Promise<{ id: string }> };
+
+export const GET = withSession({ role: "member", signedOut }, async (request, context, { params }: Params) => {
   const after = new URL(request.url).searchParams.get("after") ?? "0";
   if (!/^\d{1,15}$/.test(after)) {
     return errorResponse(400, "invalid_request", "after must be the seq of a message.", { details: [{ field: "after", message: "Must be a whole number." }] });
@@ -31,4 +33,4 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     has_more: page.hasMore,
   };
   return jsonResponse(body);
-}
+});
