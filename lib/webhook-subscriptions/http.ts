@@ -33,7 +33,7 @@ function subscriptionContext({ account, key }: ApiKeyContext<unknown>): Subscrip
 }
 
 function failureResponse(failure: SubscriptionFailure): Response {
-  switch (failure.reason) {
+  switch (failure.code) {
     case "invalid":
       return invalidRequestResponse(failure.details);
     case "not_found":

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { fail, type Failure } from "@/lib/platform/result";
 
 /*
  * A subscription as the domain hands it out, who acts on subscriptions, and its public representation.
@@ -35,9 +36,16 @@ export type SubscriptionContext = { accountId: string; actor: SubscriptionActor 
 export type FieldProblem = { field: string; message: string; reason?: string };
 
 export type SubscriptionFailure =
-  | { ok: false; reason: "invalid"; details: FieldProblem[] }
-  | { ok: false; reason: "not_found" }
-  | { ok: false; reason: "plan_limit_reached"; limit: number };
+  | (Failure<"invalid"> & { details: FieldProblem[] })
+  | Failure<"not_found">
+  | (Failure<"plan_limit_reached"> & { limit: number });
+
+export const subscriptionInvalid = (details: FieldProblem[]) => ({ ...fail("invalid", "Some fields are invalid."), details });
+export const SUBSCRIPTION_NOT_FOUND = fail("not_found", "This subscription does not exist.");
+export const subscriptionLimitReached = (limit: number) => ({
+  ...fail("plan_limit_reached", `This account has reached its plan's limit of ${limit} webhook subscriptions.`),
+  limit,
+});
 
 export type SubscriptionResult<T> = ({ ok: true } & T) | SubscriptionFailure;
 

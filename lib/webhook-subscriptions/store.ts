@@ -11,6 +11,9 @@ import {
   generateSubscriptionSecret,
   PREVIOUS_SECRET_TTL_MS,
   SUBSCRIPTION_LIMITS,
+  SUBSCRIPTION_NOT_FOUND,
+  subscriptionInvalid,
+  subscriptionLimitReached,
   type FieldProblem,
   type Subscription,
   type SubscriptionActor,
@@ -45,7 +48,7 @@ export const subscriptionSelect = {
   updatedAt: true,
 } as const satisfies Prisma.WebhookSubscriptionSelect;
 
-const notFound: SubscriptionFailure = { ok: false, reason: "not_found" };
+const notFound: SubscriptionFailure = SUBSCRIPTION_NOT_FOUND;
 
 const validId = (accountId: string, id: string) => isUuid(accountId) && isPublicId(id, "subscription");
 
@@ -105,14 +108,14 @@ export async function subscriptionWithSecret(
 /** Creates a subscription within the plan's limit; the secret is in the answer and nowhere else in plain text. */
 export async function createSubscription(context: SubscriptionContext, input: CreateSubscriptionBody): Promise<SubscriptionResult<{ subscription: Subscription; secret: string }>> {
   const url = await checkUrl(input.url, input.urlField);
-  if (typeof url !== "string") return { ok: false, reason: "invalid", details: [url] };
+  if (typeof url !== "string") return subscriptionInvalid([url]);
   const { accountId } = context;
   if (!isUuid(accountId)) return notFound;
   const secret = generateSubscriptionSecret();
   return db.prisma.$transaction(async (tx) => {
     const room = await checkPlanLimit(tx, accountId, (plan) => SUBSCRIPTION_LIMITS[plan], () => tx.webhookSubscription.count({ where: { accountId } }));
     if (!room) return notFound;
-    if (!room.ok) return { ok: false as const, reason: "plan_limit_reached" as const, limit: room.limit };
+    if (!room.ok) return subscriptionLimitReached(room.limit);
     const subscription = await tx.webhookSubscription.create({
       data: {
         id: newPublicId("subscription"),
@@ -135,7 +138,7 @@ export async function updateSubscription(context: SubscriptionContext, id: strin
   const data: Prisma.WebhookSubscriptionUpdateInput = {};
   if (input.url !== undefined) {
     const url = await checkUrl(input.url, "url");
-    if (typeof url !== "string") return { ok: false, reason: "invalid", details: [url] };
+    if (typeof url !== "string") return subscriptionInvalid([url]);
     data.url = url;
   }
   if (input.eventTypes !== undefined) data.eventTypes = input.eventTypes;

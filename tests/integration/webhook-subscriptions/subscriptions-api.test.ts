@@ -245,7 +245,7 @@ describe("secrets", () => {
     const entries = await auditActions(owner.accountId, created.id);
     expect(entries.at(-1)).toMatchObject({ action: "webhook_subscription.secret_revealed", actor_label: `${owner.user.name} <${owner.user.email}>` });
     const other = await createAccount("Subscriptions Reveal Other");
-    expect(await revealSubscriptionSecret({ accountId: other.accountId, actor: { type: "user", user: other.user } }, created.id)).toEqual({ ok: false, reason: "not_found" });
+    expect(await revealSubscriptionSecret({ accountId: other.accountId, actor: { type: "user", user: other.user } }, created.id)).toEqual({ ok: false, code: "not_found", message: "This subscription does not exist." });
   });
 
   it("the system disables a subscription once, with its reason and an audit entry", async () => {

@@ -7,7 +7,7 @@ import { CHECK_FIELDS } from "@/lib/actions/result";
 import type { SessionContext } from "@/lib/auth/session";
 import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
 import { replaySince, resendDelivery, sendTestNotification } from "@/lib/outbound/manage";
-import type { SubscriptionContext } from "@/lib/webhook-subscriptions/model";
+import { SUBSCRIPTION_NOT_FOUND, type SubscriptionContext } from "@/lib/webhook-subscriptions/model";
 import {
   createSubscription,
   deleteSubscription,
@@ -36,7 +36,7 @@ export const createSubscriptionAction = defineAction({ role: "manager", input: s
   const parsed = parseCreate(input);
   if (!parsed.ok) return fail(CHECK_FIELDS, await invalidFormErrors(parsed.details, input.url));
   const result = await createSubscription(contextOf(session), parsed.value);
-  if (!result.ok) return result.reason === "invalid" ? fail(CHECK_FIELDS, fieldErrors(result.details, input.url)) : fail(failureMessage(result, session.account.plan));
+  if (!result.ok) return result.code === "invalid" ? fail(CHECK_FIELDS, fieldErrors(result.details, input.url)) : fail(failureMessage(result, session.account.plan));
   return ok<CreatedSubscription>({ id: result.subscription.id, url: result.subscription.url, secret: result.secret });
 });
 
@@ -44,7 +44,7 @@ export const updateSubscriptionAction = defineAction({ role: "manager", input: s
   const parsed = parseUpdate(input);
   if (!parsed.ok) return fail(CHECK_FIELDS, await invalidFormErrors(parsed.details, input.url));
   const result = await updateSubscription(contextOf(session), input.subscriptionId, { ...parsed.value, status: undefined });
-  if (!result.ok) return result.reason === "invalid" ? fail(CHECK_FIELDS, fieldErrors(result.details, input.url)) : fail(failureMessage(result, session.account.plan));
+  if (!result.ok) return result.code === "invalid" ? fail(CHECK_FIELDS, fieldErrors(result.details, input.url)) : fail(failureMessage(result, session.account.plan));
   revalidatePath(PAGE, "layout");
   return ok({ message: "Subscription saved." });
 });
@@ -84,7 +84,7 @@ const DISABLED = "This subscription is disabled. Enable it first; a disabled sub
 
 export const sendTestNotificationAction = defineAction({ role: "manager", input: subscription }, async ({ subscriptionId }, session) => {
   const messageId = await sendTestNotification(session.account.id, subscriptionId);
-  if (!messageId) return fail((await getSubscription(session.account.id, subscriptionId)) ? DISABLED : failureMessage({ ok: false, reason: "not_found" }, session.account.plan));
+  if (!messageId) return fail((await getSubscription(session.account.id, subscriptionId)) ? DISABLED : failureMessage(SUBSCRIPTION_NOT_FOUND, session.account.plan));
   revalidatePath(PAGE, "layout");
   return ok({ message: "Test notification queued. Its attempt shows under Delivery attempts within seconds.", messageId });
 });
@@ -104,7 +104,7 @@ export const replaySinceAction = defineAction({ role: "manager", input: subscrip
   const from = new Date(iso);
   if (from.getTime() > Date.now()) return fail(CHECK_FIELDS, { since: "Choose a moment in the past." });
   const found = await getSubscription(session.account.id, subscriptionId);
-  if (!found) return fail(failureMessage({ ok: false, reason: "not_found" }, session.account.plan));
+  if (!found) return fail(failureMessage(SUBSCRIPTION_NOT_FOUND, session.account.plan));
   if (found.status !== "active") return fail(DISABLED);
   const count = await replaySince(session.account.id, subscriptionId, from);
   revalidatePath(PAGE, "layout");

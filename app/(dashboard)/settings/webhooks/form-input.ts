@@ -95,7 +95,7 @@ export function parseUpdate(input: FormInput) {
 
 /** A refusal that is not about one field, in words for a toast or the form's alert. */
 export function failureMessage(failure: SubscriptionFailure, plan: "free" | "pro"): string {
-  switch (failure.reason) {
+  switch (failure.code) {
     case "plan_limit_reached":
       return plan === "free"
         ? `The ${PLAN_NAMES[plan]} plan allows ${failure.limit} webhook subscriptions and this account has ${failure.limit}. Delete one you no longer use, or upgrade to Pro for up to ${SUBSCRIPTION_LIMITS.pro}.`
