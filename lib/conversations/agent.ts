@@ -3,6 +3,7 @@ import { recordAuditSql } from "@/lib/audit/record";
 import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { isPublicId } from "@/lib/platform/ids";
+import { fail, type Failure } from "@/lib/platform/result";
 import { IDLE_CLOSE_MS, type Conversation, type Message } from "./model";
 import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow } from "./sql";
 
@@ -13,13 +14,15 @@ import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, message
  * a reply racing a close either lands before it or gets the 409.
  */
 
+const CONVERSATION_NOT_FOUND = fail("not_found", "This conversation does not exist.");
+
 export type AgentResult =
   | { ok: true; conversation: Conversation; message: Message }
-  | { ok: false; reason: "not_found" }
-  | { ok: false; reason: "not_in_handoff"; status: Conversation["status"] };
+  | Failure<"not_found">
+  | (Failure<"not_in_handoff"> & { status: Conversation["status"] });
 
 export async function agentReply(accountId: string, conversationId: string, reply: { text: string; authorName: string | null }): Promise<AgentResult> {
-  if (!isPublicId(conversationId, "conversation")) return { ok: false, reason: "not_found" };
+  if (!isPublicId(conversationId, "conversation")) return CONVERSATION_NOT_FOUND;
   return inTransaction(async (client) => {
     const { rows } = await client.query<ConversationRow>(
       `UPDATE conversations SET status = 'handoff_active', last_message_at = now(), updated_at = now()
@@ -37,12 +40,12 @@ export async function agentReply(accountId: string, conversationId: string, repl
 
 async function refusal(client: Queryable, accountId: string, conversationId: string): Promise<AgentResult> {
   const { rows } = await client.query<{ status: Conversation["status"] }>(`SELECT status FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, conversationId]);
-  return rows[0] ? { ok: false, reason: "not_in_handoff", status: rows[0].status } : { ok: false, reason: "not_found" };
+  return rows[0] ? { ...fail("not_in_handoff", "The conversation is not waiting for a person."), status: rows[0].status } : CONVERSATION_NOT_FOUND;
 }
 
 export const CLOSED_NOTICE = "This conversation was closed. Start a new one any time.";
 
-export type CloseResult = { ok: true; conversation: Conversation; changed: boolean } | { ok: false; reason: "not_found" };
+export type CloseResult = { ok: true; conversation: Conversation; changed: boolean } | Failure<"not_found">;
 
 /**
  * Closing twice is not an error: the second call changes nothing and announces nothing. A close by a
@@ -54,7 +57,7 @@ export async function closeConversation(
   reason: "agent" | "api",
   options: { auditUserId?: string } = {},
 ): Promise<CloseResult> {
-  if (!isPublicId(conversationId, "conversation")) return { ok: false, reason: "not_found" };
+  if (!isPublicId(conversationId, "conversation")) return CONVERSATION_NOT_FOUND;
   return inTransaction(async (client) => {
     const closed = await closeWhere(client, `account_id = $1 AND id = $2`, [accountId, conversationId], reason);
     if (closed[0]) {
@@ -62,7 +65,7 @@ export async function closeConversation(
       return { ok: true, conversation: closed[0], changed: true };
     }
     const { rows } = await client.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, conversationId]);
-    return rows[0] ? { ok: true, conversation: toConversation(rows[0]), changed: false } : { ok: false, reason: "not_found" };
+    return rows[0] ? { ok: true, conversation: toConversation(rows[0]), changed: false } : CONVERSATION_NOT_FOUND;
   });
 }
 

@@ -66,7 +66,7 @@ export async function postMessageRoute(request: Request, context: ApiKeyContext<
     if (!input.ok) return invalidRequestResponse(input.details);
     const result = await agentReply(context.account.id, id, { text: input.value.text, authorName: input.value.author_name });
     if (result.ok) return jsonResponse(serializeMessage(result.message), { status: 201 });
-    return result.reason === "not_found" ? conversationNotFound() : notInHandoffResponse(result.status);
+    return result.code === "not_found" ? conversationNotFound() : notInHandoffResponse(result.status);
   });
 }
 

@@ -42,7 +42,7 @@ export const replyToConversationAction = defineAction({ role: "manager", input: 
   // The visitor sees the agent's name above the reply.
   const authorName = [...(user.name.trim() || user.email)].slice(0, MAX_AUTHOR_NAME_LENGTH).join("");
   const result = await agentReply(account.id, conversationId, { text: checked.text, authorName });
-  if (!result.ok) return fail(result.reason === "not_found" ? NOT_FOUND : REFUSED[result.status]);
+  if (!result.ok) return fail(result.code === "not_found" ? NOT_FOUND : REFUSED[result.status]);
   revalidate(conversationId);
   return ok<{ message: MessageView }>({ message: messageView(result.message, account.timezone) });
 });

@@ -53,12 +53,12 @@ describe("a conversation", () => {
 
   it("refuses an agent reply outside handoff, and the first reply makes it handoff_active", async () => {
     const { accountId, widget, conversation } = await started();
-    expect(await agentReply(accountId, conversation.id, { text: "hi", authorName: "Grace" })).toMatchObject({ ok: false, reason: "not_in_handoff", status: "bot" });
+    expect(await agentReply(accountId, conversation.id, { text: "hi", authorName: "Grace" })).toMatchObject({ ok: false, code: "not_in_handoff", status: "bot" });
     await requestHandoff(widget, conversation);
     const reply = await agentReply(accountId, conversation.id, { text: "Hi, Grace here", authorName: "Grace" });
     expect(reply).toMatchObject({ ok: true, conversation: { status: "handoff_active" }, message: { author: "agent", authorName: "Grace" } });
     const other = await createAccount();
-    expect(await agentReply(other.accountId, conversation.id, { text: "x", authorName: null })).toEqual({ ok: false, reason: "not_found" });
+    expect(await agentReply(other.accountId, conversation.id, { text: "x", authorName: null })).toEqual({ ok: false, code: "not_found", message: "This conversation does not exist." });
   });
 
   it("stores 20 concurrent agent replies, each once, in the order of their seq", async () => {
@@ -79,7 +79,7 @@ describe("a conversation", () => {
     expect(await closeConversation(accountId, conversation.id, "agent")).toMatchObject({ ok: true, changed: true, conversation: { status: "closed", closedReason: "agent" } });
     expect(await closeConversation(accountId, conversation.id, "agent")).toMatchObject({ ok: true, changed: false });
     expect(await postVisitorMessage(widget, conversation, "still there?")).toEqual({ ok: false, reason: "closed" });
-    expect(await agentReply(accountId, conversation.id, { text: "x", authorName: null })).toMatchObject({ ok: false, reason: "not_in_handoff", status: "closed" });
+    expect(await agentReply(accountId, conversation.id, { text: "x", authorName: null })).toMatchObject({ ok: false, code: "not_in_handoff", status: "closed" });
     expect((await notificationTypes(accountId)).filter((t) => t === "conversation.closed")).toHaveLength(1);
   });
 
