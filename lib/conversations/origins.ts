@@ -1,5 +1,5 @@
 /*
- * The website origins allowed to frame an account's chat (docs/conversations.md, "Allowed origins").
+ * The website origins allowed to frame an account's chat (docs/chat-widget.md, "Allowed origins").
  * Pure. They end up in a Content-Security-Policy frame-ancestors directive, so only a canonical
  * scheme://host[:port] is accepted: anything else (a path, a wildcard, a quote or a semicolon) could
  * widen or break the policy.

@@ -15,10 +15,10 @@ import { changeStageSchema, createLeadSchema, listLeadsQuerySchema, updateLeadSc
 import { changeLeadStage, updateLead } from "./update";
 
 /*
- * The leads and pipeline paths of the public API. Routes are thin: each app/api/public/… route file
- * wraps one of these in withApiKey with the scope it needs. Answers follow the public API conventions
- * (docs/leads-api.md): lists in {data, has_more, next_cursor}, 400 invalid_request with per-field details,
- * 404 not_found for ids outside the key's account, Idempotency-Key on POST.
+ * The leads and pipeline paths of the public API. The route table (lib/public-api/routes.ts) wraps each
+ * in withApiKey with the scope it needs; app/api/public route files re-export it. Answers follow the
+ * public API conventions (docs/leads-api.md): lists in {data, has_more, next_cursor}, 400 invalid_request
+ * with per-field details, 404 not_found for ids outside the key's account, Idempotency-Key on POST.
  */
 
 type IdParams = { id: string };
