@@ -1,7 +1,7 @@
 /*
  * A fixed signing example, published in the README and shown in the dashboard so integrators can check
  * their HMAC code. The secret is an example only (bytes 0x00..0x1f); it is never issued to a source.
- * tests/unit/webhook-signature.test.ts checks that `signature` is what the signing rule produces.
+ * tests/unit/webhook-signing.test.ts checks that `signature` is what the signing rule produces.
  */
 export const SIGNING_TEST_VECTOR = {
   secret: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
