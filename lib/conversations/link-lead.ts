@@ -2,6 +2,7 @@ import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
 import { inTransaction } from "@/lib/platform/db/transaction";
 import { isPublicId } from "@/lib/platform/ids";
+import { fail, type Failure } from "@/lib/platform/result";
 import { recordLeadChanges } from "@/lib/leads/changes";
 import { leadDisplayName } from "@/lib/leads/display";
 import type { Lead } from "@/lib/leads/model";
@@ -16,11 +17,13 @@ import { CONVERSATION_COLUMNS, toConversation, type ConversationRow } from "./sq
  * claimed name stays the visitor's word. Audited, in the same transaction.
  */
 
+const NOT_FOUND = fail("not_found", "This conversation or lead does not exist.");
+
 export type LinkLeadResult =
   | { ok: true; lead: Lead; changed: boolean }
-  | { ok: false; reason: "not_found" }
+  | Failure<"not_found">
   /** The lead no longer has the email the visitor left (edited or deleted meanwhile), or never had it. */
-  | { ok: false; reason: "no_match" };
+  | Failure<"no_match">;
 
 export async function linkClaimedLead(
   accountId: string,
@@ -28,20 +31,20 @@ export async function linkClaimedLead(
   leadId: string,
   userId: string,
 ): Promise<LinkLeadResult> {
-  if (!isPublicId(conversationId, "conversation")) return { ok: false, reason: "not_found" };
+  if (!isPublicId(conversationId, "conversation")) return NOT_FOUND;
   return inTransaction(async (client) => {
     const found = await client.query<ConversationRow>(
       `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2 FOR UPDATE`,
       [accountId, conversationId],
     );
-    if (!found.rows[0]) return { ok: false, reason: "not_found" } as const;
+    if (!found.rows[0]) return NOT_FOUND;
     const conversation = toConversation(found.rows[0]);
     // Only the lead that has the claimed email now: the one the agent was shown.
     const matched = await client.query<LeadRow>(
       `SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2 AND email = $3 FOR UPDATE`,
       [accountId, leadId, conversation.visitorEmail],
     );
-    if (!matched.rows[0]) return { ok: false, reason: "no_match" } as const;
+    if (!matched.rows[0]) return fail("no_match", "The lead does not have the email the visitor left.");
     let lead = toLead(matched.rows[0]);
     if (conversation.leadId === lead.id) return { ok: true, lead, changed: false } as const;
 

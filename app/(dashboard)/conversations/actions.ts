@@ -63,7 +63,7 @@ export const linkConversationToLeadAction = defineAction(
   { role: "manager", input: conversation.extend({ leadId: z.string().refine((id) => isPublicId(id, "lead"), "Not a lead id.") }) },
   async ({ conversationId, leadId }, { account, user }) => {
     const result = await linkClaimedLead(account.id, conversationId, leadId, user.id);
-    if (!result.ok) return fail(result.reason === "not_found" ? NOT_FOUND : NO_MATCHING_LEAD);
+    if (!result.ok) return fail(result.code === "not_found" ? NOT_FOUND : NO_MATCHING_LEAD);
     revalidate(conversationId);
     revalidatePath(`/leads/${result.lead.id}`);
     const name = leadDisplayName(result.lead);
