@@ -9,6 +9,7 @@ import { appBaseUrl } from "@/lib/platform/http/app-url";
 import { isUuid } from "@/lib/platform/ids";
 import { isPublicId, newPublicId } from "@/lib/platform/ids";
 import { decryptSecret, encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
+import type { Failure } from "@/lib/platform/result";
 
 /*
  * Webhook sources for the dashboard (Events → Webhook). Reads take the account id; changes take the
@@ -29,7 +30,9 @@ export type WebhookSourceView = {
   createdAt: Date;
 };
 
-export type SourceFailure = { ok: false; code: "forbidden" | "not_found" | "plan_limit_reached" | "invalid"; message: string; field?: "name" | "rateLimitPerMinute" };
+export type SourceFailure = Failure<"forbidden" | "not_found" | "plan_limit_reached" | "invalid"> & {
+  field?: "name" | "rateLimitPerMinute";
+};
 export type SourceResult<T> = ({ ok: true } & T) | SourceFailure;
 
 export const MAX_SOURCE_NAME_LENGTH = 100;
