@@ -1,23 +1,14 @@
 "use client";
 
 import { Trash2 } from "lucide-react";
-import { useRouter } from "next/navigation";
-import { useTransition } from "react";
-import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
+import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { revokeApiKeyAction } from "../actions";
 
 export function RevokeKeyButton({ keyId, keyName }: { keyId: string; keyName: string }) {
-  const router = useRouter();
-  const [, startTransition] = useTransition();
-
-  const revoke = async () => {
-    const result = await revokeApiKeyAction({ keyId });
-    if (result.ok) toast.success(result.data.message);
-    else toast.error(result.error);
-    startTransition(() => router.refresh());
-  };
+  const { act } = useAct();
+  const revoke = () => act(() => revokeApiKeyAction({ keyId }));
 
   return (
     <ConfirmDialog

@@ -1,12 +1,10 @@
 "use client";
 
 import { Ban, RotateCcw, Trash2 } from "lucide-react";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import type { ActionResult } from "@/lib/actions/result";
+import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { removeOccurrenceAction, restoreOccurrenceAction } from "../../actions";
 
 /*
@@ -19,23 +17,13 @@ type Occurrence = { eventId: string; title: string; occursAt: string; label: str
 
 const RESTORABLE = "The assistant and the lists stop offering it; you can restore it under Exceptions.";
 
-function useRun() {
-  const router = useRouter();
-  return async (action: () => Promise<ActionResult<{ message: string }>>) => {
-    const result = await action();
-    if (result.ok) toast.success(result.data.message);
-    else toast.error(result.error);
-    router.refresh();
-  };
-}
-
 const REMOVALS = [
   { kind: "cancelled", verb: "Cancel", pending: "Cancelling…", done: "is cancelled; the rest of the series stays", Icon: Ban },
   { kind: "deleted", verb: "Delete", pending: "Deleting…", done: "is deleted from the series; the rest of it stays", Icon: Trash2 },
 ] as const;
 
 export function RemoveOccurrenceButtons({ eventId, title, occursAt, label }: Occurrence) {
-  const run = useRun();
+  const run = useAct().act;
   return (
     <div className="-mr-2 flex shrink-0 gap-0.5">
       {REMOVALS.map(({ kind, verb, pending, done, Icon }) => (
@@ -60,7 +48,7 @@ export function RemoveOccurrenceButtons({ eventId, title, occursAt, label }: Occ
 }
 
 export function RestoreOccurrenceButton({ eventId, occursAt, label }: Omit<Occurrence, "title">) {
-  const run = useRun();
+  const run = useAct().act;
   const [pending, setPending] = useState(false);
   const restore = async () => {
     setPending(true);

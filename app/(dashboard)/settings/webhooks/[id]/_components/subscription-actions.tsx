@@ -2,11 +2,12 @@
 
 import { Pause, Pencil, Play, Trash2, Webhook } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState, useTransition } from "react";
+import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { useAct } from "@/app/(dashboard)/_components/use-act";
 import type { ActionResult } from "@/lib/actions/result";
 import { deleteSubscriptionAction, setSubscriptionEnabledAction, updateSubscriptionAction } from "../../actions";
 import { SubscriptionForm, type SubscriptionFormValues } from "../../_components/subscription-form";
@@ -17,15 +18,9 @@ type Props = { subscriptionId: string; url: string; enabled: boolean; initial: S
 export function SubscriptionActions({ subscriptionId, url, enabled, initial, maxDescriptionLength }: Props) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
-  const [switching, startSwitch] = useTransition();
+  const { act, pending: switching } = useAct();
 
-  const setEnabled = (next: boolean) =>
-    startSwitch(async () => {
-      const result = await setSubscriptionEnabledAction({ subscriptionId, enabled: next });
-      if (result.ok) toast.success(result.data.message);
-      else toast.error(result.error);
-      router.refresh();
-    });
+  const setEnabled = (next: boolean) => act(() => setSubscriptionEnabledAction({ subscriptionId, enabled: next }));
 
   const remove = async () => {
     const result = await deleteSubscriptionAction({ subscriptionId });
