@@ -3,15 +3,13 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import { Ban, Pencil, Repeat, Trash2 } from "lucide-react";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { MomentCell, type Moment } from "@/components/ui/moment-cell";
-import type { ActionResult } from "@/lib/actions/result";
+import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { cancelEventAction, deleteEventAction } from "../actions";
 import { EventFormDialog, type EventFormValues } from "./event-form-dialog";
 
@@ -33,14 +31,8 @@ export type EventRowView = {
 };
 
 function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) {
-  const router = useRouter();
   const [editing, setEditing] = useState(false);
-  const run = async (action: () => Promise<ActionResult<{ message: string }>>) => {
-    const result = await action();
-    if (result.ok) toast.success(result.data.message);
-    else toast.error(result.error);
-    router.refresh();
-  };
+  const run = useAct().act;
   return (
     <div className="-mr-2 flex justify-end gap-0.5">
       <Button variant="ghost" size="sm" aria-label={`Edit ${row.title}`} onClick={() => setEditing(true)}>
