@@ -1,11 +1,10 @@
 "use client";
 
 import { CircleCheck } from "lucide-react";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { closeConversationAction } from "../../actions";
 
 /**
@@ -13,23 +12,14 @@ import { closeConversationAction } from "../../actions";
  * whose confirm button has the same name. Focus starts on Cancel; Escape cancels.
  */
 export function CloseConversationButton({ conversationId, visitor }: { conversationId: string; visitor: string }) {
-  const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [closing, setClosing] = useState(false);
+  const { act, pending: closing } = useAct();
 
-  const close = async () => {
-    setClosing(true);
-    const result = await closeConversationAction({ conversationId }).catch(() => null);
-    setClosing(false);
-    if (!result) {
-      toast.error("The conversation could not be closed. Check your connection and try again.");
-      return;
-    }
-    setOpen(false);
-    if (result.ok) toast.success(result.data.message);
-    else toast.error(result.error);
-    router.refresh();
-  };
+  const close = () =>
+    act(() => closeConversationAction({ conversationId }), {
+      unreachable: "The conversation could not be closed. Check your connection and try again.",
+      after: () => setOpen(false),
+    });
 
   return (
     <Dialog open={open} onOpenChange={(next) => (closing ? undefined : setOpen(next))}>

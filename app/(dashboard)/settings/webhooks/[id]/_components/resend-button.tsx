@@ -11,7 +11,7 @@ import { resendDeliveryAction } from "../../actions";
  */
 export function ResendButton({ deliveryId, type, onDone, retry = false }: { deliveryId: string; type: string; onDone?: () => void; retry?: boolean }) {
   const { act, pending } = useAct();
-  const resend = () => act(() => resendDeliveryAction({ deliveryId }), onDone);
+  const resend = () => act(() => resendDeliveryAction({ deliveryId }), { after: onDone });
   return (
     <Button variant="secondary" size="sm" onClick={resend} disabled={pending} aria-label={`${retry ? "Retry" : "Resend"} ${type} notification${retry ? " now" : ""}`}>
       <RotateCcw className="size-3.5" aria-hidden />
