@@ -1,7 +1,7 @@
 import "server-only";
 import { onOneConnection } from "@/lib/platform/db/connection";
 import type { Recurrence } from "@/lib/events/schema";
-import type { Queryable, SearchInput, Statement } from "./search-input";
+import type { Queryable, SearchInput } from "./search-input";
 import { candidateQuery, correctionsSql, DAY, type Level, type Row, type Window } from "./search-sql";
 import { seriesOccurrences, type SeriesRow } from "./series";
 
