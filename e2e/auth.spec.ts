@@ -55,10 +55,15 @@ test("a wrong password gets one generic message", async ({ page }) => {
   await page.getByLabel("Email").fill("nobody@example.test");
   await page.getByLabel("Password").fill("wrong password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "incorrect" })).toHaveText("The email or password is incorrect.");
+  await expect(page.getByRole("alert").filter({ hasText: "incorrect" })).toHaveText(
+    "The email or password is incorrect.",
+  );
 });
 
-test("a cookie copied before sign-out stops working, and signing up again with that email gets a neutral refusal", async ({ page, browser }) => {
+test("a cookie copied before sign-out stops working, and signing up again with that email gets a neutral refusal", async ({
+  page,
+  browser,
+}) => {
   const person = newPerson();
   await page.goto("/sign-up");
   await page.getByLabel("Name").fill(person.name);

@@ -6,7 +6,10 @@ import { shot, signUp } from "./support";
  * working iCalendar feed with an ETag; rotating it, after a confirmation, makes the old URL a 404 at once.
  */
 
-test("the feed URL serves the account's calendar, and rotating it retires the old URL at once", async ({ page, request }) => {
+test("the feed URL serves the account's calendar, and rotating it retires the old URL at once", async ({
+  page,
+  request,
+}) => {
   await signUp(page, "Hedy");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Calendar feeds" }).first().click();
   await expect(page).toHaveURL(/\/knowledge\/events\/calendar-feeds$/);

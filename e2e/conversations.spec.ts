@@ -31,7 +31,10 @@ async function addLead(page: Page, name: string, email: string) {
   await expect(dialog).toBeHidden();
 }
 
-test("a visitor asks the assistant, hands off to a person, and the agent answers and closes from the inbox", async ({ page, browser }) => {
+test("a visitor asks the assistant, hands off to a person, and the agent answers and closes from the inbox", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signUp(page, "Rosa");

@@ -16,7 +16,13 @@ async function revealSecret(page: Page): Promise<string> {
   return secret;
 }
 
-function send(request: APIRequestContext, endpoint: string, secret: string, event: Record<string, string>, action = "upsert") {
+function send(
+  request: APIRequestContext,
+  endpoint: string,
+  secret: string,
+  event: Record<string, string>,
+  action = "upsert",
+) {
   const body = JSON.stringify({ action, event });
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = "sha256=" + crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
@@ -32,7 +38,10 @@ async function openWebhookPage(page: Page) {
   return { endpoint, secret: await revealSecret(page) };
 }
 
-test("rotating the secret: cancel keeps it, confirm replaces it, and only the new one signs", async ({ page, request }) => {
+test("rotating the secret: cancel keeps it, confirm replaces it, and only the new one signs", async ({
+  page,
+  request,
+}) => {
   await signUp(page, "Grace");
   const { endpoint, secret: original } = await openWebhookPage(page);
 
@@ -49,10 +58,16 @@ test("rotating the secret: cancel keeps it, confirm replaces it, and only the ne
   const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
   expect(rotated).not.toBe(original);
 
-  const withOld = await send(request, endpoint, original, { title: "Signed with the old secret", starts_at: "2027-01-01T10:00:00Z" });
+  const withOld = await send(request, endpoint, original, {
+    title: "Signed with the old secret",
+    starts_at: "2027-01-01T10:00:00Z",
+  });
   expect(withOld.status()).toBe(401);
   expect((await withOld.json()).error.code).toBe("invalid_signature");
-  const withNew = await send(request, endpoint, rotated, { title: "Signed with the new secret", starts_at: "2027-01-01T10:00:00Z" });
+  const withNew = await send(request, endpoint, rotated, {
+    title: "Signed with the new secret",
+    starts_at: "2027-01-01T10:00:00Z",
+  });
   expect(withNew.status()).toBe(200);
   await page.getByRole("button", { name: "I have updated it" }).click();
   await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText("Signed with the new secret");
@@ -61,14 +76,19 @@ test("rotating the secret: cancel keeps it, confirm replaces it, and only the ne
 test("a test send appears in Recent Deliveries and in All Events", async ({ page }) => {
   await signUp(page, "Grace");
   await page.goto("/knowledge/events/webhook");
-  await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText("No deliveries in the last 30 days");
+  await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText(
+    "No deliveries in the last 30 days",
+  );
   await page.getByRole("button", { name: "Send test event" }).click();
   await expect(page.getByRole("status", { name: "Test result" })).toContainText("200");
 
   const deliveries = page.getByRole("table", { name: "Recent deliveries" });
   await expect(deliveries).toContainText("Webhook test event");
   await expect(deliveries).toContainText("upsert");
-  await deliveries.getByRole("link", { name: /view details/ }).first().click();
+  await deliveries
+    .getByRole("link", { name: /view details/ })
+    .first()
+    .click();
   const detail = page.getByRole("dialog", { name: "Delivery details" });
   await expect(detail).toContainText('"title": "Webhook test event"');
   await expect(detail).toContainText("present, valid");
@@ -84,21 +104,29 @@ test("a test send appears in Recent Deliveries and in All Events", async ({ page
 async function eventColumn(page: Page): Promise<string[]> {
   const rows = page.getByRole("table", { name: "Recent deliveries" }).locator("tbody tr");
   await expect(rows.first()).toBeVisible();
-  return rows.evaluateAll((elements) => elements.map((row) => row.querySelectorAll("td")[3]?.textContent?.trim() ?? ""));
+  return rows.evaluateAll((elements) =>
+    elements.map((row) => row.querySelectorAll("td")[3]?.textContent?.trim() ?? ""),
+  );
 }
 
-test("Recent Deliveries pages through more than two pages without skipping or repeating while new deliveries arrive", async ({ page, request }) => {
+test("Recent Deliveries pages through more than two pages without skipping or repeating while new deliveries arrive", async ({
+  page,
+  request,
+}) => {
   await signUp(page, "Grace");
   const { endpoint, secret } = await openWebhookPage(page);
   const title = (index: number) => `Paged ${String(index).padStart(2, "0")}`;
   for (let index = 1; index <= 60; index++) {
-    expect((await send(request, endpoint, secret, { title: title(index), starts_at: "2027-01-01T10:00:00Z" })).status()).toBe(200);
+    expect(
+      (await send(request, endpoint, secret, { title: title(index), starts_at: "2027-01-01T10:00:00Z" })).status(),
+    ).toBe(200);
   }
   await page.reload();
 
   const seen: string[] = [];
   seen.push(...(await eventColumn(page)));
-  for (let late = 1; late <= 3; late++) await send(request, endpoint, secret, { title: `Late ${late}`, starts_at: "2027-01-01T10:00:00Z" });
+  for (let late = 1; late <= 3; late++)
+    await send(request, endpoint, secret, { title: `Late ${late}`, starts_at: "2027-01-01T10:00:00Z" });
   await expect(page.getByText("New deliveries have arrived.")).toBeVisible({ timeout: 15_000 });
 
   await page.getByRole("link", { name: "Older" }).click();
@@ -132,7 +160,9 @@ test("CSV import previews good and bad rows, imports the good ones and reports t
     "No time,2027-05-05,,Berlin,,",
     "Bad repeat,2027-05-06T10:00:00Z,,Berlin,,hourly",
   ].join("\r\n");
-  await dialog.getByLabel("CSV file").setInputFiles({ name: "events.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await dialog
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "events.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await dialog.getByRole("button", { name: "Preview" }).click();
   await expect(dialog).toContainText("4 rows, 2 valid, 2 with errors");
   await expect(dialog.getByRole("region", { name: "Row errors" })).toContainText("line 4");
@@ -205,7 +235,10 @@ test("an owner cancels one occurrence of a series on its page and restores it", 
   await expect(next.getByRole("listitem")).toHaveCount(10);
   await expect(page.getByRole("heading", { name: "No exceptions" })).toBeVisible();
 
-  const cancel = next.getByRole("listitem").nth(1).getByRole("button", { name: /^Cancel / });
+  const cancel = next
+    .getByRole("listitem")
+    .nth(1)
+    .getByRole("button", { name: /^Cancel / });
   const occurrence = (await cancel.getAttribute("aria-label"))!.slice("Cancel ".length);
   expect(occurrence).toMatch(/^\w{3} \d+ \w+( \d{4})?, 09:00$/);
   await cancel.click();

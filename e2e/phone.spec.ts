@@ -29,15 +29,26 @@ test("no dashboard page is wider than a 390 px phone screen", async ({ page, req
           }
           return false;
         };
-        const wide = [...document.querySelectorAll("body *")].filter((element) => element.getBoundingClientRect().right > limit + 1 && !clipped(element));
+        const wide = [...document.querySelectorAll("body *")].filter(
+          (element) => element.getBoundingClientRect().right > limit + 1 && !clipped(element),
+        );
         return wide
           .filter((element) => !wide.includes(element.parentElement!))
           .slice(0, 3)
-          .map((element) => `<${element.tagName.toLowerCase()} class="${(element.getAttribute("class") ?? "").slice(0, 60)}">${(element.textContent ?? "").slice(0, 30)} ${Math.round(element.getBoundingClientRect().right)} px`);
+          .map(
+            (element) =>
+              `<${element.tagName.toLowerCase()} class="${(element.getAttribute("class") ?? "").slice(0, 60)}">${(element.textContent ?? "").slice(0, 30)} ${Math.round(element.getBoundingClientRect().right)} px`,
+          );
       }, PHONE.width);
       tooWide.push(`${path}: ${width} px (${culprits.join("; ")})`);
     }
-    await shot(page, `phone-${path.replace(/^\//, "").replace(/[0-9a-f-]{36}|(lead|whsub)_[0-9A-Za-z]+/, "detail").replaceAll("/", "-")}`);
+    await shot(
+      page,
+      `phone-${path
+        .replace(/^\//, "")
+        .replace(/[0-9a-f-]{36}|(lead|whsub)_[0-9A-Za-z]+/, "detail")
+        .replaceAll("/", "-")}`,
+    );
   }
   expect(tooWide).toEqual([]);
 });

@@ -8,7 +8,13 @@ import { signUp } from "./support";
  * Answers the paths of every dashboard page, detail pages included.
  */
 
-function signedUpsert(request: APIRequestContext, endpoint: string, secret: string, event: Record<string, string>, action = "upsert") {
+function signedUpsert(
+  request: APIRequestContext,
+  endpoint: string,
+  secret: string,
+  event: Record<string, string>,
+  action = "upsert",
+) {
   const body = JSON.stringify({ action, event });
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = "sha256=" + crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
@@ -27,12 +33,24 @@ async function seedEvents(page: Page, request: APIRequestContext) {
   const soon = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
   const events: Array<Record<string, string>> = [
     { title: "Morning Yoga", starts_at: soon(-30), location: "Studio 2", recurring: "weekly" },
-    { title: "An evening of Baroque chamber music with the Kammerorchester Unterwasserbach", starts_at: soon(3), location: "Großer Konzertsaal der Musikhochschule" },
-    { title: "Workshop", starts_at: soon(5), url: "https://example.com/events/a-very-long-path/that-goes-on/and-on/for-ever-and-ever?utm_source=newsletter" },
+    {
+      title: "An evening of Baroque chamber music with the Kammerorchester Unterwasserbach",
+      starts_at: soon(3),
+      location: "Großer Konzertsaal der Musikhochschule",
+    },
+    {
+      title: "Workshop",
+      starts_at: soon(5),
+      url: "https://example.com/events/a-very-long-path/that-goes-on/and-on/for-ever-and-ever?utm_source=newsletter",
+    },
     { title: "Quiz night", starts_at: soon(7), price: "Free for members, 5 EUR otherwise" },
   ];
   for (const event of events) expect((await signedUpsert(request, endpoint, secret, event)).status()).toBe(200);
-  expect((await signedUpsert(request, endpoint, secret, { title: "Quiz night", starts_at: events[3].starts_at }, "cancel")).status()).toBe(200);
+  expect(
+    (
+      await signedUpsert(request, endpoint, secret, { title: "Quiz night", starts_at: events[3].starts_at }, "cancel")
+    ).status(),
+  ).toBe(200);
 }
 
 async function seedLead(page: Page) {
@@ -63,7 +81,12 @@ async function seedKeyAndSubscription(page: Page): Promise<string> {
   await dialog.getByRole("button", { name: "Add subscription" }).click();
   await page.getByRole("dialog", { name: "Save the signing secret" }).getByRole("button", { name: "Done" }).click();
   await page.goto("/settings/webhooks");
-  return (await page.getByRole("link", { name: /127\.0\.0\.1/ }).first().getAttribute("href")) ?? "/settings/webhooks";
+  return (
+    (await page
+      .getByRole("link", { name: /127\.0\.0\.1/ })
+      .first()
+      .getAttribute("href")) ?? "/settings/webhooks"
+  );
 }
 
 /** Signs up `firstName`, fills the account, and answers every dashboard page's path. */
@@ -73,9 +96,14 @@ export async function seededAccount(page: Page, request: APIRequestContext, firs
   await seedLead(page);
   const subscription = await seedKeyAndSubscription(page);
   await page.goto("/leads");
-  const lead = (await page.getByRole("link", { name: /Maximilian/ }).first().getAttribute("href")) ?? "/leads";
+  const lead =
+    (await page
+      .getByRole("link", { name: /Maximilian/ })
+      .first()
+      .getAttribute("href")) ?? "/leads";
   await page.goto("/knowledge/events");
-  const series = (await page.getByRole("link", { name: "Morning Yoga" }).first().getAttribute("href")) ?? "/knowledge/events";
+  const series =
+    (await page.getByRole("link", { name: "Morning Yoga" }).first().getAttribute("href")) ?? "/knowledge/events";
   return [
     "/knowledge/events",
     series,

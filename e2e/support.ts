@@ -22,7 +22,11 @@ const screenshots = process.env.E2E_SCREENSHOTS_DIR;
  * Dialogs are fixed to the viewport, so those are taken with fullPage false; toasts come and go with
  * timing, so `hideToasts` leaves them out.
  */
-export async function shot(page: Page, name: string, options: { fullPage?: boolean; hideToasts?: boolean } = {}): Promise<void> {
+export async function shot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean; hideToasts?: boolean } = {},
+): Promise<void> {
   if (!screenshots) return;
   fs.mkdirSync(screenshots, { recursive: true });
   // Let colour transitions settle.

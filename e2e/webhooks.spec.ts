@@ -25,15 +25,25 @@ async function startReceiver() {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
-      response.writeHead(state.status, { "content-type": "text/plain" }).end(state.status === 200 ? "ok" : "receiver is down");
+      response
+        .writeHead(state.status, { "content-type": "text/plain" })
+        .end(state.status === 200 ? "ok" : "receiver is down");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks/crm`, received, state, close: () => new Promise((resolve) => server.close(resolve)) };
+  return {
+    url: `http://127.0.0.1:${port}/hooks/crm`,
+    received,
+    state,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
-test("add a subscription to a local receiver, see its secret once, disable, re-enable and delete it", async ({ page, context }) => {
+test("add a subscription to a local receiver, see its secret once, disable, re-enable and delete it", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const receiver = await startReceiver();
   try {
@@ -81,7 +91,16 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     const table = page.getByRole("table", { name: "Webhook subscriptions" });
     const row = table.getByRole("row", { name: /hooks\/crm/ });
     await expect(row).toBeVisible();
-    for (const text of [receiver.url, "CRM sync", "lead.created", "lead.stage_changed", "All calendar events", "Active", "None yet"]) await expect(row).toContainText(text);
+    for (const text of [
+      receiver.url,
+      "CRM sync",
+      "lead.created",
+      "lead.stage_changed",
+      "All calendar events",
+      "Active",
+      "None yet",
+    ])
+      await expect(row).toContainText(text);
     expect(await page.content()).not.toContain(secret);
     await shot(page, "webhooks-table", { hideToasts: true });
 
@@ -99,14 +118,19 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await page.getByRole("button", { name: "Send test notification" }).click();
     await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
     const [first] = receiver.received;
-    const verified = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as { type: string };
+    const verified = new Webhook(secret).verify(first.body, first.headers as Record<string, string>) as {
+      type: string;
+    };
     expect(verified.type).toBe("test");
     await expect(attempts.getByRole("row").nth(1)).toContainText("Delivered", { timeout: 15_000 });
     await expect(attempts.getByRole("row").nth(1)).toContainText("200");
     await expect(page.getByRole("heading", { name: "Delivering", exact: true })).toBeVisible();
     await shot(page, "webhooks-detail-healthy", { hideToasts: true });
 
-    await attempts.getByRole("button", { name: /view details/ }).first().click();
+    await attempts
+      .getByRole("button", { name: /view details/ })
+      .first()
+      .click();
     const attemptDialog = page.getByRole("dialog", { name: "Delivery attempt" });
     await expect(attemptDialog).toContainText(String(first.headers["webhook-id"]));
     await expect(attemptDialog.locator("pre")).toHaveText("ok");
@@ -130,11 +154,20 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await replay.getByRole("button", { name: "Replay" }).click();
     await expect(page.getByText("2 notifications queued again.")).toBeVisible();
     const ids = new Set(receiver.received.map((request) => request.headers["webhook-id"]));
-    await expect.poll(() => receiver.received.filter((request) => request.headers["webhook-id"] === [...ids][1]).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
-    await expect.poll(async () => {
-      await page.reload();
-      return page.getByRole("heading", { name: "Delivering", exact: true }).isVisible();
-    }, { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(() => receiver.received.filter((request) => request.headers["webhook-id"] === [...ids][1]).length, {
+        timeout: 15_000,
+      })
+      .toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.getByRole("heading", { name: "Delivering", exact: true }).isVisible();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
 
     // Disabling asks first, and says that what happens meanwhile is not delivered later.
     await page.getByRole("button", { name: "Disable" }).click();

@@ -12,7 +12,10 @@ export default function DashboardError({ reset }: { error: Error & { digest?: st
       title="This page could not be loaded"
       action={<Button onClick={reset}>Try again</Button>}
     >
-      <p>Something went wrong on our side, or the service is briefly unavailable. Nothing you entered was lost; try again in a moment.</p>
+      <p>
+        Something went wrong on our side, or the service is briefly unavailable. Nothing you entered was lost; try again
+        in a moment.
+      </p>
     </EmptyState>
   );
 }

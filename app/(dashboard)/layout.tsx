@@ -30,7 +30,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
         </div>
         <div className="border-t border-zinc-200 px-5 py-4 text-xs text-zinc-500">
           <span className="font-medium text-zinc-700">{account.name}</span>
-          <span className="ml-1.5 rounded bg-zinc-100 px-1.5 py-0.5 font-medium text-zinc-600 uppercase">{account.plan}</span>
+          <span className="ml-1.5 rounded bg-zinc-100 px-1.5 py-0.5 font-medium text-zinc-600 uppercase">
+            {account.plan}
+          </span>
         </div>
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
@@ -49,11 +51,17 @@ export default async function DashboardLayout({ children }: { children: React.Re
                 {user.email} · <span className="capitalize">{role}</span>
               </p>
             </div>
-            <span aria-hidden className="flex size-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700">
+            <span
+              aria-hidden
+              className="flex size-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700"
+            >
               {initials}
             </span>
             <form action={signOutAction}>
-              <button type="submit" className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900">
+              <button
+                type="submit"
+                className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+              >
                 <LogOut className="size-4" aria-hidden />
                 <span className="sr-only sm:not-sr-only">Sign out</span>
               </button>

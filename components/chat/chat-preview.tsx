@@ -10,13 +10,30 @@ import { cn } from "@/components/ui/cn";
 
 export const PREVIEW_NAME_FALLBACK = "Assistant";
 
-export function ChatPreview({ assistantName, greeting, className }: { assistantName: string; greeting: string; className?: string }) {
+export function ChatPreview({
+  assistantName,
+  greeting,
+  className,
+}: {
+  assistantName: string;
+  greeting: string;
+  className?: string;
+}) {
   const name = assistantName.replace(/\s+/g, " ").trim() || PREVIEW_NAME_FALLBACK;
   const initial = [...name][0]?.toUpperCase() ?? "A";
   return (
-    <div inert className={cn("flex h-[22rem] w-full flex-col sm:h-[28rem] overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-zinc-200 select-none", className)}>
+    <div
+      inert
+      className={cn(
+        "flex h-[22rem] w-full flex-col sm:h-[28rem] overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-zinc-200 select-none",
+        className,
+      )}
+    >
       <div className="flex items-center gap-3 bg-indigo-600 px-4 py-3 text-white">
-        <span aria-hidden className="flex size-9 shrink-0 items-center justify-center rounded-full bg-white/20 text-sm font-semibold">
+        <span
+          aria-hidden
+          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-white/20 text-sm font-semibold"
+        >
           {initial}
         </span>
         <div className="min-w-0">
@@ -38,7 +55,9 @@ export function ChatPreview({ assistantName, greeting, className }: { assistantN
           Talk to a person
         </span>
         <div className="flex items-center gap-2">
-          <span className="flex h-9 flex-1 items-center rounded-full bg-zinc-100 px-3 text-sm text-zinc-400">Write a message…</span>
+          <span className="flex h-9 flex-1 items-center rounded-full bg-zinc-100 px-3 text-sm text-zinc-400">
+            Write a message…
+          </span>
           <span aria-hidden className="flex size-9 items-center justify-center rounded-full bg-indigo-600 text-white">
             <SendHorizontal className="size-4" />
           </span>

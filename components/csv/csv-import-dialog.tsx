@@ -17,7 +17,8 @@ const MAX_BYTES = 5 * 1024 * 1024;
 /** Sends the file itself as the body of the import route, which parses it as it streams in. */
 async function upload(url: string, intent: "preview" | "import", file: File): Promise<CsvImportState> {
   if (file.size === 0) return { stage: "error", message: "Choose a CSV file to import." };
-  if (file.size > MAX_BYTES) return { stage: "error", message: "The file is larger than 5 MiB. Split it into smaller files." };
+  if (file.size > MAX_BYTES)
+    return { stage: "error", message: "The file is larger than 5 MiB. Split it into smaller files." };
   try {
     const response = await fetch(`${url}?intent=${intent}`, {
       method: "POST",
@@ -68,21 +69,35 @@ export function CsvImportDialog({ title, description, uploadUrl, formatHint }: C
           Import CSV
         </Button>
       </DialogTrigger>
-      <DialogContent
-        title={title}
-        description={description}
-        icon={<FileUp className="size-4" aria-hidden />}
-        size="lg"
-      >
-        <CsvImportFlow key={attempt} uploadUrl={uploadUrl} formatHint={formatHint} onClose={() => change(false)} onImported={() => setImported(true)} />
+      <DialogContent title={title} description={description} icon={<FileUp className="size-4" aria-hidden />} size="lg">
+        <CsvImportFlow
+          key={attempt}
+          uploadUrl={uploadUrl}
+          formatHint={formatHint}
+          onClose={() => change(false)}
+          onImported={() => setImported(true)}
+        />
       </DialogContent>
     </Dialog>
   );
 }
 
-function CsvImportFlow({ uploadUrl, formatHint, onClose, onImported }: { uploadUrl: string; formatHint: React.ReactNode; onClose: () => void; onImported: () => void }) {
+function CsvImportFlow({
+  uploadUrl,
+  formatHint,
+  onClose,
+  onImported,
+}: {
+  uploadUrl: string;
+  formatHint: React.ReactNode;
+  onClose: () => void;
+  onImported: () => void;
+}) {
   const [file, setFile] = useState<File | null>(null);
-  const [state, dispatch, pending] = useActionState<CsvImportState, { intent: "preview" | "import" | "reset"; file: File | null }>(async (_previous, request) => {
+  const [state, dispatch, pending] = useActionState<
+    CsvImportState,
+    { intent: "preview" | "import" | "reset"; file: File | null }
+  >(async (_previous, request) => {
     // Choosing another file clears the previous preview without asking the server.
     if (request.intent === "reset" || !request.file) return IDLE;
     const next = await upload(uploadUrl, request.intent, request.file);
@@ -149,7 +164,9 @@ function CsvImportFlow({ uploadUrl, formatHint, onClose, onImported }: { uploadU
             </Button>
             {state.stage === "preview" ? (
               <Button onClick={() => send("import")} disabled={pending || state.valid === 0}>
-                {pending ? "Importing…" : `Import ${number.format(state.valid)} valid ${state.valid === 1 ? "row" : "rows"}`}
+                {pending
+                  ? "Importing…"
+                  : `Import ${number.format(state.valid)} valid ${state.valid === 1 ? "row" : "rows"}`}
               </Button>
             ) : (
               <Button onClick={() => send("preview")} disabled={!file || pending}>

@@ -29,7 +29,11 @@ export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { sta
   return (
     <div className="space-y-4">
       <p role="status" className="flex items-center gap-2 text-sm text-zinc-700">
-        {invalid ? <AlertCircle className="size-4 text-amber-600" aria-hidden /> : <CheckCircle2 className="size-4 text-emerald-600" aria-hidden />}
+        {invalid ? (
+          <AlertCircle className="size-4 text-amber-600" aria-hidden />
+        ) : (
+          <CheckCircle2 className="size-4 text-emerald-600" aria-hidden />
+        )}
         <span>
           <strong>{preview.fileName}</strong>: {number.format(preview.total)} rows, {number.format(preview.valid)} valid
           {invalid ? `, ${number.format(invalid)} with errors (they will be skipped)` : ""}.
@@ -57,7 +61,13 @@ export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { sta
                     {cell}
                   </td>
                 ))}
-                <td className="px-3 py-2 text-xs">{row.problems.length ? <span className="text-red-700">{row.problems.join("; ")}</span> : <span className="text-emerald-700">OK</span>}</td>
+                <td className="px-3 py-2 text-xs">
+                  {row.problems.length ? (
+                    <span className="text-red-700">{row.problems.join("; ")}</span>
+                  ) : (
+                    <span className="text-emerald-700">OK</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -76,13 +76,20 @@ export function ConfirmDialog({
         <AlertPrimitive.Content className="fixed top-1/2 left-1/2 z-[70] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl ring-1 ring-zinc-900/10 focus:outline-none">
           <div className="flex gap-4">
             {icon ? (
-              <div className={cn("flex size-10 shrink-0 items-center justify-center rounded-full", tone === "danger" ? "bg-red-50 text-red-600" : "bg-indigo-50 text-indigo-600")}>
+              <div
+                className={cn(
+                  "flex size-10 shrink-0 items-center justify-center rounded-full",
+                  tone === "danger" ? "bg-red-50 text-red-600" : "bg-indigo-50 text-indigo-600",
+                )}
+              >
                 {icon}
               </div>
             ) : null}
             <div className="min-w-0 flex-1">
               <AlertPrimitive.Title className="text-base font-semibold text-zinc-900">{title}</AlertPrimitive.Title>
-              <AlertPrimitive.Description className="mt-2 text-sm leading-6 text-zinc-600">{description}</AlertPrimitive.Description>
+              <AlertPrimitive.Description className="mt-2 text-sm leading-6 text-zinc-600">
+                {description}
+              </AlertPrimitive.Description>
               {children}
             </div>
           </div>
@@ -90,7 +97,11 @@ export function ConfirmDialog({
             <AlertPrimitive.Cancel className={buttonClasses("secondary")} disabled={pending}>
               {cancelLabel}
             </AlertPrimitive.Cancel>
-            <AlertPrimitive.Action className={buttonClasses(tone === "danger" ? "danger" : "primary")} disabled={pending} onClick={confirm}>
+            <AlertPrimitive.Action
+              className={buttonClasses(tone === "danger" ? "danger" : "primary")}
+              disabled={pending}
+              onClick={confirm}
+            >
               {pending ? (pendingLabel ?? confirmLabel) : confirmLabel}
             </AlertPrimitive.Action>
           </div>
@@ -101,7 +112,13 @@ export function ConfirmDialog({
 }
 
 /** "Rotate …" and its confirmation: every secret or secret URL the dashboard shows is rotated this way. */
-export function RotateConfirm(props: { label: string; title: string; description: string; tone?: ConfirmDialogProps["tone"]; onConfirm: ConfirmDialogProps["onConfirm"] }) {
+export function RotateConfirm(props: {
+  label: string;
+  title: string;
+  description: string;
+  tone?: ConfirmDialogProps["tone"];
+  onConfirm: ConfirmDialogProps["onConfirm"];
+}) {
   return (
     <ConfirmDialog
       trigger={

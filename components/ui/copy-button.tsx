@@ -35,7 +35,15 @@ async function writeClipboard(text: string): Promise<boolean> {
 }
 
 /** Copies `value`; confirms with a toast and a check mark for two seconds. */
-export function CopyButton({ value, label = "Copy", copiedLabel = "Copied", toastMessage = "Copied to clipboard", onCopied, variant = "secondary", ...props }: CopyButtonProps) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  copiedLabel = "Copied",
+  toastMessage = "Copied to clipboard",
+  onCopied,
+  variant = "secondary",
+  ...props
+}: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

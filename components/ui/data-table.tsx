@@ -46,7 +46,8 @@ function useOverflowing() {
   useEffect(() => {
     const box = ref.current;
     if (!box) return;
-    const measure = () => setOverflowing(box.scrollWidth > box.clientWidth + 1 && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+    const measure = () =>
+      setOverflowing(box.scrollWidth > box.clientWidth + 1 && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(box);
@@ -60,7 +61,15 @@ function useOverflowing() {
 }
 
 /** A table driven by @tanstack/react-table column definitions, rendered with the shared table styles. */
-export function DataTable<TData>({ label, columns, data, getRowId, rowClassName, emptyMessage = "Nothing to show.", className }: DataTableProps<TData>) {
+export function DataTable<TData>({
+  label,
+  columns,
+  data,
+  getRowId,
+  rowClassName,
+  emptyMessage = "Nothing to show.",
+  className,
+}: DataTableProps<TData>) {
   // eslint-disable-next-line react-hooks/incompatible-library -- the table instance is recreated from props each render; nothing is memoised across renders.
   const table = useReactTable({ data, columns, getRowId, getCoreRowModel: getCoreRowModel() });
   const rows = table.getRowModel().rows;
@@ -69,47 +78,59 @@ export function DataTable<TData>({ label, columns, data, getRowId, rowClassName,
     index === 0 ? cn(FIRST_COLUMN, background) : sticky ? cn(ACTIONS_COLUMN, background) : undefined;
   return (
     <>
-    <Table aria-label={label} containerClassName={className} containerRef={ref}>
-      {/* An empty table on a phone is its message alone: headers wider than the screen would cut it off. */}
-      <TableHeader className={rows.length === 0 ? "max-sm:hidden" : undefined}>
-        {table.getHeaderGroups().map((group) => (
-          <TableRow key={group.id}>
-            {group.headers.map((header, index) => (
-              <TableHead
-                key={header.id}
-                className={cn(header.column.columnDef.meta?.headerClassName, stickyClass(index, header.column.columnDef.meta?.stickyActions, "max-sm:bg-zinc-50"))}
-              >
-                {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
-              </TableHead>
-            ))}
-          </TableRow>
-        ))}
-      </TableHeader>
-      <TableBody>
-        {rows.length === 0 ? (
-          <TableRow>
-            <TableCell colSpan={columns.length} className="py-10 text-center text-zinc-500">
-              {emptyMessage}
-            </TableCell>
-          </TableRow>
-        ) : (
-          rows.map((row) => (
-            <TableRow key={row.id} className={cn("transition-colors hover:bg-zinc-50/60", rowClassName?.(row.original))}>
-              {row.getVisibleCells().map((cell, index) => (
-                <TableCell key={cell.id} className={cn(cell.column.columnDef.meta?.cellClassName, stickyClass(index, cell.column.columnDef.meta?.stickyActions, "max-sm:bg-white"))}>
-                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                </TableCell>
+      <Table aria-label={label} containerClassName={className} containerRef={ref}>
+        {/* An empty table on a phone is its message alone: headers wider than the screen would cut it off. */}
+        <TableHeader className={rows.length === 0 ? "max-sm:hidden" : undefined}>
+          {table.getHeaderGroups().map((group) => (
+            <TableRow key={group.id}>
+              {group.headers.map((header, index) => (
+                <TableHead
+                  key={header.id}
+                  className={cn(
+                    header.column.columnDef.meta?.headerClassName,
+                    stickyClass(index, header.column.columnDef.meta?.stickyActions, "max-sm:bg-zinc-50"),
+                  )}
+                >
+                  {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                </TableHead>
               ))}
             </TableRow>
-          ))
-        )}
-      </TableBody>
-    </Table>
-    {overflowing ? (
-      <p className="mt-1.5 text-right text-xs text-zinc-500 sm:hidden" aria-hidden>
-        Scroll sideways for more columns →
-      </p>
-    ) : null}
+          ))}
+        </TableHeader>
+        <TableBody>
+          {rows.length === 0 ? (
+            <TableRow>
+              <TableCell colSpan={columns.length} className="py-10 text-center text-zinc-500">
+                {emptyMessage}
+              </TableCell>
+            </TableRow>
+          ) : (
+            rows.map((row) => (
+              <TableRow
+                key={row.id}
+                className={cn("transition-colors hover:bg-zinc-50/60", rowClassName?.(row.original))}
+              >
+                {row.getVisibleCells().map((cell, index) => (
+                  <TableCell
+                    key={cell.id}
+                    className={cn(
+                      cell.column.columnDef.meta?.cellClassName,
+                      stickyClass(index, cell.column.columnDef.meta?.stickyActions, "max-sm:bg-white"),
+                    )}
+                  >
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          )}
+        </TableBody>
+      </Table>
+      {overflowing ? (
+        <p className="mt-1.5 text-right text-xs text-zinc-500 sm:hidden" aria-hidden>
+          Scroll sideways for more columns →
+        </p>
+      ) : null}
     </>
   );
 }

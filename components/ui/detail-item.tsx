@@ -9,7 +9,13 @@ export function DetailItem({ term, children }: { term: string; children: React.R
 }
 
 /** A `<dl>` of terms and their values, one DetailItem each. */
-export function DetailList({ entries, className = "" }: { entries: ReadonlyArray<readonly [string, React.ReactNode]>; className?: string }) {
+export function DetailList({
+  entries,
+  className = "",
+}: {
+  entries: ReadonlyArray<readonly [string, React.ReactNode]>;
+  className?: string;
+}) {
   return (
     <dl className={`space-y-3 text-sm ${className}`}>
       {entries.map(([term, value]) => (

@@ -27,7 +27,16 @@ export type DialogContentProps = Omit<React.ComponentProps<typeof DialogPrimitiv
   showClose?: boolean;
 };
 
-export function DialogContent({ title, description, size = "md", icon, showClose = true, className, children, ...props }: DialogContentProps) {
+export function DialogContent({
+  title,
+  description,
+  size = "md",
+  icon,
+  showClose = true,
+  className,
+  children,
+  ...props
+}: DialogContentProps) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-zinc-950/40 backdrop-blur-[1px]" />
@@ -42,13 +51,24 @@ export function DialogContent({ title, description, size = "md", icon, showClose
         {...props}
       >
         <div className="flex items-start gap-3 border-b border-zinc-100 px-6 pt-5 pb-4">
-          {icon ? <div className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">{icon}</div> : null}
+          {icon ? (
+            <div className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
+              {icon}
+            </div>
+          ) : null}
           <div className="min-w-0 flex-1">
             <DialogPrimitive.Title className="text-base font-semibold text-zinc-900">{title}</DialogPrimitive.Title>
-            {description ? <DialogPrimitive.Description className="mt-1 text-sm text-zinc-600">{description}</DialogPrimitive.Description> : null}
+            {description ? (
+              <DialogPrimitive.Description className="mt-1 text-sm text-zinc-600">
+                {description}
+              </DialogPrimitive.Description>
+            ) : null}
           </div>
           {showClose ? (
-            <DialogPrimitive.Close className="-mt-1 -mr-2 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700" aria-label="Close">
+            <DialogPrimitive.Close
+              className="-mt-1 -mr-2 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+              aria-label="Close"
+            >
               <X className="size-4" aria-hidden />
             </DialogPrimitive.Close>
           ) : null}
@@ -69,14 +89,27 @@ export const dialogFormClasses = "flex min-h-0 flex-1 flex-col";
 
 /** Right-aligned actions at the bottom of a dialog. */
 export function DialogFooter({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn("flex flex-col-reverse gap-2 border-t border-zinc-100 bg-zinc-50/70 px-6 py-4 sm:flex-row sm:justify-end", className)} {...props} />;
+  return (
+    <div
+      className={cn(
+        "flex flex-col-reverse gap-2 border-t border-zinc-100 bg-zinc-50/70 px-6 py-4 sm:flex-row sm:justify-end",
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 /**
  * A form dialog's footer: Cancel (closing the dialog, or onCancel) and the submit button, both disabled
  * while the form is being sent, the submit button saying what is happening.
  */
-export function FormDialogFooter(props: { submitLabel: string; pendingLabel: string; pending: boolean; onCancel?: () => void }) {
+export function FormDialogFooter(props: {
+  submitLabel: string;
+  pendingLabel: string;
+  pending: boolean;
+  onCancel?: () => void;
+}) {
   const cancel = (
     <Button variant="secondary" onClick={props.onCancel} disabled={props.pending}>
       Cancel

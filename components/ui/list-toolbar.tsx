@@ -32,13 +32,23 @@ export function useListParams({ reset = ["cursor", "dir"], push = false }: { res
 }
 
 /** A search box that applies what is typed after a short pause (300 ms), not on every key. */
-export function ListSearch(props: { id: string; label: string; placeholder: string; initial: string; maxLength?: number; onSearch: (value: string) => void }) {
+export function ListSearch(props: {
+  id: string;
+  label: string;
+  placeholder: string;
+  initial: string;
+  maxLength?: number;
+  onSearch: (value: string) => void;
+}) {
   const [query, setQuery] = useState(props.initial);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
   return (
     <div className="relative flex-1">
-      <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" aria-hidden />
+      <Search
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400"
+        aria-hidden
+      />
       <label htmlFor={props.id} className="sr-only">
         {props.label}
       </label>
@@ -80,7 +90,12 @@ export function ListFilter(props: {
       <label className="sr-only" htmlFor={props.id}>
         {props.label}
       </label>
-      <select id={props.id} className={cn(SELECT_CLASSES[props.size ?? "md"], props.className)} value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+      <select
+        id={props.id}
+        className={cn(SELECT_CLASSES[props.size ?? "md"], props.className)}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
         {props.options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -94,7 +109,17 @@ export function ListFilter(props: {
 export type FilterSpec = { id: string; label: string; name: string; options: Array<[value: string, label: string]> };
 
 /** A row of URL-kept filters, one select per spec (its first option the unfiltered one). */
-export function ListFilters({ filters, size, reset, push }: { filters: FilterSpec[]; size?: "sm" | "md"; reset?: string[]; push?: boolean }) {
+export function ListFilters({
+  filters,
+  size,
+  reset,
+  push,
+}: {
+  filters: FilterSpec[];
+  size?: "sm" | "md";
+  reset?: string[];
+  push?: boolean;
+}) {
   const { params, update } = useListParams({ reset, push });
   return (
     <div className="flex flex-wrap items-center gap-2">

@@ -15,7 +15,11 @@ export type LogTime = { time: string; relative: string; iso: string; full: strin
 
 const timeText = (entry: LogTime) => (
   <>
-    <time dateTime={entry.iso} title={entry.full} className="block font-medium whitespace-nowrap text-zinc-900 group-hover:text-indigo-600">
+    <time
+      dateTime={entry.iso}
+      title={entry.full}
+      className="block font-medium whitespace-nowrap text-zinc-900 group-hover:text-indigo-600"
+    >
       {entry.time}
     </time>
     <span className="text-xs text-zinc-500">{entry.relative}</span>
@@ -23,7 +27,17 @@ const timeText = (entry: LogTime) => (
 );
 
 /** The first cell of a log row: its time and how long ago, opening the entry (a link when it has a URL). */
-export function LogTimeCell({ entry, label, href, onOpen }: { entry: LogTime; label: string; href?: string; onOpen?: () => void }) {
+export function LogTimeCell({
+  entry,
+  label,
+  href,
+  onOpen,
+}: {
+  entry: LogTime;
+  label: string;
+  href?: string;
+  onOpen?: () => void;
+}) {
   if (href) {
     return (
       <Link href={href} scroll={false} className="group block" aria-label={label}>
@@ -39,7 +53,13 @@ export function LogTimeCell({ entry, label, href, onOpen }: { entry: LogTime; la
 }
 
 /** The dialog of one log entry; closing it calls onClose (which may also change the URL). */
-export function LogDetailDialog(props: { title: string; description: string; icon: React.ReactNode; onClose: () => void; children: React.ReactNode }) {
+export function LogDetailDialog(props: {
+  title: string;
+  description: string;
+  icon: React.ReactNode;
+  onClose: () => void;
+  children: React.ReactNode;
+}) {
   return (
     <Dialog open onOpenChange={(open) => !open && props.onClose()}>
       <DialogContent title={props.title} description={props.description} icon={props.icon} size="lg">
@@ -50,7 +70,15 @@ export function LogDetailDialog(props: { title: string; description: string; ico
 }
 
 /** A titled block of raw text (a body, a response) with a copy button when there is something to copy. */
-export function LogTextBlock(props: { id: string; title: string; note: string; text: string; emptyText: string; copyName: string; wrap?: boolean }) {
+export function LogTextBlock(props: {
+  id: string;
+  title: string;
+  note: string;
+  text: string;
+  emptyText: string;
+  copyName: string;
+  wrap?: boolean;
+}) {
   return (
     <section aria-labelledby={props.id}>
       <div className="mb-2 flex items-center justify-between">
@@ -58,10 +86,18 @@ export function LogTextBlock(props: { id: string; title: string; note: string; t
           {props.title} <span className="font-normal text-zinc-500">({props.note})</span>
         </h3>
         {props.text ? (
-          <CopyButton value={props.text} size="sm" toastMessage={`${props.copyName} copied`} aria-label={`Copy ${props.copyName.toLowerCase()}`} />
+          <CopyButton
+            value={props.text}
+            size="sm"
+            toastMessage={`${props.copyName} copied`}
+            aria-label={`Copy ${props.copyName.toLowerCase()}`}
+          />
         ) : null}
       </div>
-      <pre tabIndex={0} className={`max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 text-zinc-100 ${props.wrap ? "whitespace-pre-wrap" : ""}`}>
+      <pre
+        tabIndex={0}
+        className={`max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 text-zinc-100 ${props.wrap ? "whitespace-pre-wrap" : ""}`}
+      >
         <code>{props.text || props.emptyText}</code>
       </pre>
     </section>

@@ -2,7 +2,17 @@
 export type Moment = { date: string; time: string; full: string };
 
 /** A compact two-line table cell: the date, then the time (or `below`); `empty` when there is no moment. */
-export function MomentCell({ moment, below, title, empty = "—" }: { moment: Moment | null; below?: React.ReactNode; title?: string; empty?: string }) {
+export function MomentCell({
+  moment,
+  below,
+  title,
+  empty = "—",
+}: {
+  moment: Moment | null;
+  below?: React.ReactNode;
+  title?: string;
+  empty?: string;
+}) {
   // zinc-500: a word such as "never" must be readable (WCAG AA contrast on white).
   if (!moment) return <span className="text-zinc-500">{empty}</span>;
   return (

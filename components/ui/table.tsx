@@ -10,11 +10,17 @@ export function Table({
   containerClassName,
   containerRef,
   ...props
-}: React.TableHTMLAttributes<HTMLTableElement> & { containerClassName?: string; containerRef?: React.Ref<HTMLDivElement> }) {
+}: React.TableHTMLAttributes<HTMLTableElement> & {
+  containerClassName?: string;
+  containerRef?: React.Ref<HTMLDivElement>;
+}) {
   return (
     // relative: absolutely positioned content (visually hidden labels) stays inside the scrolling box
     // instead of widening the page.
-    <div ref={containerRef} className={cn("relative overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-zinc-200", containerClassName)}>
+    <div
+      ref={containerRef}
+      className={cn("relative overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-zinc-200", containerClassName)}
+    >
       <table className={cn("min-w-full divide-y divide-zinc-200 text-left text-sm", className)} {...props} />
     </div>
   );
@@ -33,7 +39,16 @@ export function TableRow({ className, ...props }: React.HTMLAttributes<HTMLTable
 }
 
 export function TableHead({ className, ...props }: React.ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={cn("px-4 py-2.5 text-xs font-semibold tracking-wide whitespace-nowrap text-zinc-500 uppercase", className)} {...props} />;
+  return (
+    <th
+      scope="col"
+      className={cn(
+        "px-4 py-2.5 text-xs font-semibold tracking-wide whitespace-nowrap text-zinc-500 uppercase",
+        className,
+      )}
+      {...props}
+    />
+  );
 }
 
 export function TableCell({ className, ...props }: React.TdHTMLAttributes<HTMLTableCellElement>) {

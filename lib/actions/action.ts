@@ -44,7 +44,10 @@ export function formDataToObject(form: FormData): Record<string, unknown> {
 
 /** For schemas: a form field that may be sent zero, one or many times, as an array. */
 export function formList<T extends z.ZodType>(item: T) {
-  return z.preprocess((value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]), z.array(item));
+  return z.preprocess(
+    (value) => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]),
+    z.array(item),
+  );
 }
 
 export function defineAction<R extends ActionRole, S extends z.ZodType, T>(

@@ -20,7 +20,8 @@ export type ApiKeyPrincipal = {
 
 export type AuthFailure = "missing" | "wrong_scheme" | "empty" | "malformed" | "unknown" | "revoked" | "expired";
 
-export type AuthResult = { ok: true; principal: ApiKeyPrincipal; rate: RateState } | { ok: false; failure: AuthFailure };
+export type AuthResult =
+  { ok: true; principal: ApiKeyPrincipal; rate: RateState } | { ok: false; failure: AuthFailure };
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
@@ -31,7 +32,9 @@ export function publicApiRateLimit(env: Env = process.env): number {
 }
 
 /** Extracts the key from `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110). */
-export function readBearerToken(header: string | null): { ok: true; token: string } | { ok: false; failure: AuthFailure } {
+export function readBearerToken(
+  header: string | null,
+): { ok: true; token: string } | { ok: false; failure: AuthFailure } {
   const value = header?.trim() ?? "";
   if (!value) return { ok: false, failure: "missing" };
   const match = /^(\S+)(?:\s+([\s\S]*))?$/.exec(value);
@@ -93,14 +96,22 @@ export async function authenticateApiKey(
   const parsed = readBearerToken(authorization);
   if (!parsed.ok) return parsed;
   // A named statement is parsed and planned once per connection instead of on every request.
-  const { rows } = await pool.query<LookupRow>({ name: "api-key-lookup", text: LOOKUP_SQL, values: [hashApiKey(parsed.token)] });
+  const { rows } = await pool.query<LookupRow>({
+    name: "api-key-lookup",
+    text: LOOKUP_SQL,
+    values: [hashApiKey(parsed.token)],
+  });
   const row = rows[0];
   if (!row) return { ok: false, failure: "unknown" };
   if (row.revoked) return { ok: false, failure: "revoked" };
   if (row.expired) return { ok: false, failure: "expired" };
   return {
     ok: true,
-    rate: { limit: options.rateLimitPerMinute ?? publicApiRateLimit(), points: row.points ?? 0, resetMs: Number(row.reset_ms ?? 0) },
+    rate: {
+      limit: options.rateLimitPerMinute ?? publicApiRateLimit(),
+      points: row.points ?? 0,
+      resetMs: Number(row.reset_ms ?? 0),
+    },
     principal: {
       account: { id: row.account_id, name: row.account_name },
       key: {

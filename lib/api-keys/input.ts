@@ -64,6 +64,10 @@ export function parseCreateApiKey(
   if (!name.success || fieldErrors.scopes || fieldErrors.expiresAt) return { ok: false, fieldErrors };
   return {
     ok: true,
-    input: { name: name.data, scopes: sortScopes(raw.scopes as Scope[]), expiresAt: expiresAt === "invalid" ? null : expiresAt },
+    input: {
+      name: name.data,
+      scopes: sortScopes(raw.scopes as Scope[]),
+      expiresAt: expiresAt === "invalid" ? null : expiresAt,
+    },
   };
 }

@@ -68,15 +68,28 @@ export async function listApiKeys(accountId: string, now: Date = new Date()): Pr
   }));
 }
 
-export type CreatedApiKey = { id: string; name: string; prefix: string; last4: string; scopes: Scope[]; expiresAt: Date | null; secret: string };
+export type CreatedApiKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  scopes: Scope[];
+  expiresAt: Date | null;
+  secret: string;
+};
 
-export type CreateApiKeyResult = { ok: true; key: CreatedApiKey } | { ok: false; reason: "limit_reached"; limit: number };
+export type CreateApiKeyResult =
+  { ok: true; key: CreatedApiKey } | { ok: false; reason: "limit_reached"; limit: number };
 
 /**
  * Creates a key and its audit entry in one transaction. The account row is locked first so that two
  * concurrent creates cannot both pass the active-key limit. The returned `secret` is the only copy.
  */
-export async function createApiKey(actor: Actor, input: CreateApiKeyInput, now: Date = new Date()): Promise<CreateApiKeyResult> {
+export async function createApiKey(
+  actor: Actor,
+  input: CreateApiKeyInput,
+  now: Date = new Date(),
+): Promise<CreateApiKeyResult> {
   const secret = generateApiKey();
   const { prefix, last4 } = displayParts(secret);
   const scopes = sortScopes(input.scopes);
@@ -85,7 +98,10 @@ export async function createApiKey(actor: Actor, input: CreateApiKeyInput, now: 
       tx,
       actor.accountId,
       (plan) => PLANS[plan].maxActiveApiKeys,
-      () => tx.apiKey.count({ where: { accountId: actor.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } }),
+      () =>
+        tx.apiKey.count({
+          where: { accountId: actor.accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+        }),
     );
     if (!room) throw new Error("Account not found");
     if (!room.ok) return { ok: false as const, reason: "limit_reached" as const, limit: room.limit };
@@ -113,11 +129,15 @@ export async function createApiKey(actor: Actor, input: CreateApiKeyInput, now: 
       },
       tx,
     );
-    return { ok: true as const, key: { id: key.id, name: input.name, prefix, last4, scopes, expiresAt: input.expiresAt, secret } };
+    return {
+      ok: true as const,
+      key: { id: key.id, name: input.name, prefix, last4, scopes, expiresAt: input.expiresAt, secret },
+    };
   });
 }
 
-export type RevokeApiKeyResult = { ok: true; alreadyRevoked: boolean; name: string } | { ok: false; reason: "not_found" };
+export type RevokeApiKeyResult =
+  { ok: true; alreadyRevoked: boolean; name: string } | { ok: false; reason: "not_found" };
 
 /**
  * Revokes a key of the actor's account. From the commit on, the bearer check (which reads the database
@@ -126,7 +146,10 @@ export type RevokeApiKeyResult = { ok: true; alreadyRevoked: boolean; name: stri
 export async function revokeApiKey(actor: Actor, keyId: string, now: Date = new Date()): Promise<RevokeApiKeyResult> {
   if (!isUuid(keyId)) return { ok: false, reason: "not_found" };
   return db.prisma.$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({ where: { id: keyId, accountId: actor.accountId }, select: { name: true, prefix: true, last4: true } });
+    const key = await tx.apiKey.findFirst({
+      where: { id: keyId, accountId: actor.accountId },
+      select: { name: true, prefix: true, last4: true },
+    });
     if (!key) return { ok: false as const, reason: "not_found" as const };
     // The revoked_at condition makes a concurrent double revoke update (and audit) only once.
     const { count } = await tx.apiKey.updateMany({

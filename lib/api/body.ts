@@ -47,7 +47,9 @@ export function parseJsonObject(bytes: Uint8Array): JsonBody {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return {
       ok: false,
-      response: errorResponse(400, "invalid_request", "The body must be a JSON object.", { details: [{ message: "The body must be a JSON object." }] }),
+      response: errorResponse(400, "invalid_request", "The body must be a JSON object.", {
+        details: [{ message: "The body must be a JSON object." }],
+      }),
     };
   }
   return { ok: true, value };

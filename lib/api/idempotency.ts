@@ -90,7 +90,11 @@ export async function withIdempotency(
   const key = request.headers.get(HEADER);
   if (key === null) return handle();
   const problem = checkKey(key);
-  if (problem) return invalidRequestResponse([{ field: "Idempotency-Key", message: problem }], "The Idempotency-Key header is not valid.");
+  if (problem)
+    return invalidRequestResponse(
+      [{ field: "Idempotency-Key", message: problem }],
+      "The Idempotency-Key header is not valid.",
+    );
 
   const pool = options.pool ?? db.pool;
   const fingerprint = requestFingerprint(request, body);
@@ -108,9 +112,14 @@ export async function withIdempotency(
       continue;
     }
     if (stored.fingerprint !== fingerprint) {
-      return errorResponse(409, "idempotency_key_reused", "This Idempotency-Key was already used for a different request.", {
-        details: [{ field: "Idempotency-Key", message: "Use a new key for each distinct request." }],
-      });
+      return errorResponse(
+        409,
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different request.",
+        {
+          details: [{ field: "Idempotency-Key", message: "Use a new key for each distinct request." }],
+        },
+      );
     }
     if (stored.status !== null) {
       const answer = openAnswer(stored, apiKeyId, key);
@@ -123,7 +132,11 @@ export async function withIdempotency(
 }
 
 /** Reads the body once (capped), then parses the JSON object and runs `write` under the request's Idempotency-Key. */
-export async function idempotentJsonWrite(request: Request, apiKeyId: string, write: (body: object) => Promise<Response>): Promise<Response> {
+export async function idempotentJsonWrite(
+  request: Request,
+  apiKeyId: string,
+  write: (body: object) => Promise<Response>,
+): Promise<Response> {
   const raw = await readRawBody(request);
   if (!raw.ok) return raw.response;
   return withIdempotency(request, apiKeyId, raw.bytes, async () => {
@@ -133,9 +146,14 @@ export async function idempotentJsonWrite(request: Request, apiKeyId: string, wr
 }
 
 function inProgressResponse(): Response {
-  return errorResponse(409, "idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed. Retry shortly.", {
-    headers: { "Retry-After": "1" },
-  });
+  return errorResponse(
+    409,
+    "idempotency_request_in_progress",
+    "A request with this Idempotency-Key is still being processed. Retry shortly.",
+    {
+      headers: { "Retry-After": "1" },
+    },
+  );
 }
 
 function checkKey(key: string): string | null {

@@ -49,7 +49,11 @@ export function cursorParam<T>(tag: string, parts: readonly KeyPart[], accept: (
       const values = tryDecodeCursor(value, tag, parts);
       const position = values && accept(values);
       if (position) return position;
-      ctx.issues.push({ code: "custom", message: "Not a cursor this list returned. Use next_cursor from a previous page.", input: value });
+      ctx.issues.push({
+        code: "custom",
+        message: "Not a cursor this list returned. Use next_cursor from a previous page.",
+        input: value,
+      });
       return z.NEVER;
     })
     .meta({ description: "Opaque: the next_cursor of the previous page, sent with the same filters and order." });

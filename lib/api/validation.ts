@@ -7,6 +7,9 @@ import { errorResponse, type ErrorDetail } from "@/lib/platform/http/api-error";
 
 export { fieldErrors, parseWith, type FieldError, type Parsed } from "@/lib/platform/validation";
 
-export function invalidRequestResponse(details: ErrorDetail[], message = "The request is not valid; see details."): Response {
+export function invalidRequestResponse(
+  details: ErrorDetail[],
+  message = "The request is not valid; see details.",
+): Response {
   return errorResponse(400, "invalid_request", message, { details });
 }

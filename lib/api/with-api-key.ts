@@ -39,10 +39,15 @@ export function unauthorizedResponse(failure: AuthFailure): Response {
 }
 
 export function insufficientScopeResponse(scope: Scope): Response {
-  return errorResponse(403, "insufficient_scope", `This API key does not have the ${scope} scope, which this request needs.`, {
-    details: [{ scope, message: `Create a key with the ${scope} scope for this integration.` }],
-    headers: { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
-  });
+  return errorResponse(
+    403,
+    "insufficient_scope",
+    `This API key does not have the ${scope} scope, which this request needs.`,
+    {
+      details: [{ scope, message: `Create a key with the ${scope} scope for this integration.` }],
+      headers: { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
+    },
+  );
 }
 
 export function notFoundResponse(what = "resource"): Response {
@@ -85,7 +90,10 @@ export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandle
     if (isOverLimit(rate)) return rateLimitedResponse(rate, "this API key");
     if (options.scope && !principal.key.scopes.includes(options.scope)) return insufficientScopeResponse(options.scope);
     try {
-      return finalise(await handler(request, { ...principal, params: route?.params ?? Promise.resolve({} as Params) }), rate);
+      return finalise(
+        await handler(request, { ...principal, params: route?.params ?? Promise.resolve({} as Params) }),
+        rate,
+      );
     } catch (error) {
       if (isDatabaseUnavailable(error)) return unavailableResponse();
       logFailure(error);

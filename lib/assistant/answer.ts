@@ -24,13 +24,28 @@ export type AnswerInput = {
   intent?: Intent;
 };
 
-export async function answerVisitor({ accountId, timezone, message, now = new Date(), client, intent: understood }: AnswerInput): Promise<AssistantReply> {
+export async function answerVisitor({
+  accountId,
+  timezone,
+  message,
+  now = new Date(),
+  client,
+  intent: understood,
+}: AnswerInput): Promise<AssistantReply> {
   const timeZone = safeTimeZone(timezone);
   const intent = understood ?? understand(message, now, timeZone);
   let result: SearchResult | null = null;
   if (intent.kind === "search") {
     result = isUuid(accountId)
-      ? await searchEvents(client ?? db.pool, { accountId, timeZone, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free })
+      ? await searchEvents(client ?? db.pool, {
+          accountId,
+          timeZone,
+          now,
+          range: intent.range,
+          topic: intent.topic,
+          typed: intent.typed,
+          free: intent.free,
+        })
       : { events: [], complete: false };
   }
   return composeReply(intent, result, timeZone, now);

@@ -76,6 +76,9 @@ export function formatDays(first: DayNumber, last: DayNumber, currentYear: numbe
   if (a.year === b.year && a.month === b.month) {
     return `${WEEKDAY_SHORT[weekdayOf(first)]} ${a.day} – ${formatDay(last, currentYear)}`;
   }
-  const firstText = a.year === b.year ? `${WEEKDAY_SHORT[weekdayOf(first)]} ${a.day} ${MONTH_NAMES[a.month - 1]}` : formatDay(first, currentYear);
+  const firstText =
+    a.year === b.year
+      ? `${WEEKDAY_SHORT[weekdayOf(first)]} ${a.day} ${MONTH_NAMES[a.month - 1]}`
+      : formatDay(first, currentYear);
   return `${firstText} – ${formatDay(last, currentYear)}`;
 }

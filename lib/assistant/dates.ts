@@ -37,11 +37,26 @@ const MONTHS: Record<string, number> = Object.fromEntries(
 );
 MONTHS.sept = 9;
 const NUMBERS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, few: 3, couple: 2,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  few: 3,
+  couple: 2,
 };
 
-const MONTH = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
+const MONTH =
+  "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
 // A month name alone, without "in"/"during" or a day: not "may" (a verb) nor the three-letter forms.
 const BARE_MONTH = "(january|february|march|april|june|july|august|september|october|november|december)";
 const WEEKDAY = `(${WEEKDAYS.join("|")})s?`;
@@ -50,7 +65,12 @@ const ORDINAL = "(\\d{1,2})(?:st|nd|rd|th)?";
 const YEAR = "(?:,?\\s+(\\d{4}))?";
 
 const count = (text: string) => NUMBERS[text.replace(" of", "")] ?? Number(text);
-const single = (day: DayNumber, label: string, fromHour?: number): Days => ({ start: day, end: day + 1, fromHour, label });
+const single = (day: DayNumber, label: string, fromHour?: number): Days => ({
+  start: day,
+  end: day + 1,
+  fromHour,
+  label,
+});
 const weekStart = (context: Context) => context.today - context.weekday;
 
 function weekdayDay(name: string, next: boolean, context: Context): DayNumber {
@@ -78,9 +98,18 @@ function wholeMonth(month: number, yearText: string | undefined, context: Contex
 
 function weekend(next: boolean, context: Context): Days {
   // On a Sunday "this weekend" is what is left of it: today.
-  if (!next && context.weekday === 6) return { start: context.today, end: context.today + 1, label: `this weekend, ${formatDay(context.today, context.year)}` };
+  if (!next && context.weekday === 6)
+    return {
+      start: context.today,
+      end: context.today + 1,
+      label: `this weekend, ${formatDay(context.today, context.year)}`,
+    };
   const saturday = weekStart(context) + 5 + (next ? 7 : 0);
-  return { start: saturday, end: saturday + 2, label: `${next ? "next" : "this"} weekend, ${formatDays(saturday, saturday + 1, context.year)}` };
+  return {
+    start: saturday,
+    end: saturday + 2,
+    label: `${next ? "next" : "this"} weekend, ${formatDays(saturday, saturday + 1, context.year)}`,
+  };
 }
 
 function spanLabel(prefix: string, start: DayNumber, end: DayNumber, context: Context): string {
@@ -88,8 +117,16 @@ function spanLabel(prefix: string, start: DayNumber, end: DayNumber, context: Co
 }
 
 const RULES: Rule[] = [
-  { pattern: /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g, priority: 0, resolve: (m, c) => calendarDate(Number(m[3]), Number(m[2]), m[1], c) },
-  { pattern: /\b(\d{1,2})\.(\d{1,2})\.(\d{4})?/g, priority: 0, resolve: (m, c) => calendarDate(Number(m[1]), Number(m[2]), m[3], c) },
+  {
+    pattern: /\b(\d{4})-(\d{1,2})-(\d{1,2})\b/g,
+    priority: 0,
+    resolve: (m, c) => calendarDate(Number(m[3]), Number(m[2]), m[1], c),
+  },
+  {
+    pattern: /\b(\d{1,2})\.(\d{1,2})\.(\d{4})?/g,
+    priority: 0,
+    resolve: (m, c) => calendarDate(Number(m[1]), Number(m[2]), m[3], c),
+  },
   {
     pattern: new RegExp(`\\b(?:the\\s+)?${ORDINAL}(?:\\s+of)?\\s+${MONTH}\\b\\.?${YEAR}`, "g"),
     priority: 0,
@@ -106,7 +143,8 @@ const RULES: Rule[] = [
     resolve: (m, c) => {
       const n = count(m[1]);
       if (!(n >= 1 && n <= 366)) return null;
-      if (m[2].startsWith("day")) return single(c.today + n, `in ${n} day${n === 1 ? "" : "s"}, ${formatDay(c.today + n, c.year)}`);
+      if (m[2].startsWith("day"))
+        return single(c.today + n, `in ${n} day${n === 1 ? "" : "s"}, ${formatDay(c.today + n, c.year)}`);
       const start = weekStart(c) + 7 * n;
       return { start, end: start + 7, label: spanLabel(`in ${n} week${n === 1 ? "" : "s"}`, start, start + 7, c) };
     },
@@ -120,7 +158,11 @@ const RULES: Rule[] = [
       return { start: c.today, end: c.today + n, label: spanLabel(`in the next ${n} days`, c.today, c.today + n, c) };
     },
   },
-  { pattern: /\b(?:tonight|tonite|2night|this evening)\b/g, priority: 1, resolve: (_, c) => single(c.today, `tonight, ${formatDay(c.today, c.year)}`, 17) },
+  {
+    pattern: /\b(?:tonight|tonite|2night|this evening)\b/g,
+    priority: 1,
+    resolve: (_, c) => single(c.today, `tonight, ${formatDay(c.today, c.year)}`, 17),
+  },
   {
     pattern: /\b(?:the\s+)?day after (?:tomorrow|tomorow|tommorow|tommorrow)\b/g,
     priority: 1,
@@ -129,16 +171,29 @@ const RULES: Rule[] = [
   {
     pattern: /\b(?:tomorrow|tomorow|tommorow|tommorrow|tmrw|tmr)(\s+(?:night|evening))?\b/g,
     priority: 1,
-    resolve: (m, c) => single(c.today + 1, `tomorrow${m[1] ? " evening" : ""}, ${formatDay(c.today + 1, c.year)}`, m[1] ? 17 : undefined),
+    resolve: (m, c) =>
+      single(
+        c.today + 1,
+        `tomorrow${m[1] ? " evening" : ""}, ${formatDay(c.today + 1, c.year)}`,
+        m[1] ? 17 : undefined,
+      ),
   },
   { pattern: /\btoday\b/g, priority: 1, resolve: (_, c) => single(c.today, `today, ${formatDay(c.today, c.year)}`) },
-  { pattern: /\b(?:(this|next|the|coming)\s+)?weekend\b/g, priority: 1, resolve: (m, c) => weekend(m[1] === "next", c) },
+  {
+    pattern: /\b(?:(this|next|the|coming)\s+)?weekend\b/g,
+    priority: 1,
+    resolve: (m, c) => weekend(m[1] === "next", c),
+  },
   {
     pattern: /\b(this|next|the coming)\s+week\b/g,
     priority: 1,
     resolve: (m, c) => {
       const start = weekStart(c) + (m[1] === "this" ? 0 : 7);
-      return { start, end: start + 7, label: spanLabel(`${m[1] === "this" ? "this" : "next"} week`, start, start + 7, c) };
+      return {
+        start,
+        end: start + 7,
+        label: spanLabel(`${m[1] === "this" ? "this" : "next"} week`, start, start + 7, c),
+      };
     },
   },
   {
@@ -164,7 +219,11 @@ const RULES: Rule[] = [
     priority: 2,
     resolve: (m, c) => wholeMonth(MONTHS[m[1]], m[2], c),
   },
-  { pattern: new RegExp(`\\b${BARE_MONTH}\\b${YEAR}`, "g"), priority: 2, resolve: (m, c) => wholeMonth(MONTHS[m[1]], m[2], c) },
+  {
+    pattern: new RegExp(`\\b${BARE_MONTH}\\b${YEAR}`, "g"),
+    priority: 2,
+    resolve: (m, c) => wholeMonth(MONTHS[m[1]], m[2], c),
+  },
 ];
 
 type Candidate = { start: number; end: number; priority: number; days: Days };
@@ -182,7 +241,8 @@ export function findDateRange(folded: string, now: Date, timeZone: string): Date
     rule.pattern.lastIndex = 0;
     for (let match = rule.pattern.exec(folded); match; match = rule.pattern.exec(folded)) {
       const days = rule.resolve(match, context);
-      if (days) candidates.push({ start: match.index, end: match.index + match[0].length, priority: rule.priority, days });
+      if (days)
+        candidates.push({ start: match.index, end: match.index + match[0].length, priority: rule.priority, days });
     }
   }
   // Specific readings win over general ones ("12 June" over "June"), then longer over shorter.

@@ -54,7 +54,8 @@ export function formatEventTime(instant: Date, timeZone: string, now: Date): str
 
 function eventLine(event: FoundEvent, timeZone: string, now: Date): string {
   const details = [formatEventTime(event.startsAt, timeZone, now)];
-  if (event.recurring) details.push(describeRecurrence({ startsAt: event.seriesStartsAt, recurring: event.recurring, timeZone }));
+  if (event.recurring)
+    details.push(describeRecurrence({ startsAt: event.seriesStartsAt, recurring: event.recurring, timeZone }));
   if (event.location.trim()) details.push(event.location.trim());
   if (isFreePrice(event.price)) details.push("Free");
   else if (event.price.trim()) details.push(event.price.trim());
@@ -75,9 +76,12 @@ export function composeReply(intent: Intent, result: SearchResult | null, timeZo
     case "empty":
       return reply(CAPABILITIES);
     case "handoff":
-      return reply("I’ll ask someone from our team to join this conversation. They will answer here as soon as they can.", {
-        handoffRequested: true,
-      });
+      return reply(
+        "I’ll ask someone from our team to join this conversation. They will answer here as soon as they can.",
+        {
+          handoffRequested: true,
+        },
+      );
     case "smalltalk":
       if (intent.smalltalk === "greeting") return reply(`Hello! ${CAPABILITIES}`);
       if (intent.smalltalk === "thanks") return reply("You’re welcome! Ask me any time about other dates or topics.");
@@ -87,13 +91,23 @@ export function composeReply(intent: Intent, result: SearchResult | null, timeZo
   const when = intent.range ? ` ${intent.range.label}` : "";
   const events = result?.events ?? [];
   if (events.length === 0) {
-    const what = topic ? `nothing for “${topic}”${intent.free ? " with free entry" : ""}` : `no ${intent.free ? "free " : ""}${intent.range ? "events" : "upcoming events"}`;
+    const what = topic
+      ? `nothing for “${topic}”${intent.free ? " with free entry" : ""}`
+      : `no ${intent.free ? "free " : ""}${intent.range ? "events" : "upcoming events"}`;
     return reply(`I found ${what}${when}. ${OFFER}`, { offerHandoff: true });
   }
   const list = events.map((event) => eventLine(event, timeZone, now)).join("\n");
-  const payload = events.map((event) => ({ id: event.id, title: event.title, starts_at: event.startsAt.toISOString(), url: event.url }));
+  const payload = events.map((event) => ({
+    id: event.id,
+    title: event.title,
+    starts_at: event.startsAt.toISOString(),
+    url: event.url,
+  }));
   if (result && !result.complete) {
-    return reply(`I found nothing matching all of “${topic}”${when}. The closest matches:\n${list}\n${OFFER}`, { events: payload, offerHandoff: true });
+    return reply(`I found nothing matching all of “${topic}”${when}. The closest matches:\n${list}\n${OFFER}`, {
+      events: payload,
+      offerHandoff: true,
+    });
   }
   const heading = topic
     ? `Here is what I found for “${topic}”${intent.free ? " with free entry" : ""}${when}:`

@@ -69,11 +69,21 @@ export function candidateQuery(input: SearchInput, level: Level | null, window: 
   const common = ["account_id = $1::uuid", "status = 'upcoming'", "recurring = ''"];
   if (input.free) common.push(FREE_PRICE_SQL);
   // Every word (each: any of its forms), or any word at all.
-  const wordSets = !level ? [] : (level.every ? level.words : [level.words.flat()]).map((forms) => param(forms, "text[]"));
-  const matching = (column: string) => (wordSets.length === 0 ? "true" : wordSets.map((set) => `${column} && ${set}`).join(" AND "));
+  const wordSets = !level
+    ? []
+    : (level.every ? level.words : [level.words.flat()]).map((forms) => param(forms, "text[]"));
+  const matching = (column: string) =>
+    wordSets.length === 0 ? "true" : wordSets.map((set) => `${column} && ${set}`).join(" AND ");
   const columns = `${COLUMNS}${level && !level.every ? ", search_words" : ""}`;
-  const startingIn = (from: string, to: Date | null) => [...common, `starts_at >= ${from}`, ...(to ? [`starts_at < ${at(to)}`] : []), matching("search_words")];
-  const selects = [`(SELECT ${columns}, 0 AS part FROM events WHERE ${startingIn(since, window.to).join(" AND ")} ORDER BY starts_at, id LIMIT ${limit})`];
+  const startingIn = (from: string, to: Date | null) => [
+    ...common,
+    `starts_at >= ${from}`,
+    ...(to ? [`starts_at < ${at(to)}`] : []),
+    matching("search_words"),
+  ];
+  const selects = [
+    `(SELECT ${columns}, 0 AS part FROM events WHERE ${startingIn(since, window.to).join(" AND ")} ORDER BY starts_at, id LIMIT ${limit})`,
+  ];
   if (first) {
     const recent = at(new Date(window.from.getTime() - DAY));
     const lookback = at(new Date(window.from.getTime() - ONGOING_LOOKBACK_DAYS * DAY));
@@ -86,9 +96,13 @@ export function candidateQuery(input: SearchInput, level: Level | null, window: 
     WHERE ${matching("words")} ORDER BY starts_at, id LIMIT ${limit})`);
     }
   }
-  const count = (words: string[][]) => words.map((forms) => `(search_words && ${param(forms, "text[]")})::int`).join(" + ");
+  const count = (words: string[][]) =>
+    words.map((forms) => `(search_words && ${param(forms, "text[]")})::int`).join(" + ");
   const all = level?.words.length ?? 0;
-  const scores = level && !level.every ? `${count(level.words)} AS matched, ${count(level.exact)} AS exact` : `${all} AS matched, ${all} AS exact`;
+  const scores =
+    level && !level.every
+      ? `${count(level.words)} AS matched, ${count(level.exact)} AS exact`
+      : `${all} AS matched, ${all} AS exact`;
   // Letters and digits only (topic words and vocabulary words), so safe inside a pattern.
   const inTitle = level ? `title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : "false";
   const text = `SELECT ${COLUMNS}, part, ${inTitle} AS in_title, ${scores} FROM (

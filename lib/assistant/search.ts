@@ -114,12 +114,20 @@ async function candidates(client: Queryable, input: SearchInput, level: Level | 
 
 /** Title matches first, then events starting in the range before those already running, then the soonest. */
 function byRank(a: Row, b: Row): number {
-  return Number(b.in_title) - Number(a.in_title) || a.part - b.part || a.starts_at.getTime() - b.starts_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return (
+    Number(b.in_title) - Number(a.in_title) ||
+    a.part - b.part ||
+    a.starts_at.getTime() - b.starts_at.getTime() ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
 }
 
 /** Each word's closest vocabulary words (not the word itself), the most similar first; [] for none. */
 async function corrections(client: Queryable, accountId: string, words: string[]): Promise<string[][]> {
-  const { rows } = await client.query<{ i: number; near: string[] }>(correctionsSql("$1::uuid", "$2::text[]"), [accountId, words]);
+  const { rows } = await client.query<{ i: number; near: string[] }>(correctionsSql("$1::uuid", "$2::text[]"), [
+    accountId,
+    words,
+  ]);
   const found = new Map(rows.map((row) => [row.i, row.near]));
   return words.map((_, index) => found.get(index + 1) ?? []);
 }
@@ -145,7 +153,9 @@ async function findRows(client: Queryable, input: SearchInput, limit: number): P
 export async function searchEvents(client: Queryable, input: SearchInput): Promise<SearchResult> {
   const limit = clampLimit(input.limit);
   // A question may take several statements (levels, windows, corrections): one wait for a connection.
-  const rows = (await onOneConnection(client, (connection) => findRows(connection, input, limit))).sort(byRank).slice(0, limit);
+  const rows = (await onOneConnection(client, (connection) => findRows(connection, input, limit)))
+    .sort(byRank)
+    .slice(0, limit);
   const events = rows.map((row) => ({
     id: row.id,
     title: row.title,

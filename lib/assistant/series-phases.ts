@@ -49,7 +49,12 @@ const cycle = (kind: Kind) => CYCLE_DAYS[kind] * DAY_MINUTES;
 /** The whole cycle, starting at the phase of `wall`: what an open or long window reads. */
 function wholeCycle(kind: Kind, wall: number): PhaseRange[] {
   const start = phaseOf(kind, wall);
-  return start === 0 ? [[0, cycle(kind)]] : [[start, cycle(kind)], [0, start]];
+  return start === 0
+    ? [[0, cycle(kind)]]
+    : [
+        [start, cycle(kind)],
+        [0, start],
+      ];
 }
 
 /**
@@ -89,5 +94,8 @@ export function phaseRanges(kind: Kind, from: number, to: number | null): PhaseR
 
 /** The phase of `wall` per kind and the cycle lengths, for the statements' arithmetic. */
 export function phasesAt(wall: number): Record<Kind, { phase: number; cycle: number }> {
-  return Object.fromEntries(KINDS.map((kind) => [kind, { phase: phaseOf(kind, wall), cycle: cycle(kind) }])) as Record<Kind, { phase: number; cycle: number }>;
+  return Object.fromEntries(KINDS.map((kind) => [kind, { phase: phaseOf(kind, wall), cycle: cycle(kind) }])) as Record<
+    Kind,
+    { phase: number; cycle: number }
+  >;
 }

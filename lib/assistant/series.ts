@@ -42,10 +42,19 @@ function parameters(accountId: string) {
 }
 
 /** The rows of the candidate ids `ids` (a subquery of `id`s), with their scores and coming exceptions. */
-function candidateRows(ids: string, level: Level | null, from: Date, param: (value: unknown, cast: string) => string): string {
-  const count = (words: string[][]) => words.map((forms) => `(e.search_words && ${param(forms, "text[]")})::int`).join(" + ");
+function candidateRows(
+  ids: string,
+  level: Level | null,
+  from: Date,
+  param: (value: unknown, cast: string) => string,
+): string {
+  const count = (words: string[][]) =>
+    words.map((forms) => `(e.search_words && ${param(forms, "text[]")})::int`).join(" + ");
   const all = level?.words.length ?? 0;
-  const scores = level && !level.every ? `${count(level.words)} AS matched, ${count(level.exact)} AS exact` : `${all} AS matched, ${all} AS exact`;
+  const scores =
+    level && !level.every
+      ? `${count(level.words)} AS matched, ${count(level.exact)} AS exact`
+      : `${all} AS matched, ${all} AS exact`;
   const inTitle = level ? `e.title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : "false";
   const exceptionsFrom = param(new Date(from.getTime() - DAY).toISOString(), "timestamptz");
   return `SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle} AS in_title, ${scores},
@@ -60,7 +69,12 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
   const since = param(from.toISOString(), "timestamptz");
   const until = param(to?.toISOString() ?? null, "timestamptz");
   const most = param(limit, "int");
-  const started = ["account_id = $1::uuid", "status = 'upcoming'", `starts_at < ${since}`, ...(input.free ? [FREE_PRICE_SQL] : [])];
+  const started = [
+    "account_id = $1::uuid",
+    "status = 'upcoming'",
+    `starts_at < ${since}`,
+    ...(input.free ? [FREE_PRICE_SQL] : []),
+  ];
   const wallFrom = wallClockOf(from, input.timeZone);
   const wallTo = to === null ? null : wallClockOf(to, input.timeZone);
   const parts = KINDS.map((kind) => {
@@ -68,16 +82,28 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
     // Always two ranges, the second empty when the window does not pass the end of the cycle.
     const branches = [0, 1].map((index) => {
       const [low, high] = ranges[index] ?? [0, 0];
-      const where = [...started, `recurring = '${kind}'`, `series_phase >= ${param(low, "int")}`, `series_phase < ${param(high, "int")}`];
+      const where = [
+        ...started,
+        `recurring = '${kind}'`,
+        `series_phase >= ${param(low, "int")}`,
+        `series_phase < ${param(high, "int")}`,
+      ];
       return `(SELECT id, ${index} AS range, series_phase FROM events WHERE ${where.join(" AND ")} ORDER BY series_phase LIMIT ${most})`;
     });
     return `(SELECT id FROM (${branches.join(" UNION ALL ")}) AS walk ORDER BY range, series_phase LIMIT ${most})`;
   });
-  const common = ["account_id = $1::uuid", "recurring <> ''", "status = 'upcoming'", ...(input.free ? [FREE_PRICE_SQL] : [])];
+  const common = [
+    "account_id = $1::uuid",
+    "recurring <> ''",
+    "status = 'upcoming'",
+    ...(input.free ? [FREE_PRICE_SQL] : []),
+  ];
   parts.push(`(SELECT id FROM events WHERE ${[...common, `starts_at >= ${since}`, `(${until} IS NULL OR starts_at < ${until})`].join(" AND ")}
     ORDER BY starts_at LIMIT ${most})`);
   // Series longer than a day, whatever their phase: few, in an index of their own (events_series_long_idx).
-  parts.push(`(SELECT id FROM events WHERE ${[...common, `starts_at < ${since}`, LONG_RUNNING_SQL].join(" AND ")} LIMIT ${most})`);
+  parts.push(
+    `(SELECT id FROM events WHERE ${[...common, `starts_at < ${since}`, LONG_RUNNING_SQL].join(" AND ")} LIMIT ${most})`,
+  );
   const text = candidateRows(parts.join("\n  UNION ALL "), null, from, param);
   return { name: `assistant-series-walk${input.free ? "-free" : ""}`, text, values };
 }
@@ -88,7 +114,8 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
  */
 function phaseArithmetic(input: SearchInput, from: Date, param: (value: unknown, cast: string) => string) {
   const at = phasesAt(wallClockOf(from, input.timeZone));
-  const pick = (field: "phase" | "cycle") => `CASE recurring ${KINDS.map((kind) => `WHEN '${kind}' THEN ${param(at[kind][field], "int")}`).join(" ")} END`;
+  const pick = (field: "phase" | "cycle") =>
+    `CASE recurring ${KINDS.map((kind) => `WHEN '${kind}' THEN ${param(at[kind][field], "int")}`).join(" ")} END`;
   const phase = pick("phase");
   const cycle = pick("cycle");
   return {
@@ -98,26 +125,40 @@ function phaseArithmetic(input: SearchInput, from: Date, param: (value: unknown,
 }
 
 /** Running at `from`: started within the day before it (by phase) and lasting past it (an hour's margin). */
-const runningSql = (back: string) => `(ends_at IS NOT NULL AND ${back} <= 1440 AND ends_at - starts_at > (${back} - 60) * interval '1 minute')`;
+const runningSql = (back: string) =>
+  `(ends_at IS NOT NULL AND ${back} <= 1440 AND ends_at - starts_at > (${back} - 60) * interval '1 minute')`;
 
 /** With topic words: the topic's series that can occur in the window or run at its start, soonest first. */
 function topicQuery(input: SearchInput, level: Level, from: Date, to: Date | null, limit: number): Built {
   const { values, param } = parameters(input.accountId);
   const since = param(from.toISOString(), "timestamptz");
-  const where = ["account_id = $1::uuid", "recurring <> ''", "status = 'upcoming'", ...(input.free ? [FREE_PRICE_SQL] : [])];
-  for (const forms of level.every ? level.words : [level.words.flat()]) where.push(`search_words && ${param(forms, "text[]")}`);
+  const where = [
+    "account_id = $1::uuid",
+    "recurring <> ''",
+    "status = 'upcoming'",
+    ...(input.free ? [FREE_PRICE_SQL] : []),
+  ];
+  for (const forms of level.every ? level.words : [level.words.flat()])
+    where.push(`search_words && ${param(forms, "text[]")}`);
   if (to) where.push(`starts_at < ${param(to.toISOString(), "timestamptz")}`);
   const { ahead, back } = phaseArithmetic(input, from, param);
   const running = runningSql(back);
   // The window's length in minutes, with a margin for DST and months shorter than 31 days.
   const span = to === null ? null : param(Math.ceil((to.getTime() - from.getTime()) / 60_000) + 60, "int");
-  const inWindow = span === null ? "true" : `(${ahead} < ${span} + CASE WHEN recurring IN ('monthly', 'yearly') THEN 4320 * (1 + ${span} / 40320) ELSE 0 END)`;
+  const inWindow =
+    span === null
+      ? "true"
+      : `(${ahead} < ${span} + CASE WHEN recurring IN ('monthly', 'yearly') THEN 4320 * (1 + ${span} / 40320) ELSE 0 END)`;
   where.push(`(starts_at >= ${since} OR ${inWindow} OR ${running} OR ${LONG_RUNNING_SQL})`);
   // Occurrences starting in the window first, soonest first; those already running after them all.
   const estimate = `CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60 WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
   const ids = `SELECT id FROM events WHERE ${where.join(" AND ")} ORDER BY ${estimate}, id LIMIT ${limit}`;
   const text = candidateRows(ids, level, from, param);
-  return { name: `assistant-series-topic-${crypto.createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text, values };
+  return {
+    name: `assistant-series-topic-${crypto.createHash("sha1").update(text).digest("hex").slice(0, 16)}`,
+    text,
+    values,
+  };
 }
 
 /** Without topic words, when too few occurrences start in the window: the series running at its start. */
@@ -125,9 +166,19 @@ function runningQuery(input: SearchInput, from: Date, limit: number): Built {
   const { values, param } = parameters(input.accountId);
   const since = param(from.toISOString(), "timestamptz");
   const { back } = phaseArithmetic(input, from, param);
-  const where = ["account_id = $1::uuid", "recurring <> ''", "status = 'upcoming'", `starts_at < ${since}`, ...(input.free ? [FREE_PRICE_SQL] : [])];
+  const where = [
+    "account_id = $1::uuid",
+    "recurring <> ''",
+    "status = 'upcoming'",
+    `starts_at < ${since}`,
+    ...(input.free ? [FREE_PRICE_SQL] : []),
+  ];
   const ids = `SELECT id FROM events WHERE ${[...where, runningSql(back)].join(" AND ")} ORDER BY ${back}, id LIMIT ${limit}`;
-  return { name: `assistant-series-running${input.free ? "-free" : ""}`, text: candidateRows(ids, null, from, param), values };
+  return {
+    name: `assistant-series-running${input.free ? "-free" : ""}`,
+    text: candidateRows(ids, null, from, param),
+    values,
+  };
 }
 
 /**
@@ -145,24 +196,53 @@ export async function seriesOccurrences(
   perSeries: number,
 ): Promise<SeriesRow[]> {
   const read = async (built: Built) =>
-    (await client.query<Candidate>(built.name ? { name: built.name, text: built.text, values: built.values } : built.text, built.name ? undefined : built.values)).rows;
+    (
+      await client.query<Candidate>(
+        built.name ? { name: built.name, text: built.text, values: built.values } : built.text,
+        built.name ? undefined : built.values,
+      )
+    ).rows;
   const most = limit + SERIES_MARGIN;
-  let rows = await read(level ? topicQuery(input, level, window.from, window.to, most) : walkQuery(input, window.from, window.to, most));
+  let rows = await read(
+    level ? topicQuery(input, level, window.from, window.to, most) : walkQuery(input, window.from, window.to, most),
+  );
   const found = expand(rows, input.timeZone, window, perSeries);
   if (level || found.filter((row) => row.part === 0).length >= perSeries) return found;
   rows = await read(runningQuery(input, window.from, most));
   const seen = new Set(found.map((row) => `${row.id}@${row.starts_at.getTime()}`));
-  return [...found, ...expand(rows, input.timeZone, window, perSeries).filter((row) => !seen.has(`${row.id}@${row.starts_at.getTime()}`))];
+  return [
+    ...found,
+    ...expand(rows, input.timeZone, window, perSeries).filter(
+      (row) => !seen.has(`${row.id}@${row.starts_at.getTime()}`),
+    ),
+  ];
 }
 
 /** Each candidate's occurrences in the window, as search rows (a question without dates: the next one). */
-function expand(rows: Candidate[], timeZone: string, window: { from: Date; to: Date | null }, perSeries: number): SeriesRow[] {
+function expand(
+  rows: Candidate[],
+  timeZone: string,
+  window: { from: Date; to: Date | null },
+  perSeries: number,
+): SeriesRow[] {
   const to = window.to ?? new Date(window.from.getTime() + OPEN_WINDOW_DAYS * DAY);
   const found: SeriesRow[] = [];
   for (const row of rows) {
-    const series: Series = { startsAt: row.starts_at, endsAt: row.ends_at, recurring: row.recurring, timeZone, exceptions: new Set(row.exceptions) };
+    const series: Series = {
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      recurring: row.recurring,
+      timeZone,
+      exceptions: new Set(row.exceptions),
+    };
     for (const occurrence of occurrencesBetween(series, window.from, to, window.to ? perSeries : 1)) {
-      found.push({ ...row, starts_at: occurrence.startsAt, ends_at: occurrence.endsAt, series_starts_at: row.starts_at, part: occurrence.startsAt < window.from ? 1 : 0 });
+      found.push({
+        ...row,
+        starts_at: occurrence.startsAt,
+        ends_at: occurrence.endsAt,
+        series_starts_at: row.starts_at,
+        part: occurrence.startsAt < window.from ? 1 : 0,
+      });
     }
   }
   return found;

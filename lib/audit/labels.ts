@@ -48,7 +48,8 @@ export function describeAuditAction(action: string): string {
 /** A short secondary line for the target, from what the entry recorded (never a secret). */
 export function describeAuditTarget(entry: { targetType: string; metadata: Record<string, unknown> }): string | null {
   const { prefix, last4, from, to, previousLabel } = entry.metadata;
-  if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string") return `${prefix}…${last4}`;
+  if (entry.targetType === "api_key" && typeof prefix === "string" && typeof last4 === "string")
+    return `${prefix}…${last4}`;
   if (typeof from === "string" && typeof to === "string") return `${from} → ${to}`;
   if (typeof previousLabel === "string") return `was “${previousLabel}”`;
   const { occurrence } = entry.metadata;

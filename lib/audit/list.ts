@@ -1,6 +1,13 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
+import {
+  encodeCursor,
+  keysetCondition,
+  keysetOrder,
+  takePage,
+  tryDecodeCursor,
+  type KeyPart,
+} from "@/lib/platform/pagination/keyset";
 
 /*
  * The audit log, newest first, paged by a keyset cursor on (created_at, id): every page is one index
@@ -78,7 +85,11 @@ export async function listAuditLog(
     // Back at the top: show the newest page exactly as the first visit would.
     if (!more) return listAuditLog(accountId, {}, limit);
     rows.reverse();
-    return { entries: rows.map(toEntry), newer: cursorOf(rows[0]), older: rows.length ? cursorOf(rows[rows.length - 1]) : null };
+    return {
+      entries: rows.map(toEntry),
+      newer: cursorOf(rows[0]),
+      older: rows.length ? cursorOf(rows[rows.length - 1]) : null,
+    };
   }
   return {
     entries: rows.map(toEntry),

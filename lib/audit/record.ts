@@ -38,10 +38,21 @@ export type AuditAction =
   | "conversation.lead_linked";
 
 /** Who did it: a user, an API key (public API writes), or null for the system (sign-up, jobs). */
-export type AuditActor = { id: string; name: string; email: string } | { type: "api_key"; id: string; name: string; prefix: string } | null;
+export type AuditActor =
+  { id: string; name: string; email: string } | { type: "api_key"; id: string; name: string; prefix: string } | null;
 
 /** For imports the target is the account (an import touches many rows), labelled with the file name. */
-export type AuditTargetType = "api_key" | "webhook_source" | "webhook_subscription" | "event" | "account" | "lead" | "pipeline_stage" | "pipeline" | "chat_widget" | "conversation";
+export type AuditTargetType =
+  | "api_key"
+  | "webhook_source"
+  | "webhook_subscription"
+  | "event"
+  | "account"
+  | "lead"
+  | "pipeline_stage"
+  | "pipeline"
+  | "chat_widget"
+  | "conversation";
 
 export type AuditEntry = {
   accountId: string;

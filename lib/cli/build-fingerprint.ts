@@ -3,7 +3,18 @@ import fs from "node:fs";
 import path from "node:path";
 
 // Everything that changes what `next build` produces. A clone gets fresh mtimes, so hash contents.
-const INPUTS = ["app", "components", "lib", "public", "prisma/schema.prisma", "proxy.ts", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "prisma/schema.prisma",
+  "proxy.ts",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 const SKIP = new Set(["node_modules", "generated", "cli", ".next"]);
 const STAMP = path.join(".next", "source-fingerprint");
 
@@ -24,7 +35,11 @@ export function sourceFingerprint(): string {
 }
 
 export function buildIsCurrent(): boolean {
-  return fs.existsSync(path.join(".next", "BUILD_ID")) && fs.existsSync(STAMP) && fs.readFileSync(STAMP, "utf8") === sourceFingerprint();
+  return (
+    fs.existsSync(path.join(".next", "BUILD_ID")) &&
+    fs.existsSync(STAMP) &&
+    fs.readFileSync(STAMP, "utf8") === sourceFingerprint()
+  );
 }
 
 export function recordBuild(): void {

@@ -36,13 +36,22 @@ export function completeLockfile(text) {
   }
   // npm writes the packages sorted by a locale-aware comparison (@isaacs/string-locale-compare, "en").
   const compare = new Intl.Collator("en").compare;
-  lock.packages = Object.fromEntries(Object.keys(packages).sort(compare).map((key) => [key, packages[key]]));
+  lock.packages = Object.fromEntries(
+    Object.keys(packages)
+      .sort(compare)
+      .map((key) => [key, packages[key]]),
+  );
   return { text: JSON.stringify(lock, null, 2) + "\n", added };
 }
 
 /** An entry this script wrote: a version and flags, but nothing npm could have installed. */
 function isPlaceholder(entry) {
-  return !entry.resolved && !entry.integrity && !entry.link && Object.keys(entry).every((key) => ["version", "dev", "optional"].includes(key));
+  return (
+    !entry.resolved &&
+    !entry.integrity &&
+    !entry.link &&
+    Object.keys(entry).every((key) => ["version", "dev", "optional"].includes(key))
+  );
 }
 
 function main(args) {
@@ -56,8 +65,15 @@ function main(args) {
     return 1;
   }
   if (text !== before) fs.writeFileSync(file, text);
-  console.log(added ? `Recorded ${added} optional platform packages in ${file}.` : text === before ? `${file} is complete.` : `Rewrote ${file} in npm's layout.`);
+  console.log(
+    added
+      ? `Recorded ${added} optional platform packages in ${file}.`
+      : text === before
+        ? `${file} is complete.`
+        : `Rewrote ${file} in npm's layout.`,
+  );
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = main(process.argv.slice(2));

@@ -15,7 +15,11 @@ runCli(async () => {
   const database = await openDatabase();
   try {
     const folder = await createMigration(database.url, name);
-    console.log(folder ? `Created ${path.relative(process.cwd(), folder)}/migration.sql` : "schema.prisma and the migrations agree; nothing to create.");
+    console.log(
+      folder
+        ? `Created ${path.relative(process.cwd(), folder)}/migration.sql`
+        : "schema.prisma and the migrations agree; nothing to create.",
+    );
   } finally {
     await database.stop();
   }

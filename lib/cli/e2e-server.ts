@@ -32,7 +32,10 @@ runCli(async () => {
     // Webhook subscriptions in the tests point at a receiver on this machine.
     OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
   };
-  const child = spawn(process.execPath, ["server.mjs"], { stdio: "inherit", env: { ...env, PORT: port, HOST: "127.0.0.1" } });
+  const child = spawn(process.execPath, ["server.mjs"], {
+    stdio: "inherit",
+    env: { ...env, PORT: port, HOST: "127.0.0.1" },
+  });
   return supervise(child, async () => {
     await database.stop();
     fs.rmSync(dir, { recursive: true, force: true });

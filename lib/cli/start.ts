@@ -27,7 +27,9 @@ runCli(async () => {
   if (!database.embedded) console.log("▸ Using the database at DATABASE_URL");
   else {
     const { dataDir, port: dbPort, notes } = database.embedded;
-    const shown = path.relative(process.cwd(), dataDir).startsWith("..") ? dataDir : path.relative(process.cwd(), dataDir);
+    const shown = path.relative(process.cwd(), dataDir).startsWith("..")
+      ? dataDir
+      : path.relative(process.cwd(), dataDir);
     console.log(`▸ Embedded PostgreSQL ready (data in ${shown}, port ${dbPort})`);
     for (const note of notes) console.log(`  Note: ${note}.`);
   }
@@ -50,7 +52,9 @@ runCli(async () => {
     recordBuild();
   }
 
-  console.log(`▸ Ready in ${((Date.now() - started) / 1000).toFixed(1)} s — starting the ${dev ? "development" : "production"} server on http://localhost:${port}`);
+  console.log(
+    `▸ Ready in ${((Date.now() - started) / 1000).toFixed(1)} s — starting the ${dev ? "development" : "production"} server on http://localhost:${port}`,
+  );
   // Production runs our server (server.mjs: Next.js plus the API hot paths); dev runs next dev.
   const child = dev
     ? spawn(bin("next"), ["dev", "-p", port], { stdio: "inherit", env: process.env })

@@ -3,7 +3,7 @@ import { recordBuild } from "./build-fingerprint";
 import { bin, run } from "./processes";
 
 /*
- * npm test: type-check, lint, Vitest (unit + integration on a fresh PostgreSQL), a production build,
+ * npm test: type-check, lint, formatting (Prettier), Vitest (unit + integration on a fresh PostgreSQL), a production build,
  * the Zapier integration's tests against that build, then Playwright on it with Debian's Chromium.
  * Stops at the first failing step.
  */
@@ -12,6 +12,7 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const steps: Array<{ name: string; command: string; args: string[]; before?: () => boolean; after?: () => void }> = [
   { name: "Type-check", command: bin("tsc"), args: ["--noEmit"] },
   { name: "Lint", command: bin("eslint"), args: ["--max-warnings=0", "."] },
+  { name: "Formatting", command: bin("prettier"), args: ["--check", "--log-level=warn", "."] },
   { name: "Unit and integration tests", command: bin("vitest"), args: ["run"] },
   {
     name: "Production build",
@@ -29,7 +30,11 @@ const steps: Array<{ name: string; command: string; args: string[]; before?: () 
     after: recordBuild,
   },
   // zapier-platform-core's app tester against the app started on the build (integrations/zapier/test).
-  { name: "Zapier integration tests", command: bin("vitest"), args: ["run", "--config", "integrations/zapier/vitest.config.mjs"] },
+  {
+    name: "Zapier integration tests",
+    command: bin("vitest"),
+    args: ["run", "--config", "integrations/zapier/vitest.config.mjs"],
+  },
   { name: "End-to-end tests", command: bin("playwright"), args: ["test"] },
 ];
 

@@ -5,7 +5,14 @@ import { emitNotifications } from "@/lib/outbound/emit";
 import { isPublicId } from "@/lib/platform/ids";
 import { fail, type Failure } from "@/lib/platform/result";
 import { IDLE_CLOSE_MS, type Conversation, type Message } from "./model";
-import { CONVERSATION_COLUMNS, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow } from "./sql";
+import {
+  CONVERSATION_COLUMNS,
+  conversationNotification,
+  insertMessages,
+  messageNotifications,
+  toConversation,
+  type ConversationRow,
+} from "./sql";
 
 /*
  * The team's side: agents reply (dashboard inbox or the public API with write:conversations) and close
@@ -21,7 +28,11 @@ export type AgentResult =
   | Failure<"not_found">
   | (Failure<"not_in_handoff"> & { status: Conversation["status"] });
 
-export async function agentReply(accountId: string, conversationId: string, reply: { text: string; authorName: string | null }): Promise<AgentResult> {
+export async function agentReply(
+  accountId: string,
+  conversationId: string,
+  reply: { text: string; authorName: string | null },
+): Promise<AgentResult> {
   if (!isPublicId(conversationId, "conversation")) return CONVERSATION_NOT_FOUND;
   return inTransaction(async (client) => {
     const { rows } = await client.query<ConversationRow>(
@@ -32,15 +43,22 @@ export async function agentReply(accountId: string, conversationId: string, repl
     );
     if (!rows[0]) return refusal(client, accountId, conversationId);
     const conversation = toConversation(rows[0]);
-    const [message] = await insertMessages(client, accountId, conversationId, [{ author: "agent", authorName: reply.authorName, text: reply.text }]);
+    const [message] = await insertMessages(client, accountId, conversationId, [
+      { author: "agent", authorName: reply.authorName, text: reply.text },
+    ]);
     await emitNotifications(client, accountId, messageNotifications([message!]));
     return { ok: true, conversation, message: message! };
   });
 }
 
 async function refusal(client: Queryable, accountId: string, conversationId: string): Promise<AgentResult> {
-  const { rows } = await client.query<{ status: Conversation["status"] }>(`SELECT status FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, conversationId]);
-  return rows[0] ? { ...fail("not_in_handoff", "The conversation is not waiting for a person."), status: rows[0].status } : CONVERSATION_NOT_FOUND;
+  const { rows } = await client.query<{ status: Conversation["status"] }>(
+    `SELECT status FROM conversations WHERE account_id = $1 AND id = $2`,
+    [accountId, conversationId],
+  );
+  return rows[0]
+    ? { ...fail("not_in_handoff", "The conversation is not waiting for a person."), status: rows[0].status }
+    : CONVERSATION_NOT_FOUND;
 }
 
 export const CLOSED_NOTICE = "This conversation was closed. Start a new one any time.";
@@ -64,22 +82,39 @@ export async function closeConversation(
       if (options.auditUserId) await auditClose(client, accountId, options.auditUserId, closed[0]);
       return { ok: true, conversation: closed[0], changed: true };
     }
-    const { rows } = await client.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2`, [accountId, conversationId]);
+    const { rows } = await client.query<ConversationRow>(
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE account_id = $1 AND id = $2`,
+      [accountId, conversationId],
+    );
     return rows[0] ? { ok: true, conversation: toConversation(rows[0]), changed: false } : CONVERSATION_NOT_FOUND;
   });
 }
 
-async function auditClose(client: Queryable, accountId: string, userId: string, conversation: Conversation): Promise<void> {
+async function auditClose(
+  client: Queryable,
+  accountId: string,
+  userId: string,
+  conversation: Conversation,
+): Promise<void> {
   await recordAuditSql(client, {
     accountId,
     actorUserId: userId,
     action: "conversation.closed",
-    target: { type: "conversation", id: conversation.id, label: conversation.visitorName ?? conversation.visitorEmail ?? "Visitor" },
+    target: {
+      type: "conversation",
+      id: conversation.id,
+      label: conversation.visitorName ?? conversation.visitorEmail ?? "Visitor",
+    },
   });
 }
 
 /* Closes the open conversations matching `where`, adds the closing line and announces each close. */
-async function closeWhere(client: Queryable, where: string, params: unknown[], reason: string): Promise<Conversation[]> {
+async function closeWhere(
+  client: Queryable,
+  where: string,
+  params: unknown[],
+  reason: string,
+): Promise<Conversation[]> {
   const { rows } = await client.query<ConversationRow & { account_id: string }>(
     `UPDATE conversations SET status = 'closed', closed_at = now(), closed_reason = $${params.length + 1}, updated_at = now()
      WHERE ${where} AND status <> 'closed'
@@ -88,7 +123,9 @@ async function closeWhere(client: Queryable, where: string, params: unknown[], r
   );
   for (const row of rows) {
     const conversation = toConversation(row);
-    await insertMessages(client, row.account_id, conversation.id, [{ author: "system", authorName: null, text: CLOSED_NOTICE }]);
+    await insertMessages(client, row.account_id, conversation.id, [
+      { author: "system", authorName: null, text: CLOSED_NOTICE },
+    ]);
     await emitNotifications(client, row.account_id, [conversationNotification("conversation.closed", conversation)]);
   }
   return rows.map(toConversation);
@@ -116,4 +153,3 @@ export async function closeIdleConversations(options: { batchSize?: number; idle
     if (closed.length < batchSize) return total;
   }
 }
-

@@ -23,16 +23,34 @@ export type ContactResult =
   | { ok: false; reason: "invalid"; details: { field: string; message: string }[] }
   | { ok: false; reason: "closed" };
 
-export async function leaveContact(widget: ChatWidget, conversation: Conversation, input: { name: unknown; email: unknown }): Promise<ContactResult> {
-  if (typeof input.email !== "string" || input.email.trim() === "") return { ok: false, reason: "invalid", details: [{ field: "email", message: "Enter your email address." }] };
+export async function leaveContact(
+  widget: ChatWidget,
+  conversation: Conversation,
+  input: { name: unknown; email: unknown },
+): Promise<ContactResult> {
+  if (typeof input.email !== "string" || input.email.trim() === "")
+    return { ok: false, reason: "invalid", details: [{ field: "email", message: "Enter your email address." }] };
   const parsed = createLeadSchema.safeParse({ name: input.name ?? null, email: input.email, source: "chat" });
   if (!parsed.success) {
-    return { ok: false, reason: "invalid", details: parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? "email"), message: issue.message })) };
+    return {
+      ok: false,
+      reason: "invalid",
+      details: parsed.error.issues.map((issue) => ({
+        field: String(issue.path[0] ?? "email"),
+        message: issue.message,
+      })),
+    };
   }
-  const context: LeadContext = { accountId: widget.accountId, actor: { type: "chat", conversationId: conversation.id } };
+  const context: LeadContext = {
+    accountId: widget.accountId,
+    actor: { type: "chat", conversationId: conversation.id },
+  };
   // A conversation already linked (by an earlier claim, or by an agent's "Link to lead") keeps its link: a
   // new lead from this claim is not attached to it, so lead and conversation never point past each other.
-  const created = await createLead(context, { ...parsed.data, conversationId: conversation.leadId ? null : conversation.id });
+  const created = await createLead(context, {
+    ...parsed.data,
+    conversationId: conversation.leadId ? null : conversation.id,
+  });
   if (!created.ok && created.code !== "exists") {
     return { ok: false, reason: "invalid", details: created.code === "invalid" ? created.details : [] };
   }
@@ -50,7 +68,9 @@ export async function leaveContact(widget: ChatWidget, conversation: Conversatio
     );
     if (!rows[0]) return { ok: false, reason: "closed" } as const;
     const thanks = `Thanks${name ? `, ${name}` : ""}. The team can reach you at ${email}.`;
-    const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: thanks }]);
+    const messages = await insertMessages(client, widget.accountId, conversation.id, [
+      { author: "system", authorName: null, text: thanks },
+    ]);
     return { ok: true, conversation: toConversation(rows[0]), leadId, messages };
   });
 }

@@ -36,7 +36,13 @@ export async function listConversationsRoute(request: Request, context: ApiKeyCo
   const query = parseWith(listConversationsQuerySchema, queryObject(new URL(request.url)));
   if (!query.ok) return invalidRequestResponse(query.details);
   const { limit, order, cursor, status, updated_after } = query.value;
-  const page = await listConversations(context.account.id, { limit, order, cursor, status, updatedAfter: updated_after });
+  const page = await listConversations(context.account.id, {
+    limit,
+    order,
+    cursor,
+    status,
+    updatedAfter: updated_after,
+  });
   return listResponse({ ...page, data: page.data.map(serializeConversation) });
 }
 
@@ -54,7 +60,10 @@ export async function listMessagesRoute(request: Request, context: ApiKeyContext
   if (!query.ok) return invalidRequestResponse(query.details);
   // An empty page would not tell "no messages" from "not yours": look the conversation up first.
   if (!(await getConversation(context.account.id, id))) return conversationNotFound();
-  const page = await listMessages(context.account.id, id, { limit: query.value.limit, afterSeq: query.value.cursor?.afterSeq });
+  const page = await listMessages(context.account.id, id, {
+    limit: query.value.limit,
+    afterSeq: query.value.cursor?.afterSeq,
+  });
   return listResponse({ ...page, data: page.data.map(serializeMessage) });
 }
 
@@ -64,7 +73,10 @@ export async function postMessageRoute(request: Request, context: ApiKeyContext<
   return idempotentJsonWrite(request, context.key.id, async (body) => {
     const input = parseWith(postMessageSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
-    const result = await agentReply(context.account.id, id, { text: input.value.text, authorName: input.value.author_name });
+    const result = await agentReply(context.account.id, id, {
+      text: input.value.text,
+      authorName: input.value.author_name,
+    });
     if (result.ok) return jsonResponse(serializeMessage(result.message), { status: 201 });
     return result.code === "not_found" ? conversationNotFound() : notInHandoffResponse(result.status);
   });

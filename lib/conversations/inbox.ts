@@ -30,7 +30,10 @@ export function isInboxCursor(cursor: string | null): boolean {
   return cursor === null || tryDecodeCursor(cursor, CONVERSATION_CURSOR.tag, CONVERSATION_CURSOR.parts) !== null;
 }
 
-export async function listInbox(accountId: string, options: { status: ConversationStatus; cursor?: string | null; limit: number }): Promise<ListPage<InboxItem>> {
+export async function listInbox(
+  accountId: string,
+  options: { status: ConversationStatus; cursor?: string | null; limit: number },
+): Promise<ListPage<InboxItem>> {
   // A stale or edited cursor shows the first page rather than an error.
   const key = tryDecodeCursor(options.cursor, CONVERSATION_CURSOR.tag, CONVERSATION_CURSOR.parts);
   const page = await listConversations(accountId, {
@@ -40,7 +43,10 @@ export async function listInbox(accountId: string, options: { status: Conversati
     cursor: key ? { updatedAt: key[0]!, id: key[1]! } : null,
   });
   const [excerpts, matches] = await Promise.all([
-    excerptsOf(accountId, page.data.map((conversation) => conversation.id)),
+    excerptsOf(
+      accountId,
+      page.data.map((conversation) => conversation.id),
+    ),
     leadsMatchingClaims(accountId, page.data),
   ]);
   return {
@@ -60,9 +66,20 @@ export async function listInbox(accountId: string, options: { status: Conversati
  * wrote (system lines such as "closed" say less than the last thing said). Each is one LIMIT 1 probe
  * along the (conversation_id, seq) index, so a long conversation costs what a short one does.
  */
-async function excerptsOf(accountId: string, ids: string[]): Promise<Map<string, { firstQuestion: Excerpt | null; lastMessage: Excerpt | null }>> {
+async function excerptsOf(
+  accountId: string,
+  ids: string[],
+): Promise<Map<string, { firstQuestion: Excerpt | null; lastMessage: Excerpt | null }>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.pool.query<{ id: string; first_id: string | null; first_text: string | null; last_id: string | null; last_author: MessageAuthor | null; last_name: string | null; last_text: string | null }>(
+  const { rows } = await db.pool.query<{
+    id: string;
+    first_id: string | null;
+    first_text: string | null;
+    last_id: string | null;
+    last_author: MessageAuthor | null;
+    last_name: string | null;
+    last_text: string | null;
+  }>(
     `SELECT c.id, f.id AS first_id, f.text AS first_text, l.id AS last_id, l.author AS last_author, l.author_name AS last_name, l.text AS last_text
      FROM unnest($2::text[]) AS c(id)
      LEFT JOIN LATERAL (
@@ -79,8 +96,13 @@ async function excerptsOf(accountId: string, ids: string[]): Promise<Map<string,
     rows.map((row) => [
       row.id,
       {
-        firstQuestion: row.first_id ? { id: row.first_id, author: "visitor" as const, authorName: null, text: row.first_text ?? "" } : null,
-        lastMessage: row.last_id && row.last_author ? { id: row.last_id, author: row.last_author, authorName: row.last_name, text: row.last_text ?? "" } : null,
+        firstQuestion: row.first_id
+          ? { id: row.first_id, author: "visitor" as const, authorName: null, text: row.first_text ?? "" }
+          : null,
+        lastMessage:
+          row.last_id && row.last_author
+            ? { id: row.last_id, author: row.last_author, authorName: row.last_name, text: row.last_text ?? "" }
+            : null,
       },
     ]),
   );

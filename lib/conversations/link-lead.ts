@@ -67,7 +67,11 @@ export async function linkClaimedLead(
       accountId,
       actorUserId: userId,
       action: "conversation.lead_linked",
-      target: { type: "conversation", id: conversation.id, label: conversation.visitorName ?? conversation.visitorEmail ?? "Visitor" },
+      target: {
+        type: "conversation",
+        id: conversation.id,
+        label: conversation.visitorName ?? conversation.visitorEmail ?? "Visitor",
+      },
       metadata: { leadId: lead.id, lead: leadDisplayName(lead) },
     });
     return { ok: true, lead, changed: true } as const;

@@ -4,7 +4,6 @@
  * conversation looks the same wherever it appears.
  */
 
-
 export const CONVERSATION_STATUSES = ["bot", "handoff_requested", "handoff_active", "closed"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
@@ -12,7 +11,8 @@ export const MESSAGE_AUTHORS = ["visitor", "assistant", "agent", "system"] as co
 export type MessageAuthor = (typeof MESSAGE_AUTHORS)[number];
 
 /** A person can answer: the visitor asked for one, or one already replied. */
-export const isInHandoff = (status: ConversationStatus): boolean => status === "handoff_requested" || status === "handoff_active";
+export const isInHandoff = (status: ConversationStatus): boolean =>
+  status === "handoff_requested" || status === "handoff_active";
 
 /** Without a message for this long an open conversation is closed by the sweep. */
 export const IDLE_CLOSE_MS = 24 * 60 * 60 * 1000;
@@ -49,8 +49,7 @@ export type Message = {
 
 /** What a visitor's message or handoff request comes to (lib/conversations/visitor.ts). */
 export type VisitorResult =
-  | { ok: true; conversation: Conversation; messages: Message[] }
-  | { ok: false; reason: "closed" };
+  { ok: true; conversation: Conversation; messages: Message[] } | { ok: false; reason: "closed" };
 
 export function serializeConversation(conversation: Conversation) {
   return {

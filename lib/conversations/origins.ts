@@ -25,7 +25,9 @@ export type OriginsResult = { ok: true; origins: string[] } | { ok: false; inval
 
 /** One origin per line (or comma-separated); blank lines ignored, duplicates removed, order kept. */
 export function parseAllowedOrigins(input: string | readonly string[]): OriginsResult {
-  const entries = (typeof input === "string" ? input.split(/[\n,]/) : [...input]).map((entry) => entry.trim()).filter(Boolean);
+  const entries = (typeof input === "string" ? input.split(/[\n,]/) : [...input])
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const invalid = entries.filter((entry) => normaliseOrigin(entry) === null);
   if (invalid.length > 0) return { ok: false, invalid };
   const origins = [...new Set(entries.map((entry) => normaliseOrigin(entry)!))];

@@ -21,7 +21,12 @@ export const MESSAGE_CURSOR = { tag: "messages", parts: ["int8"] } as const;
 
 const dateTime = z
   .string()
-  .pipe(z.iso.datetime({ offset: true, error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z." }))
+  .pipe(
+    z.iso.datetime({
+      offset: true,
+      error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z.",
+    }),
+  )
   .transform((value) => new Date(value))
   .meta({ format: "date-time", example: "2026-01-31T09:00:00Z" });
 
@@ -31,13 +36,21 @@ const acceptConversationCursor = ([updatedAt, id]: string[]): ConversationCursor
 /** GET /api/public/conversations */
 export const listConversationsQuerySchema = z.object({
   limit: limitParam,
-  order: orderParam.meta({ description: "desc: most recently active first (the default); asc: least recently active first.", default: "desc" }),
+  order: orderParam.meta({
+    description: "desc: most recently active first (the default); asc: least recently active first.",
+    default: "desc",
+  }),
   cursor: cursorParam(CONVERSATION_CURSOR.tag, CONVERSATION_CURSOR.parts, acceptConversationCursor),
   status: z
     .enum(CONVERSATION_STATUSES, { error: `Must be one of ${CONVERSATION_STATUSES.join(", ")}.` })
     .optional()
-    .meta({ description: "Only conversations in this state. `handoff_requested`: waiting for a person.", example: "handoff_requested" }),
-  updated_after: dateTime.optional().meta({ description: "Only conversations changed (a message, a state change) after this instant; for polling." }),
+    .meta({
+      description: "Only conversations in this state. `handoff_requested`: waiting for a person.",
+      example: "handoff_requested",
+    }),
+  updated_after: dateTime
+    .optional()
+    .meta({ description: "Only conversations changed (a message, a state change) after this instant; for polling." }),
 });
 
 export type ListConversationsQuery = z.output<typeof listConversationsQuerySchema>;
@@ -55,7 +68,12 @@ const messageText = z
   .transform((value, ctx) => {
     const checked = checkMessageText(value);
     if (checked.ok) return checked.text;
-    ctx.issues.push({ code: "custom", message: checked.problem.message, input: value, params: { reason: checked.problem.code } });
+    ctx.issues.push({
+      code: "custom",
+      message: checked.problem.message,
+      input: value,
+      params: { reason: checked.problem.code },
+    });
     return z.NEVER;
   })
   .meta({
@@ -74,7 +92,11 @@ const authorName = z
     const checked = checkMessageText(value);
     if (!checked.ok && checked.problem.code === "empty") return null;
     if (!checked.ok) {
-      ctx.issues.push({ code: "custom", message: "The author name contains characters that are not text.", input: value });
+      ctx.issues.push({
+        code: "custom",
+        message: "The author name contains characters that are not text.",
+        input: value,
+      });
       return z.NEVER;
     }
     if ([...checked.text].length > MAX_AUTHOR_NAME_LENGTH) {

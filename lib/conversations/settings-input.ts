@@ -22,15 +22,23 @@ const length = (text: string) => [...text].length;
 
 function checkAssistantName(value: string): string | null {
   const checked = checkMessageText(value.replace(/\s+/g, " "));
-  if (!checked.ok) return checked.problem.code === "empty" ? "Enter the assistant's name." : "The name contains characters that are not text.";
-  if (length(checked.text) > MAX_ASSISTANT_NAME_LENGTH) return `The name can be at most ${MAX_ASSISTANT_NAME_LENGTH} characters.`;
+  if (!checked.ok)
+    return checked.problem.code === "empty"
+      ? "Enter the assistant's name."
+      : "The name contains characters that are not text.";
+  if (length(checked.text) > MAX_ASSISTANT_NAME_LENGTH)
+    return `The name can be at most ${MAX_ASSISTANT_NAME_LENGTH} characters.`;
   return null;
 }
 
 function checkGreeting(value: string): string | null {
   const checked = checkMessageText(value);
-  if (!checked.ok) return checked.problem.code === "empty" ? "Enter a greeting: it is the first message visitors see." : "The greeting contains characters that are not text.";
-  if (length(checked.text) > MAX_GREETING_LENGTH) return `The greeting can be at most ${MAX_GREETING_LENGTH} characters.`;
+  if (!checked.ok)
+    return checked.problem.code === "empty"
+      ? "Enter a greeting: it is the first message visitors see."
+      : "The greeting contains characters that are not text.";
+  if (length(checked.text) > MAX_GREETING_LENGTH)
+    return `The greeting can be at most ${MAX_GREETING_LENGTH} characters.`;
   return null;
 }
 
@@ -52,7 +60,8 @@ function suggestedOrigin(entry: string): string | null {
 export function originProblem(entry: string): string {
   if (entry.includes("*")) return `${quote(entry)}: wildcards are not allowed. List each site on its own line.`;
   const suggestion = suggestedOrigin(entry);
-  if (suggestion) return `${quote(entry)} is not an origin: write ${suggestion} (the scheme and host, nothing after them).`;
+  if (suggestion)
+    return `${quote(entry)} is not an origin: write ${suggestion} (the scheme and host, nothing after them).`;
   return `${quote(entry)} is not a website origin such as https://www.example.com.`;
 }
 
@@ -68,7 +77,9 @@ function checkOrigins(text: string): { origins: string[] } | { problems: string[
 }
 
 /** The settings as stored (name and greeting trimmed, origins canonical and unique), or each field's problems. */
-export function checkWidgetSettings(form: WidgetSettingsForm): { ok: true; settings: CheckedWidgetSettings } | { ok: false; problems: SettingsProblems } {
+export function checkWidgetSettings(
+  form: WidgetSettingsForm,
+): { ok: true; settings: CheckedWidgetSettings } | { ok: false; problems: SettingsProblems } {
   const problems: SettingsProblems = {};
   const nameProblem = checkAssistantName(form.assistantName);
   if (nameProblem) problems.assistantName = [nameProblem];
@@ -79,6 +90,10 @@ export function checkWidgetSettings(form: WidgetSettingsForm): { ok: true; setti
   if (Object.keys(problems).length > 0 || "problems" in origins) return { ok: false, problems };
   return {
     ok: true,
-    settings: { assistantName: form.assistantName.replace(/\s+/g, " ").trim(), greeting: form.greeting.trim(), allowedOrigins: origins.origins },
+    settings: {
+      assistantName: form.assistantName.replace(/\s+/g, " ").trim(),
+      greeting: form.greeting.trim(),
+      allowedOrigins: origins.origins,
+    },
   };
 }

@@ -2,7 +2,12 @@ import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
 import { inTransaction } from "@/lib/platform/db/transaction";
 import { newPublicId } from "@/lib/platform/ids";
-import { checkWidgetSettings, type CheckedWidgetSettings, type SettingsProblems, type WidgetSettingsForm } from "./settings-input";
+import {
+  checkWidgetSettings,
+  type CheckedWidgetSettings,
+  type SettingsProblems,
+  type WidgetSettingsForm,
+} from "./settings-input";
 
 /*
  * Saving Settings → Chat widget. Who may save is the server action's rule (owners and admins); this
@@ -16,17 +21,27 @@ export type SaveWidgetSettingsResult =
 
 type Row = { id: string; assistant_name: string; greeting: string; allowed_origins: string[] | null };
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((value, index) => value === b[index]);
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
 
-export async function saveWidgetSettings(context: { accountId: string; actorUserId: string | null }, form: WidgetSettingsForm): Promise<SaveWidgetSettingsResult> {
+export async function saveWidgetSettings(
+  context: { accountId: string; actorUserId: string | null },
+  form: WidgetSettingsForm,
+): Promise<SaveWidgetSettingsResult> {
   const checked = checkWidgetSettings(form);
   if (!checked.ok) return { ok: false, reason: "invalid", problems: checked.problems };
   const { settings } = checked;
 
   return inTransaction(async (client) => {
-    await client.query("INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING", [newPublicId("widget"), context.accountId]);
+    await client.query(
+      "INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING",
+      [newPublicId("widget"), context.accountId],
+    );
     // Locked, so two saves at once each compare against what the other stored.
-    const { rows } = await client.query<Row>("SELECT id, assistant_name, greeting, allowed_origins FROM chat_widgets WHERE account_id = $1 FOR UPDATE", [context.accountId]);
+    const { rows } = await client.query<Row>(
+      "SELECT id, assistant_name, greeting, allowed_origins FROM chat_widgets WHERE account_id = $1 FOR UPDATE",
+      [context.accountId],
+    );
     const before = rows[0]!;
     const changed: (keyof CheckedWidgetSettings)[] = [];
     if (before.assistant_name !== settings.assistantName) changed.push("assistantName");
@@ -34,12 +49,10 @@ export async function saveWidgetSettings(context: { accountId: string; actorUser
     if (!sameList(before.allowed_origins ?? [], settings.allowedOrigins)) changed.push("allowedOrigins");
     if (changed.length === 0) return { ok: true, settings, changed };
 
-    await client.query("UPDATE chat_widgets SET assistant_name = $2, greeting = $3, allowed_origins = $4, updated_at = now() WHERE account_id = $1", [
-      context.accountId,
-      settings.assistantName,
-      settings.greeting,
-      settings.allowedOrigins,
-    ]);
+    await client.query(
+      "UPDATE chat_widgets SET assistant_name = $2, greeting = $3, allowed_origins = $4, updated_at = now() WHERE account_id = $1",
+      [context.accountId, settings.assistantName, settings.greeting, settings.allowedOrigins],
+    );
     await recordAuditSql(client, {
       accountId: context.accountId,
       actorUserId: context.actorUserId,

@@ -2,7 +2,14 @@ import "server-only";
 import type { Queryable } from "@/lib/platform/db/transaction";
 import type { Notification } from "@/lib/outbound/emit";
 import { newPublicId } from "@/lib/platform/ids";
-import { serializeConversation, serializeMessage, type Conversation, type ConversationStatus, type Message, type MessageAuthor } from "./model";
+import {
+  serializeConversation,
+  serializeMessage,
+  type Conversation,
+  type ConversationStatus,
+  type Message,
+  type MessageAuthor,
+} from "./model";
 
 /* Shared SQL of the conversations domain. Hot paths use the pg pool directly (no ORM per request). */
 
@@ -11,7 +18,9 @@ export const CONVERSATION_COLUMNS = `id, widget_id, status, lead_id, visitor_nam
 
 /** CONVERSATION_COLUMNS of the conversations row named `alias`, for statements that join it. */
 export const conversationColumnsOf = (alias: string) =>
-  CONVERSATION_COLUMNS.split(",").map((column) => `${alias}.${column.trim()}`).join(", ");
+  CONVERSATION_COLUMNS.split(",")
+    .map((column) => `${alias}.${column.trim()}`)
+    .join(", ");
 
 export const MESSAGE_COLUMNS = `id, seq, conversation_id, author, author_name, text, created_at`;
 
@@ -84,7 +93,12 @@ export type NewMessage = { author: MessageAuthor; authorName: string | null; tex
  * messages of one conversation get their seq and commit in the same order: a poller reading
  * "seq > last seen" never skips a message that commits late.
  */
-export async function insertMessages(client: Queryable, accountId: string, conversationId: string, messages: NewMessage[]): Promise<Message[]> {
+export async function insertMessages(
+  client: Queryable,
+  accountId: string,
+  conversationId: string,
+  messages: NewMessage[],
+): Promise<Message[]> {
   if (messages.length === 0) return [];
   const { rows } = await client.query<MessageRow>(
     `INSERT INTO conversation_messages (id, conversation_id, account_id, author, author_name, text)
@@ -105,12 +119,16 @@ export async function insertMessages(client: Queryable, accountId: string, conve
 }
 
 /** The catalogue's conversation.* and message.created payloads: the objects as the public API returns them. */
-export function conversationNotification(type: "conversation.started" | "conversation.handoff_requested" | "conversation.closed", conversation: Conversation): Notification {
+export function conversationNotification(
+  type: "conversation.started" | "conversation.handoff_requested" | "conversation.closed",
+  conversation: Conversation,
+): Notification {
   return { type, data: serializeConversation(conversation) };
 }
 
 /** Visitor and agent messages are announced; the assistant's and system lines are not. */
 export function messageNotifications(messages: Message[]): Notification[] {
-  return messages.filter((message) => message.author === "visitor" || message.author === "agent").map((message) => ({ type: "message.created", data: serializeMessage(message) }));
+  return messages
+    .filter((message) => message.author === "visitor" || message.author === "agent")
+    .map((message) => ({ type: "message.created", data: serializeMessage(message) }));
 }
-

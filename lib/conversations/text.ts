@@ -24,7 +24,13 @@ export function checkMessageText(value: unknown): { ok: true; text: string } | {
   const text = value.trim();
   if (text.length === 0) return { ok: false, problem: { code: "empty", message: "Write a message." } };
   if ([...text].length > MAX_MESSAGE_LENGTH) {
-    return { ok: false, problem: { code: "too_long", message: `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString("en")} characters.` } };
+    return {
+      ok: false,
+      problem: {
+        code: "too_long",
+        message: `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString("en")} characters.`,
+      },
+    };
   }
   return { ok: true, text };
 }

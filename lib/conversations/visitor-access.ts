@@ -23,7 +23,6 @@ export type VisitorAccess =
   | { ok: false; reason: "throttled"; retryAfterSeconds: number }
   | { ok: false; reason: "not_found" };
 
-
 const ACCESS_SQL = `WITH ${CLOCK_CTE},
   ${fixedWindowCounterCte("$1::text", "clock", "$2::bigint", "ip")},
   found AS (
@@ -57,9 +56,10 @@ export async function checkVisitorAccess(request: {
   kind: "write" | "poll";
 }): Promise<VisitorAccess> {
   const limits = chatLimits();
-  const perIp = request.kind === "write"
-    ? { key: chatIpKey("msg", request.ip), rule: limits.messagesPerIp }
-    : { key: chatIpKey("poll", request.ip), rule: limits.pollsPerIp };
+  const perIp =
+    request.kind === "write"
+      ? { key: chatIpKey("msg", request.ip), rule: limits.messagesPerIp }
+      : { key: chatIpKey("poll", request.ip), rule: limits.pollsPerIp };
   // The widget's budget for existing conversations, which starting new ones does not touch.
   const widgetKey = request.kind === "write" ? chatWidgetMessagesKey(request.widgetId) : null;
   // A named statement is parsed and planned once per connection: every lookup in it is by key, so the
@@ -76,7 +76,8 @@ export async function checkVisitorAccess(request: {
   ];
   const { rows } = await db.pool.query<AccessRow>({ name: "chat-visitor-access", text: ACCESS_SQL, values });
   const row = rows[0]!;
-  if (row.ip_points > perIp.rule.limit) return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.ip_reset_ms) };
+  if (row.ip_points > perIp.rule.limit)
+    return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.ip_reset_ms) };
   if (!row.widget) return { ok: false, reason: "not_found" };
   if (row.widget_points !== null && row.widget_points > limits.messagesPerWidget.limit) {
     return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.widget_reset_ms) };

@@ -32,7 +32,8 @@ type WidgetParams = { params: Promise<{ widgetId: string }> };
 type ConversationParams = { params: Promise<{ widgetId: string; conversationId: string }> };
 
 const notFound = () => errorResponse(404, "not_found", "This chat or conversation does not exist.");
-const closed = () => errorResponse(409, "conversation_closed", "This conversation is closed. Start a new conversation.");
+const closed = () =>
+  errorResponse(409, "conversation_closed", "This conversation is closed. Start a new conversation.");
 const invalid = (message: string, details: { field: string; message: string; code?: string }[]) =>
   errorResponse(400, "invalid_request", message, { details });
 
@@ -60,7 +61,10 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 async function readJson(request: Request): Promise<Parsed<Record<string, unknown>>> {
   if (!/^application\/json\s*(?:;|$)/i.test(request.headers.get("content-type") ?? "")) {
-    return { ok: false, response: errorResponse(415, "unsupported_media_type", "Send the body as JSON (Content-Type: application/json).") };
+    return {
+      ok: false,
+      response: errorResponse(415, "unsupported_media_type", "Send the body as JSON (Content-Type: application/json)."),
+    };
   }
   const raw = await readRawBody(request, MAX_VISITOR_BODY_BYTES);
   if (!raw.ok) return raw;
@@ -92,7 +96,11 @@ function visitorRoute<P>(handler: (request: Request, params: P) => Promise<Respo
 type Visitor = { widget: ChatWidget; conversation: Conversation };
 
 /** Throttles, the widget, the conversation and its token in one statement; a refusal is the response to send. */
-async function visitorOf(request: Request, params: Awaited<ConversationParams["params"]>, kind: "write" | "poll"): Promise<Parsed<Visitor>> {
+async function visitorOf(
+  request: Request,
+  params: Awaited<ConversationParams["params"]>,
+  kind: "write" | "poll",
+): Promise<Parsed<Visitor>> {
   const access = await checkVisitorAccess({
     ip: clientIp(request),
     widgetId: params.widgetId,
@@ -100,7 +108,11 @@ async function visitorOf(request: Request, params: Awaited<ConversationParams["p
     token: request.headers.get(VISITOR_TOKEN_HEADER),
     kind,
   });
-  if (!access.ok) return { ok: false, response: access.reason === "throttled" ? throttledResponse(access.retryAfterSeconds) : notFound() };
+  if (!access.ok)
+    return {
+      ok: false,
+      response: access.reason === "throttled" ? throttledResponse(access.retryAfterSeconds) : notFound(),
+    };
   const { widget, conversation } = access;
   // Nothing can be written to a closed conversation; the visitor is offered a new one.
   if (kind === "write" && conversation.status === "closed") return { ok: false, response: closed() };
@@ -109,7 +121,10 @@ async function visitorOf(request: Request, params: Awaited<ConversationParams["p
 
 function answer(result: VisitorResult, status: number): Response {
   if (!result.ok) return closed();
-  return jsonResponse({ conversation: visitorConversation(result.conversation), messages: result.messages.map(visitorMessage) }, { status });
+  return jsonResponse(
+    { conversation: visitorConversation(result.conversation), messages: result.messages.map(visitorMessage) },
+    { status },
+  );
 }
 
 /**
@@ -126,10 +141,13 @@ export const startConversationRoute = visitorRoute<Awaited<WidgetParams["params"
   const body = await readJson(request);
   if (!body.ok) return body.response;
   const { text: rawText, handoff, page_url: pageUrl, referrer, locale } = body.value;
-  if (handoff !== undefined && typeof handoff !== "boolean") return invalid("handoff must be true or false.", [{ field: "handoff", message: "Must be a boolean." }]);
+  if (handoff !== undefined && typeof handoff !== "boolean")
+    return invalid("handoff must be true or false.", [{ field: "handoff", message: "Must be a boolean." }]);
   const wantsPerson = handoff === true;
   if ((rawText === undefined || rawText === null) && !wantsPerson) {
-    return invalid("Write a message or ask for a person.", [{ field: "text", code: "empty", message: "Write a message." }]);
+    return invalid("Write a message or ask for a person.", [
+      { field: "text", code: "empty", message: "Write a message." },
+    ]);
   }
   const text = rawText === undefined || rawText === null ? null : messageText(rawText);
   if (text && !text.ok) return text.response;
@@ -142,7 +160,10 @@ export const startConversationRoute = visitorRoute<Awaited<WidgetParams["params"
   });
   let conversation = started.conversation;
   const messages = [...started.messages];
-  for (const step of [text ? (c: Conversation) => postVisitorMessage(widget, c, text.value) : null, wantsPerson ? (c: Conversation) => requestHandoff(widget, c) : null]) {
+  for (const step of [
+    text ? (c: Conversation) => postVisitorMessage(widget, c, text.value) : null,
+    wantsPerson ? (c: Conversation) => requestHandoff(widget, c) : null,
+  ]) {
     if (!step) continue;
     const result = await step(conversation);
     if (!result.ok) return closed();
@@ -150,7 +171,11 @@ export const startConversationRoute = visitorRoute<Awaited<WidgetParams["params"
     messages.push(...result.messages);
   }
   return jsonResponse(
-    { conversation: visitorConversation(conversation), visitor_token: started.visitorToken, messages: messages.map(visitorMessage) },
+    {
+      conversation: visitorConversation(conversation),
+      visitor_token: started.visitorToken,
+      messages: messages.map(visitorMessage),
+    },
     { status: 201 },
   );
 });
@@ -160,10 +185,17 @@ export const pollMessagesRoute = visitorRoute<Awaited<ConversationParams["params
   const visitor = await visitorOf(request, params, "poll");
   if (!visitor.ok) return visitor.response;
   const after = parseAfter(new URL(request.url).searchParams.get("after"));
-  if (after === null) return invalid("after must be a message seq (a non-negative integer).", [{ field: "after", message: "Must be a non-negative integer." }]);
+  if (after === null)
+    return invalid("after must be a message seq (a non-negative integer).", [
+      { field: "after", message: "Must be a non-negative integer." },
+    ]);
   const { widget, conversation } = visitor.value;
   const page = await listMessages(widget.accountId, conversation.id, { afterSeq: after, limit: POLL_PAGE_SIZE });
-  return jsonResponse({ conversation: visitorConversation(conversation), messages: page.data.map(visitorMessage), has_more: page.hasMore });
+  return jsonResponse({
+    conversation: visitorConversation(conversation),
+    messages: page.data.map(visitorMessage),
+    has_more: page.hasMore,
+  });
 });
 
 /** POST /api/chat/{widget_id}/conversations/{id}/messages {"text"} — the visitor's message and any reply to it. */
@@ -195,8 +227,15 @@ export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
   if (!body.ok) return body.response;
   const result = await leaveContact(widget, conversation, { name: body.value.name, email: body.value.email });
   if (!result.ok && result.reason === "closed") return closed();
-  if (!result.ok) return invalid(result.details[0]?.message ?? "Check your name and email.", result.details.length ? result.details : [{ field: "email", message: "Enter a valid email address." }]);
-  return jsonResponse({ conversation: visitorConversation(result.conversation), messages: result.messages.map(visitorMessage) });
+  if (!result.ok)
+    return invalid(
+      result.details[0]?.message ?? "Check your name and email.",
+      result.details.length ? result.details : [{ field: "email", message: "Enter a valid email address." }],
+    );
+  return jsonResponse({
+    conversation: visitorConversation(result.conversation),
+    messages: result.messages.map(visitorMessage),
+  });
 });
 
 /**
@@ -205,7 +244,10 @@ export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
  */
 export const CHAT_ROUTES: readonly PublicRoute[] = [
   table("/api/chat/{widgetId}/conversations", { POST: startConversationRoute }),
-  table("/api/chat/{widgetId}/conversations/{conversationId}/messages", { GET: pollMessagesRoute, POST: postMessageRoute }),
+  table("/api/chat/{widgetId}/conversations/{conversationId}/messages", {
+    GET: pollMessagesRoute,
+    POST: postMessageRoute,
+  }),
   table("/api/chat/{widgetId}/conversations/{conversationId}/handoff", { POST: handoffRoute }),
   table("/api/chat/{widgetId}/conversations/{conversationId}/contact", { POST: contactRoute }),
 ];

@@ -10,7 +10,8 @@ export const MAX_SESSION_URL_LENGTH = 2_048;
 export const MAX_USER_AGENT_LENGTH = 512;
 const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
 // Control characters and lone surrogates would make a header or URL unreadable in the inbox.
-const UNPRINTABLE = /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNPRINTABLE =
+  /[\u0000-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * An absolute http(s) URL's origin and path; null for anything else. A page's query and fragment often

@@ -64,7 +64,10 @@ async function take(key: string, rule: { limit: number; windowSeconds: number })
  * A write by a visitor, per IP (a new conversation also counts against the IP's hourly starts). Taken
  * before the widget is looked up, so a flood of made-up widget ids is throttled too.
  */
-export async function throttleVisitorWrite(ip: string, options: { startsConversation?: boolean } = {}): Promise<Throttle> {
+export async function throttleVisitorWrite(
+  ip: string,
+  options: { startsConversation?: boolean } = {},
+): Promise<Throttle> {
   const limits = chatLimits();
   if (options.startsConversation) {
     const started = await take(chatIpKey("start", ip), limits.conversationsPerIp);

@@ -9,7 +9,16 @@ import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { newPublicId, randomBase62 } from "@/lib/platform/ids";
 import { type Conversation, type Message, type VisitorResult } from "./model";
-import { CONVERSATION_COLUMNS, conversationColumnsOf, conversationNotification, insertMessages, messageNotifications, toConversation, type ConversationRow, type NewMessage } from "./sql";
+import {
+  CONVERSATION_COLUMNS,
+  conversationColumnsOf,
+  conversationNotification,
+  insertMessages,
+  messageNotifications,
+  toConversation,
+  type ConversationRow,
+  type NewMessage,
+} from "./sql";
 import { writeVisitorMessage } from "./visitor-message";
 import type { ChatWidget } from "./widget";
 
@@ -19,24 +28,44 @@ import type { ChatWidget } from "./widget";
  * its SHA-256 is stored, and a wrong token reads exactly like an unknown conversation (404).
  */
 
-export type SessionData = { pageUrl: string | null; referrer: string | null; userAgent: string | null; locale: string | null };
+export type SessionData = {
+  pageUrl: string | null;
+  referrer: string | null;
+  userAgent: string | null;
+  locale: string | null;
+};
 
-export const HANDOFF_NOTICE = "You asked to talk to a person. Someone from the team will answer here as soon as they can.";
+export const HANDOFF_NOTICE =
+  "You asked to talk to a person. Someone from the team will answer here as soon as they can.";
 
 /** What is stored of a visitor token, and what its check compares (visitor-access.ts). */
 export const hashVisitorToken = (token: string) => crypto.createHash("sha256").update(token).digest();
 
-export async function startConversation(widget: ChatWidget, session: SessionData): Promise<{ conversation: Conversation; visitorToken: string; messages: Message[] }> {
+export async function startConversation(
+  widget: ChatWidget,
+  session: SessionData,
+): Promise<{ conversation: Conversation; visitorToken: string; messages: Message[] }> {
   const visitorToken = randomBase62(40);
   return inTransaction(async (client) => {
     const { rows } = await client.query<ConversationRow>(
       `INSERT INTO conversations (id, account_id, widget_id, visitor_token_hash, page_url, referrer, user_agent, locale)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
-      [newPublicId("conversation"), widget.accountId, widget.id, hashVisitorToken(visitorToken), session.pageUrl, session.referrer, session.userAgent, session.locale],
+      [
+        newPublicId("conversation"),
+        widget.accountId,
+        widget.id,
+        hashVisitorToken(visitorToken),
+        session.pageUrl,
+        session.referrer,
+        session.userAgent,
+        session.locale,
+      ],
     );
     const conversation = toConversation(rows[0]!);
     // The greeting is part of the transcript, so the inbox shows what the visitor saw.
-    const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "assistant", authorName: widget.assistantName, text: widget.greeting }]);
+    const messages = await insertMessages(client, widget.accountId, conversation.id, [
+      { author: "assistant", authorName: widget.assistantName, text: widget.greeting },
+    ]);
     await emitNotifications(client, widget.accountId, [conversationNotification("conversation.started", conversation)]);
     return { conversation, visitorToken, messages };
   });
@@ -47,7 +76,11 @@ export async function startConversation(widget: ChatWidget, session: SessionData
  * if the assistant had the conversation, in one statement; every writer of messages starts by locking
  * the row (see insertMessages for why). Null when it is closed.
  */
-async function touchForHandoff(client: Queryable, accountId: string, id: string): Promise<{ conversation: Conversation; previousStatus: Conversation["status"] } | null> {
+async function touchForHandoff(
+  client: Queryable,
+  accountId: string,
+  id: string,
+): Promise<{ conversation: Conversation; previousStatus: Conversation["status"] } | null> {
   const { rows } = await client.query<ConversationRow & { previous_status: Conversation["status"] }>(
     `UPDATE conversations c SET last_message_at = now(), updated_at = now(),
        status = CASE WHEN prev.status = 'bot' THEN 'handoff_requested'::"ConversationStatus" ELSE prev.status END,
@@ -66,14 +99,35 @@ async function touchForHandoff(client: Queryable, accountId: string, id: string)
  * starts the handoff; from handoff_requested on the assistant stays silent. The answer is computed
  * before writing (the search is the slow part) and dropped if the state changed meanwhile.
  */
-export async function postVisitorMessage(widget: ChatWidget, conversation: Conversation, text: string, now = new Date()): Promise<VisitorResult> {
+export async function postVisitorMessage(
+  widget: ChatWidget,
+  conversation: Conversation,
+  text: string,
+  now = new Date(),
+): Promise<VisitorResult> {
   const intent = understand(text, now, safeTimeZone(widget.timezone));
   if (intent.kind !== "handoff") {
     // The search and the write on one connection: one wait for the pool per message (lib/platform/db/connection.ts).
     return onOneConnection(db.pool, async (client) => {
-      const answer = conversation.status === "bot" ? await answerVisitor({ accountId: widget.accountId, timezone: widget.timezone, message: text, now, intent, client }) : null;
+      const answer =
+        conversation.status === "bot"
+          ? await answerVisitor({
+              accountId: widget.accountId,
+              timezone: widget.timezone,
+              message: text,
+              now,
+              intent,
+              client,
+            })
+          : null;
       // One statement writes the message, any answer and the notification (visitor-message.ts).
-      return writeVisitorMessage(client, widget.accountId, conversation.id, text, answer ? { authorName: widget.assistantName, text: answer.text } : null);
+      return writeVisitorMessage(
+        client,
+        widget.accountId,
+        conversation.id,
+        text,
+        answer ? { authorName: widget.assistantName, text: answer.text } : null,
+      );
     });
   }
   return inTransaction(async (client) => {
@@ -98,8 +152,12 @@ export async function requestHandoff(widget: ChatWidget, conversation: Conversat
     const touched = await touchForHandoff(client, widget.accountId, conversation.id);
     if (!touched) return { ok: false, reason: "closed" } as const;
     if (touched.previousStatus !== "bot") return { ok: true, conversation: touched.conversation, messages: [] };
-    const messages = await insertMessages(client, widget.accountId, conversation.id, [{ author: "system", authorName: null, text: HANDOFF_NOTICE }]);
-    await emitNotifications(client, widget.accountId, [conversationNotification("conversation.handoff_requested", touched.conversation)]);
+    const messages = await insertMessages(client, widget.accountId, conversation.id, [
+      { author: "system", authorName: null, text: HANDOFF_NOTICE },
+    ]);
+    await emitNotifications(client, widget.accountId, [
+      conversationNotification("conversation.handoff_requested", touched.conversation),
+    ]);
     return { ok: true, conversation: touched.conversation, messages };
   });
 }

@@ -29,7 +29,8 @@ export type WidgetRow = {
 };
 
 /** The widget's fields over `chat_widgets w JOIN accounts a`, for this module and the visitor's check. */
-export const WIDGET_FIELDS = "w.id, w.account_id, a.name AS account_name, a.timezone, w.assistant_name, w.greeting, w.allowed_origins";
+export const WIDGET_FIELDS =
+  "w.id, w.account_id, a.name AS account_name, a.timezone, w.assistant_name, w.greeting, w.allowed_origins";
 export const WIDGET_FROM = "chat_widgets w JOIN accounts a ON a.id = w.account_id";
 
 const SELECT = `SELECT ${WIDGET_FIELDS} FROM ${WIDGET_FROM}`;
@@ -53,7 +54,10 @@ export async function findWidget(widgetId: string): Promise<ChatWidget | null> {
 }
 
 export async function getOrCreateWidget(accountId: string): Promise<ChatWidget> {
-  await db.pool.query(`INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING`, [newPublicId("widget"), accountId]);
+  await db.pool.query(`INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING`, [
+    newPublicId("widget"),
+    accountId,
+  ]);
   const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.account_id = $1`, [accountId]);
   return toWidget(rows[0]!);
 }

@@ -11,7 +11,8 @@ import { handleCsvUpload, TOO_LARGE_MESSAGE, type CsvImporter, type CsvImportSta
  * X-File-Name (URI-encoded). The answer is the dialog's next state, as JSON.
  */
 
-const answer = (status: number, state: CsvImportState) => Response.json(state, { status, headers: { "Cache-Control": "no-store" } });
+const answer = (status: number, state: CsvImportState) =>
+  Response.json(state, { status, headers: { "Cache-Control": "no-store" } });
 
 function fileName(request: Request): string {
   try {
@@ -39,7 +40,9 @@ function crossSite(request: Request): boolean {
 }
 
 /** The POST handler of an import route for one importer (owners and admins only). */
-export function csvUploadRoute<C extends string, V>(importer: CsvImporter<C, V>): (request: Request) => Promise<Response> {
+export function csvUploadRoute<C extends string, V>(
+  importer: CsvImporter<C, V>,
+): (request: Request) => Promise<Response> {
   const guarded = withSession(
     {
       role: "manager",
@@ -50,17 +53,30 @@ export function csvUploadRoute<C extends string, V>(importer: CsvImporter<C, V>)
   );
   // The cross-site check comes first: such a request is refused whoever's cookie it carries.
   return (request) =>
-    crossSite(request) ? Promise.resolve(answer(403, { stage: "error", message: "Uploads are accepted from this app's own pages only." })) : guarded(request);
+    crossSite(request)
+      ? Promise.resolve(
+          answer(403, { stage: "error", message: "Uploads are accepted from this app's own pages only." }),
+        )
+      : guarded(request);
 }
 
-async function receive<C extends string, V>(request: Request, context: SessionContext, importer: CsvImporter<C, V>): Promise<Response> {
-
+async function receive<C extends string, V>(
+  request: Request,
+  context: SessionContext,
+  importer: CsvImporter<C, V>,
+): Promise<Response> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > MAX_CSV_BYTES) return answer(413, { stage: "error", message: TOO_LARGE_MESSAGE });
   if (!request.body || declared === 0) return answer(400, { stage: "error", message: "Choose a CSV file to import." });
 
   const intent = new URL(request.url).searchParams.get("intent") === "import" ? "import" : "preview";
-  const upload = { accountId: context.account.id, actor: context.user, intent, fileName: fileName(request), body: request.body } as const;
+  const upload = {
+    accountId: context.account.id,
+    actor: context.user,
+    intent,
+    fileName: fileName(request),
+    body: request.body,
+  } as const;
   const result = await handleCsvUpload(upload, importer);
   return answer(result.status, result.state);
 }

@@ -22,7 +22,15 @@ export type CsvPreviewRow = { line: number; cells: string[]; problems: string[] 
 export type CsvImportState =
   | { stage: "idle" }
   | { stage: "error"; message: string }
-  | { stage: "preview"; fileName: string; total: number; valid: number; columns: string[]; rows: CsvPreviewRow[]; problems: CsvRowProblem[] }
+  | {
+      stage: "preview";
+      fileName: string;
+      total: number;
+      valid: number;
+      columns: string[];
+      rows: CsvPreviewRow[];
+      problems: CsvRowProblem[];
+    }
   | { stage: "done"; created: number; updated: number; failed: number; problems: CsvRowProblem[] };
 
 export type CsvImportSummary = { created: number; updated: number; failed: number; problems: CsvRowProblem[] };
@@ -64,12 +72,16 @@ const BUSY_MESSAGE = "Another CSV import or preview is running for this account.
 const OVERLOADED_MESSAGE = "Too many CSV imports are running right now. Try again in a minute.";
 
 class UploadInterrupted extends Error {
-  constructor(readonly status: 400 | 408, message: string) {
+  constructor(
+    readonly status: 400 | 408,
+    message: string,
+  ) {
     super(message);
   }
 }
 const interrupted = () => new UploadInterrupted(400, "The upload was interrupted. Try again.");
-const tooSlow = () => new UploadInterrupted(408, "The upload took longer than two minutes. Try again on a faster connection.");
+const tooSlow = () =>
+  new UploadInterrupted(408, "The upload took longer than two minutes. Try again on a faster connection.");
 
 /** A failure while reading the request body (the browser went away) is the client's, not ours. */
 async function* interruptible(source: CsvUpload["body"], deadline: number): AsyncIterable<Uint8Array> {
@@ -113,7 +125,8 @@ function readerIterator(stream: ReadableStream<Uint8Array>): AsyncIterator<Uint8
 }
 
 /** A file name as it may be shown and stored: no control characters, at most 200 characters. */
-const cleanFileName = (name: string, fallback: string) => [...name.replace(/[\u0000-\u001f\u007f]/g, "").trim()].slice(0, 200).join("") || fallback;
+const cleanFileName = (name: string, fallback: string) =>
+  [...name.replace(/[\u0000-\u001f\u007f]/g, "").trim()].slice(0, 200).join("") || fallback;
 
 const error = (status: number, message: string): CsvUploadResult => ({ status, state: { stage: "error", message } });
 
@@ -135,11 +148,17 @@ async function takeLease(accountId: string): Promise<number | null> {
 
 /** Only our own lease is removed: one that lapsed and was taken over stays with its new holder. */
 async function releaseLease(accountId: string, token: number): Promise<void> {
-  await db.pool.query("DELETE FROM rate_limits WHERE key = $1::text AND points = $2::int", [leaseKey(accountId), token]);
+  await db.pool.query("DELETE FROM rate_limits WHERE key = $1::text AND points = $2::int", [
+    leaseKey(accountId),
+    token,
+  ]);
 }
 
 /** One account's upload at a time (events and leads share the lease), at most a few per process. */
-export async function handleCsvUpload<C extends string, V>(upload: CsvUpload, importer: CsvImporter<C, V>): Promise<CsvUploadResult> {
+export async function handleCsvUpload<C extends string, V>(
+  upload: CsvUpload,
+  importer: CsvImporter<C, V>,
+): Promise<CsvUploadResult> {
   if (running >= MAX_UPLOADS_PER_PROCESS) return error(503, OVERLOADED_MESSAGE);
   running++;
   try {
@@ -158,7 +177,10 @@ export async function handleCsvUpload<C extends string, V>(upload: CsvUpload, im
   }
 }
 
-async function readAndApply<C extends string, V>(upload: CsvUpload, importer: CsvImporter<C, V>): Promise<CsvUploadResult> {
+async function readAndApply<C extends string, V>(
+  upload: CsvUpload,
+  importer: CsvImporter<C, V>,
+): Promise<CsvUploadResult> {
   // A preview only counts the valid rows; an import keeps them until the whole file has passed the caps.
   const keep = upload.intent === "import";
   const validateCsvRow = await importer.checker(upload.accountId);
@@ -190,8 +212,16 @@ async function readAndApply<C extends string, V>(upload: CsvUpload, importer: Cs
 
   if (upload.intent === "preview") {
     const byLine = new Map<number, string[]>();
-    for (const problem of problems) byLine.set(problem.line, [...(byLine.get(problem.line) ?? []), problem.field ? `${problem.field}: ${problem.message}` : problem.message]);
-    const rows = preview.map((row) => ({ line: row.line, cells: importer.preview.cells(row), problems: byLine.get(row.line) ?? [] }));
+    for (const problem of problems)
+      byLine.set(problem.line, [
+        ...(byLine.get(problem.line) ?? []),
+        problem.field ? `${problem.field}: ${problem.message}` : problem.message,
+      ]);
+    const rows = preview.map((row) => ({
+      line: row.line,
+      cells: importer.preview.cells(row),
+      problems: byLine.get(row.line) ?? [],
+    }));
     return {
       status: 200,
       state: {
@@ -216,5 +246,14 @@ async function readAndApply<C extends string, V>(upload: CsvUpload, importer: Cs
     metadata: { rows: parsed.total, created: summary.created, updated: summary.updated, failed },
   });
   const allProblems = [...problems, ...summary.problems].sort((a, b) => a.line - b.line);
-  return { status: 200, state: { stage: "done", created: summary.created, updated: summary.updated, failed, problems: allProblems.slice(0, MAX_LISTED_PROBLEMS) } };
+  return {
+    status: 200,
+    state: {
+      stage: "done",
+      created: summary.created,
+      updated: summary.updated,
+      failed,
+      problems: allProblems.slice(0, MAX_LISTED_PROBLEMS),
+    },
+  };
 }

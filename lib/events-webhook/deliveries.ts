@@ -1,7 +1,14 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isPublicId, isUuid } from "@/lib/platform/ids";
-import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
+import {
+  encodeCursor,
+  keysetCondition,
+  keysetOrder,
+  takePage,
+  tryDecodeCursor,
+  type KeyPart,
+} from "@/lib/platform/pagination/keyset";
 import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
 
 /*
@@ -26,7 +33,13 @@ export type DeliverySummary = {
   latencyMs: number;
 };
 
-export type DeliveryDetail = DeliverySummary & { sourceId: string; body: string; bodyBytes: number; bodyTruncated: boolean; headers: LoggedHeaders };
+export type DeliveryDetail = DeliverySummary & {
+  sourceId: string;
+  body: string;
+  bodyBytes: number;
+  bodyTruncated: boolean;
+  headers: LoggedHeaders;
+};
 
 export type DeliveryPage = { items: DeliverySummary[]; olderCursor: string | null; newerCursor: string | null };
 
@@ -49,7 +62,8 @@ type Row = {
   latency_ms: number;
 };
 
-const SUMMARY_COLUMNS = "d.id, d.received_at, d.action, d.status, d.event_title, d.occurrence_at, d.error_code, d.latency_ms";
+const SUMMARY_COLUMNS =
+  "d.id, d.received_at, d.action, d.status, d.event_title, d.occurrence_at, d.error_code, d.latency_ms";
 const toSummary = (row: Row): DeliverySummary => ({
   id: row.id,
   receivedAt: row.received_at,
@@ -65,12 +79,17 @@ const CURSOR_TAG = "deliveries";
 const KEY_COLUMNS = ["d.received_at", "d.id"];
 const KEY_PARTS: KeyPart[] = ["timestamptz", "uuid"];
 /** The cursor that continues after this entry (exported for the benchmark's deep-page scenario). */
-export const deliveryCursor = (row: { received_at: Date; id: string }) => encodeCursor(CURSOR_TAG, [row.received_at, row.id]);
+export const deliveryCursor = (row: { received_at: Date; id: string }) =>
+  encodeCursor(CURSOR_TAG, [row.received_at, row.id]);
 const cursorOf = deliveryCursor;
 
 const STATUS_RANGES = { "2xx": [200, 299], "4xx": [400, 499], "5xx": [500, 599] } as const;
 
-export async function listDeliveries(accountId: string, sourceId: string, options: ListDeliveriesOptions = {}): Promise<DeliveryPage> {
+export async function listDeliveries(
+  accountId: string,
+  sourceId: string,
+  options: ListDeliveriesOptions = {},
+): Promise<DeliveryPage> {
   const empty: DeliveryPage = { items: [], olderCursor: null, newerCursor: null };
   if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicId(sourceId, "source"))) return empty;
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
@@ -109,7 +128,9 @@ export async function listDeliveries(accountId: string, sourceId: string, option
 
 export async function getDelivery(accountId: string, deliveryId: string): Promise<DeliveryDetail | null> {
   if (!isUuid(accountId) || !isUuid(deliveryId)) return null;
-  const result = await db.pool.query<Row & { source_id: string; body: string; body_bytes: number; headers: LoggedHeaders }>(
+  const result = await db.pool.query<
+    Row & { source_id: string; body: string; body_bytes: number; headers: LoggedHeaders }
+  >(
     `SELECT ${SUMMARY_COLUMNS}, d.source_id, d.body, d.body_bytes, d.headers FROM webhook_deliveries d
      WHERE d.id = $1::uuid AND d.account_id = $2::uuid AND d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days'`,
     [deliveryId, accountId],

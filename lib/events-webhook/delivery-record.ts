@@ -45,6 +45,8 @@ export function bodyExcerpt(bytes: Uint8Array): string {
 /** An event title from an unverified or invalid body, made safe to store. */
 export function loggedTitle(title: string | null): string | null {
   if (title === null) return null;
-  const clean = storable(title, 1_000).replace(/[\uD800-\uDFFF]/g, "\uFFFD").trim();
+  const clean = storable(title, 1_000)
+    .replace(/[\uD800-\uDFFF]/g, "\uFFFD")
+    .trim();
   return [...clean].slice(0, 300).join("");
 }

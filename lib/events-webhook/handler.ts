@@ -9,7 +9,16 @@ import { readWebhookBody as readBody } from "./body";
 import type { BodyRead } from "@/lib/platform/http/body";
 import { bodyExcerpt, loggedHeaders, loggedTitle, type LoggedHeaders } from "./delivery-record";
 import { isPublicId } from "@/lib/platform/ids";
-import { CANCEL_SQL, DELETE_SQL, FIND_SOURCE_SQL, INVALID_SQL, REJECTED_SQL, UPSERT_SQL, type ActionParams, type InvalidParams } from "./ingest-sql";
+import {
+  CANCEL_SQL,
+  DELETE_SQL,
+  FIND_SOURCE_SQL,
+  INVALID_SQL,
+  REJECTED_SQL,
+  UPSERT_SQL,
+  type ActionParams,
+  type InvalidParams,
+} from "./ingest-sql";
 import {
   CANCEL_OCCURRENCE_SQL,
   DELETE_OCCURRENCE_SQL,
@@ -19,7 +28,17 @@ import {
   type SeriesCandidate,
 } from "./occurrence-sql";
 import { parsePayload, type ParsedPayload } from "./payload";
-import { accepted, duplicate, internalError, planLimitReached, rateLimited, REJECTIONS, rejection, type RateState, type RejectionCode } from "./responses";
+import {
+  accepted,
+  duplicate,
+  internalError,
+  planLimitReached,
+  rateLimited,
+  REJECTIONS,
+  rejection,
+  type RateState,
+  type RejectionCode,
+} from "./responses";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import { isFreshTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "./signature";
 
@@ -41,7 +60,14 @@ export type WebhookHandlerOptions = {
   deadlineMs?: number;
 };
 
-type SourceRow = { id: string; account_id: string; active: boolean; secret_ciphertext: string; rate_limit_per_minute: number; plan: PlanName };
+type SourceRow = {
+  id: string;
+  account_id: string;
+  active: boolean;
+  secret_ciphertext: string;
+  rate_limit_per_minute: number;
+  plan: PlanName;
+};
 type Source = SourceRow & { secret: string };
 type Outcome = {
   code: string;
@@ -60,15 +86,26 @@ type Outcome = {
 class DeadlineExceeded extends Error {}
 
 const STATEMENTS = { upsert: UPSERT_SQL, cancel: CANCEL_SQL, delete: DELETE_SQL } as const;
-const PLAN_LIMITS = JSON.stringify(Object.fromEntries(Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxEvents])));
+const PLAN_LIMITS = JSON.stringify(
+  Object.fromEntries(Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxEvents])),
+);
 const MAX_CACHED_SOURCES = 10_000;
 
 // Connection loss, a stopped server, overload, lock timeouts: retryable, so 503 rather than 500.
 const isRetryable = (error: unknown) =>
-  error instanceof DeadlineExceeded || isDatabaseUnavailable(error) || /^(40|53|55|57|58|08)/.test(String((error as { code?: unknown })?.code ?? ""));
+  error instanceof DeadlineExceeded ||
+  isDatabaseUnavailable(error) ||
+  /^(40|53|55|57|58|08)/.test(String((error as { code?: unknown })?.code ?? ""));
 
 /** Checks 2-5 on a source: which refusal applies, if any. Pure; no I/O. */
-function refusalFor(source: Source, body: BodyRead, timestamp: string | null, signature: string | null, nowMs: number, logged: LoggedHeaders): RejectionCode | null {
+function refusalFor(
+  source: Source,
+  body: BodyRead,
+  timestamp: string | null,
+  signature: string | null,
+  nowMs: number,
+  logged: LoggedHeaders,
+): RejectionCode | null {
   logged.signature_valid = null;
   if (!source.active) return "source_inactive";
   if (!body.ok) return "payload_too_large";
@@ -180,12 +217,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
         if (payload.action !== "upsert") {
           // A cancel or delete may name a later occurrence of a series (docs/recurring-events.md): one lookup
           // more, off the hot path (upserts), before the statement that applies it.
-          const candidates = await run<SeriesCandidate, FindSeriesParams>("webhook-find-series", FIND_SERIES_SQL, identity);
+          const candidates = await run<SeriesCandidate, FindSeriesParams>(
+            "webhook-find-series",
+            FIND_SERIES_SQL,
+            identity,
+          );
           series = seriesWithOccurrence(candidates.rows, startsAt) ?? undefined;
           if (series) {
             name = `webhook-${payload.action}-occurrence`;
             statement = payload.action === "cancel" ? CANCEL_OCCURRENCE_SQL : DELETE_OCCURRENCE_SQL;
-            occurrence = { starts_at: identity.starts_at, status: payload.action === "cancel" ? "cancelled" : "deleted" };
+            occurrence = {
+              starts_at: identity.starts_at,
+              status: payload.action === "cancel" ? "cancelled" : "deleted",
+            };
           }
         }
         const result = await run<Outcome, ActionParams>(name, statement, {
@@ -208,7 +252,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
         switch (outcome.code) {
           case "ok":
             if (occurrence && outcome.occurrence_status) occurrence.status = outcome.occurrence_status;
-            return accepted(payload.action, { id: outcome.id!, status: outcome.status!, created: outcome.created === true, occurrence }, rate);
+            return accepted(
+              payload.action,
+              { id: outcome.id!, status: outcome.status!, created: outcome.created === true, occurrence },
+              rate,
+            );
           case "duplicate":
             return duplicate(rate);
           case "rate_limited":

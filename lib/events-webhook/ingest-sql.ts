@@ -47,24 +47,25 @@ export const RATE_WINDOW_MS = 60_000;
  * numbered once, here, so a prepared statement keeps one text; the handler passes a record per request.
  * Cancel, delete and the occurrence statements take title, starts_at and location of the event fields.
  */
-export type ActionParams = Pick<EventParams, "account" | "title" | "starts_at" | "location"> & Partial<EventFields> & {
-  source: string;
-  /** The signature (hex) of the request. */
-  signature: string;
-  /** The secret ciphertext the signature was checked with. */
-  secret: string;
-  /** Plan event limits as JSON ({"free":1000,…}). */
-  planLimits: string;
-  action: string;
-  /** Milliseconds spent before the statement. */
-  elapsed: number;
-  /** Body excerpt, body bytes and logged headers (JSON) for the delivery log. */
-  body: string;
-  bodyBytes: number;
-  headers: string;
-  /** Occurrence statements only: the series' id. */
-  series?: string;
-};
+export type ActionParams = Pick<EventParams, "account" | "title" | "starts_at" | "location"> &
+  Partial<EventFields> & {
+    source: string;
+    /** The signature (hex) of the request. */
+    signature: string;
+    /** The secret ciphertext the signature was checked with. */
+    secret: string;
+    /** Plan event limits as JSON ({"free":1000,…}). */
+    planLimits: string;
+    action: string;
+    /** Milliseconds spent before the statement. */
+    elapsed: number;
+    /** Body excerpt, body bytes and logged headers (JSON) for the delivery log. */
+    body: string;
+    bodyBytes: number;
+    headers: string;
+    /** Occurrence statements only: the series' id. */
+    series?: string;
+  };
 /** A request refused after the signature: its body is not a valid action (INVALID_SQL). */
 export type InvalidParams = Pick<ActionParams, "source" | "account" | "elapsed" | "body" | "bodyBytes" | "headers"> & {
   rateLimit: number;
@@ -113,11 +114,13 @@ const gate = (name: string, kind: string, source: string, from: string) => `${na
     SELECT '${kind}:' || ${source}::text, 1, clock.ms + 1000 FROM ${from}
     ON CONFLICT (key) DO UPDATE SET points = 1, expire = EXCLUDED.expire WHERE COALESCE(g.expire, 0) <= EXCLUDED.expire - 1000
     RETURNING 1)`;
-const RATE_LIMITED_GATE = (source: string) => gate("gate", "webhook-429-log", source, "clock, outcome WHERE outcome.code = 'rate_limited'");
+const RATE_LIMITED_GATE = (source: string) =>
+  gate("gate", "webhook-429-log", source, "clock, outcome WHERE outcome.code = 'rate_limited'");
 // Refusals that cost nothing to send: unsigned or stale requests, an inactive source, exact replays.
 const REFUSAL_GATE_KIND = "webhook-refusal-log";
 
-const latency = (elapsed: string) => `${elapsed}::int + (extract(epoch FROM clock_timestamp() - statement_timestamp()) * 1000)::int`;
+const latency = (elapsed: string) =>
+  `${elapsed}::int + (extract(epoch FROM clock_timestamp() - statement_timestamp()) * 1000)::int`;
 
 const statusOf = `CASE outcome.code WHEN 'ok' THEN 200 WHEN 'duplicate' THEN 200 WHEN 'rate_limited' THEN 429
   WHEN 'plan_limit_reached' THEN 403 WHEN 'event_not_found' THEN 404 ELSE 400 END`;

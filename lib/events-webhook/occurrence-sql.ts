@@ -29,7 +29,8 @@ const f = placeholders<FindSeriesParams>();
  * The recurring series an instant may be a later occurrence of: same title and location, started
  * earlier; with the account's zone, and whether an event has exactly this identity (it wins).
  */
-export const FIND_SERIES_SQL = statement<FindSeriesParams>(`SELECT a.timezone, e.id, e.starts_at, e.ends_at, e.recurring,
+export const FIND_SERIES_SQL =
+  statement<FindSeriesParams>(`SELECT a.timezone, e.id, e.starts_at, e.ends_at, e.recurring,
     EXISTS (SELECT 1 FROM events i WHERE ${identityMatch("i")}) AS exact
   FROM accounts a LEFT JOIN events e
     ON e.account_id = a.id AND e.title = ${f.title}::text AND e.location = ${f.location}::text AND e.recurring <> ''
@@ -87,7 +88,12 @@ export function seriesWithOccurrence(rows: SeriesCandidate[], instant: Date): st
   for (const row of rows) {
     if (row.exact) return null;
     if (!row.id || !row.starts_at || !isRecurrence(row.recurring)) continue;
-    const series = { startsAt: row.starts_at, endsAt: row.ends_at, recurring: row.recurring, timeZone: safeTimeZone(row.timezone) };
+    const series = {
+      startsAt: row.starts_at,
+      endsAt: row.ends_at,
+      recurring: row.recurring,
+      timeZone: safeTimeZone(row.timezone),
+    };
     if (occurrenceAt(series, instant)?.first === false) return row.id;
   }
   return null;

@@ -1,4 +1,10 @@
-import { parseEventFields, parseEventIdentity, type EventIdentity, type EventInput, type FieldError } from "@/lib/events/schema";
+import {
+  parseEventFields,
+  parseEventIdentity,
+  type EventIdentity,
+  type EventInput,
+  type FieldError,
+} from "@/lib/events/schema";
 
 /*
  * Step 8 of the webhook's checks, run only after the signature has been verified over the raw bytes:
@@ -23,8 +29,10 @@ export type ParsedPayload =
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-const isAction = (value: unknown): value is WebhookAction => typeof value === "string" && (ACTIONS as readonly string[]).includes(value);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isAction = (value: unknown): value is WebhookAction =>
+  typeof value === "string" && (ACTIONS as readonly string[]).includes(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function parsePayload(bytes: Uint8Array): ParsedPayload {
   let text: string;
@@ -40,13 +48,20 @@ export function parsePayload(bytes: Uint8Array): ParsedPayload {
     return invalidJson("The body is not valid JSON.");
   }
   if (!isObject(body)) {
-    return { ...invalidPayload([{ message: 'The body must be a JSON object with "action" and "event".' }]), action: null, title: null };
+    return {
+      ...invalidPayload([{ message: 'The body must be a JSON object with "action" and "event".' }]),
+      action: null,
+      title: null,
+    };
   }
   const action = isAction(body.action) ? body.action : null;
   const title = isObject(body.event) && typeof body.event.title === "string" ? body.event.title : null;
   const details: FieldError[] = [];
   if (!action) {
-    details.push({ field: "action", message: body.action === undefined ? "This field is required." : "Must be one of upsert, cancel, delete." });
+    details.push({
+      field: "action",
+      message: body.action === undefined ? "This field is required." : "Must be one of upsert, cancel, delete.",
+    });
   }
   if (body.event === undefined) details.push({ field: "event", message: "This field is required." });
   else if (!isObject(body.event)) details.push({ field: "event", message: "Must be a JSON object." });
@@ -57,7 +72,9 @@ export function parsePayload(bytes: Uint8Array): ParsedPayload {
     return event.ok ? { ok: true, action, event: event.value } : { ...invalidPayload(event.details), action, title };
   }
   const identity = parseEventIdentity(body.event, "event");
-  return identity.ok ? { ok: true, action, event: identity.value } : { ...invalidPayload(identity.details), action, title };
+  return identity.ok
+    ? { ok: true, action, event: identity.value }
+    : { ...invalidPayload(identity.details), action, title };
 }
 
 function invalidJson(message: string): ParsedPayload {
@@ -65,5 +82,10 @@ function invalidJson(message: string): ParsedPayload {
 }
 
 function invalidPayload(details: FieldError[] | { message: string }[]) {
-  return { ok: false as const, code: "invalid_payload" as const, message: "The body is not a valid event action; see details.", details };
+  return {
+    ok: false as const,
+    code: "invalid_payload" as const,
+    message: "The body is not a valid event action; see details.",
+    details,
+  };
 }

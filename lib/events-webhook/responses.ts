@@ -21,11 +21,15 @@ export type RejectionCode = Extract<
 
 export const REJECTIONS: Record<RejectionCode, { status: number; message: string }> = {
   source_not_found: { status: 404, message: "No webhook source has this id. Check the endpoint URL." },
-  source_inactive: { status: 403, message: "This webhook source is inactive. Activate it in the dashboard (Events → Webhook)." },
+  source_inactive: {
+    status: 403,
+    message: "This webhook source is inactive. Activate it in the dashboard (Events → Webhook).",
+  },
   payload_too_large: { status: 413, message: "The body is larger than 256 KiB." },
   invalid_timestamp: {
     status: 400,
-    message: "X-Service-Timestamp must be the current Unix time in seconds (1-12 digits, within 300 seconds of the server's clock).",
+    message:
+      "X-Service-Timestamp must be the current Unix time in seconds (1-12 digits, within 300 seconds of the server's clock).",
   },
   invalid_signature: {
     status: 401,
@@ -54,23 +58,43 @@ function rateHeaders(rate: RateState): Record<string, string> {
 
 export function rateLimited(rate: RateState): Response {
   const retryAfter = Math.max(1, Math.ceil(rate.resetMs / 1000));
-  return errorResponse(429, "rate_limited", `Too many requests for this source. Retry after ${retryAfter} seconds, with exponential backoff.`, {
-    headers: { ...rateHeaders(rate), "Retry-After": String(retryAfter) },
-  });
+  return errorResponse(
+    429,
+    "rate_limited",
+    `Too many requests for this source. Retry after ${retryAfter} seconds, with exponential backoff.`,
+    {
+      headers: { ...rateHeaders(rate), "Retry-After": String(retryAfter) },
+    },
+  );
 }
 
 export function planLimitReached(plan: PlanName): Response {
   const limit = PLANS[plan].maxEvents.toLocaleString("en-US");
-  return errorResponse(403, "plan_limit_reached", `This account has reached its plan's limit of ${limit} events; the event was not created.`);
+  return errorResponse(
+    403,
+    "plan_limit_reached",
+    `This account has reached its plan's limit of ${limit} events; the event was not created.`,
+  );
 }
 
 // Successes are built with a plain header object: it is the hot path, and the shape is jsonResponse's.
 function success(body: unknown, rate: RateState | null): Response {
-  const headers: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
-  return new Response(JSON.stringify(body), { status: 200, headers: rate ? Object.assign(headers, rateHeaders(rate)) : headers });
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "no-store",
+  };
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: rate ? Object.assign(headers, rateHeaders(rate)) : headers,
+  });
 }
 
-type AcceptedEvent = { id: string; status: string; created: boolean; occurrence?: { starts_at: string; status: string } };
+type AcceptedEvent = {
+  id: string;
+  status: string;
+  created: boolean;
+  occurrence?: { starts_at: string; status: string };
+};
 
 /** `occurrence`: the later occurrence of a series a cancel or delete acted on (the series is `id`). */
 export function accepted(action: string, event: AcceptedEvent, rate: RateState | null): Response {

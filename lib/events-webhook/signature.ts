@@ -14,7 +14,12 @@ const SIGNATURE_FORMAT = /^sha256=[0-9a-f]{64}$/;
 const TIMESTAMP_FORMAT = /^[0-9]{1,12}$/;
 
 export function signatureDigest(secret: string, timestamp: string, body: Uint8Array | string): Buffer {
-  return crypto.createHmac("sha256", Buffer.from(secret, "utf8")).update(timestamp, "utf8").update(".").update(body).digest();
+  return crypto
+    .createHmac("sha256", Buffer.from(secret, "utf8"))
+    .update(timestamp, "utf8")
+    .update(".")
+    .update(body)
+    .digest();
 }
 
 /** The header value a sender puts in X-Service-Signature. */

@@ -48,8 +48,24 @@ export function endpointUrl(publicId: string): string {
   return `${appBaseUrl()}/api/v1/events/webhook/${publicId}`;
 }
 
-type SourceRow = { id: string; publicId: string; name: string; active: boolean; rateLimitPerMinute: number; secretRotatedAt: Date | null; createdAt: Date };
-const viewSelect = { id: true, publicId: true, name: true, active: true, rateLimitPerMinute: true, secretRotatedAt: true, createdAt: true } as const;
+type SourceRow = {
+  id: string;
+  publicId: string;
+  name: string;
+  active: boolean;
+  rateLimitPerMinute: number;
+  secretRotatedAt: Date | null;
+  createdAt: Date;
+};
+const viewSelect = {
+  id: true,
+  publicId: true,
+  name: true,
+  active: true,
+  rateLimitPerMinute: true,
+  secretRotatedAt: true,
+  createdAt: true,
+} as const;
 
 const toView = (row: SourceRow): WebhookSourceView => ({ ...row, endpointUrl: endpointUrl(row.publicId) });
 
@@ -60,7 +76,11 @@ function sourceWhere(accountId: string, sourceId: string): Prisma.WebhookSourceW
   return null;
 }
 
-const forbidden: SourceFailure = { ok: false, code: "forbidden", message: "Only owners and admins can manage webhook sources." };
+const forbidden: SourceFailure = {
+  ok: false,
+  code: "forbidden",
+  message: "Only owners and admins can manage webhook sources.",
+};
 const notFound: SourceFailure = { ok: false, code: "not_found", message: "This webhook source does not exist." };
 
 function validName(name: unknown): string | SourceFailure {
@@ -76,7 +96,11 @@ const actorOf = (context: SessionContext): AuditEntry["actor"] => context.user;
 
 export async function listSources(accountId: string): Promise<WebhookSourceView[]> {
   if (!isUuid(accountId)) return [];
-  const rows = await db.prisma.webhookSource.findMany({ where: { accountId }, select: viewSelect, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const rows = await db.prisma.webhookSource.findMany({
+    where: { accountId },
+    select: viewSelect,
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   return rows.map(toView);
 }
 
@@ -91,7 +115,13 @@ export async function getSource(accountId: string, sourceId: string): Promise<We
 async function insertSource(tx: Prisma.TransactionClient, accountId: string, name: string) {
   const secret = generateSecret();
   const row = await tx.webhookSource.create({
-    data: { accountId, name, publicId: newPublicId("source"), secretCiphertext: encryptSecret(secret), rateLimitPerMinute: defaultRateLimit() },
+    data: {
+      accountId,
+      name,
+      publicId: newPublicId("source"),
+      secretCiphertext: encryptSecret(secret),
+      rateLimitPerMinute: defaultRateLimit(),
+    },
     select: viewSelect,
   });
   return { source: toView(row), secret };
@@ -101,19 +131,33 @@ async function insertSource(tx: Prisma.TransactionClient, accountId: string, nam
 export async function createInitialSource(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
   const { source } = await insertSource(tx, accountId, "Default source");
   await recordAudit(
-    { accountId, actor: null, action: "webhook_source.created", target: { type: "webhook_source", id: source.id, label: source.name }, metadata: { publicId: source.publicId } },
+    {
+      accountId,
+      actor: null,
+      action: "webhook_source.created",
+      target: { type: "webhook_source", id: source.id, label: source.name },
+      metadata: { publicId: source.publicId },
+    },
     tx,
   );
 }
 
 /** Creates a source within the plan's source limit; the secret is returned so the dashboard can show it. */
-export async function createSource(context: SessionContext, name: string): Promise<SourceResult<{ source: WebhookSourceView; secret: string }>> {
+export async function createSource(
+  context: SessionContext,
+  name: string,
+): Promise<SourceResult<{ source: WebhookSourceView; secret: string }>> {
   if (!canManage(context)) return forbidden;
   const valid = validName(name);
   if (typeof valid !== "string") return valid;
   const accountId = context.account.id;
   return db.prisma.$transaction(async (tx) => {
-    const room = await checkPlanLimit(tx, accountId, (plan) => PLANS[plan].maxSources, () => tx.webhookSource.count({ where: { accountId } }));
+    const room = await checkPlanLimit(
+      tx,
+      accountId,
+      (plan) => PLANS[plan].maxSources,
+      () => tx.webhookSource.count({ where: { accountId } }),
+    );
     if (!room) return notFound;
     if (!room.ok) {
       return {
@@ -137,7 +181,11 @@ export async function createSource(context: SessionContext, name: string): Promi
   });
 }
 
-export async function setSourceActive(context: SessionContext, sourceId: string, active: boolean): Promise<SourceResult<{ source: WebhookSourceView }>> {
+export async function setSourceActive(
+  context: SessionContext,
+  sourceId: string,
+  active: boolean,
+): Promise<SourceResult<{ source: WebhookSourceView }>> {
   if (!canManage(context)) return forbidden;
   const where = sourceWhere(context.account.id, sourceId);
   if (!where) return notFound;
@@ -174,7 +222,12 @@ export async function updateSourceSettings(
   if (settings.rateLimitPerMinute !== undefined) {
     const limit = settings.rateLimitPerMinute;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT_PER_MINUTE) {
-      return { ok: false, code: "invalid", field: "rateLimitPerMinute", message: `Enter a whole number from 1 to ${MAX_RATE_LIMIT_PER_MINUTE.toLocaleString("en-US")}.` };
+      return {
+        ok: false,
+        code: "invalid",
+        field: "rateLimitPerMinute",
+        message: `Enter a whole number from 1 to ${MAX_RATE_LIMIT_PER_MINUTE.toLocaleString("en-US")}.`,
+      };
     }
     data.rateLimitPerMinute = limit;
   }
@@ -188,7 +241,13 @@ export async function updateSourceSettings(
       Object.entries(data).map(([key, value]) => [key, { from: before[key as keyof typeof data], to: value }]),
     );
     await recordAudit(
-      { accountId: context.account.id, actor: actorOf(context), action: "webhook_source.updated", target: { type: "webhook_source", id: row.id, label: row.name }, metadata: changes },
+      {
+        accountId: context.account.id,
+        actor: actorOf(context),
+        action: "webhook_source.updated",
+        target: { type: "webhook_source", id: row.id, label: row.name },
+        metadata: changes,
+      },
       tx,
     );
     return { ok: true as const, source: toView(row) };
@@ -199,7 +258,10 @@ export async function updateSourceSettings(
  * The secret shown to a person (Reveal in the dashboard): only to owners and admins, and recorded in
  * the audit log in the same transaction as the read.
  */
-export async function revealSecret(context: SessionContext, sourceId: string): Promise<SourceResult<{ secret: string }>> {
+export async function revealSecret(
+  context: SessionContext,
+  sourceId: string,
+): Promise<SourceResult<{ secret: string }>> {
   if (!canManage(context)) return forbidden;
   const where = sourceWhere(context.account.id, sourceId);
   if (!where) return notFound;
@@ -207,7 +269,12 @@ export async function revealSecret(context: SessionContext, sourceId: string): P
     const row = await tx.webhookSource.findFirst({ where, select: { id: true, name: true, secretCiphertext: true } });
     if (!row) return notFound;
     await recordAudit(
-      { accountId: context.account.id, actor: actorOf(context), action: "webhook_source.secret_revealed", target: { type: "webhook_source", id: row.id, label: row.name } },
+      {
+        accountId: context.account.id,
+        actor: actorOf(context),
+        action: "webhook_source.secret_revealed",
+        target: { type: "webhook_source", id: row.id, label: row.name },
+      },
       tx,
     );
     return { ok: true as const, secret: decryptSecret(row.secretCiphertext) };
@@ -226,7 +293,10 @@ export async function readSecret(accountId: string, sourceId: string): Promise<s
  * Replaces the secret in one transaction. The webhook reads the ciphertext on every request, so the
  * old secret fails from the very next request on every instance.
  */
-export async function rotateSecret(context: SessionContext, sourceId: string): Promise<SourceResult<{ source: WebhookSourceView; secret: string }>> {
+export async function rotateSecret(
+  context: SessionContext,
+  sourceId: string,
+): Promise<SourceResult<{ source: WebhookSourceView; secret: string }>> {
   if (!canManage(context)) return forbidden;
   const where = sourceWhere(context.account.id, sourceId);
   if (!where) return notFound;
@@ -240,7 +310,12 @@ export async function rotateSecret(context: SessionContext, sourceId: string): P
       select: viewSelect,
     });
     await recordAudit(
-      { accountId: context.account.id, actor: actorOf(context), action: "webhook_source.secret_rotated", target: { type: "webhook_source", id: row.id, label: row.name } },
+      {
+        accountId: context.account.id,
+        actor: actorOf(context),
+        action: "webhook_source.secret_rotated",
+        target: { type: "webhook_source", id: row.id, label: row.name },
+      },
       tx,
     );
     return { ok: true as const, source: toView(row), secret };

@@ -12,9 +12,7 @@ import { computeSignature, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "./signatur
  * plan limit and the delivery log exactly as an external system would.
  */
 
-export type TestEventResult =
-  | { ok: true; status: number; body: unknown }
-  | Failure<"forbidden" | "not_found">;
+export type TestEventResult = { ok: true; status: number; body: unknown } | Failure<"forbidden" | "not_found">;
 
 /** Tomorrow at 10:00 UTC, so repeated test sends update one sample event instead of piling up. */
 function sampleBody(now: Date): string {
@@ -36,7 +34,8 @@ function sampleBody(now: Date): string {
 }
 
 export async function sendTestEvent(context: SessionContext, sourceId: string): Promise<TestEventResult> {
-  if (!canManage(context)) return { ok: false, code: "forbidden", message: "Only owners and admins can send test events." };
+  if (!canManage(context))
+    return { ok: false, code: "forbidden", message: "Only owners and admins can send test events." };
   const source = await getSource(context.account.id, sourceId);
   const secret = source && (await readSecret(context.account.id, source.id));
   if (!source || !secret) return { ok: false, code: "not_found", message: "This webhook source does not exist." };

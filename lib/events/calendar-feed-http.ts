@@ -30,7 +30,8 @@ export async function handleCalendarFeedRequest(request: Request, segment: strin
     const feed = await findPublishedFeed(hashFeedToken(tokenOfSegment(segment)), baseUrl);
     if (!feed) return apiNotFoundResponse();
     const headers = feedHeaders(feed.etag);
-    if (etagMatches(request.headers.get("If-None-Match"), feed.etag)) return new Response(null, { status: 304, headers });
+    if (etagMatches(request.headers.get("If-None-Match"), feed.etag))
+      return new Response(null, { status: 304, headers });
     if (request.method === "HEAD") return new Response(null, { status: 200, headers });
     const chunks = calendarFeedChunks(feed, baseUrl);
     // The head and the first page are read before answering, so a database outage there is still a 503.

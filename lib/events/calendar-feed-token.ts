@@ -41,7 +41,11 @@ export function feedUrlOf(token: string, baseUrl: string = appBaseUrl()): string
 
 type Tx = Prisma.TransactionClient;
 
-const actorOf = (context: SessionContext) => ({ id: context.user.id, name: context.user.name, email: context.user.email });
+const actorOf = (context: SessionContext) => ({
+  id: context.user.id,
+  name: context.user.name,
+  email: context.user.email,
+});
 
 async function audit(tx: Tx, context: SessionContext, action: AuditAction): Promise<void> {
   const target = { type: "account" as const, id: context.account.id, label: "Calendar feed URL" };

@@ -165,7 +165,11 @@ function descriptionOf(row: EventPageRow): string | null {
  * the next valid day instead (ical.js gives 1 March). Naming the day (and month) in BYMONTHDAY / BYMONTH
  * means the same rule to RFC readers and leaves the others nothing to move.
  */
-function shortMonthDays(recurring: Exclude<Recurrence, "">, startsAt: Date, zone: string): { byMonthDay?: number[]; byMonth?: number[] } {
+function shortMonthDays(
+  recurring: Exclude<Recurrence, "">,
+  startsAt: Date,
+  zone: string,
+): { byMonthDay?: number[]; byMonth?: number[] } {
   const wall = new Date(wallClockOf(startsAt, zone));
   const day = wall.getUTCDate();
   if (recurring === "monthly" && day >= 29) return { byMonthDay: [day] };
@@ -193,7 +197,9 @@ function vevent(row: EventPageRow, writer: Writer): string {
       ? {
           freq: FREQUENCIES[row.recurring as Exclude<Recurrence, "">],
           ...shortMonthDays(row.recurring as Exclude<Recurrence, "">, row.starts_at, zone ?? "UTC"),
-          ...(row.exceptions?.length ? { exclude: row.exceptions.map(at), ...(zone ? { excludeTimezone: zone } : {}) } : {}),
+          ...(row.exceptions?.length
+            ? { exclude: row.exceptions.map(at), ...(zone ? { excludeTimezone: zone } : {}) }
+            : {}),
         }
       : null,
   });
@@ -204,9 +210,15 @@ function vevent(row: EventPageRow, writer: Writer): string {
  * The feed's text in chunks: the calendar's head (with the account zone's VTIMEZONE), then one chunk per
  * page of events, then its end. A fresh calendar object per page keeps memory bounded by the page.
  */
-export async function* calendarFeedChunks(feed: PublishedFeed, baseUrl: string, pageSize = PAGE_SIZE): AsyncGenerator<string> {
+export async function* calendarFeedChunks(
+  feed: PublishedFeed,
+  baseUrl: string,
+  pageSize = PAGE_SIZE,
+): AsyncGenerator<string> {
   const vtimezone = vtimezoneOf(feed.timeZone);
-  const head = newCalendar(feed).toString().replace(/END:VCALENDAR$/, "");
+  const head = newCalendar(feed)
+    .toString()
+    .replace(/END:VCALENDAR$/, "");
   yield vtimezone ? `${head}${vtimezone.block.replace(/\r?\n/g, "\r\n")}\r\n` : head;
   const host = new URL(baseUrl).hostname;
   let after: EventPageRow | null = null;

@@ -58,7 +58,10 @@ export function parseExceptionsCell(cell: string, series: Omit<Series, "exceptio
   if (text.length > MAX_EXCEPTIONS_CELL) {
     return { ok: false, message: `Use at most ${MAX_EXCEPTIONS_CELL.toLocaleString("en-US")} characters.` };
   }
-  const items = text.split(";").map((item) => item.trim()).filter(Boolean);
+  const items = text
+    .split(";")
+    .map((item) => item.trim())
+    .filter(Boolean);
   if (items.length > MAX_CSV_EXCEPTIONS) {
     const found = items.length.toLocaleString("en-US");
     return { ok: false, message: `List at most ${MAX_CSV_EXCEPTIONS} exceptions (found ${found}).` };

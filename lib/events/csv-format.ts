@@ -1,11 +1,25 @@
-import { parseCsv, type CsvLayout, type CsvRow as GenericCsvRow, type CsvSource, type ParseCsvOptions, type ParsedCsv as GenericParsedCsv } from "@/lib/platform/csv/parse";
+import {
+  parseCsv,
+  type CsvLayout,
+  type CsvRow as GenericCsvRow,
+  type CsvSource,
+  type ParseCsvOptions,
+  type ParsedCsv as GenericParsedCsv,
+} from "@/lib/platform/csv/parse";
 
 /*
  * The CSV format of the bulk event import (and export): the columns below, one event per row. Parsing,
  * caps and formula escaping are the shared CSV format's (lib/platform/csv/parse.ts).
  */
 
-export { escapeCsvCell, MAX_CSV_BYTES, MAX_CSV_ROWS, unescapeCsvCell, type CsvRowProblem, type CsvSource } from "@/lib/platform/csv/parse";
+export {
+  escapeCsvCell,
+  MAX_CSV_BYTES,
+  MAX_CSV_ROWS,
+  unescapeCsvCell,
+  type CsvRowProblem,
+  type CsvSource,
+} from "@/lib/platform/csv/parse";
 
 /** `exceptions`: a series' removed occurrences (lib/events/csv-exceptions.ts); a file without it keeps them. */
 export const CSV_COLUMNS = [

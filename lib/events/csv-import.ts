@@ -96,7 +96,12 @@ export async function importEvents(accountId: string, rows: ValidRow[]): Promise
   return summary;
 }
 
-async function importBatch(client: Queryable, accountId: string, rows: ValidRow[], summary: ImportSummary): Promise<void> {
+async function importBatch(
+  client: Queryable,
+  accountId: string,
+  rows: ValidRow[],
+  summary: ImportSummary,
+): Promise<void> {
   await client.query("BEGIN");
   try {
     const account = await client.query<{ plan: PlanName; event_count: number }>(
@@ -115,7 +120,10 @@ async function importBatch(client: Queryable, accountId: string, rows: ValidRow[
       batch = batch.filter((row) => {
         if (existingKeys.has(identityKey(row.input)) || allowedNew-- > 0) return true;
         summary.failed++;
-        summary.problems.push({ line: row.line, message: `Not imported: the ${PLANS[plan].label} plan's limit of ${PLANS[plan].maxEvents.toLocaleString("en-US")} events is reached.` });
+        summary.problems.push({
+          line: row.line,
+          message: `Not imported: the ${PLANS[plan].label} plan's limit of ${PLANS[plan].maxEvents.toLocaleString("en-US")} events is reached.`,
+        });
         return false;
       });
     }

@@ -1,5 +1,10 @@
 import "server-only";
-import { handleCsvUpload as handleUpload, type CsvImporter, type CsvUpload, type CsvUploadResult } from "@/lib/csv-import/upload";
+import {
+  handleCsvUpload as handleUpload,
+  type CsvImporter,
+  type CsvUpload,
+  type CsvUploadResult,
+} from "@/lib/csv-import/upload";
 import { accountTimeZone } from "./csv-export";
 import { EVENTS_CSV_LAYOUT, type CsvColumn } from "./csv-format";
 import { importEvents, validateCsvRow, type ValidRow } from "./csv-import";
@@ -10,7 +15,14 @@ import { importEvents, validateCsvRow, type ValidRow } from "./csv-import";
  * lib/csv-import/upload.ts.
  */
 
-export { MAX_UPLOADS_PER_PROCESS, TOO_LARGE_MESSAGE, type CsvImportState, type CsvPreviewRow, type CsvUpload, type CsvUploadResult } from "@/lib/csv-import/upload";
+export {
+  MAX_UPLOADS_PER_PROCESS,
+  TOO_LARGE_MESSAGE,
+  type CsvImportState,
+  type CsvPreviewRow,
+  type CsvUpload,
+  type CsvUploadResult,
+} from "@/lib/csv-import/upload";
 
 /** The row check in the account's time zone, in which a row's exceptions must be occurrences of its series. */
 async function checkerFor(accountId: string) {

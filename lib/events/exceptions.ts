@@ -71,12 +71,7 @@ export function occurrenceLabel(instant: Date, timeZone: string, now: Date): str
 }
 
 export type OccurrenceErrorCode =
-  | "event_not_found"
-  | "invalid_instant"
-  | "not_a_series"
-  | "not_an_occurrence"
-  | "first_occurrence"
-  | "not_removed";
+  "event_not_found" | "invalid_instant" | "not_a_series" | "not_an_occurrence" | "first_occurrence" | "not_removed";
 export type OccurrenceChange =
   /** `kind`: what the occurrence is now (remove) or was (restore); `changed`: false when it already was. */
   | { ok: true; event: EventRecord; occurrence: string; kind: ExceptionKind; changed: boolean }
@@ -144,8 +139,11 @@ const REMOVE_SQL = statement<OccurrenceParams & { kind: string }>(`WITH prior AS
   touched AS (
     UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = ${p.event}::uuid AND c.event_id = s.id
     RETURNING s.id, ${eventData("s", { removed: p.at })}),
-  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data
-    FROM touched`)}
+  ${emitMessagesCte(
+    "notified",
+    `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data
+    FROM touched`,
+  )}
   SELECT (SELECT kind FROM excepted) AS kind, (SELECT count(*) FROM touched)::int AS changed`);
 
 const RESTORE_SQL = statement<OccurrenceParams>(`WITH unexcepted AS (
@@ -156,8 +154,11 @@ const RESTORE_SQL = statement<OccurrenceParams>(`WITH unexcepted AS (
   restored AS (
     UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = ${p.event}::uuid AND u.event_id = s.id
     RETURNING s.id, u.kind, ${eventData("s", { restored: p.at })}),
-  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, restored.data
-    FROM restored`)}
+  ${emitMessagesCte(
+    "notified",
+    `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, restored.data
+    FROM restored`,
+  )}
   SELECT kind FROM restored`);
 
 /**

@@ -1,7 +1,14 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
-import { encodeCursor, keysetCondition, keysetOrder, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
+import {
+  encodeCursor,
+  keysetCondition,
+  keysetOrder,
+  takePage,
+  tryDecodeCursor,
+  type KeyPart,
+} from "@/lib/platform/pagination/keyset";
 import { EVENT_COLUMNS, toEventRecord, type EventRecord, type EventRow } from "./sql";
 
 /*
@@ -63,7 +70,11 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
   if (options.status && options.status !== "all") where.push(`status = ${param(options.status, '"EventStatus"')}`);
   const now = when === "all" ? "" : param((options.now ?? new Date()).toISOString(), "timestamptz");
   // Each branch walks its own index in order (series: events_series_idx), so "upcoming" stays a keyset walk.
-  const branches = { all: ["true"], upcoming: [`starts_at >= ${now}`, `recurring <> '' AND starts_at < ${now}`], past: [`recurring = '' AND starts_at < ${now}`] }[when];
+  const branches = {
+    all: ["true"],
+    upcoming: [`starts_at >= ${now}`, `recurring <> '' AND starts_at < ${now}`],
+    past: [`recurring = '' AND starts_at < ${now}`],
+  }[when];
   const query = options.query?.trim().slice(0, 200).replaceAll("\u0000", "");
   if (query) {
     const pattern = param(`%${escapeLike(query)}%`, "text");
@@ -74,9 +85,12 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
   const direction = ascending ? "ascending" : "descending";
   if (cursor) where.push(keysetCondition(spec.columns, spec.parts, cursor, direction, param));
   const order = keysetOrder(spec.columns, direction);
-  const select = (branch: string) => `SELECT ${EVENT_COLUMNS} FROM events WHERE ${[...where, branch].join(" AND ")} ORDER BY ${order} LIMIT ${limit + 1}`;
+  const select = (branch: string) =>
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${[...where, branch].join(" AND ")} ORDER BY ${order} LIMIT ${limit + 1}`;
   const text =
-    branches.length === 1 ? select(branches[0]) : `SELECT * FROM (${branches.map((branch) => `(${select(branch)})`).join(" UNION ALL ")}) AS page ORDER BY ${order} LIMIT ${limit + 1}`;
+    branches.length === 1
+      ? select(branches[0])
+      : `SELECT * FROM (${branches.map((branch) => `(${select(branch)})`).join(" UNION ALL ")}) AS page ORDER BY ${order} LIMIT ${limit + 1}`;
   const result = await db.pool.query<EventRow>(text, params);
   const { rows, more } = takePage(result.rows, limit);
   if (backwards) rows.reverse();

@@ -70,7 +70,11 @@ function periodWall(first: Wall, recurring: Exclude<Recurrence, "">, k: number):
 /** The number of the period whose wall-clock day holds `wall` or, between occurrences, the one before it. */
 function periodAtOrBefore(first: Wall, recurring: Exclude<Recurrence, "">, wall: number): number {
   const date = new Date(wall);
-  const days = Math.floor((utcDate(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) - utcDate(first.year, first.month, first.day)) / DAY_MS);
+  const days = Math.floor(
+    (utcDate(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()) -
+      utcDate(first.year, first.month, first.day)) /
+      DAY_MS,
+  );
   switch (recurring) {
     case "daily":
       return days;
@@ -87,7 +91,11 @@ function periodAtOrBefore(first: Wall, recurring: Exclude<Recurrence, "">, wall:
  * The occurrences in start order beginning with period `from`, exceptions left out (or kept, with
  * `withExceptions`), until `stop` says so or the last storable instant is passed.
  */
-function* periodsFrom(series: Series, from: number, withExceptions = false): Generator<Occurrence & { period: number }> {
+function* periodsFrom(
+  series: Series,
+  from: number,
+  withExceptions = false,
+): Generator<Occurrence & { period: number }> {
   const recurring = series.recurring;
   if (recurring === "") return;
   const first = wallOf(series.startsAt, series.timeZone);
@@ -109,7 +117,9 @@ function firstPeriodNear(series: Series, instant: number): number {
   const duration = series.endsAt ? series.endsAt.getTime() - series.startsAt.getTime() : 0;
   const first = wallOf(series.startsAt, series.timeZone);
   // A day of margin covers any offset between the instant and the zone's wall clock.
-  return periodAtOrBefore(first, series.recurring, wallClockOf(new Date(instant - duration - DAY_MS), series.timeZone)) - 1;
+  return (
+    periodAtOrBefore(first, series.recurring, wallClockOf(new Date(instant - duration - DAY_MS), series.timeZone)) - 1
+  );
 }
 
 /** Whether an occurrence has not ended at `instant`: it ends after it, or (with no end) starts at or after it. */
@@ -128,7 +138,8 @@ export function occurrencesBetween(series: Series, from: Date, to: Date, limit =
   }
   for (const occurrence of periodsFrom(series, firstPeriodNear(series, from.getTime()))) {
     if (found.length >= limit || occurrence.startsAt >= to) break;
-    if (notEndedAt(occurrence, from.getTime())) found.push({ startsAt: occurrence.startsAt, endsAt: occurrence.endsAt });
+    if (notEndedAt(occurrence, from.getTime()))
+      found.push({ startsAt: occurrence.startsAt, endsAt: occurrence.endsAt });
   }
   return found;
 }
@@ -157,8 +168,22 @@ export function occurrenceAt(series: Series, instant: Date): { first: boolean } 
 }
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-const ORDINAL = (day: number) => `${day}${day % 10 === 1 && day !== 11 ? "st" : day % 10 === 2 && day !== 12 ? "nd" : day % 10 === 3 && day !== 13 ? "rd" : "th"}`;
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+const ORDINAL = (day: number) =>
+  `${day}${day % 10 === 1 && day !== 11 ? "st" : day % 10 === 2 && day !== 12 ? "nd" : day % 10 === 3 && day !== 13 ? "rd" : "th"}`;
 
 /** How a series repeats, in words and in its zone: "every Saturday, 09:00", "every day, 18:30", "every 31st, 20:00". */
 export function describeRecurrence(series: Pick<Series, "startsAt" | "recurring" | "timeZone">): string {

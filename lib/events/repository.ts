@@ -100,10 +100,12 @@ type EventWriteCode = "invalid_payload" | "plan_limit_reached" | "duplicate_iden
 
 /** A failed write always carries `details` (empty unless fields are invalid). */
 export type EventWriteResult =
-  | { ok: true; event: EventRecord; created: boolean }
-  | (Failure<EventWriteCode> & { details: FieldError[] });
+  { ok: true; event: EventRecord; created: boolean } | (Failure<EventWriteCode> & { details: FieldError[] });
 
-const failure = (code: Exclude<EventWriteCode, "invalid_payload">, message: string) => ({ ...fail(code, message), details: [] });
+const failure = (code: Exclude<EventWriteCode, "invalid_payload">, message: string) => ({
+  ...fail(code, message),
+  details: [],
+});
 
 const invalid = (details: FieldError[]) => ({ ...fail("invalid_payload", "Some fields are invalid."), details });
 
@@ -112,13 +114,19 @@ const planLimitMessage = (plan: PlanName) =>
 const duplicateMessage = "Another event already has this title, start time and location.";
 
 async function accountPlan(accountId: string): Promise<PlanName> {
-  const result = await db.pool.query<{ plan: PlanName }>("SELECT plan::text AS plan FROM accounts WHERE id = $1::uuid", [accountId]);
+  const result = await db.pool.query<{ plan: PlanName }>(
+    "SELECT plan::text AS plan FROM accounts WHERE id = $1::uuid",
+    [accountId],
+  );
   return result.rows[0]?.plan ?? "free";
 }
 
 export async function getEvent(accountId: string, eventId: string): Promise<EventRecord | null> {
   if (!isUuid(eventId) || !isUuid(accountId)) return null;
-  const result = await db.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1::uuid AND account_id = $2::uuid`, [eventId, accountId]);
+  const result = await db.pool.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE id = $1::uuid AND account_id = $2::uuid`,
+    [eventId, accountId],
+  );
   return result.rows[0] ? toEventRecord(result.rows[0]) : null;
 }
 
@@ -143,7 +151,9 @@ export async function createEvent(accountId: string, input: unknown): Promise<Ev
   const { title, starts_at, location } = params;
   const identity = { account: accountId, title, starts_at, location };
   const exists = await db.pool.query(EXISTS_SQL.text, EXISTS_SQL.values(identity));
-  return exists.rowCount ? failure("duplicate_identity", duplicateMessage) : failure("plan_limit_reached", planLimitMessage(plan));
+  return exists.rowCount
+    ? failure("duplicate_identity", duplicateMessage)
+    : failure("plan_limit_reached", planLimitMessage(plan));
 }
 
 /** The webhook's upsert for other writers (CSV import): create, or fully replace the event with this identity. */
@@ -156,7 +166,9 @@ export async function upsertEvent(accountId: string, input: unknown): Promise<Ev
   const row = result.rows[0];
   if (!row) return failure("plan_limit_reached", planLimitMessage(plan));
   const event = await getEvent(accountId, row.id);
-  return event ? { ok: true, event, created: row.created } : failure("event_not_found", "The event was deleted meanwhile.");
+  return event
+    ? { ok: true, event, created: row.created }
+    : failure("event_not_found", "The event was deleted meanwhile.");
 }
 
 /** Full replacement of an event's fields, identity included. */
@@ -167,7 +179,9 @@ export async function updateEvent(accountId: string, eventId: string, input: unk
   try {
     const params = { ...eventFields(parsed.value), id: eventId, account: accountId };
     const result = await db.pool.query<EventRow>(UPDATE_SQL.text, UPDATE_SQL.values(params));
-    return result.rows[0] ? { ok: true, event: toEventRecord(result.rows[0]), created: false } : failure("event_not_found", "The event does not exist.");
+    return result.rows[0]
+      ? { ok: true, event: toEventRecord(result.rows[0]), created: false }
+      : failure("event_not_found", "The event does not exist.");
   } catch (error) {
     if (isUniqueViolation(error)) return failure("duplicate_identity", duplicateMessage);
     throw error;

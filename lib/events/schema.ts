@@ -41,7 +41,8 @@ function withinLimit(value: string, max: number): boolean {
   return count <= max;
 }
 
-const required = (issue: { input: unknown }) => (issue.input === undefined ? "This field is required." : "Must be a string.");
+const required = (issue: { input: unknown }) =>
+  issue.input === undefined ? "This field is required." : "Must be a string.";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 type MaybeWellFormed = string & { isWellFormed?: () => boolean };
@@ -58,7 +59,10 @@ const storableText = (max: number) =>
   z
     .string({ error: required })
     .trim()
-    .refine((value) => !value.includes("\u0000") && isWellFormed(value), "Must not contain NUL characters or unpaired surrogates.")
+    .refine(
+      (value) => !value.includes("\u0000") && isWellFormed(value),
+      "Must not contain NUL characters or unpaired surrogates.",
+    )
     .refine((value) => withinLimit(value, max), `Use at most ${max.toLocaleString("en-US")} characters.`);
 
 const optionalText = (max: number) =>
@@ -68,16 +72,17 @@ const optionalText = (max: number) =>
 
 const title = storableText(EVENT_LIMITS.title).refine((value) => value.length > 0, "Must not be empty.");
 
-const dateTime = z
-  .string({ error: required })
-  .transform((value, ctx) => {
-    const parsed = parseDateTime(value);
-    if (parsed.ok) return parsed.value;
-    ctx.issues.push({ code: "custom", message: parsed.message, input: value });
-    return z.NEVER;
-  });
+const dateTime = z.string({ error: required }).transform((value, ctx) => {
+  const parsed = parseDateTime(value);
+  if (parsed.ok) return parsed.value;
+  ctx.issues.push({ code: "custom", message: parsed.message, input: value });
+  return z.NEVER;
+});
 
-const optionalDateTime = z.preprocess((value) => (value === "" || value === null ? undefined : value), dateTime.optional());
+const optionalDateTime = z.preprocess(
+  (value) => (value === "" || value === null ? undefined : value),
+  dateTime.optional(),
+);
 
 const url = optionalText(EVENT_LIMITS.url).refine((value) => {
   if (value === "") return true;
@@ -101,14 +106,12 @@ const objectError = { error: "Must be a JSON object." };
 const identityShape = { title, starts_at: dateTime, location: optionalText(EVENT_LIMITS.location) };
 
 /** cancel and delete: only the identity is read; other fields are ignored. */
-export const eventIdentitySchema = z
-  .object(identityShape, objectError)
-  .transform((raw): EventIdentity => ({
-    title: raw.title,
-    startsAt: raw.starts_at.instant,
-    startsAtOffset: raw.starts_at.offset,
-    location: raw.location,
-  }));
+export const eventIdentitySchema = z.object(identityShape, objectError).transform((raw): EventIdentity => ({
+  title: raw.title,
+  startsAt: raw.starts_at.instant,
+  startsAtOffset: raw.starts_at.offset,
+  location: raw.location,
+}));
 
 /** upsert, dashboard create/edit, CSV rows. Unknown fields are ignored. */
 export const eventFieldsSchema = z
@@ -129,20 +132,18 @@ export const eventFieldsSchema = z
       ctx.addIssue({ code: "custom", path: ["ends_at"], message: "Must not be before starts_at." });
     }
   })
-  .transform(
-    (raw): EventInput => ({
-      title: raw.title,
-      startsAt: raw.starts_at.instant,
-      startsAtOffset: raw.starts_at.offset,
-      location: raw.location,
-      endsAt: raw.ends_at?.instant ?? null,
-      description: raw.description,
-      url: raw.url,
-      price: raw.price,
-      recurring: raw.recurring,
-      status: raw.status,
-    }),
-  );
+  .transform((raw): EventInput => ({
+    title: raw.title,
+    startsAt: raw.starts_at.instant,
+    startsAtOffset: raw.starts_at.offset,
+    location: raw.location,
+    endsAt: raw.ends_at?.instant ?? null,
+    description: raw.description,
+    url: raw.url,
+    price: raw.price,
+    recurring: raw.recurring,
+    status: raw.status,
+  }));
 
 export type { FieldError } from "@/lib/platform/validation";
 export type ParseResult<T> = Parsed<T>;

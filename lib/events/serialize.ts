@@ -15,7 +15,10 @@ export type OccurrenceContext = { timeZone: string; at: Date; exceptions?: Reado
  * the two equal.
  */
 export function serializeEvent(event: EventRecord, context: OccurrenceContext) {
-  const next = event.status === "cancelled" ? null : nextOccurrence({ ...event, timeZone: context.timeZone, exceptions: context.exceptions }, context.at);
+  const next =
+    event.status === "cancelled"
+      ? null
+      : nextOccurrence({ ...event, timeZone: context.timeZone, exceptions: context.exceptions }, context.at);
   return {
     id: event.id,
     title: event.title,

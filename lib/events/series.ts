@@ -11,7 +11,11 @@ import type { Recurrence } from "./schema";
 const DAY_MS = 86_400_000;
 
 /** The exceptions (start instants, epoch ms) of the given series from `since` on, per series id. */
-export async function exceptionsOf(accountId: string, eventIds: string[], since: Date): Promise<Map<string, Set<number>>> {
+export async function exceptionsOf(
+  accountId: string,
+  eventIds: string[],
+  since: Date,
+): Promise<Map<string, Set<number>>> {
   const found = new Map<string, Set<number>>();
   if (eventIds.length === 0) return found;
   const { rows } = await db.pool.query<{ event_id: string; at: number }>(
@@ -29,8 +33,22 @@ export async function exceptionsOf(accountId: string, eventIds: string[], since:
 type SeriesFields = { id: string; startsAt: Date; endsAt: Date | null; recurring: Recurrence };
 
 /** Each recurring event's next occurrence at `now` (null once none is left), exceptions left out. */
-export async function nextOccurrences(accountId: string, events: SeriesFields[], timeZone: string, now: Date): Promise<Map<string, Occurrence | null>> {
+export async function nextOccurrences(
+  accountId: string,
+  events: SeriesFields[],
+  timeZone: string,
+  now: Date,
+): Promise<Map<string, Occurrence | null>> {
   const series = events.filter((event) => event.recurring !== "");
-  const exceptions = await exceptionsOf(accountId, series.map((event) => event.id), now);
-  return new Map(series.map((event) => [event.id, nextOccurrence({ ...event, timeZone, exceptions: exceptions.get(event.id) }, now)]));
+  const exceptions = await exceptionsOf(
+    accountId,
+    series.map((event) => event.id),
+    now,
+  );
+  return new Map(
+    series.map((event) => [
+      event.id,
+      nextOccurrence({ ...event, timeZone, exceptions: exceptions.get(event.id) }, now),
+    ]),
+  );
 }

@@ -66,7 +66,16 @@ export function toEventRecord(row: EventRow): EventRecord {
 
 /** The ten fields of an event, named after their columns: one placeholder each in the statements below. */
 export const FIELD_NAMES = [
-  "title", "starts_at", "starts_at_offset", "ends_at", "description", "location", "url", "price", "recurring", "status",
+  "title",
+  "starts_at",
+  "starts_at_offset",
+  "ends_at",
+  "description",
+  "location",
+  "url",
+  "price",
+  "recurring",
+  "status",
 ] as const;
 export type EventFields = Record<(typeof FIELD_NAMES)[number], unknown>;
 /** The parameters every event statement here uses (a statement may add its own). */
@@ -74,8 +83,16 @@ export type EventParams = EventFields & { account: string };
 
 const p = placeholders<EventParams>();
 const FIELD_CASTS: Record<(typeof FIELD_NAMES)[number], string> = {
-  title: "text", starts_at: "timestamptz", starts_at_offset: "text", ends_at: "timestamptz", description: "text",
-  location: "text", url: "text", price: "text", recurring: "text", status: '"EventStatus"',
+  title: "text",
+  starts_at: "timestamptz",
+  starts_at_offset: "text",
+  ends_at: "timestamptz",
+  description: "text",
+  location: "text",
+  url: "text",
+  price: "text",
+  recurring: "text",
+  status: '"EventStatus"',
 };
 
 /** The field values of one event, for EventParams. */
@@ -136,7 +153,9 @@ export function upsertEventSql(source: string): string {
  * The rows must not repeat an identity: one statement cannot change the same row twice.
  */
 export function upsertEventBatchSql(): string {
-  const arrays = FIELD_NAMES.map((name) => `${p[name]}::${FIELD_CASTS[name] === "timestamptz" ? "timestamptz" : "text"}[]`);
+  const arrays = FIELD_NAMES.map(
+    (name) => `${p[name]}::${FIELD_CASTS[name] === "timestamptz" ? "timestamptz" : "text"}[]`,
+  );
   const values = FIELD_NAMES.map((name) => `u.${name}::${FIELD_CASTS[name]}`).join(", ");
   return `INSERT INTO events AS e (${INSERT_COLUMNS})
     SELECT ${p.account}::uuid, ${values}
@@ -146,7 +165,10 @@ export function upsertEventBatchSql(): string {
 
 /** One array per field, for upsertEventBatchSql. */
 export function eventFieldArrays(inputs: EventInput[]): Record<keyof EventFields, unknown[]> {
-  const columns = Object.fromEntries(FIELD_NAMES.map((name) => [name, [] as unknown[]])) as Record<keyof EventFields, unknown[]>;
+  const columns = Object.fromEntries(FIELD_NAMES.map((name) => [name, [] as unknown[]])) as Record<
+    keyof EventFields,
+    unknown[]
+  >;
   for (const input of inputs) {
     const fields = eventFields(input);
     for (const name of FIELD_NAMES) columns[name].push(fields[name]);

@@ -20,7 +20,12 @@ export async function auditLeadChanges(client: Queryable, context: LeadContext, 
       actorUserId: context.actor.userId,
       action: "lead.stage_changed",
       target: { type: "lead", id: change.lead.id, label: leadDisplayName(change.lead) },
-      metadata: { from: label(change.previousStage), to: label(change.lead.stage), fromKey: change.previousStage, toKey: change.lead.stage },
+      metadata: {
+        from: label(change.previousStage),
+        to: label(change.lead.stage),
+        fromKey: change.previousStage,
+        toKey: change.lead.stage,
+      },
     });
   }
 }

@@ -20,7 +20,10 @@ export async function recordLeadChanges(client: Queryable, context: LeadContext,
     context.accountId,
     changes.map((change) => ({
       type: change.type,
-      data: change.type === "lead.stage_changed" ? { ...serializeLead(change.lead), previous_stage: change.previousStage } : serializeLead(change.lead),
+      data:
+        change.type === "lead.stage_changed"
+          ? { ...serializeLead(change.lead), previous_stage: change.previousStage }
+          : serializeLead(change.lead),
     })),
   );
 }

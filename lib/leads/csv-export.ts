@@ -11,7 +11,20 @@ import type { LeadCursor } from "./schemas";
  * leads import (lib/leads/csv-import.ts) reads this format back.
  */
 
-export const LEAD_CSV_COLUMNS = ["id", "name", "email", "phone", "company", "stage", "source", "notes", "metadata", "created_at", "updated_at", "stage_changed_at"] as const;
+export const LEAD_CSV_COLUMNS = [
+  "id",
+  "name",
+  "email",
+  "phone",
+  "company",
+  "stage",
+  "source",
+  "notes",
+  "metadata",
+  "created_at",
+  "updated_at",
+  "stage_changed_at",
+] as const;
 
 const PAGE_SIZE = 500;
 
@@ -29,11 +42,14 @@ function csvRow(lead: Lead): string[] {
     lead.createdAt.toISOString(),
     lead.updatedAt.toISOString(),
     lead.stageChangedAt.toISOString(),
-      // Lead fields come from the public API and the chat: any may carry a formula (lib/platform/csv/parse.ts).
+    // Lead fields come from the public API and the chat: any may carry a formula (lib/platform/csv/parse.ts).
   ].map(escapeCsvCell);
 }
 
-export function exportLeadsCsv(accountId: string, filters: { q?: string | null; stage?: string | null }): ReadableStream<Uint8Array> {
+export function exportLeadsCsv(
+  accountId: string,
+  filters: { q?: string | null; stage?: string | null },
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const lines = (rows: string[][]) => encoder.encode(stringify(rows, { record_delimiter: "\r\n" }));
   let cursor: LeadCursor | null = null;

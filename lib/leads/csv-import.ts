@@ -22,7 +22,7 @@ type LeadColumn = (typeof LEAD_CSV_COLUMNS)[number];
 export type LeadImportRow = { line: number; lead: CreateLeadBody };
 
 export const IMPORT_BATCH_SIZE = 500;
-const METADATA_PROBLEM = "Must be a JSON object of string values, e.g. {\"plan\":\"pro\"}.";
+const METADATA_PROBLEM = 'Must be a JSON object of string values, e.g. {"plan":"pro"}.';
 
 /** Stage cells may hold a key ("won") or a label ("Won"), in any case. */
 async function stageResolver(accountId: string): Promise<(text: string) => string | null> {
@@ -49,7 +49,12 @@ async function checker(accountId: string) {
     const problems: CsvRowProblem[] = [];
     const stageText = values.stage?.trim() ?? "";
     const stage = stageText ? resolveStage(stageText) : null;
-    if (stageText && !stage) problems.push({ line, field: "stage", message: `Unknown stage “${stageText.slice(0, LEAD_LIMITS.stage)}”. Use a stage of Settings → Pipeline.` });
+    if (stageText && !stage)
+      problems.push({
+        line,
+        field: "stage",
+        message: `Unknown stage “${stageText.slice(0, LEAD_LIMITS.stage)}”. Use a stage of Settings → Pipeline.`,
+      });
     const metadataText = values.metadata?.trim() ?? "";
     const metadata = metadataText ? parseMetadata(metadataText) : undefined;
     if (metadata === METADATA_PROBLEM) problems.push({ line, field: "metadata", message: METADATA_PROBLEM });
@@ -99,13 +104,18 @@ const columnsOf = (rows: LeadImportRow[]) => ({
   metadata: rows.map((row) => JSON.stringify(row.lead.metadata)),
 });
 
-const STAGE_STILL_EXISTS = "(r.stage IS NULL OR EXISTS (SELECT 1 FROM pipeline_stages s WHERE s.account_id = $1 AND s.key = r.stage))";
+const STAGE_STILL_EXISTS =
+  "(r.stage IS NULL OR EXISTS (SELECT 1 FROM pipeline_stages s WHERE s.account_id = $1 AND s.key = r.stage))";
 
 /**
  * Leads that exist (by email): given cells replace fields, metadata merges (at most 50 keys). Returns the
  * updated leads with the stage each had before (a self-join reads the row as it was), for notifications.
  */
-async function updateExisting(client: Queryable, accountId: string, rows: LeadImportRow[]): Promise<Array<LeadRow & { previous_stage: string }>> {
+async function updateExisting(
+  client: Queryable,
+  accountId: string,
+  rows: LeadImportRow[],
+): Promise<Array<LeadRow & { previous_stage: string }>> {
   if (!rows.length) return [];
   const c = columnsOf(rows);
   const { rows: updated } = await client.query<LeadRow & { previous_stage: string }>(
@@ -117,14 +127,21 @@ async function updateExisting(client: Queryable, accountId: string, rows: LeadIm
        leads old
      WHERE l.account_id = $1 AND l.email = r.email AND old.id = l.id AND ${STAGE_STILL_EXISTS}
        AND (SELECT count(*) FROM jsonb_object_keys(l.metadata || r.metadata::jsonb)) <= ${LEAD_LIMITS.metadataKeys}
-     RETURNING ${LEAD_COLUMNS.split(", ").map((column) => `l.${column}`).join(", ")}, old.stage AS previous_stage`,
+     RETURNING ${LEAD_COLUMNS.split(", ")
+       .map((column) => `l.${column}`)
+       .join(", ")}, old.stage AS previous_stage`,
     [accountId, c.email, c.name, c.phone, c.company, c.notes, c.stage, c.metadata],
   );
   return updated;
 }
 
 /** New leads; the pipeline's first stage when none is given. Returns the leads inserted. */
-async function insertNew(client: Queryable, accountId: string, rows: LeadImportRow[], ids: string[]): Promise<LeadRow[]> {
+async function insertNew(
+  client: Queryable,
+  accountId: string,
+  rows: LeadImportRow[],
+  ids: string[],
+): Promise<LeadRow[]> {
   if (!rows.length) return [];
   const c = columnsOf(rows);
   const { rows: inserted } = await client.query<LeadRow>(
@@ -147,17 +164,26 @@ function importChanges(inserted: LeadRow[], updated: Array<LeadRow & { previous_
   for (const row of updated) {
     const lead = toLead(row);
     changes.push({ type: "lead.updated", lead, fields: [] });
-    if (row.previous_stage !== lead.stage) changes.push({ type: "lead.stage_changed", lead, previousStage: row.previous_stage });
+    if (row.previous_stage !== lead.stage)
+      changes.push({ type: "lead.stage_changed", lead, previousStage: row.previous_stage });
   }
   return changes;
 }
 
-async function importBatch(client: Queryable, accountId: string, batch: LeadImportRow[], summary: CsvImportSummary): Promise<void> {
+async function importBatch(
+  client: Queryable,
+  accountId: string,
+  batch: LeadImportRow[],
+  summary: CsvImportSummary,
+): Promise<void> {
   // The batch's stages cannot be removed until it commits (removePipelineStage in pipeline.ts); every
   // statement below reads the pipeline as it is once the lock is held.
   await client.query("SELECT lock_account_pipeline($1::uuid, false)", [accountId]);
   const emails = batch.flatMap((row) => (row.lead.email ? [row.lead.email] : []));
-  const { rows: found } = await client.query<{ email: string }>("SELECT email FROM leads WHERE account_id = $1 AND email = ANY($2::text[])", [accountId, emails]);
+  const { rows: found } = await client.query<{ email: string }>(
+    "SELECT email FROM leads WHERE account_id = $1 AND email = ANY($2::text[])",
+    [accountId, emails],
+  );
   const existing = new Set(found.map((row) => row.email));
   const toUpdate = batch.filter((row) => row.lead.email && existing.has(row.lead.email));
   const toInsert = batch.filter((row) => !row.lead.email || !existing.has(row.lead.email));
@@ -173,13 +199,21 @@ async function importBatch(client: Queryable, accountId: string, batch: LeadImpo
   for (const row of toUpdate) {
     if (updated.has(row.lead.email!)) continue;
     summary.failed++;
-    summary.problems.push({ line: row.line, field: "metadata", message: `The lead would hold more than ${LEAD_LIMITS.metadataKeys} metadata keys.` });
+    summary.problems.push({
+      line: row.line,
+      field: "metadata",
+      message: `The lead would hold more than ${LEAD_LIMITS.metadataKeys} metadata keys.`,
+    });
   }
   toInsert.forEach((row, index) => {
     if (inserted.has(ids[index])) return;
     summary.failed++;
     // Another writer created a lead with this email meanwhile, or the stage was removed meanwhile.
-    summary.problems.push({ line: row.line, message: "The row changed while importing (a lead with this email appeared, or its stage was removed). Import the file again." });
+    summary.problems.push({
+      line: row.line,
+      message:
+        "The row changed while importing (a lead with this email appeared, or its stage was removed). Import the file again.",
+    });
   });
 }
 

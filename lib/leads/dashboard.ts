@@ -40,7 +40,11 @@ export async function listLeadsTable(accountId: string, query: LeadsTableQuery):
     const leads = [...page.data].reverse();
     // Back at the top: the first page, exactly as a fresh visit shows it.
     if (!page.hasMore) return listLeadsTable(accountId, { ...query, cursor: undefined, dir: undefined });
-    return { leads, prevCursor: leads[0] ? cursorOf(leads[0]) : null, nextCursor: leads.length ? cursorOf(leads[leads.length - 1]) : null };
+    return {
+      leads,
+      prevCursor: leads[0] ? cursorOf(leads[0]) : null,
+      nextCursor: leads.length ? cursorOf(leads[leads.length - 1]) : null,
+    };
   }
   const page = await listLeads(accountId, { ...filters, limit: query.limit, order: "desc", cursor });
   const leads = page.data;

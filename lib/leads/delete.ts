@@ -7,7 +7,10 @@ import { LEAD_NOT_FOUND, type LeadContext } from "./model";
 import { inTransaction } from "./sql";
 
 /** Deletes a lead of the account; the delete and its audit entry commit together. */
-export async function deleteLead(context: LeadContext, id: string): Promise<{ ok: true; name: string } | Failure<"not_found">> {
+export async function deleteLead(
+  context: LeadContext,
+  id: string,
+): Promise<{ ok: true; name: string } | Failure<"not_found">> {
   if (!isPublicId(id, "lead")) return LEAD_NOT_FOUND;
   return inTransaction(async (client) => {
     const { rows } = await client.query<{ name: string | null; email: string | null; phone: string | null }>(

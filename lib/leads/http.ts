@@ -42,7 +42,10 @@ function writeResponse(result: LeadWriteResult, { context, body, write }: WriteA
   if (result.ok) {
     const status = write === "create" ? 201 : 200;
     const headers = status === 201 ? { Location: `/api/public/leads/${result.lead.id}` } : undefined;
-    return jsonResponse(reader ? serializeLead(result.lead) : leadWriteReceipt(result.lead, body, write), { status, headers });
+    return jsonResponse(reader ? serializeLead(result.lead) : leadWriteReceipt(result.lead, body, write), {
+      status,
+      headers,
+    });
   }
   switch (result.code) {
     case "invalid":
@@ -66,7 +69,15 @@ export async function listLeadsRoute(request: Request, context: ApiKeyContext<un
   const query = parseWith(listLeadsQuerySchema, queryObject(new URL(request.url)));
   if (!query.ok) return invalidRequestResponse(query.details);
   const { limit, order, cursor, q, stage, created_after, updated_after } = query.value;
-  const page = await listLeads(context.account.id, { limit, order, cursor, q, stage, createdAfter: created_after, updatedAfter: updated_after });
+  const page = await listLeads(context.account.id, {
+    limit,
+    order,
+    cursor,
+    q,
+    stage,
+    createdAfter: created_after,
+    updatedAfter: updated_after,
+  });
   return listResponse({ ...page, data: page.data.map(serializeLead) });
 }
 
@@ -75,7 +86,11 @@ export async function createLeadRoute(request: Request, context: ApiKeyContext<u
   return idempotentJsonWrite(request, context.key.id, async (body) => {
     const input = parseWith(createLeadSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
-    return writeResponse(await createLead(leadContext(context), input.value), { context, body: asRecord(body), write: "create" });
+    return writeResponse(await createLead(leadContext(context), input.value), {
+      context,
+      body: asRecord(body),
+      write: "create",
+    });
   });
 }
 
@@ -95,7 +110,11 @@ export async function updateLeadRoute(request: Request, context: ApiKeyContext<I
   if (!json.ok) return json.response;
   const input = parseWith(updateLeadSchema, json.value);
   if (!input.ok) return invalidRequestResponse(input.details);
-  return writeResponse(await updateLead(leadContext(context), id, input.value), { context, body: asRecord(json.value), write: "update" });
+  return writeResponse(await updateLead(leadContext(context), id, input.value), {
+    context,
+    body: asRecord(json.value),
+    write: "update",
+  });
 }
 
 /** POST /api/public/leads/{id}/stage (write:leads): `{"stage": "won"}`, answers the lead. */
@@ -104,7 +123,11 @@ export async function changeLeadStageRoute(request: Request, context: ApiKeyCont
   return idempotentJsonWrite(request, context.key.id, async (body) => {
     const input = parseWith(changeStageSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
-    return writeResponse(await changeLeadStage(leadContext(context), id, input.value.stage), { context, body: asRecord(body), write: "stage" });
+    return writeResponse(await changeLeadStage(leadContext(context), id, input.value.stage), {
+      context,
+      body: asRecord(body),
+      write: "stage",
+    });
   });
 }
 

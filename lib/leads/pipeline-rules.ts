@@ -11,7 +11,8 @@ const STAGE_KEY_MAX = 40;
 export function checkStageLabel(raw: string): { ok: true; value: string } | { ok: false; message: string } {
   const value = raw.trim().replace(/\s+/g, " ");
   if (!value) return { ok: false, message: "Enter a name for the stage." };
-  if (Array.from(value).length > STAGE_LABEL_MAX) return { ok: false, message: `Use at most ${STAGE_LABEL_MAX} characters.` };
+  if (Array.from(value).length > STAGE_LABEL_MAX)
+    return { ok: false, message: `Use at most ${STAGE_LABEL_MAX} characters.` };
   if (/[\u0000-\u001f\u007f]/.test(value)) return { ok: false, message: "Use letters, digits and punctuation only." };
   return { ok: true, value };
 }

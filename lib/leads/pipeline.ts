@@ -34,7 +34,9 @@ export type PipelineEditResult =
 
 /** Run for every new account, inside its sign-up transaction. */
 export async function createDefaultPipeline(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
-  await tx.pipelineStage.createMany({ data: DEFAULT_STAGES.map((stage, position) => ({ accountId, ...stage, position })) });
+  await tx.pipelineStage.createMany({
+    data: DEFAULT_STAGES.map((stage, position) => ({ accountId, ...stage, position })),
+  });
 }
 
 export async function listPipelineStages(accountId: string): Promise<PipelineStage[]> {
@@ -63,8 +65,11 @@ async function writeOrder(client: Queryable, accountId: string, keys: string[]):
 const actorUserId = (context: LeadContext) => (context.actor.type === "user" ? context.actor.userId : null);
 const notFound = { ok: false, code: "not_found", message: "That stage no longer exists. Reload the page." } as const;
 const sameLabel = (stages: PipelineStage[], label: string, except?: string) =>
-  stages.some((stage) => stage.key !== except && stage.label.toLocaleLowerCase("en-US") === label.toLocaleLowerCase("en-US"));
-const duplicateLabel = (label: string) => ({ ok: false, code: "invalid", message: `A stage named “${label}” already exists.` }) as const;
+  stages.some(
+    (stage) => stage.key !== except && stage.label.toLocaleLowerCase("en-US") === label.toLocaleLowerCase("en-US"),
+  );
+const duplicateLabel = (label: string) =>
+  ({ ok: false, code: "invalid", message: `A stage named “${label}” already exists.` }) as const;
 
 /** Appends a stage; its key is derived from the label and unique within the pipeline. */
 export async function addPipelineStage(context: LeadContext, rawLabel: string): Promise<PipelineEditResult> {
@@ -72,10 +77,16 @@ export async function addPipelineStage(context: LeadContext, rawLabel: string): 
   if (!label.ok) return { ok: false, code: "invalid", message: label.message };
   return inTransaction(async (client) => {
     const stages = await lockStages(client, context.accountId);
-    if (stages.length >= MAX_STAGES) return { ok: false, code: "too_many", message: `A pipeline has at most ${MAX_STAGES} stages.` } as const;
+    if (stages.length >= MAX_STAGES)
+      return { ok: false, code: "too_many", message: `A pipeline has at most ${MAX_STAGES} stages.` } as const;
     if (sameLabel(stages, label.value)) return duplicateLabel(label.value);
     const key = deriveStageKey(label.value, new Set(stages.map((stage) => stage.key)));
-    await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [context.accountId, key, label.value, stages.length]);
+    await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [
+      context.accountId,
+      key,
+      label.value,
+      stages.length,
+    ]);
     await writeOrder(client, context.accountId, [...stages.map((stage) => stage.key), key]);
     await recordAuditSql(client, {
       accountId: context.accountId,
@@ -88,7 +99,11 @@ export async function addPipelineStage(context: LeadContext, rawLabel: string): 
 }
 
 /** Changes a stage's label; its key (what leads and API clients hold) stays. */
-export async function renamePipelineStage(context: LeadContext, key: string, rawLabel: string): Promise<PipelineEditResult> {
+export async function renamePipelineStage(
+  context: LeadContext,
+  key: string,
+  rawLabel: string,
+): Promise<PipelineEditResult> {
   const label = checkStageLabel(rawLabel);
   if (!label.ok) return { ok: false, code: "invalid", message: label.message };
   return inTransaction(async (client) => {
@@ -97,7 +112,11 @@ export async function renamePipelineStage(context: LeadContext, key: string, raw
     if (!stage) return notFound;
     if (stage.label === label.value) return { ok: true, stages } as const;
     if (sameLabel(stages, label.value, key)) return duplicateLabel(label.value);
-    await client.query("UPDATE pipeline_stages SET label = $3 WHERE account_id = $1 AND key = $2", [context.accountId, key, label.value]);
+    await client.query("UPDATE pipeline_stages SET label = $3 WHERE account_id = $1 AND key = $2", [
+      context.accountId,
+      key,
+      label.value,
+    ]);
     await recordAuditSql(client, {
       accountId: context.accountId,
       actorUserId: actorUserId(context),
@@ -110,7 +129,12 @@ export async function renamePipelineStage(context: LeadContext, key: string, raw
 }
 
 /** Writes `keys` as the order of the locked `stages` (same set), with its audit entry; a no-op when unchanged. */
-async function applyOrder(client: Queryable, context: LeadContext, stages: PipelineStage[], keys: string[]): Promise<PipelineEditResult> {
+async function applyOrder(
+  client: Queryable,
+  context: LeadContext,
+  stages: PipelineStage[],
+  keys: string[],
+): Promise<PipelineEditResult> {
   if (keys.every((key, index) => key === stages[index].key)) return { ok: true, stages } as const;
   await writeOrder(client, context.accountId, keys);
   await recordAuditSql(client, {
@@ -128,8 +152,16 @@ export async function reorderPipelineStages(context: LeadContext, keys: string[]
   return inTransaction(async (client) => {
     const stages = await lockStages(client, context.accountId);
     const current = stages.map((stage) => stage.key);
-    const sameSet = keys.length === current.length && new Set(keys).size === keys.length && keys.every((key) => current.includes(key));
-    if (!sameSet) return { ok: false, code: "conflict", message: "The pipeline changed while you were editing it. Reload the page and try again." } as const;
+    const sameSet =
+      keys.length === current.length &&
+      new Set(keys).size === keys.length &&
+      keys.every((key) => current.includes(key));
+    if (!sameSet)
+      return {
+        ok: false,
+        code: "conflict",
+        message: "The pipeline changed while you were editing it. Reload the page and try again.",
+      } as const;
     return applyOrder(client, context, stages, keys);
   });
 }
@@ -138,7 +170,11 @@ export async function reorderPipelineStages(context: LeadContext, keys: string[]
  * Moves one stage a place up (earlier) or down, relative to the order as it is now. The order is read
  * under the stages' lock, so two quick moves apply one after the other instead of the second undoing the first.
  */
-export async function movePipelineStage(context: LeadContext, key: string, direction: "up" | "down"): Promise<PipelineEditResult> {
+export async function movePipelineStage(
+  context: LeadContext,
+  key: string,
+  direction: "up" | "down",
+): Promise<PipelineEditResult> {
   return inTransaction(async (client) => {
     const stages = await lockStages(client, context.accountId);
     const keys = stages.map((stage) => stage.key);
@@ -166,7 +202,8 @@ export async function removePipelineStage(context: LeadContext, key: string): Pr
     const stages = await lockStages(client, accountId);
     const stage = stages.find((candidate) => candidate.key === key);
     if (!stage) return notFound;
-    if (stages.length === 1) return { ok: false, code: "last_stage", message: "A pipeline needs at least one stage." } as const;
+    if (stages.length === 1)
+      return { ok: false, code: "last_stage", message: "A pipeline needs at least one stage." } as const;
     await client.query("SET LOCAL lock_timeout = '5s'");
     await client.query("SELECT lock_account_pipeline($1::uuid, true)", [accountId]);
     const { rowCount } = await client.query(
@@ -175,7 +212,11 @@ export async function removePipelineStage(context: LeadContext, key: string): Pr
       [accountId, key],
     );
     if (rowCount === 0) return "in_use" as const;
-    await writeOrder(client, accountId, stages.filter((candidate) => candidate.key !== key).map((candidate) => candidate.key));
+    await writeOrder(
+      client,
+      accountId,
+      stages.filter((candidate) => candidate.key !== key).map((candidate) => candidate.key),
+    );
     await recordAuditSql(client, {
       accountId,
       actorUserId: actorUserId(context),
@@ -190,7 +231,10 @@ export async function removePipelineStage(context: LeadContext, key: string): Pr
 }
 
 export async function countLeadsInStage(accountId: string, key: string): Promise<number> {
-  const { rows } = await db.pool.query<{ count: number }>("SELECT count(*)::int AS count FROM leads WHERE account_id = $1 AND stage = $2", [accountId, key]);
+  const { rows } = await db.pool.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM leads WHERE account_id = $1 AND stage = $2",
+    [accountId, key],
+  );
   return rows[0].count;
 }
 

@@ -15,7 +15,10 @@ import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 
 export async function getLead(accountId: string, id: string): Promise<Lead | null> {
   if (!isPublicId(id, "lead")) return null;
-  const { rows } = await db.pool.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  const { rows } = await db.pool.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2`, [
+    accountId,
+    id,
+  ]);
   return rows[0] ? toLead(rows[0]) : null;
 }
 
@@ -47,7 +50,15 @@ export function buildListQuery(accountId: string, options: ListLeadsOptions): { 
   const desc = options.order === "desc";
   if (options.cursor) {
     const key = [options.cursor.createdAt, options.cursor.id];
-    where.push(keysetCondition(["created_at", "id"], LEAD_CURSOR.parts, key, desc ? "descending" : "ascending", (value, cast) => `${param(value)}::${cast}`));
+    where.push(
+      keysetCondition(
+        ["created_at", "id"],
+        LEAD_CURSOR.parts,
+        key,
+        desc ? "descending" : "ascending",
+        (value, cast) => `${param(value)}::${cast}`,
+      ),
+    );
   }
   const direction = desc ? "DESC" : "ASC";
   const text = `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(" AND ")}
@@ -58,5 +69,7 @@ export function buildListQuery(accountId: string, options: ListLeadsOptions): { 
 export async function listLeads(accountId: string, options: ListLeadsOptions): Promise<Page<Lead>> {
   const { text, values } = buildListQuery(accountId, options);
   const { rows } = await db.pool.query<LeadRow>(text, values);
-  return keysetPage(rows.map(toLead), options.limit, (last) => encodeCursor(LEAD_CURSOR.tag, [last.createdAt, last.id]));
+  return keysetPage(rows.map(toLead), options.limit, (last) =>
+    encodeCursor(LEAD_CURSOR.tag, [last.createdAt, last.id]),
+  );
 }

@@ -21,7 +21,11 @@ const TIMESTAMPS: Record<LeadWrite, ReadonlyArray<"created_at" | "updated_at" | 
  * leaves the stage as it is (PATCH) or takes the pipeline's first (create), neither of which the writer
  * chose. Of `metadata`, only the keys the request named are answered (a deleted key is absent).
  */
-export function leadWriteReceipt(lead: Lead, body: Record<string, unknown>, write: LeadWrite): Partial<ApiLead> & { id: string } {
+export function leadWriteReceipt(
+  lead: Lead,
+  body: Record<string, unknown>,
+  write: LeadWrite,
+): Partial<ApiLead> & { id: string } {
   const full = serializeLead(lead);
   const receipt: Partial<ApiLead> & { id: string } = { id: lead.id };
   for (const field of TEXT_FIELDS) if (field in body) receipt[field] = full[field];
@@ -30,7 +34,9 @@ export function leadWriteReceipt(lead: Lead, body: Record<string, unknown>, writ
   if ("metadata" in body) {
     const sent = body.metadata;
     const keys = sent && typeof sent === "object" ? Object.keys(sent) : [];
-    receipt.metadata = Object.fromEntries(keys.filter((key) => Object.hasOwn(full.metadata, key)).map((key) => [key, full.metadata[key]]));
+    receipt.metadata = Object.fromEntries(
+      keys.filter((key) => Object.hasOwn(full.metadata, key)).map((key) => [key, full.metadata[key]]),
+    );
   }
   for (const stamp of TIMESTAMPS[write]) receipt[stamp] = full[stamp];
   if (write === "update" && stageSet) receipt.stage_changed_at = full.stage_changed_at;

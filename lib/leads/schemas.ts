@@ -14,7 +14,6 @@ import { isPublicId } from "@/lib/platform/ids";
  * field is unchanged and null or "" clears it. Metadata values set to null are deleted on PATCH.
  */
 
-
 export const LEAD_LIMITS = {
   name: 200,
   email: 320,
@@ -63,23 +62,38 @@ const emailFormat = z.email();
 const email = text(LEAD_LIMITS.email)
   .refine((value) => value == null || emailFormat.safeParse(value).success, "Must be a valid email address.")
   .transform((value) => (value == null ? value : value.toLowerCase()))
-  .meta({ maxLength: LEAD_LIMITS.email, format: "email", description: "Stored lower-cased; unique per account.", example: "ada@example.com" });
+  .meta({
+    maxLength: LEAD_LIMITS.email,
+    format: "email",
+    description: "Stored lower-cased; unique per account.",
+    example: "ada@example.com",
+  });
 
 const stageKey = z
   .string({ error: "Must be a string." })
   .trim()
   .min(1, "Must not be empty.")
   .pipe(string(LEAD_LIMITS.stage))
-  .meta({ maxLength: LEAD_LIMITS.stage, description: "A stage key of the account's pipeline (GET /api/public/pipeline).", example: "qualified" });
+  .meta({
+    maxLength: LEAD_LIMITS.stage,
+    description: "A stage key of the account's pipeline (GET /api/public/pipeline).",
+    example: "qualified",
+  });
 
 /** Sent keys with string values (or null: delete on PATCH, ignored on create). */
 export const metadataSchema = z
   .record(
-    z.string().min(1, "Keys must not be empty.").max(LEAD_LIMITS.metadataKey, `Keys use at most ${LEAD_LIMITS.metadataKey} characters.`),
+    z
+      .string()
+      .min(1, "Keys must not be empty.")
+      .max(LEAD_LIMITS.metadataKey, `Keys use at most ${LEAD_LIMITS.metadataKey} characters.`),
     string(LEAD_LIMITS.metadataValue).nullable(),
     { error: "Must be a JSON object of string values." },
   )
-  .refine((value) => Object.keys(value).length <= LEAD_LIMITS.metadataKeys, `Use at most ${LEAD_LIMITS.metadataKeys} keys.`)
+  .refine(
+    (value) => Object.keys(value).length <= LEAD_LIMITS.metadataKeys,
+    `Use at most ${LEAD_LIMITS.metadataKeys} keys.`,
+  )
   .meta({
     maxProperties: LEAD_LIMITS.metadataKeys,
     description: `Up to ${LEAD_LIMITS.metadataKeys} string values; keys of 1–${LEAD_LIMITS.metadataKey} characters, values up to ${LEAD_LIMITS.metadataValue}. On PATCH a null value deletes its key.`,
@@ -93,7 +107,10 @@ const leadFields = {
   email,
   phone: text(LEAD_LIMITS.phone).meta({ example: "+44 20 7946 0958" }),
   company: text(LEAD_LIMITS.company).meta({ example: "Analytical Engines Ltd" }),
-  source: text(LEAD_LIMITS.source).meta({ description: "Where the lead came from: chat, api, import, dashboard or your own text. Default: api.", example: "website-form" }),
+  source: text(LEAD_LIMITS.source).meta({
+    description: "Where the lead came from: chat, api, import, dashboard or your own text. Default: api.",
+    example: "website-form",
+  }),
   notes: text(LEAD_LIMITS.notes),
   stage: stageKey.nullish(),
   metadata: metadataSchema.nullish(),
@@ -104,7 +121,10 @@ export const AT_LEAST_ONE = "Send at least one of name, email or phone.";
 
 /** The refinement below in JSON Schema: one of the three fields holds more than whitespace. */
 const atLeastOneInJsonSchema = {
-  anyOf: (["name", "email", "phone"] as const).map((field) => ({ required: [field], properties: { [field]: { type: "string", pattern: "\\S" } } })),
+  anyOf: (["name", "email", "phone"] as const).map((field) => ({
+    required: [field],
+    properties: { [field]: { type: "string", pattern: "\\S" } },
+  })),
 };
 
 /** POST /api/public/leads */
@@ -119,7 +139,9 @@ export const createLeadSchema = z
     source: lead.source ?? null,
     notes: lead.notes ?? null,
     stage: lead.stage ?? null,
-    metadata: Object.fromEntries(Object.entries(lead.metadata ?? {}).filter((entry): entry is [string, string] => entry[1] !== null)),
+    metadata: Object.fromEntries(
+      Object.entries(lead.metadata ?? {}).filter((entry): entry is [string, string] => entry[1] !== null),
+    ),
   }))
   .meta({
     id: "CreateLeadRequest",
@@ -150,7 +172,12 @@ export const changeStageSchema = z.object({ stage: stageKey }, objectError).meta
 
 const dateTime = z
   .string()
-  .pipe(z.iso.datetime({ offset: true, error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z." }))
+  .pipe(
+    z.iso.datetime({
+      offset: true,
+      error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z.",
+    }),
+  )
   .transform((value) => new Date(value))
   .meta({ format: "date-time", example: "2026-01-31T09:00:00Z" });
 
@@ -173,16 +200,28 @@ export const listLeadsQuerySchema = z.object({
     .pipe(string(LEAD_LIMITS.q))
     .optional()
     .transform((value) => value || null)
-    .meta({ maxLength: LEAD_LIMITS.q, description: "Search name, email and company (case-insensitive, substring).", example: "lovelace" }),
+    .meta({
+      maxLength: LEAD_LIMITS.q,
+      description: "Search name, email and company (case-insensitive, substring).",
+      example: "lovelace",
+    }),
   stage: z
     .string()
     .trim()
     .pipe(string(LEAD_LIMITS.stage))
     .optional()
     .transform((value) => value || null)
-    .meta({ maxLength: LEAD_LIMITS.stage, description: "Only leads in this pipeline stage (a stage key).", example: "new" }),
-  created_after: dateTime.optional().meta({ description: "Only leads created after this instant (ISO 8601 with a time zone)." }),
-  updated_after: dateTime.optional().meta({ description: "Only leads updated after this instant; for polling changes." }),
+    .meta({
+      maxLength: LEAD_LIMITS.stage,
+      description: "Only leads in this pipeline stage (a stage key).",
+      example: "new",
+    }),
+  created_after: dateTime
+    .optional()
+    .meta({ description: "Only leads created after this instant (ISO 8601 with a time zone)." }),
+  updated_after: dateTime
+    .optional()
+    .meta({ description: "Only leads updated after this instant; for polling changes." }),
 });
 
 export type ListLeadsQuery = z.output<typeof listLeadsQuerySchema>;

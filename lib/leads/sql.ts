@@ -54,14 +54,16 @@ export function toLead(row: LeadRow): Lead {
   };
 }
 
-
 /**
  * Whether a lead may be moved into stage `key`. Takes the account's pipeline lock, shared, until the
  * transaction ends, so the stage cannot be removed before the lead is written (removePipelineStage in
  * pipeline.ts); call it inside the transaction that writes the lead.
  */
 export async function stageExists(client: Queryable, accountId: string, key: string): Promise<boolean> {
-  const { rows } = await client.query<{ key: string | null }>("SELECT lead_stage_for_write($1::uuid, $2::text) AS key", [accountId, key]);
+  const { rows } = await client.query<{ key: string | null }>(
+    "SELECT lead_stage_for_write($1::uuid, $2::text) AS key",
+    [accountId, key],
+  );
   return rows[0]?.key === key;
 }
 
@@ -83,11 +85,16 @@ export async function stageKeys(client: Queryable, accountId: string): Promise<s
 
 export async function unknownStageProblem(client: Queryable, accountId: string) {
   const keys = await stageKeys(client, accountId);
-  return { field: "stage", message: keys.length ? `Unknown stage. Use one of: ${keys.join(", ")}.` : "The pipeline has no stages." };
+  return {
+    field: "stage",
+    message: keys.length ? `Unknown stage. Use one of: ${keys.join(", ")}.` : "The pipeline has no stages.",
+  };
 }
 
 export async function leadIdByEmail(client: Queryable, accountId: string, email: string): Promise<string | null> {
-  const { rows } = await client.query<{ id: string }>("SELECT id FROM leads WHERE account_id = $1 AND email = $2", [accountId, email]);
+  const { rows } = await client.query<{ id: string }>("SELECT id FROM leads WHERE account_id = $1 AND email = $2", [
+    accountId,
+    email,
+  ]);
   return rows[0]?.id ?? null;
 }
-

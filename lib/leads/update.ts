@@ -3,9 +3,26 @@ import { db } from "@/lib/platform/db/client";
 import { isUniqueViolation } from "@/lib/platform/db/errors";
 import { isPublicId } from "@/lib/platform/ids";
 import { recordLeadChanges } from "./changes";
-import { LEAD_NOT_FOUND, leadExists, leadInvalid, type Lead, type LeadChange, type LeadContext, type LeadWriteResult } from "./model";
+import {
+  LEAD_NOT_FOUND,
+  leadExists,
+  leadInvalid,
+  type Lead,
+  type LeadChange,
+  type LeadContext,
+  type LeadWriteResult,
+} from "./model";
 import { AT_LEAST_ONE, LEAD_LIMITS, type MetadataChanges, type UpdateLeadBody } from "./schemas";
-import { inTransaction, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknownStageProblem, type LeadRow, type Queryable } from "./sql";
+import {
+  inTransaction,
+  LEAD_COLUMNS,
+  leadIdByEmail,
+  stageExists,
+  toLead,
+  unknownStageProblem,
+  type LeadRow,
+  type Queryable,
+} from "./sql";
 
 /*
  * Updates read the lead FOR UPDATE inside a transaction, apply the change, check the rules that span
@@ -16,11 +33,17 @@ import { inTransaction, LEAD_COLUMNS, leadIdByEmail, stageExists, toLead, unknow
 const TEXT_FIELDS = ["name", "email", "phone", "company", "source", "notes"] as const;
 
 async function lockLead(client: Queryable, accountId: string, id: string): Promise<Lead | null> {
-  const { rows } = await client.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2 FOR UPDATE`, [accountId, id]);
+  const { rows } = await client.query<LeadRow>(
+    `SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND id = $2 FOR UPDATE`,
+    [accountId, id],
+  );
   return rows[0] ? toLead(rows[0]) : null;
 }
 
-function mergeMetadata(current: Record<string, string>, changes: MetadataChanges | "clear" | undefined): Record<string, string> {
+function mergeMetadata(
+  current: Record<string, string>,
+  changes: MetadataChanges | "clear" | undefined,
+): Record<string, string> {
   if (changes === undefined) return current;
   if (changes === "clear") return {};
   const merged = { ...current };
@@ -57,7 +80,9 @@ export async function updateLead(context: LeadContext, id: string, body: UpdateL
       }
       if (!next.name && !next.email && !next.phone) return leadInvalid([{ field: "name", message: AT_LEAST_ONE }]);
       if (Object.keys(next.metadata).length > LEAD_LIMITS.metadataKeys) {
-        return leadInvalid([{ field: "metadata", message: `A lead holds at most ${LEAD_LIMITS.metadataKeys} metadata keys.` }]);
+        return leadInvalid([
+          { field: "metadata", message: `A lead holds at most ${LEAD_LIMITS.metadataKeys} metadata keys.` },
+        ]);
       }
       if (changed.length === 0) return { ok: true, lead: current } as const;
 
@@ -65,11 +90,23 @@ export async function updateLead(context: LeadContext, id: string, body: UpdateL
         `UPDATE leads SET name = $3, email = $4, phone = $5, company = $6, source = $7, notes = $8, metadata = $9::jsonb,
            stage = $10, updated_at = now(), stage_changed_at = CASE WHEN stage = $10 THEN stage_changed_at ELSE now() END
          WHERE account_id = $1 AND id = $2 RETURNING ${LEAD_COLUMNS}`,
-        [accountId, id, next.name, next.email, next.phone, next.company, next.source, next.notes, JSON.stringify(next.metadata), next.stage],
+        [
+          accountId,
+          id,
+          next.name,
+          next.email,
+          next.phone,
+          next.company,
+          next.source,
+          next.notes,
+          JSON.stringify(next.metadata),
+          next.stage,
+        ],
       );
       const lead = toLead(rows[0]);
       const changes: LeadChange[] = [{ type: "lead.updated", lead, fields: changed }];
-      if (lead.stage !== current.stage) changes.push({ type: "lead.stage_changed", lead, previousStage: current.stage });
+      if (lead.stage !== current.stage)
+        changes.push({ type: "lead.stage_changed", lead, previousStage: current.stage });
       await recordLeadChanges(client, context, changes);
       return { ok: true, lead } as const;
     });

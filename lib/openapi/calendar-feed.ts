@@ -10,7 +10,10 @@ import { errorResponse, internalError, unavailable } from "./common";
 export const CALENDAR_FEED_PATH = "/api/v1/events/calendar/{token}";
 
 const cacheHeaders = {
-  ETag: z.string().meta({ description: "The feed's version; send it back in If-None-Match.", example: '"p2Vn0c8Qh7mWq1ZfX4rT9yKbL6sJ3dAe"' }),
+  ETag: z.string().meta({
+    description: "The feed's version; send it back in If-None-Match.",
+    example: '"p2Vn0c8Qh7mWq1ZfX4rT9yKbL6sJ3dAe"',
+  }),
   "Cache-Control": z.literal("private, no-cache"),
 };
 
@@ -29,14 +32,26 @@ export const calendarFeedPaths: ZodOpenApiPathsObject = {
       "x-required-scope": null,
       requestParams: {
         path: z.object({
-          token: z.string().meta({ description: "The feed's secret token followed by `.ics`.", example: "q9Lr0mVx3bN7tYc2KdF8hJ5sW1pZ6aE4gU0iO3nR7kM.ics" }),
+          token: z.string().meta({
+            description: "The feed's secret token followed by `.ics`.",
+            example: "q9Lr0mVx3bN7tYc2KdF8hJ5sW1pZ6aE4gU0iO3nR7kM.ics",
+          }),
         }),
-        header: z.object({ "If-None-Match": z.string().optional().meta({ description: "An ETag of an earlier answer." }) }),
+        header: z.object({
+          "If-None-Match": z.string().optional().meta({ description: "An ETag of an earlier answer." }),
+        }),
       },
       responses: {
-        200: { description: "The calendar.", headers: z.object(cacheHeaders), content: { "text/calendar": { schema: z.string() } } },
+        200: {
+          description: "The calendar.",
+          headers: z.object(cacheHeaders),
+          content: { "text/calendar": { schema: z.string() } },
+        },
         304: { description: "Unchanged since the ETag sent in If-None-Match.", headers: z.object(cacheHeaders) },
-        404: errorResponse("No feed has this token (a wrong one, or one rotated away): the same answer as any unknown API path.", ["not_found"]),
+        404: errorResponse(
+          "No feed has this token (a wrong one, or one rotated away): the same answer as any unknown API path.",
+          ["not_found"],
+        ),
         500: internalError(),
         503: unavailable(),
       },

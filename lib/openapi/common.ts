@@ -18,11 +18,18 @@ export const SECURITY_SCHEME = "apiKey";
 
 export const errorDetailSchema = z
   .object({
-    field: z.string().optional().meta({ description: "The field (dotted for nested ones, e.g. metadata.plan) or header concerned." }),
+    field: z
+      .string()
+      .optional()
+      .meta({ description: "The field (dotted for nested ones, e.g. metadata.plan) or header concerned." }),
     message: z.string(),
   })
   .catchall(z.unknown())
-  .meta({ id: "ErrorDetail", description: "One problem; some codes add fields (e.g. lead_exists adds lead_id for a key with read:leads, insufficient_scope adds scope)." });
+  .meta({
+    id: "ErrorDetail",
+    description:
+      "One problem; some codes add fields (e.g. lead_exists adds lead_id for a key with read:leads, insufficient_scope adds scope).",
+  });
 
 /** The error body with `error.code` limited to `codes`: the answers a client must handle at this status. */
 export function errorBodySchema(codes: Codes) {
@@ -46,7 +53,11 @@ export const rateLimitHeaders = {
 
 const retryAfter = (description: string) => ({ "Retry-After": integerHeader(description) });
 
-export function errorResponse(description: string, codes: Codes, headers?: Record<string, z.ZodType>): ZodOpenApiResponseObject {
+export function errorResponse(
+  description: string,
+  codes: Codes,
+  headers?: Record<string, z.ZodType>,
+): ZodOpenApiResponseObject {
   return {
     description: `${description} Codes: ${codes.map((code) => `\`${code}\``).join(", ")}.`,
     ...(headers ? { headers: z.object(headers) } : {}),
@@ -55,25 +66,39 @@ export function errorResponse(description: string, codes: Codes, headers?: Recor
 }
 
 /** A JSON success answer; the key-authenticated ones carry the key's rate budget. */
-export function jsonResponse(description: string, schema: z.ZodType, headers: Record<string, z.ZodType> = {}): ZodOpenApiResponseObject {
+export function jsonResponse(
+  description: string,
+  schema: z.ZodType,
+  headers: Record<string, z.ZodType> = {},
+): ZodOpenApiResponseObject {
   return { description, headers: z.object(headers), content: { "application/json": { schema } } };
 }
 
 export const invalidRequest = (codes: Codes = ["invalid_request"]) =>
   errorResponse("The request is not valid: `details` names each field (or header) and what is wrong with it.", codes);
 
-export const payloadTooLarge = (limit: string) => errorResponse(`The body is larger than ${limit}; it was not read.`, ["payload_too_large"]);
+export const payloadTooLarge = (limit: string) =>
+  errorResponse(`The body is larger than ${limit}; it was not read.`, ["payload_too_large"]);
 
 export const rateLimited = (what: string) =>
-  errorResponse(`Too many requests for ${what} in this minute. Wait \`Retry-After\` seconds, then retry with backoff.`, ["rate_limited"], {
-    ...rateLimitHeaders,
-    ...retryAfter("Seconds to wait before retrying."),
-  });
+  errorResponse(
+    `Too many requests for ${what} in this minute. Wait \`Retry-After\` seconds, then retry with backoff.`,
+    ["rate_limited"],
+    {
+      ...rateLimitHeaders,
+      ...retryAfter("Seconds to wait before retrying."),
+    },
+  );
 
 export const unavailable = () =>
-  errorResponse("The database cannot be reached; nothing was changed. Retry after `Retry-After` seconds.", ["unavailable"], retryAfter("Seconds to wait before retrying."));
+  errorResponse(
+    "The database cannot be reached; nothing was changed. Retry after `Retry-After` seconds.",
+    ["unavailable"],
+    retryAfter("Seconds to wait before retrying."),
+  );
 
-export const internalError = () => errorResponse("An unexpected error; nothing is said about its cause. Retry later.", ["internal_error"]);
+export const internalError = () =>
+  errorResponse("An unexpected error; nothing is said about its cause. Retry later.", ["internal_error"]);
 
 /** Other 403 answers an operation gives besides insufficient_scope (e.g. plan_limit_reached). */
 export type ExtraForbidden = { codes: Codes; description: string };
@@ -89,10 +114,16 @@ export function apiKeyResponses(scope: Scope | null, forbidden?: ExtraForbidden)
     ),
     ...(scope
       ? {
-          403: errorResponse(forbidden ? `${scopeText} ${forbidden.description}` : scopeText, ["insufficient_scope", ...(forbidden?.codes ?? [])], {
-            // Only insufficient_scope carries the challenge.
-            "WWW-Authenticate": (forbidden ? z.string().optional() : z.string()).meta({ example: `Bearer error="insufficient_scope", scope="${scope}"` }),
-          }),
+          403: errorResponse(
+            forbidden ? `${scopeText} ${forbidden.description}` : scopeText,
+            ["insufficient_scope", ...(forbidden?.codes ?? [])],
+            {
+              // Only insufficient_scope carries the challenge.
+              "WWW-Authenticate": (forbidden ? z.string().optional() : z.string()).meta({
+                example: `Bearer error="insufficient_scope", scope="${scope}"`,
+              }),
+            },
+          ),
         }
       : {}),
     429: rateLimited("this API key"),
@@ -102,8 +133,14 @@ export function apiKeyResponses(scope: Scope | null, forbidden?: ExtraForbidden)
 }
 
 /** Security and scope of a bearer-key operation: machine-readable (`x-required-scope`) and in its text. */
-export function apiKeyOperation(scope: Scope | null, operation: ZodOpenApiOperationObject, forbidden?: ExtraForbidden): ZodOpenApiOperationObject {
-  const scopeText = scope ? `Requires an API key with the \`${scope}\` scope.` : "Any valid API key may call it, whatever its scopes.";
+export function apiKeyOperation(
+  scope: Scope | null,
+  operation: ZodOpenApiOperationObject,
+  forbidden?: ExtraForbidden,
+): ZodOpenApiOperationObject {
+  const scopeText = scope
+    ? `Requires an API key with the \`${scope}\` scope.`
+    : "Any valid API key may call it, whatever its scopes.";
   return {
     ...operation,
     description: [operation.description, `**Scope:** ${scopeText}`].filter(Boolean).join("\n\n"),
@@ -126,12 +163,15 @@ export const idempotencyKeyHeader = z
   });
 
 export const idempotentReplayedHeader = {
-  "Idempotent-Replayed": z.literal("true").optional().meta({ description: "Present when this is the stored answer to an earlier request with the same Idempotency-Key." }),
+  "Idempotent-Replayed": z.literal("true").optional().meta({
+    description: "Present when this is the stored answer to an earlier request with the same Idempotency-Key.",
+  }),
 };
 
 const CONFLICTS = {
   lead_exists: "`lead_exists`: the email belongs to another lead of the account; `details[0].lead_id` is its id.",
-  idempotency_key_reused: "`idempotency_key_reused`: this Idempotency-Key was used for a different request; use a new key per request.",
+  idempotency_key_reused:
+    "`idempotency_key_reused`: this Idempotency-Key was used for a different request; use a new key per request.",
   idempotency_request_in_progress:
     "`idempotency_request_in_progress`: the first request with this Idempotency-Key is still running; retry after `Retry-After` seconds.",
 } as const;
@@ -141,7 +181,14 @@ export type ConflictCode = keyof typeof CONFLICTS;
 export function conflictResponse(codes: readonly [ConflictCode, ...ConflictCode[]]): ZodOpenApiResponseObject {
   const response = errorResponse(codes.map((code) => CONFLICTS[code]).join(" "), codes);
   if (!codes.includes("idempotency_request_in_progress")) return response;
-  return { ...response, headers: z.object({ "Retry-After": integerHeader("Seconds to wait before retrying (idempotency_request_in_progress only).").optional() }) };
+  return {
+    ...response,
+    headers: z.object({
+      "Retry-After": integerHeader(
+        "Seconds to wait before retrying (idempotency_request_in_progress only).",
+      ).optional(),
+    }),
+  };
 }
 
 /** POST answers run under the Idempotency-Key (lib/api/idempotency.ts). */
@@ -153,13 +200,17 @@ export function listEnvelope(item: z.ZodType, id: string) {
     .object({
       data: z.array(item),
       has_more: z.boolean().meta({ description: "Whether another page follows." }),
-      next_cursor: z.string().nullable().meta({ description: "Pass as `cursor` to read the next page; null on the last page." }),
+      next_cursor: z
+        .string()
+        .nullable()
+        .meta({ description: "Pass as `cursor` to read the next page; null on the last page." }),
     })
     .meta({ id });
 }
 
 /** An instant as the public API writes it: ISO 8601 in UTC. */
-export const instant = (description: string) => z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
+export const instant = (description: string) =>
+  z.string().meta({ format: "date-time", description, example: "2026-01-31T09:00:00.000Z" });
 
 /** A required JSON request body validated by `schema`. */
 export const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });

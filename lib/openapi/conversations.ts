@@ -27,7 +27,9 @@ import {
  * message.created notifications.
  */
 
-const conversationId = z.string().meta({ description: "Public id, `conv_` + 22 letters and digits.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" });
+const conversationId = z
+  .string()
+  .meta({ description: "Public id, `conv_` + 22 letters and digits.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" });
 
 export const conversationSchema = z
   .object({
@@ -36,23 +38,28 @@ export const conversationSchema = z
       description:
         "`bot`: with the assistant; `handoff_requested`: the visitor asked for a person; `handoff_active`: a person replied; `closed`: by an agent, the API, or after 24 hours without a message.",
     }),
-    widget_id: z.string().meta({ description: "The chat widget the conversation started in.", example: "wid_8PqR2sT4uV6wX8yZ0aB2cD" }),
-    lead_id: z.string().nullable().meta({
-      description:
-        "The linked lead: the one created from the email the visitor left when no lead had it, or one an agent " +
-        "linked. An email that already belongs to a lead never links it by itself: lead_id stays null until an " +
-        "agent links them.",
-      example: null,
-    }),
-    visitor_name: z.string().nullable().meta({ description: "As the visitor typed it; null until they leave it.", example: "Ada" }),
-    visitor_email: z
+    widget_id: z
+      .string()
+      .meta({ description: "The chat widget the conversation started in.", example: "wid_8PqR2sT4uV6wX8yZ0aB2cD" }),
+    lead_id: z
       .string()
       .nullable()
       .meta({
-        format: "email",
-        description: "As the visitor typed it (lower-cased); not verified.",
-        example: "ada@example.com",
+        description:
+          "The linked lead: the one created from the email the visitor left when no lead had it, or one an agent " +
+          "linked. An email that already belongs to a lead never links it by itself: lead_id stays null until an " +
+          "agent links them.",
+        example: null,
       }),
+    visitor_name: z
+      .string()
+      .nullable()
+      .meta({ description: "As the visitor typed it; null until they leave it.", example: "Ada" }),
+    visitor_email: z.string().nullable().meta({
+      format: "email",
+      description: "As the visitor typed it (lower-cased); not verified.",
+      example: "ada@example.com",
+    }),
     contact: z
       .object({
         name: z.string().nullable().meta({ example: "Ada" }),
@@ -66,13 +73,19 @@ export const conversationSchema = z
           "Not proof of who the visitor is.",
       }),
     started_at: instant("When the visitor opened the conversation (UTC); the same as created_at."),
-    page_url: z.string().nullable().meta({ description: "The page the widget was opened on.", example: "https://example.com/events" }),
+    page_url: z
+      .string()
+      .nullable()
+      .meta({ description: "The page the widget was opened on.", example: "https://example.com/events" }),
     referrer: z.string().nullable().meta({ description: "That page's referrer, when the browser sent one." }),
     user_agent: z.string().nullable().meta({ description: "The visitor's browser, as it announced itself." }),
     locale: z.string().nullable().meta({ description: "The browser's preferred language.", example: "en-GB" }),
     handoff_requested_at: instant("When the visitor asked for a person (UTC); null before.").nullable(),
     closed_at: instant("When it was closed (UTC); null while open.").nullable(),
-    closed_reason: z.string().nullable().meta({ description: "`agent` (dashboard), `api` or `idle` (24 hours without a message); null while open.", example: null }),
+    closed_reason: z.string().nullable().meta({
+      description: "`agent` (dashboard), `api` or `idle` (24 hours without a message); null while open.",
+      example: null,
+    }),
     last_message_at: instant("When the newest message was written (UTC)."),
     created_at: instant("When the conversation started (UTC)."),
     updated_at: instant("When anything last changed: a message or a state (UTC). Lists are ordered by it."),
@@ -81,20 +94,31 @@ export const conversationSchema = z
 
 export const messageSchema = z
   .object({
-    id: z.string().meta({ description: "Public id, `msg_` + 22 letters and digits.", example: "msg_2bN7cQ4dR9eS1fT6gU3hV8" }),
-    conversation_id: conversationId,
-    author: z.enum(MESSAGE_AUTHORS).meta({ description: "`visitor`, `assistant` (the automatic answers), `agent` (a person of the team) or `system` (state notices)." }),
-    author_name: z
+    id: z
       .string()
-      .nullable()
-      .meta({ description: "The name shown with the message: the agent's name as sent, the assistant's name, or the visitor's once they left it; null when none.", example: "Grace" }),
-    text: z.string().meta({ description: "Plain text as written (HTML is not interpreted anywhere: show it as text)." }),
+      .meta({ description: "Public id, `msg_` + 22 letters and digits.", example: "msg_2bN7cQ4dR9eS1fT6gU3hV8" }),
+    conversation_id: conversationId,
+    author: z.enum(MESSAGE_AUTHORS).meta({
+      description:
+        "`visitor`, `assistant` (the automatic answers), `agent` (a person of the team) or `system` (state notices).",
+    }),
+    author_name: z.string().nullable().meta({
+      description:
+        "The name shown with the message: the agent's name as sent, the assistant's name, or the visitor's once they left it; null when none.",
+      example: "Grace",
+    }),
+    text: z
+      .string()
+      .meta({ description: "Plain text as written (HTML is not interpreted anywhere: show it as text)." }),
     created_at: instant("When the message was written (UTC)."),
   })
   .meta({ id: "ConversationMessage" });
 
 const idParams = z.object({
-  id: z.string().meta({ description: "The conversation's id. An id of another account's conversation is 404, like an unknown one.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" }),
+  id: z.string().meta({
+    description: "The conversation's id. An id of another account's conversation is 404, like an unknown one.",
+    example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8",
+  }),
 });
 
 const notFound = errorResponse("No conversation with this id in the key's account.", ["not_found"]);
@@ -118,7 +142,11 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         "`status=handoff_requested` lists the conversations waiting for a person.",
       requestParams: { query: listConversationsQuerySchema },
       responses: {
-        200: jsonResponse("A page of conversations.", listEnvelope(conversationSchema, "ConversationList"), rateLimitHeaders),
+        200: jsonResponse(
+          "A page of conversations.",
+          listEnvelope(conversationSchema, "ConversationList"),
+          rateLimitHeaders,
+        ),
         400: invalidRequest(),
       },
     }),
@@ -141,7 +169,11 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       description: "Oldest first, in the order they were written; pass `next_cursor` as `cursor` for the next page.",
       requestParams: { path: idParams, query: listMessagesQuerySchema },
       responses: {
-        200: jsonResponse("A page of messages, oldest first.", listEnvelope(messageSchema, "ConversationMessageList"), rateLimitHeaders),
+        200: jsonResponse(
+          "A page of messages, oldest first.",
+          listEnvelope(messageSchema, "ConversationMessageList"),
+          rateLimitHeaders,
+        ),
         400: invalidRequest(),
         404: notFound,
       },
@@ -156,7 +188,10 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       requestParams: { path: idParams, header: idempotencyHeader },
       requestBody: jsonBody(postMessageSchema),
       responses: {
-        201: jsonResponse("The message was stored.", messageSchema, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
+        201: jsonResponse("The message was stored.", messageSchema, {
+          ...idempotentReplayedHeader,
+          ...rateLimitHeaders,
+        }),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
         409: notInHandoff,
@@ -174,7 +209,10 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         "Closing a closed conversation changes nothing and answers it as it is. Announced as `conversation.closed`. No body is needed.",
       requestParams: { path: idParams, header: idempotencyHeader },
       responses: {
-        200: jsonResponse("The closed conversation.", conversationSchema, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
+        200: jsonResponse("The closed conversation.", conversationSchema, {
+          ...idempotentReplayedHeader,
+          ...rateLimitHeaders,
+        }),
         400: invalidRequest(),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),

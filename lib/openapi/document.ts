@@ -19,7 +19,9 @@ import { outboundWebhooks, subscriptionPaths } from "./webhooks";
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 
-const description = (ratePerMinute: number) => `The public API of the app, for automation tools and custom backends, and the signed Events Webhook.
+const description = (
+  ratePerMinute: number,
+) => `The public API of the app, for automation tools and custom backends, and the signed Events Webhook.
 
 **Authentication.** Send an API key (Settings → API Keys) as \`Authorization: Bearer ik_live_…\`. Each operation names the scope it needs.
 
@@ -37,19 +39,41 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
   const serverUrl = options.baseUrl?.replace(/\/+$/, "") || "/";
   return createDocument({
     openapi: "3.1.0",
-    info: { title: "Public API", version: "1.0.0", description: description(options.ratePerMinute ?? publicApiRateLimit({})) },
+    info: {
+      title: "Public API",
+      version: "1.0.0",
+      description: description(options.ratePerMinute ?? publicApiRateLimit({})),
+    },
     servers: [{ url: serverUrl }],
     tags: [
       { name: "Leads", description: "Leads of the account's pipeline (`read:leads`, `write:leads`)." },
       { name: "Pipeline", description: "The account's ordered stages (`read:leads`)." },
-      { name: "Conversations", description: "Chat conversations with visitors, their messages, and agents' replies during a handoff (`read:conversations`, `write:conversations`)." },
+      {
+        name: "Conversations",
+        description:
+          "Chat conversations with visitors, their messages, and agents' replies during a handoff (`read:conversations`, `write:conversations`).",
+      },
       { name: "Account", description: "The connection test (any valid key)." },
-      { name: "Webhook subscriptions", description: "REST-hook subscriptions and the signed notifications sent to them (`webhooks`)." },
+      {
+        name: "Webhook subscriptions",
+        description: "REST-hook subscriptions and the signed notifications sent to them (`webhooks`).",
+      },
       { name: "Events webhook", description: "Inbound, signed with the source's secret (docs/webhook.md)." },
-      { name: "Calendar feed", description: "The account's events as iCalendar, at a secret URL (docs/calendar-feeds.md)." },
+      {
+        name: "Calendar feed",
+        description: "The account's events as iCalendar, at a secret URL (docs/calendar-feeds.md).",
+      },
       { name: "Reference", description: "This document." },
     ],
-    paths: { ...leadPaths, ...conversationPaths, ...mePaths, ...subscriptionPaths, ...webhookPaths, ...calendarFeedPaths, ...referencePaths },
+    paths: {
+      ...leadPaths,
+      ...conversationPaths,
+      ...mePaths,
+      ...subscriptionPaths,
+      ...webhookPaths,
+      ...calendarFeedPaths,
+      ...referencePaths,
+    },
     webhooks: outboundWebhooks,
     components: {
       securitySchemes: {
@@ -77,7 +101,10 @@ export function openApiJson(env: Env = process.env): string {
 }
 
 function memoised(env: Env) {
-  const options = { baseUrl: env.APP_BASE_URL || env.NEXTAUTH_URL || undefined, ratePerMinute: publicApiRateLimit(env) };
+  const options = {
+    baseUrl: env.APP_BASE_URL || env.NEXTAUTH_URL || undefined,
+    ratePerMinute: publicApiRateLimit(env),
+  };
   const key = JSON.stringify(options);
   if (memo?.key !== key) {
     const document = buildOpenApiDocument(options);

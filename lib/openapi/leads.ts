@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { changeStageSchema, createLeadSchema, LEAD_LIMITS, listLeadsQuerySchema, updateLeadSchema } from "@/lib/leads/schemas";
+import {
+  changeStageSchema,
+  createLeadSchema,
+  LEAD_LIMITS,
+  listLeadsQuerySchema,
+  updateLeadSchema,
+} from "@/lib/leads/schemas";
 import {
   apiKeyOperation,
   BODY_LIMIT,
@@ -24,15 +30,22 @@ import {
  * lib/leads/model.ts (a test checks a serialized lead against them).
  */
 
-
 export const leadSchema = z
   .object({
-    id: z.string().meta({ description: "Public id, `lead_` + 22 letters and digits.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),
+    id: z
+      .string()
+      .meta({ description: "Public id, `lead_` + 22 letters and digits.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),
     name: z.string().nullable().meta({ example: "Ada Lovelace" }),
-    email: z.string().nullable().meta({ format: "email", description: "Lower-cased; unique per account.", example: "ada@example.com" }),
+    email: z
+      .string()
+      .nullable()
+      .meta({ format: "email", description: "Lower-cased; unique per account.", example: "ada@example.com" }),
     phone: z.string().nullable().meta({ example: "+44 20 7946 0958" }),
     company: z.string().nullable().meta({ example: "Analytical Engines Ltd" }),
-    source: z.string().nullable().meta({ description: "chat, api, import, dashboard or the client's own text.", example: "api" }),
+    source: z
+      .string()
+      .nullable()
+      .meta({ description: "chat, api, import, dashboard or the client's own text.", example: "api" }),
     stage: z.string().meta({ description: "A stage key of the account's pipeline.", example: "new" }),
     notes: z.string().nullable(),
     metadata: z.record(z.string(), z.string()).meta({ example: { plan: "pro" } }),
@@ -57,7 +70,8 @@ export const leadReceiptSchema = leadSchema
 
 /** A write's answer: the whole lead for a key with read:leads, else the receipt. */
 const writeAnswer = z.union([leadSchema, leadReceiptSchema]);
-const WRITE_ANSWER_NOTE = "With `read:leads` the whole lead; without it a `LeadWriteReceipt`, which holds only what the request set.";
+const WRITE_ANSWER_NOTE =
+  "With `read:leads` the whole lead; without it a `LeadWriteReceipt`, which holds only what the request set.";
 
 const stageSchema = z
   .object({
@@ -69,7 +83,10 @@ const stageSchema = z
   .meta({ id: "PipelineStage" });
 
 const leadIdParams = z.object({
-  id: z.string().meta({ description: "The lead's id. An id of another account's lead is 404, like an unknown one.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),
+  id: z.string().meta({
+    description: "The lead's id. An id of another account's lead is 404, like an unknown one.",
+    example: "lead_3kTMd9QpXr2hVbN8cWfY7a",
+  }),
 });
 
 const notFound = errorResponse("No lead with this id in the key's account.", ["not_found"]);
@@ -102,7 +119,9 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestBody: jsonBody(createLeadSchema),
       responses: {
         201: jsonResponse("The lead was created.", writeAnswer, {
-          Location: z.string().meta({ description: "The new lead's path.", example: "/api/public/leads/lead_3kTMd9QpXr2hVbN8cWfY7a" }),
+          Location: z
+            .string()
+            .meta({ description: "The new lead's path.", example: "/api/public/leads/lead_3kTMd9QpXr2hVbN8cWfY7a" }),
           ...idempotentReplayedHeader,
           ...rateLimitHeaders,
         }),
@@ -149,7 +168,10 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestParams: { path: leadIdParams, header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
       requestBody: jsonBody(changeStageSchema),
       responses: {
-        200: jsonResponse("The lead, in its new stage.", writeAnswer, { ...idempotentReplayedHeader, ...rateLimitHeaders }),
+        200: jsonResponse("The lead, in its new stage.", writeAnswer, {
+          ...idempotentReplayedHeader,
+          ...rateLimitHeaders,
+        }),
         400: invalidRequest(["invalid_request", "invalid_json"]),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
@@ -162,8 +184,15 @@ export const leadPaths: ZodOpenApiPathsObject = {
       operationId: "listPipelineStages",
       tags: ["Pipeline"],
       summary: "List the pipeline's stages",
-      description: "The account's stages in order, for the stage dropdowns of automation tools. One page: `has_more` is always false.",
-      responses: { 200: jsonResponse("The stages, in pipeline order.", listEnvelope(stageSchema, "PipelineStageList"), rateLimitHeaders) },
+      description:
+        "The account's stages in order, for the stage dropdowns of automation tools. One page: `has_more` is always false.",
+      responses: {
+        200: jsonResponse(
+          "The stages, in pipeline order.",
+          listEnvelope(stageSchema, "PipelineStageList"),
+          rateLimitHeaders,
+        ),
+      },
     }),
   },
 };

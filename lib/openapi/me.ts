@@ -11,7 +11,9 @@ const meSchema = z
     key: z.object({
       id: z.string(),
       name: z.string().meta({ example: "Zapier" }),
-      prefix: z.string().meta({ description: "The key's first 12 characters, as the dashboard shows them.", example: "ik_live_3kTM" }),
+      prefix: z
+        .string()
+        .meta({ description: "The key's first 12 characters, as the dashboard shows them.", example: "ik_live_3kTM" }),
       scopes: z.array(z.enum(SCOPES)),
       expires_at: z.string().nullable().meta({ format: "date-time", description: "null: never expires." }),
       created_at: z.string().meta({ format: "date-time" }),
@@ -26,7 +28,9 @@ export const mePaths: ZodOpenApiPathsObject = {
       tags: ["Account"],
       summary: "Test the connection",
       description: "Which account and key this is. Automation tools call it to test a connection.",
-      responses: { 200: jsonResponse("The key's account and the key itself (never the secret).", meSchema, rateLimitHeaders) },
+      responses: {
+        200: jsonResponse("The key's account and the key itself (never the secret).", meSchema, rateLimitHeaders),
+      },
     }),
   },
 };

@@ -11,7 +11,8 @@ export const referencePaths: ZodOpenApiPathsObject = {
       operationId: "getOpenApiDocument",
       tags: ["Reference"],
       summary: "This OpenAPI document",
-      description: "The OpenAPI 3.1 description of the public API and the Events Webhook. No API key needed. Rendered at /docs/api.",
+      description:
+        "The OpenAPI 3.1 description of the public API and the Events Webhook. No API key needed. Rendered at /docs/api.",
       security: [],
       responses: {
         200: {

@@ -2,7 +2,12 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { EVENT_TYPES } from "@/lib/webhook-subscriptions/catalogue";
 import { SUBSCRIPTION_LIMITS } from "@/lib/webhook-subscriptions/model";
-import { createSubscriptionSchema, listMessagesQuerySchema, listSubscriptionsQuerySchema, updateSubscriptionSchema } from "@/lib/webhook-subscriptions/schemas";
+import {
+  createSubscriptionSchema,
+  listMessagesQuerySchema,
+  listSubscriptionsQuerySchema,
+  updateSubscriptionSchema,
+} from "@/lib/webhook-subscriptions/schemas";
 import {
   apiKeyOperation,
   BODY_LIMIT,
@@ -26,15 +31,21 @@ import {
  * serializeMessage. `outboundWebhooks` describes what a subscriber receives (the document's `webhooks`).
  */
 
-const subscriptionId = z.string().meta({ description: "Public id, `whsub_` + 22 letters and digits.", example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a" });
+const subscriptionId = z
+  .string()
+  .meta({ description: "Public id, `whsub_` + 22 letters and digits.", example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a" });
 
 const subscriptionFields = {
   id: subscriptionId,
   url: z.string().meta({ format: "uri", example: "https://hooks.example.com/incoming" }),
-  event_types: z.array(z.string()).meta({ description: 'Catalogue types, "<group>.*" wildcards, or ["*"] for all.', example: ["lead.created"] }),
+  event_types: z
+    .array(z.string())
+    .meta({ description: 'Catalogue types, "<group>.*" wildcards, or ["*"] for all.', example: ["lead.created"] }),
   description: z.string().meta({ description: '"" when none.' }),
   status: z.enum(["active", "disabled"]),
-  disabled_reason: z.string().nullable().meta({ description: "Why it is disabled (a 410 from the receiver, 5 days of failures, or by hand); null when active." }),
+  disabled_reason: z.string().nullable().meta({
+    description: "Why it is disabled (a 410 from the receiver, 5 days of failures, or by hand); null when active.",
+  }),
   created_at: instant("When the subscription was created (UTC)."),
   updated_at: instant("When it last changed (UTC)."),
 };
@@ -45,7 +56,8 @@ const createdSubscriptionSchema = z
   .object({
     ...subscriptionFields,
     secret: z.string().meta({
-      description: "The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer; store it now (owners and admins can reveal it in the dashboard).",
+      description:
+        "The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer; store it now (owners and admins can reveal it in the dashboard).",
       example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3H6KpOaXHT0=",
     }),
   })
@@ -53,7 +65,10 @@ const createdSubscriptionSchema = z
 
 export const notificationSchema = z
   .object({
-    id: z.string().meta({ description: "`whmsg_…`: stable across retries (also in `webhook-id`); de-duplicate by it.", example: "whmsg_19de28d3c7b4RtY8uIo2PaS6dFg0HjK1l" }),
+    id: z.string().meta({
+      description: "`whmsg_…`: stable across retries (also in `webhook-id`); de-duplicate by it.",
+      example: "whmsg_19de28d3c7b4RtY8uIo2PaS6dFg0HjK1l",
+    }),
     type: z.enum(EVENT_TYPES),
     created_at: instant("When the change happened (UTC)."),
     data: z.record(z.string(), z.unknown()).meta({
@@ -66,7 +81,10 @@ export const notificationSchema = z
   .meta({ id: "WebhookNotification" });
 
 const idParams = z.object({
-  id: z.string().meta({ description: "The subscription's id. An id of another account is 404, like an unknown one.", example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a" }),
+  id: z.string().meta({
+    description: "The subscription's id. An id of another account is 404, like an unknown one.",
+    example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a",
+  }),
 });
 
 const notFound = errorResponse("No subscription with this id in the key's account.", ["not_found"]);
@@ -90,37 +108,51 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       description: "Newest first, paged by cursor.",
       requestParams: { query: listSubscriptionsQuerySchema },
       responses: {
-        200: jsonResponse("A page of subscriptions.", listEnvelope(subscriptionSchema, "WebhookSubscriptionList"), rateLimitHeaders),
+        200: jsonResponse(
+          "A page of subscriptions.",
+          listEnvelope(subscriptionSchema, "WebhookSubscriptionList"),
+          rateLimitHeaders,
+        ),
         400: invalidRequest(),
       },
     }),
-    post: apiKeyOperation("webhooks", {
-      operationId: "createWebhookSubscription",
-      tags: TAGS,
-      summary: "Subscribe (REST hook)",
-      description:
-        `Subscribes \`url\` to the listed event types; the answer carries the signing secret, once. Zapier's legacy \`{"target_url", "event"}\` is accepted too. ${URL_RULES} ` +
-        `At most ${SUBSCRIPTION_LIMITS.free} subscriptions on the Free plan and ${SUBSCRIPTION_LIMITS.pro} on Pro (403 \`plan_limit_reached\`).`,
-      requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
-      requestBody: jsonBody(createSubscriptionSchema),
-      responses: {
-        201: jsonResponse("The subscription was created.", createdSubscriptionSchema, {
-          Location: z.string().meta({ description: "The new subscription's path.", example: "/api/public/webhooks/whsub_7QmZ2kTn4VbX9cRf1LpH3a" }),
-          ...idempotentReplayedHeader,
-          ...rateLimitHeaders,
-        }),
-        // A replay (Idempotent-Replayed: true) shows the secret only while it is still the current one.
-        200: jsonResponse(
-          "A replay after the subscription's secret was rotated: its current state, without a secret.",
-          subscriptionSchema,
-          { ...idempotentReplayedHeader, ...rateLimitHeaders },
-        ),
-        400: invalidRequest(["invalid_request", "invalid_json"]),
-        404: errorResponse("A replay after the subscription was deleted.", ["not_found"]),
-        409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(BODY_LIMIT),
+    post: apiKeyOperation(
+      "webhooks",
+      {
+        operationId: "createWebhookSubscription",
+        tags: TAGS,
+        summary: "Subscribe (REST hook)",
+        description:
+          `Subscribes \`url\` to the listed event types; the answer carries the signing secret, once. Zapier's legacy \`{"target_url", "event"}\` is accepted too. ${URL_RULES} ` +
+          `At most ${SUBSCRIPTION_LIMITS.free} subscriptions on the Free plan and ${SUBSCRIPTION_LIMITS.pro} on Pro (403 \`plan_limit_reached\`).`,
+        requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
+        requestBody: jsonBody(createSubscriptionSchema),
+        responses: {
+          201: jsonResponse("The subscription was created.", createdSubscriptionSchema, {
+            Location: z.string().meta({
+              description: "The new subscription's path.",
+              example: "/api/public/webhooks/whsub_7QmZ2kTn4VbX9cRf1LpH3a",
+            }),
+            ...idempotentReplayedHeader,
+            ...rateLimitHeaders,
+          }),
+          // A replay (Idempotent-Replayed: true) shows the secret only while it is still the current one.
+          200: jsonResponse(
+            "A replay after the subscription's secret was rotated: its current state, without a secret.",
+            subscriptionSchema,
+            { ...idempotentReplayedHeader, ...rateLimitHeaders },
+          ),
+          400: invalidRequest(["invalid_request", "invalid_json"]),
+          404: errorResponse("A replay after the subscription was deleted.", ["not_found"]),
+          409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
+          413: payloadTooLarge(BODY_LIMIT),
+        },
       },
-    }, { codes: ["plan_limit_reached"], description: "`plan_limit_reached`: the plan's subscription limit is reached; `details[0].limit` is the limit." }),
+      {
+        codes: ["plan_limit_reached"],
+        description: "`plan_limit_reached`: the plan's subscription limit is reached; `details[0].limit` is the limit.",
+      },
+    ),
   },
   "/api/public/webhooks/{id}": {
     get: apiKeyOperation("webhooks", {
@@ -128,7 +160,10 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "Get a webhook subscription",
       requestParams: { path: idParams },
-      responses: { 200: jsonResponse("The subscription (never its secret).", subscriptionSchema, rateLimitHeaders), 404: notFound },
+      responses: {
+        200: jsonResponse("The subscription (never its secret).", subscriptionSchema, rateLimitHeaders),
+        404: notFound,
+      },
     }),
     patch: apiKeyOperation("webhooks", {
       operationId: "updateWebhookSubscription",
@@ -150,7 +185,10 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       summary: "Unsubscribe",
       description: "Deletes the subscription; nothing more is sent to it. Zapier's REST-hook unsubscribe.",
       requestParams: { path: idParams },
-      responses: { 204: { description: "Deleted; the body is empty.", headers: z.object(rateLimitHeaders) }, 404: notFound },
+      responses: {
+        204: { description: "Deleted; the body is empty.", headers: z.object(rateLimitHeaders) },
+        404: notFound,
+      },
     }),
   },
   "/api/public/webhook-events": {
@@ -158,10 +196,15 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       operationId: "listWebhookEvents",
       tags: TAGS,
       summary: "List recent notifications",
-      description: "The account's notifications, newest first, each exactly as subscribers receive it: sample data and a polling fallback for triggers.",
+      description:
+        "The account's notifications, newest first, each exactly as subscribers receive it: sample data and a polling fallback for triggers.",
       requestParams: { query: listMessagesQuerySchema },
       responses: {
-        200: jsonResponse("A page of notifications.", listEnvelope(notificationSchema, "WebhookNotificationList"), rateLimitHeaders),
+        200: jsonResponse(
+          "A page of notifications.",
+          listEnvelope(notificationSchema, "WebhookNotificationList"),
+          rateLimitHeaders,
+        ),
         400: invalidRequest(),
       },
     }),
@@ -169,8 +212,14 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
 };
 
 const signatureHeaders = z.object({
-  "webhook-id": z.string().meta({ description: "The notification's id (`whmsg_…`), the same on every retry.", example: "whmsg_19de28d3c7b4RtY8uIo2PaS6dFg0HjK1l" }),
-  "webhook-timestamp": z.string().meta({ description: "Unix seconds when this attempt was signed. Reject values far from your clock.", example: "1767258000" }),
+  "webhook-id": z.string().meta({
+    description: "The notification's id (`whmsg_…`), the same on every retry.",
+    example: "whmsg_19de28d3c7b4RtY8uIo2PaS6dFg0HjK1l",
+  }),
+  "webhook-timestamp": z.string().meta({
+    description: "Unix seconds when this attempt was signed. Reject values far from your clock.",
+    example: "1767258000",
+  }),
   "webhook-signature": z.string().meta({
     description:
       'Space-separated `v1,<base64 HMAC-SHA256>` over `webhook-id + "." + webhook-timestamp + "." + body`, keyed with the base64-decoded part of the secret after `whsec_`. ' +

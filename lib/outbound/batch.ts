@@ -69,7 +69,10 @@ export async function deliverWithLanes(job: { id: string; payload: JobPayload },
         const item = await options.feed.take(Date.now() - started < options.maxRunMs);
         if (!item) return;
         try {
-          track(await options.permits(() => attemptDelivery(item.deliveryId, item.row, options, item.firstAttempts)), item.settle);
+          track(
+            await options.permits(() => attemptDelivery(item.deliveryId, item.row, options, item.firstAttempts)),
+            item.settle,
+          );
         } catch (error) {
           item.settle(false);
           throw error;
@@ -81,7 +84,13 @@ export async function deliverWithLanes(job: { id: string; payload: JobPayload },
   };
   try {
     const rows = await loadDeliveries(options.pool, job.payload.ids);
-    own.push(...job.payload.ids.map((deliveryId, index) => ({ deliveryId, row: rows[index], firstAttempts: job.payload.firstAttempts })));
+    own.push(
+      ...job.payload.ids.map((deliveryId, index) => ({
+        deliveryId,
+        row: rows[index],
+        firstAttempts: job.payload.firstAttempts,
+      })),
+    );
     const results = await Promise.allSettled(Array.from({ length: Math.max(1, options.lanes) }, lane));
     await Promise.all(unrecorded);
     // Every lane and record has finished before a failure is reported, so nothing runs on after the task ends.
@@ -89,7 +98,8 @@ export async function deliverWithLanes(job: { id: string; payload: JobPayload },
     if (failed) throw failed.reason;
     if (failures.length > 0) throw failures[0];
     // Stopping before the job's own deliveries were all attempted: graphile-worker runs the job again.
-    if (own.length > 0) throw new Error(`the worker stopped before ${own.length} of the job's deliveries were attempted`);
+    if (own.length > 0)
+      throw new Error(`the worker stopped before ${own.length} of the job's deliveries were attempted`);
   } finally {
     unhold();
   }

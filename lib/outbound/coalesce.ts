@@ -9,7 +9,11 @@
 type Waiting<I, O> = { item: I; resolve: (value: O) => void; reject: (reason: unknown) => void };
 
 /** `flush` answers its items' results in their order; a failed flush fails every call in it. */
-export function coalescing<I, O>(flush: (items: I[]) => Promise<O[]>, maxBatch: number, lingerMs = 0): (item: I) => Promise<O> {
+export function coalescing<I, O>(
+  flush: (items: I[]) => Promise<O[]>,
+  maxBatch: number,
+  lingerMs = 0,
+): (item: I) => Promise<O> {
   const queue: Waiting<I, O>[] = [];
   let running = false;
   let lastFlush = 0;

@@ -60,7 +60,8 @@ export type DeliverOptions = {
   random?: () => number;
 };
 
-export const GONE_REASON = "The receiver answered 410 Gone, which means it no longer wants these notifications. Re-enable the subscription once the receiver accepts them again.";
+export const GONE_REASON =
+  "The receiver answered 410 Gone, which means it no longer wants these notifications. Re-enable the subscription once the receiver accepts them again.";
 export const FAILING_REASON =
   "Every delivery failed for 5 days. Check that the URL answers with a 2xx status, then re-enable the subscription; failed notifications can be resent or replayed.";
 
@@ -78,7 +79,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function parseJobPayload(payload: unknown): JobPayload | null {
   const { delivery_id: one, delivery_ids: many } = (payload ?? {}) as { delivery_id?: unknown; delivery_ids?: unknown };
   if (typeof one === "string" && UUID.test(one)) return { ids: [one], firstAttempts: false };
-  if (Array.isArray(many)) return { ids: many.filter((id): id is string => typeof id === "string" && UUID.test(id)), firstAttempts: true };
+  if (Array.isArray(many))
+    return { ids: many.filter((id): id is string => typeof id === "string" && UUID.test(id)), firstAttempts: true };
   return null;
 }
 
@@ -96,11 +98,20 @@ export async function loadDeliveries(pool: pg.Pool, ids: string[]): Promise<Arra
  * delivery that was already attempted is left alone: its retry is a job of its own (record.ts), and the
  * chunk runs again only when a worker died before finishing it.
  */
-export async function attemptDelivery(deliveryId: string, row: Loaded | null, options: DeliverOptions, firstAttempts = false): Promise<Attempted> {
+export async function attemptDelivery(
+  deliveryId: string,
+  row: Loaded | null,
+  options: DeliverOptions,
+  firstAttempts = false,
+): Promise<Attempted> {
   // Deleted (with its subscription or by the 30-day sweep), already done, or its subscription disabled.
-  if (!row || row.delivery_status !== "pending" || (firstAttempts && row.attempts > 0)) return { recorded: Promise.resolve("skipped") };
+  if (!row || row.delivery_status !== "pending" || (firstAttempts && row.attempts > 0))
+    return { recorded: Promise.resolve("skipped") };
   if (row.subscription_status !== "active") {
-    await options.pool.query("UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'", [deliveryId]);
+    await options.pool.query(
+      "UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'",
+      [deliveryId],
+    );
     return { recorded: Promise.resolve("skipped") };
   }
   const attempt = row.attempts + 1;
@@ -108,7 +119,13 @@ export async function attemptDelivery(deliveryId: string, row: Loaded | null, op
   return { recorded: record(deliveryId, row, attempt, result, options) };
 }
 
-async function record(deliveryId: string, row: Loaded, attempt: number, result: PostResult, options: DeliverOptions): Promise<DeliveryOutcome> {
+async function record(
+  deliveryId: string,
+  row: Loaded,
+  attempt: number,
+  result: PostResult,
+  options: DeliverOptions,
+): Promise<DeliveryOutcome> {
   const outcome = decide(result, attempt);
   const delay = outcome === "retry" ? nextDelay(result, attempt, options.random) : null;
   const summary = errorSummary(result);
@@ -128,7 +145,11 @@ async function record(deliveryId: string, row: Loaded, attempt: number, result: 
     await disableSubscription(row.account_id, row.subscription_id, GONE_REASON);
     return outcome;
   }
-  if (outcome !== "succeeded" && failingSince && (options.now?.() ?? Date.now()) - failingSince.getTime() >= FAILING_DISABLE_MS) {
+  if (
+    outcome !== "succeeded" &&
+    failingSince &&
+    (options.now?.() ?? Date.now()) - failingSince.getTime() >= FAILING_DISABLE_MS
+  ) {
     await disableSubscription(row.account_id, row.subscription_id, FAILING_REASON);
     return "disabled";
   }
@@ -180,7 +201,8 @@ function errorSummary(result: PostResult): string {
   if (result.error) return result.error;
   const code = result.statusCode ?? 0;
   if (code >= 200 && code < 300) return "";
-  if (code >= 300 && code < 400) return `The receiver answered ${code} (a redirect); redirects are not followed. Use the final URL.`;
+  if (code >= 300 && code < 400)
+    return `The receiver answered ${code} (a redirect); redirects are not followed. Use the final URL.`;
   if (code === 410) return "The receiver answered 410 Gone.";
   if (code === 429) return "The receiver answered 429 Too Many Requests.";
   return `The receiver answered ${code} instead of a 2xx status.`;

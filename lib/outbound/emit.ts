@@ -18,7 +18,11 @@ const INSERT_SQL = `WITH ${emitMessagesCte(
 )} SELECT id FROM notified`;
 
 /** Writes the notifications in the caller's transaction; returns their message ids. */
-export async function emitNotifications(client: Queryable, accountId: string, notifications: Notification[]): Promise<string[]> {
+export async function emitNotifications(
+  client: Queryable,
+  accountId: string,
+  notifications: Notification[],
+): Promise<string[]> {
   if (notifications.length === 0) return [];
   const { rows } = await client.query<{ id: string }>(INSERT_SQL, [
     accountId,

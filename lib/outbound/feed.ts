@@ -62,10 +62,21 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
     WHERE d.id = w.wanted_id) l ON true
   ORDER BY w.job_id, w.n`;
 
-type ClaimedRow = Partial<Loaded> & { job_id: string; job_attempts: number; job_revision: number; first_attempts: boolean; wanted_id: string | null };
+type ClaimedRow = Partial<Loaded> & {
+  job_id: string;
+  job_attempts: number;
+  job_revision: number;
+  first_attempts: boolean;
+  wanted_id: string | null;
+};
 
 /** A delivery to attempt; `settle` says whether its attempt was recorded (or it was left alone). */
-export type FeedItem = { deliveryId: string; row: Loaded | null; firstAttempts: boolean; settle: (recorded: boolean) => void };
+export type FeedItem = {
+  deliveryId: string;
+  row: Loaded | null;
+  firstAttempts: boolean;
+  settle: (recorded: boolean) => void;
+};
 
 type HeldJob = ClaimedJob & { unsettled: number; failed: boolean; dropped: boolean };
 
@@ -96,17 +107,23 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
   const keep = (work: Promise<unknown>, job: HeldJob, settlement: Settlement) => {
     const settled = work.catch((error: unknown) => {
       stranded.add(job, settlement);
-      log(`outbound worker: ${settlement === "complete" ? "deleting a finished job" : "unlocking a job"} failed (retried at the next lock refresh): ${message(error)}`);
+      log(
+        `outbound worker: ${settlement === "complete" ? "deleting a finished job" : "unlocking a job"} failed (retried at the next lock refresh): ${message(error)}`,
+      );
     });
     bookkeeping.add(settled);
     void settled.finally(() => bookkeeping.delete(settled));
   };
   // Finished jobs are deleted together, at most one statement every 20 ms under load: a job that waits a
   // little longer stays locked by this worker (its lock is fresh), for far fewer statements.
-  const complete = coalescing<HeldJob, void>(async (jobs) => {
-    await settleJobs(pool, WORKER_ID, "complete", jobs);
-    return jobs.map(() => undefined);
-  }, 500, COMPLETE_LINGER_MS);
+  const complete = coalescing<HeldJob, void>(
+    async (jobs) => {
+      await settleJobs(pool, WORKER_ID, "complete", jobs);
+      return jobs.map(() => undefined);
+    },
+    500,
+    COMPLETE_LINGER_MS,
+  );
 
   const finish = (job: HeldJob) => {
     held.delete(job.id);
@@ -124,20 +141,36 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     const want = Math.max(1, wanted - buffer.length);
     // Named: prepared once per connection; planning it took as long as running it. Its generic plan is as
     // good as a custom one only because the worker's connections price out sequential scans (worker.ts).
-    const { rows } = await pool.query<ClaimedRow>({ name: "outbound-claim", text: CLAIM_SQL, values: [WORKER_ID, Math.ceil(want / JOB_CHUNK) + 2, want] });
+    const { rows } = await pool.query<ClaimedRow>({
+      name: "outbound-claim",
+      text: CLAIM_SQL,
+      values: [WORKER_ID, Math.ceil(want / JOB_CHUNK) + 2, want],
+    });
     const jobs = new Map<string, HeldJob>();
     const items: Array<{ item: FeedItem; job: HeldJob }> = [];
     for (const row of rows) {
       let job = jobs.get(row.job_id);
       if (!job) {
-        job = { id: row.job_id, attempts: row.job_attempts, revision: row.job_revision, unsettled: 0, failed: false, dropped: false };
+        job = {
+          id: row.job_id,
+          attempts: row.job_attempts,
+          revision: row.job_revision,
+          unsettled: 0,
+          failed: false,
+          dropped: false,
+        };
         jobs.set(job.id, job);
         held.set(job.id, job);
       }
       if (!row.wanted_id) continue;
       job.unsettled++;
       // A delivery that no longer exists comes back as a row of nulls but for the job and the id.
-      const item = { deliveryId: row.wanted_id, row: row.delivery_id ? (row as Loaded) : null, firstAttempts: row.first_attempts, settle: settler(job) };
+      const item = {
+        deliveryId: row.wanted_id,
+        row: row.delivery_id ? (row as Loaded) : null,
+        firstAttempts: row.first_attempts,
+        settle: settler(job),
+      };
       items.push({ item, job });
     }
     for (const job of jobs.values()) if (job.unsettled === 0) finish(job);
@@ -165,7 +198,11 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     const ids = [...[...held.values()].filter((job) => !job.failed).map((job) => job.id), ...handed];
     if (ids.length === 0) return;
     pool
-      .query({ name: "outbound-refresh-locks", text: "UPDATE graphile_worker._private_jobs SET locked_at = now() WHERE id = ANY ($1::bigint[]) AND locked_at IS NOT NULL", values: [ids] })
+      .query({
+        name: "outbound-refresh-locks",
+        text: "UPDATE graphile_worker._private_jobs SET locked_at = now() WHERE id = ANY ($1::bigint[]) AND locked_at IS NOT NULL",
+        values: [ids],
+      })
       .catch(() => {}); // The database is away: the locks age, and the sweep may free them (deliveries are then made again).
   }, refreshMs);
   refresh.unref();

@@ -11,7 +11,8 @@ import { emitMessagesCte } from "./sql";
  * newest first. Every function is scoped by account: an id of another account finds nothing.
  */
 
-const validSubscription = (accountId: string, subscriptionId: string) => isUuid(accountId) && isPublicId(subscriptionId, "subscription");
+const validSubscription = (accountId: string, subscriptionId: string) =>
+  isUuid(accountId) && isPublicId(subscriptionId, "subscription");
 
 // Back to pending with a fresh attempt count, and its job queued to run now (the job key keeps it single).
 // A delivery whose first attempt is still to come (pending, no attempt yet) is already queued, in a chunk of
@@ -112,23 +113,21 @@ export async function listDeliveryAttempts(
      ORDER BY a.attempted_at DESC, a.id DESC LIMIT $5::int`,
     [accountId, subscriptionId, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
   );
-  const attempts = rows.map(
-    (row): DeliveryAttempt => ({
-      id: row.id,
-      deliveryId: row.delivery_id,
-      messageId: row.message_id,
-      type: row.type,
-      attempt: row.attempt,
-      attemptedAt: row.attempted_at,
-      statusCode: row.status_code,
-      durationMs: row.duration_ms,
-      responseExcerpt: row.response_excerpt,
-      error: row.error,
-      outcome: row.outcome,
-      deliveryStatus: row.delivery_status,
-      nextAttemptAt: row.next_attempt_at,
-      payload: row.payload,
-    }),
-  );
+  const attempts = rows.map((row): DeliveryAttempt => ({
+    id: row.id,
+    deliveryId: row.delivery_id,
+    messageId: row.message_id,
+    type: row.type,
+    attempt: row.attempt,
+    attemptedAt: row.attempted_at,
+    statusCode: row.status_code,
+    durationMs: row.duration_ms,
+    responseExcerpt: row.response_excerpt,
+    error: row.error,
+    outcome: row.outcome,
+    deliveryStatus: row.delivery_status,
+    nextAttemptAt: row.next_attempt_at,
+    payload: row.payload,
+  }));
   return keysetPage(attempts, limit, (last) => encodeCursor(CURSOR_TAG, [last.attemptedAt, last.id]));
 }

@@ -1,6 +1,11 @@
 import net from "node:net";
 import { Agent, type Dispatcher } from "undici";
-import { allowLoopbackTargets, isAllowedAddress, RefusedAddressError, safeLookup } from "@/lib/webhook-subscriptions/addresses";
+import {
+  allowLoopbackTargets,
+  isAllowedAddress,
+  RefusedAddressError,
+  safeLookup,
+} from "@/lib/webhook-subscriptions/addresses";
 import { isAllowedPort, isLoopbackHost, portOf } from "@/lib/webhook-subscriptions/target-url";
 
 /*
@@ -42,7 +47,10 @@ export type PostResult = {
  * No request is sent on it; the next attempt to that receiver reuses it, or undici closes it when its
  * keep-alive timeout passes.
  */
-const dispatcher = new Agent({ connections: 256, connect: { lookup: safeLookup, timeout: undiciTimeout(deliveryTimeoutMs()) } });
+const dispatcher = new Agent({
+  connections: 256,
+  connect: { lookup: safeLookup, timeout: undiciTimeout(deliveryTimeoutMs()) },
+});
 
 /*
  * undici's own timeouts (connect 10 s, headers and body 300 s by default) are set a second beyond the
@@ -76,7 +84,10 @@ function targetOf(url: string): Target {
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new Error("unsupported protocol");
   const host = parsed.hostname.startsWith("[") ? parsed.hostname.slice(1, -1) : parsed.hostname;
   // Credentials in a URL are sent as Basic authentication, as node:http and curl do.
-  const credentials = parsed.username || parsed.password ? `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` : null;
+  const credentials =
+    parsed.username || parsed.password
+      ? `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`
+      : null;
   const target: Target = {
     origin: parsed.origin,
     path: `${parsed.pathname}${parsed.search}`,
@@ -110,7 +121,12 @@ function assertAllowedLiteral(ip: string): void {
   if (!allowed) throw new RefusedAddressError(ip, ip);
 }
 
-export function post(url: string, headers: Record<string, string>, body: string, timeoutMs = deliveryTimeoutMs()): Promise<PostResult> {
+export function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = deliveryTimeoutMs(),
+): Promise<PostResult> {
   return new Promise<PostResult>((resolve) => {
     let target: Target;
     try {
@@ -124,7 +140,15 @@ export function post(url: string, headers: Record<string, string>, body: string,
     const attempt = new Attempt(resolve, timeoutMs);
     const sent = target.authorization ? { ...headers, authorization: target.authorization } : headers;
     const limit = undiciTimeout(timeoutMs);
-    const options = { origin: target.origin, path: target.path, method: "POST", headers: sent, body, headersTimeout: limit, bodyTimeout: limit };
+    const options = {
+      origin: target.origin,
+      path: target.path,
+      method: "POST",
+      headers: sent,
+      body,
+      headersTimeout: limit,
+      bodyTimeout: limit,
+    };
     dispatcher.dispatch(options, attempt);
   });
 }
@@ -161,7 +185,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     else this.controller = controller;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     if (statusCode < 200) return; // 1xx informational answers come before the real one
     this.statusCode = statusCode;
     // A header sent twice arrives as an array; the first one counts.
@@ -198,7 +226,9 @@ class Attempt implements Dispatcher.DispatchHandler {
     // No controller yet: the deadline passed before a connection was made (unreachable, or the pool's
     // connections to this receiver were all still waiting for its answers).
     const seconds = Number((this.timeoutMs / 1000).toFixed(1));
-    const words = this.controller ? `No answer within ${seconds} seconds (timed out).` : `No connection to the receiver within ${seconds} seconds (connect timeout).`;
+    const words = this.controller
+      ? `No answer within ${seconds} seconds (timed out).`
+      : `No connection to the receiver within ${seconds} seconds (connect timeout).`;
     this.finish(null, "", words);
     this.controller?.abort(TIMED_OUT);
   }
@@ -219,10 +249,13 @@ class Attempt implements Dispatcher.DispatchHandler {
 export function describeError(error: unknown): string {
   type Described = { code?: string; message?: string; name?: string; port?: number };
   const { code, message, name, port } = (error ?? {}) as Described;
-  if (name === "HTTPParserError" || code?.startsWith("HPE_")) return `The receiver's answer was not valid HTTP (${message ?? code}).`;
+  if (name === "HTTPParserError" || code?.startsWith("HPE_"))
+    return `The receiver's answer was not valid HTTP (${message ?? code}).`;
   // undici's words for a 100 Continue, or a 101 Switching Protocols, that was not asked for.
-  if (code === "UND_ERR_SOCKET" && message === "bad response") return "The receiver's answer was not valid HTTP (an unrequested 100 Continue).";
-  if (code === "UND_ERR_SOCKET" && message === "bad upgrade") return "The receiver's answer was not valid HTTP (an unrequested protocol upgrade).";
+  if (code === "UND_ERR_SOCKET" && message === "bad response")
+    return "The receiver's answer was not valid HTTP (an unrequested 100 Continue).";
+  if (code === "UND_ERR_SOCKET" && message === "bad upgrade")
+    return "The receiver's answer was not valid HTTP (an unrequested protocol upgrade).";
   switch (code) {
     case "ESSRF":
       return "Refused: the address resolves to a private or reserved network (not allowed for notifications).";
@@ -248,7 +281,8 @@ export function describeError(error: unknown): string {
     case "UND_ERR_BODY_TIMEOUT":
       return "The receiver stopped answering (timed out).";
     default:
-      if (code?.startsWith("ERR_TLS") || code?.includes("CERT") || code?.startsWith("UNABLE_TO_")) return `The receiver's TLS certificate was not accepted (${code}).`;
+      if (code?.startsWith("ERR_TLS") || code?.includes("CERT") || code?.startsWith("UNABLE_TO_"))
+        return `The receiver's TLS certificate was not accepted (${code}).`;
       return `The request failed: ${message ?? String(error)}`;
   }
 }

@@ -86,24 +86,28 @@ const RECORD_SQL = (task: string) => `WITH input AS (
 /** A recorder for one worker: its attempts, batched while a record statement runs. */
 export function attemptRecorder(pool: pg.Pool, task: string): Recorder {
   const text = RECORD_SQL(task);
-  return coalescing<AttemptRecord, Date | null>(async (records) => {
-    const column = <K extends keyof AttemptRecord>(key: K) => records.map((record) => record[key]);
-    const { rows } = await pool.query<{ n: number; failing_since: Date | null }>({
-      name: "outbound-record-batch",
-      text,
-      values: [
-        column("deliveryId"),
-        column("attempt"),
-        column("statusCode"),
-        column("durationMs"),
-        records.map((record) => record.excerpt.replace(/\u0000/g, "")),
-        column("error"),
-        column("outcome"),
-        column("delayMs"),
-        column("subscriptionId"),
-        column("summary"),
-      ],
-    });
-    return rows.map((row) => row.failing_since);
-  }, MAX_BATCH, RECORD_LINGER_MS);
+  return coalescing<AttemptRecord, Date | null>(
+    async (records) => {
+      const column = <K extends keyof AttemptRecord>(key: K) => records.map((record) => record[key]);
+      const { rows } = await pool.query<{ n: number; failing_since: Date | null }>({
+        name: "outbound-record-batch",
+        text,
+        values: [
+          column("deliveryId"),
+          column("attempt"),
+          column("statusCode"),
+          column("durationMs"),
+          records.map((record) => record.excerpt.replace(/\u0000/g, "")),
+          column("error"),
+          column("outcome"),
+          column("delayMs"),
+          column("subscriptionId"),
+          column("summary"),
+        ],
+      });
+      return rows.map((row) => row.failing_since);
+    },
+    MAX_BATCH,
+    RECORD_LINGER_MS,
+  );
 }

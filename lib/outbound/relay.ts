@@ -75,7 +75,11 @@ type Queryable = Pick<pg.Pool, "query">;
  * Fans out every message waiting now, batch by batch; returns the number of deliveries queued.
  * `shouldStop` is asked before each batch so that a worker shutting down does not drain a backlog first.
  */
-export async function relayFanOuts(pool: Queryable, batch = RELAY_BATCH, shouldStop: () => boolean = () => false): Promise<number> {
+export async function relayFanOuts(
+  pool: Queryable,
+  batch = RELAY_BATCH,
+  shouldStop: () => boolean = () => false,
+): Promise<number> {
   let queued = 0;
   while (!shouldStop()) {
     const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch, JOB_CHUNK]);
@@ -94,7 +98,12 @@ export type FanOutRelay = { stop: () => Promise<void> };
  * Runs the relay whenever a writer's NOTIFY arrives and every `pollMs` (a wake-up can be skipped, and
  * a NOTIFY sent while the listener reconnects is lost), one drain at a time.
  */
-export function startFanOutRelay(options: { pool: pg.Pool; connectionString: string; pollMs: number; log: (line: string) => void }): FanOutRelay {
+export function startFanOutRelay(options: {
+  pool: pg.Pool;
+  connectionString: string;
+  pollMs: number;
+  log: (line: string) => void;
+}): FanOutRelay {
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
@@ -125,7 +134,9 @@ export function startFanOutRelay(options: { pool: pg.Pool; connectionString: str
           }
           racedJustBefore = false;
           if (Date.now() - lastFailureLog >= FAILURE_LOG_EVERY_MS) {
-            options.log(`outbound relay: fan-out failed (retried every poll): ${error instanceof Error ? error.message : String(error)}`);
+            options.log(
+              `outbound relay: fan-out failed (retried every poll): ${error instanceof Error ? error.message : String(error)}`,
+            );
             lastFailureLog = Date.now();
           }
           again = false;

@@ -5,7 +5,15 @@
  * (up to the longest step).
  */
 
-export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const JITTER = 0.2;
 export const MAX_RETRY_AFTER_MS = 10 * 3_600_000;

@@ -36,7 +36,12 @@ const SETTLE_SQL: Record<Settlement, string> = {
     FROM ${HELD} WHERE ${AS_CLAIMED} AND j.attempts = held.attempts`,
 };
 
-export async function settleJobs(pool: pg.Pool, workerId: string, settlement: Settlement, jobs: ClaimedJob[]): Promise<void> {
+export async function settleJobs(
+  pool: pg.Pool,
+  workerId: string,
+  settlement: Settlement,
+  jobs: ClaimedJob[],
+): Promise<void> {
   // Named: prepared once per connection (deleting finished jobs runs all through a burst).
   await pool.query({
     name: `outbound-settle-${settlement}`,
@@ -59,7 +64,12 @@ export function strandedJobs(pool: pg.Pool, workerId: string): StrandedJobs {
     for (const settlement of Object.keys(SETTLE_SQL) as Settlement[]) {
       const group = entries.filter((entry) => entry.settlement === settlement);
       if (group.length === 0) continue;
-      await settleJobs(pool, workerId, settlement, group.map((entry) => entry.job));
+      await settleJobs(
+        pool,
+        workerId,
+        settlement,
+        group.map((entry) => entry.job),
+      );
       for (const entry of group) if (stranded.get(entry.job.id) === entry) stranded.delete(entry.job.id);
     }
   };

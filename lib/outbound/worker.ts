@@ -107,7 +107,12 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   // worker while its attempts wait on slow receivers (each at most its timeout) instead of going to
   // another, hence the bound per attempt in flight. The feed refreshes the locks of the jobs it holds
   // well within the stale-lock limit.
-  const feed = jobFeed({ pool, wanted: Math.max(4 * concurrency, Math.min(200, 20 * concurrency)), refreshMs: Math.max(250, Math.min(10_000, lockLimit / 4)), log });
+  const feed = jobFeed({
+    pool,
+    wanted: Math.max(4 * concurrency, Math.min(200, 20 * concurrency)),
+    refreshMs: Math.max(250, Math.min(10_000, lockLimit / 4)),
+    log,
+  });
   const record = attemptRecorder(pool, DELIVER_TASK);
   const attempts = permits(concurrency);
   const task: Task = async (payload, helpers) => {
@@ -148,7 +153,9 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   const unlockAbandoned = async (ids: string[]) => {
     if (ids.length === 0) return;
     await pool.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [ids]).catch((error: unknown) => {
-      log(`outbound worker: unlocking the jobs of stopped workers failed (the stale-lock sweep frees them): ${error instanceof Error ? error.message : String(error)}`);
+      log(
+        `outbound worker: unlocking the jobs of stopped workers failed (the stale-lock sweep frees them): ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   };
   const restart = () => {
@@ -179,7 +186,9 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
 
   const freeStaleLocks = () =>
     pool.query(FREE_STALE_LOCKS_SQL, [Math.round(lockLimit)]).catch((error: unknown) => {
-      log(`outbound worker: freeing stale locks failed (retried): ${error instanceof Error ? error.message : String(error)}`);
+      log(
+        `outbound worker: freeing stale locks failed (retried): ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   const sweep = setInterval(() => void freeStaleLocks(), Math.max(Math.min(lockLimit / 2, 15_000), 500));
   sweep.unref();

@@ -1,6 +1,13 @@
 import "server-only";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { changeLeadStageRoute, createLeadRoute, getLeadRoute, listLeadsRoute, listPipelineRoute, updateLeadRoute } from "@/lib/leads/http";
+import {
+  changeLeadStageRoute,
+  createLeadRoute,
+  getLeadRoute,
+  listLeadsRoute,
+  listPipelineRoute,
+  updateLeadRoute,
+} from "@/lib/leads/http";
 import {
   createSubscriptionRoute,
   deleteSubscriptionRoute,
@@ -9,7 +16,13 @@ import {
   listSubscriptionsRoute,
   updateSubscriptionRoute,
 } from "@/lib/webhook-subscriptions/http";
-import { closeConversationRoute, getConversationRoute, listConversationsRoute, listMessagesRoute as listConversationMessagesRoute, postMessageRoute } from "@/lib/conversations/http";
+import {
+  closeConversationRoute,
+  getConversationRoute,
+  listConversationsRoute,
+  listMessagesRoute as listConversationMessagesRoute,
+  postMessageRoute,
+} from "@/lib/conversations/http";
 import { table, type PublicRoute } from "@/lib/platform/http/route-table";
 import { zapierMe } from "./zapier-me";
 
@@ -46,12 +59,16 @@ export const webhookRoutes = {
 };
 export const webhookEventsRoutes = { GET: withApiKey(listMessagesRoute, { scope: "webhooks" }) };
 export const conversationsRoutes = { GET: withApiKey(listConversationsRoute, { scope: "read:conversations" }) };
-export const conversationRoutes = { GET: withApiKey<{ id: string }>(getConversationRoute, { scope: "read:conversations" }) };
+export const conversationRoutes = {
+  GET: withApiKey<{ id: string }>(getConversationRoute, { scope: "read:conversations" }),
+};
 export const conversationMessagesRoutes = {
   GET: withApiKey<{ id: string }>(listConversationMessagesRoute, { scope: "read:conversations" }),
   POST: withApiKey<{ id: string }>(postMessageRoute, { scope: "write:conversations" }),
 };
-export const conversationCloseRoutes = { POST: withApiKey<{ id: string }>(closeConversationRoute, { scope: "write:conversations" }) };
+export const conversationCloseRoutes = {
+  POST: withApiKey<{ id: string }>(closeConversationRoute, { scope: "write:conversations" }),
+};
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   table("/api/public/zapier/me", meRoutes),

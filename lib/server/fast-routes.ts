@@ -75,7 +75,11 @@ export const FAST_ROUTES: readonly FastRoute[] = [
 /** The webhook owns every path under its prefix: anything deeper than one segment is a JSON 404 at once. */
 const OWNED_PREFIXES = [WEBHOOK_PREFIX];
 
-export function resolveFastPath(method: string, pathname: string, routes: readonly FastRoute[] = FAST_ROUTES): FastMatch {
+export function resolveFastPath(
+  method: string,
+  pathname: string,
+  routes: readonly FastRoute[] = FAST_ROUTES,
+): FastMatch {
   for (const route of routes) {
     const handler = route.bind(pathname);
     if (!handler) continue;

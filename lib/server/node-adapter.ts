@@ -79,15 +79,23 @@ export async function toFetchRequest(
   }
   for (const [name, value] of Object.entries(options.override)) headers.set(name, value);
   const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-  if (method === "GET" || method === "HEAD" || !hasBody(req)) return { request: new Request(url, { method, headers }), bodyUnread: hasBody(req) };
+  if (method === "GET" || method === "HEAD" || !hasBody(req))
+    return { request: new Request(url, { method, headers }), bodyUnread: hasBody(req) };
   // A declared length over the route's limit is left unread: the handler refuses it from the header alone.
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > options.maxBodyBytes) return { request: new Request(url, { method, headers }), bodyUnread: true };
   const body = await readCappedBody(req, options.maxBodyBytes);
-  return { request: new Request(url, { method, headers, body: body.bytes as Uint8Array<ArrayBuffer> }), bodyUnread: !body.complete };
+  return {
+    request: new Request(url, { method, headers, body: body.bytes as Uint8Array<ArrayBuffer> }),
+    bodyUnread: !body.complete,
+  };
 }
 
-export async function writeFetchResponse(res: ServerResponse, response: Response, options: { head: boolean; close: boolean }): Promise<void> {
+export async function writeFetchResponse(
+  res: ServerResponse,
+  response: Response,
+  options: { head: boolean; close: boolean },
+): Promise<void> {
   const payload = Buffer.from(await response.arrayBuffer());
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") res.setHeader(name, value);

@@ -13,7 +13,9 @@ export function preflightProblems(env: Env = process.env): string[] {
   const problems: string[] = [];
   const url = env.NEXTAUTH_URL;
   if (!url) {
-    problems.push("NEXTAUTH_URL is not set. Set it to the app's public https URL, e.g. NEXTAUTH_URL=https://app.example.com");
+    problems.push(
+      "NEXTAUTH_URL is not set. Set it to the app's public https URL, e.g. NEXTAUTH_URL=https://app.example.com",
+    );
   } else if (!isHttpsUrl(url) && env.ALLOW_INSECURE_HTTP !== "1") {
     problems.push(
       `NEXTAUTH_URL (${url}) is not an https URL. Serve the app over https and set NEXTAUTH_URL to that URL, or set ALLOW_INSECURE_HTTP=1 to run over plain http on purpose (local use only).`,
@@ -23,6 +25,9 @@ export function preflightProblems(env: Env = process.env): string[] {
   if (keyProblem) problems.push(keyProblem);
   const loopbackProblem = loopbackTargetsProblem(env);
   if (loopbackProblem) problems.push(loopbackProblem);
-  if (!env.NEXTAUTH_SECRET) problems.push("NEXTAUTH_SECRET is not set. Set it to a long random value, e.g. the output of: openssl rand -base64 32");
+  if (!env.NEXTAUTH_SECRET)
+    problems.push(
+      "NEXTAUTH_SECRET is not set. Set it to a long random value, e.g. the output of: openssl rand -base64 32",
+    );
   return problems;
 }

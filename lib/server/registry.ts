@@ -40,9 +40,11 @@ export function registerProductionServer(target: object = globalThis): void {
 
 /** The registry, or why it cannot be used (the same check server.mjs makes). */
 export function readProductionServer(target: object = globalThis): ProductionServerRegistry | string {
-  const registry = (target as Record<symbol, unknown>)[PRODUCTION_SERVER_KEY] as Partial<ProductionServerRegistry> | undefined;
+  const registry = (target as Record<symbol, unknown>)[PRODUCTION_SERVER_KEY] as
+    Partial<ProductionServerRegistry> | undefined;
   if (!registry) return "the fast routes were not registered (instrumentation.ts did not run or failed)";
-  if (registry.version !== PRODUCTION_SERVER_VERSION) return `the fast-route registry has version ${registry.version}, this server expects ${PRODUCTION_SERVER_VERSION}`;
+  if (registry.version !== PRODUCTION_SERVER_VERSION)
+    return `the fast-route registry has version ${registry.version}, this server expects ${PRODUCTION_SERVER_VERSION}`;
   if (!registry.fastRoutes?.length) return "the fast-route registry lists no routes";
   return registry as ProductionServerRegistry;
 }

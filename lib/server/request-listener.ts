@@ -1,5 +1,10 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from "node:http";
-import { apiNotFoundResponse, errorResponse, internalErrorResponse, methodNotAllowedResponse } from "@/lib/platform/http/api-error";
+import {
+  apiNotFoundResponse,
+  errorResponse,
+  internalErrorResponse,
+  methodNotAllowedResponse,
+} from "@/lib/platform/http/api-error";
 import { bodyLimitFor, formatBytes } from "@/lib/platform/http/body-limits";
 import { CLIENT_IP_HEADER, resolveClientIp, trustedProxyHops, type Env } from "@/lib/platform/http/client-ip";
 import { hstsFor, securityHeadersFor } from "@/lib/platform/http/security-headers";
@@ -22,7 +27,11 @@ export type ListenerOptions = {
 };
 
 /** Slow or idle clients cannot hold connections for long; a load balancer's 60 s idle timeout stays below ours. */
-export const SERVER_TIMEOUTS = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 65_000 } as const;
+export const SERVER_TIMEOUTS = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 65_000,
+} as const;
 export const DEFAULT_MAX_CONNECTIONS = 2_000;
 /** After refusing a body, unread bytes are drained this long at most before the connection is cut. */
 const LINGER_MS = 2_000;
@@ -102,7 +111,9 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     void writeFetchResponse(res, response, { head: req.method === "HEAD", close: false });
   };
   const answer = (req: IncomingMessage, res: ServerResponse, response: Response) =>
-    writeFetchResponse(res, response, { head: req.method === "HEAD", close: false }).catch((error: unknown) => fail(req, res, error));
+    writeFetchResponse(res, response, { head: req.method === "HEAD", close: false }).catch((error: unknown) =>
+      fail(req, res, error),
+    );
 
   return (req, res) => {
     const method = req.method ?? "GET";
@@ -111,7 +122,11 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     const pathname = query === -1 ? url : url.slice(0, query);
 
     // Whatever the client claims as its address is replaced by what the socket (and trusted proxies) say.
-    const clientIp = resolveClientIp({ remoteAddress: req.socket.remoteAddress, forwardedFor: req.headers["x-forwarded-for"], trustedHops: hops });
+    const clientIp = resolveClientIp({
+      remoteAddress: req.socket.remoteAddress,
+      forwardedFor: req.headers["x-forwarded-for"],
+      trustedHops: hops,
+    });
     req.headers[CLIENT_IP_HEADER] = clientIp;
     for (const [name, value] of securityHeadersFor(pathname)) res.setHeader(name, value);
     if (hsts) res.setHeader("Strict-Transport-Security", hsts);
@@ -143,7 +158,10 @@ async function serveFast(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const { request, bodyUnread } = await toFetchRequest(req, { maxBodyBytes, override: { [CLIENT_IP_HEADER]: clientIp } });
+  const { request, bodyUnread } = await toFetchRequest(req, {
+    maxBodyBytes,
+    override: { [CLIENT_IP_HEADER]: clientIp },
+  });
   const response = await handler(request);
   if (bodyUnread) closeAfterResponse(req, res);
   await writeFetchResponse(res, response, { head: req.method === "HEAD", close: bodyUnread });

@@ -9,10 +9,7 @@ import { onAccountCreated } from "./account-hooks";
 export const signUpSchema = z.object({
   name: z.string().trim().min(1, "Enter your name.").max(100, "Use at most 100 characters."),
   email: z.string().trim().max(254, "Use at most 254 characters.").pipe(z.email("Enter a valid email address.")),
-  password: z
-    .string()
-    .min(10, "Use at least 10 characters.")
-    .max(200, "Use at most 200 characters."),
+  password: z.string().min(10, "Use at least 10 characters.").max(200, "Use at most 200 characters."),
   /** The browser's IANA time zone, so dashboard times read as local from the first visit. */
   timezone: z
     .string()

@@ -91,14 +91,21 @@ function isAllowedV4(address: string, allowLoopback: boolean): boolean {
 
 export class RefusedAddressError extends Error {
   readonly code = "ESSRF";
-  constructor(readonly hostname: string, readonly address: string) {
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+  ) {
     super(`Refusing to connect to ${address}: not a public address`);
     this.name = "RefusedAddressError";
   }
 }
 
 /** Throws RefusedAddressError (code "ESSRF") unless `address` may be connected to. */
-export function assertPublicAddress(address: string, options: AddressOptions = { allowLoopback: allowLoopbackTargets() }, hostname = address): void {
+export function assertPublicAddress(
+  address: string,
+  options: AddressOptions = { allowLoopback: allowLoopbackTargets() },
+  hostname = address,
+): void {
   if (!isAllowedAddress(address, options)) throw new RefusedAddressError(hostname, address);
 }
 
@@ -126,7 +133,8 @@ export function createSafeLookup(options: { resolve?: Resolver; allowLoopback?: 
     resolve(hostname)
       .then((answers) => {
         const usable = family === 4 || family === 6 ? answers.filter((answer) => answer.family === family) : answers;
-        if (usable.length === 0) throw Object.assign(new Error(`No address for ${hostname}`), { code: "ENOTFOUND", hostname });
+        if (usable.length === 0)
+          throw Object.assign(new Error(`No address for ${hostname}`), { code: "ENOTFOUND", hostname });
         const settings = { allowLoopback: allowLoopback() };
         for (const answer of answers) assertPublicAddress(answer.address, settings, hostname);
         if (wanted.all) callback(null, usable);
@@ -140,8 +148,12 @@ export const safeLookup = createSafeLookup();
 
 function ipv6Bytes(address: string): number[] {
   // Zone id dropped; a trailing dotted quad ("::ffff:1.2.3.4") rewritten as its two hex words.
-  const text = address.split("%")[0].replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
-    `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const text = address
+    .split("%")[0]
+    .replace(
+      /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+      (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+    );
   const words = (part: string) => (part ? part.split(":").map((word) => parseInt(word, 16)) : []);
   const [head, tail] = text.includes("::") ? text.split("::") : [text, ""];
   const left = words(head);

@@ -10,7 +10,10 @@ import { isUuid } from "@/lib/platform/ids";
 
 export type FailureRun = { attempts: number; statusCode: number | null; error: string | null };
 
-export async function currentFailureRun(accountId: string, subscription: { id: string; failingSince: Date | null }): Promise<FailureRun | null> {
+export async function currentFailureRun(
+  accountId: string,
+  subscription: { id: string; failingSince: Date | null },
+): Promise<FailureRun | null> {
   if (!subscription.failingSince || !isUuid(accountId)) return null;
   const { rows } = await db.pool.query<{ attempts: number; status_code: number | null; error: string | null }>(
     `SELECT count(*)::int AS attempts,

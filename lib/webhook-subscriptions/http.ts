@@ -9,7 +9,12 @@ import { listResponse, queryObject } from "@/lib/api/list";
 import { invalidRequestResponse } from "@/lib/api/validation";
 import { listOutboundMessages, listSubscriptions, type OutboundMessageView } from "./lists";
 import { serializeSubscription, type SubscriptionContext, type SubscriptionFailure } from "./model";
-import { createSubscriptionSchema, listMessagesQuerySchema, listSubscriptionsQuerySchema, updateSubscriptionSchema } from "./schemas";
+import {
+  createSubscriptionSchema,
+  listMessagesQuerySchema,
+  listSubscriptionsQuerySchema,
+  updateSubscriptionSchema,
+} from "./schemas";
 import {
   createSubscription,
   deleteSubscription,
@@ -39,9 +44,14 @@ function failureResponse(failure: SubscriptionFailure): Response {
     case "not_found":
       return notFoundResponse("webhook subscription");
     case "plan_limit_reached":
-      return errorResponse(403, "plan_limit_reached", `Your plan allows ${failure.limit} webhook subscriptions. Delete one you no longer use, or upgrade the plan.`, {
-        details: [{ limit: failure.limit, message: `At most ${failure.limit} subscriptions on this plan.` }],
-      });
+      return errorResponse(
+        403,
+        "plan_limit_reached",
+        `Your plan allows ${failure.limit} webhook subscriptions. Delete one you no longer use, or upgrade the plan.`,
+        {
+          details: [{ limit: failure.limit, message: `At most ${failure.limit} subscriptions on this plan.` }],
+        },
+      );
   }
 }
 
@@ -72,17 +82,26 @@ function subscribeReplayCheck(accountId: string) {
 export async function createSubscriptionRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
   const raw = await readRawBody(request);
   if (!raw.ok) return raw.response;
-  return withIdempotency(request, context.key.id, raw.bytes, async () => {
-    const json = parseJsonObject(raw.bytes);
-    if (!json.ok) return json.response;
-    const input = parseDetailed(createSubscriptionSchema, json.value);
-    if (!input.ok) return invalidRequestResponse(input.details);
-    const result = await createSubscription(subscriptionContext(context), input.value);
-    if (!result.ok) return failureResponse(result);
-    const body = { ...serializeSubscription(result.subscription), secret: result.secret };
-    return jsonResponse(body, { status: 201, headers: { Location: `/api/public/webhooks/${result.subscription.id}` } });
-    // The answer carries the signing secret: stored for replays only encrypted, replayed only while current.
-  }, { seal: true, replayCheck: subscribeReplayCheck(context.account.id) });
+  return withIdempotency(
+    request,
+    context.key.id,
+    raw.bytes,
+    async () => {
+      const json = parseJsonObject(raw.bytes);
+      if (!json.ok) return json.response;
+      const input = parseDetailed(createSubscriptionSchema, json.value);
+      if (!input.ok) return invalidRequestResponse(input.details);
+      const result = await createSubscription(subscriptionContext(context), input.value);
+      if (!result.ok) return failureResponse(result);
+      const body = { ...serializeSubscription(result.subscription), secret: result.secret };
+      return jsonResponse(body, {
+        status: 201,
+        headers: { Location: `/api/public/webhooks/${result.subscription.id}` },
+      });
+      // The answer carries the signing secret: stored for replays only encrypted, replayed only while current.
+    },
+    { seal: true, replayCheck: subscribeReplayCheck(context.account.id) },
+  );
 }
 
 /** GET /api/public/webhooks */
@@ -117,13 +136,20 @@ export async function updateSubscriptionRoute(request: Request, context: ApiKeyC
 export async function deleteSubscriptionRoute(_request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
   const result = await deleteSubscription(subscriptionContext(context), id);
-  return result.ok ? new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } }) : failureResponse(result);
+  return result.ok
+    ? new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } })
+    : failureResponse(result);
 }
 
 /** The notification exactly as receivers get it: `{id, type, created_at, data}`. */
 export function serializeMessage(message: OutboundMessageView) {
   const payload = (message.payload ?? {}) as { data?: unknown };
-  return { id: message.id, type: message.type, created_at: message.createdAt.toISOString(), data: payload.data ?? null };
+  return {
+    id: message.id,
+    type: message.type,
+    created_at: message.createdAt.toISOString(),
+    data: payload.data ?? null,
+  };
 }
 
 /** GET /api/public/webhook-events: recent notifications, newest first (sample data, polling fallback). */

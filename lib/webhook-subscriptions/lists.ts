@@ -41,7 +41,10 @@ export async function listSubscriptions(accountId: string, options: ListOptions)
 export type OutboundMessageView = { id: string; type: string; payload: unknown; createdAt: Date };
 
 /** The account's notifications (optionally of one type); `payload` is the body receivers get. */
-export async function listOutboundMessages(accountId: string, options: ListOptions & { type: string | null }): Promise<Page<OutboundMessageView>> {
+export async function listOutboundMessages(
+  accountId: string,
+  options: ListOptions & { type: string | null },
+): Promise<Page<OutboundMessageView>> {
   if (!isUuid(accountId)) return emptyPage();
   const rows = await db.prisma.outboundMessage.findMany({
     where: { accountId, ...(options.type ? { type: options.type } : {}), ...after(options.cursor, options.order) },

@@ -40,7 +40,10 @@ export type SubscriptionFailure =
   | Failure<"not_found">
   | (Failure<"plan_limit_reached"> & { limit: number });
 
-export const subscriptionInvalid = (details: FieldProblem[]) => ({ ...fail("invalid", "Some fields are invalid."), details });
+export const subscriptionInvalid = (details: FieldProblem[]) => ({
+  ...fail("invalid", "Some fields are invalid."),
+  details,
+});
 export const SUBSCRIPTION_NOT_FOUND = fail("not_found", "This subscription does not exist.");
 export const subscriptionLimitReached = (limit: number) => ({
   ...fail("plan_limit_reached", `This account has reached its plan's limit of ${limit} webhook subscriptions.`),

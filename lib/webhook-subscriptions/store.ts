@@ -106,14 +106,22 @@ export async function subscriptionWithSecret(
 }
 
 /** Creates a subscription within the plan's limit; the secret is in the answer and nowhere else in plain text. */
-export async function createSubscription(context: SubscriptionContext, input: CreateSubscriptionBody): Promise<SubscriptionResult<{ subscription: Subscription; secret: string }>> {
+export async function createSubscription(
+  context: SubscriptionContext,
+  input: CreateSubscriptionBody,
+): Promise<SubscriptionResult<{ subscription: Subscription; secret: string }>> {
   const url = await checkUrl(input.url, input.urlField);
   if (typeof url !== "string") return subscriptionInvalid([url]);
   const { accountId } = context;
   if (!isUuid(accountId)) return notFound;
   const secret = generateSubscriptionSecret();
   return db.prisma.$transaction(async (tx) => {
-    const room = await checkPlanLimit(tx, accountId, (plan) => SUBSCRIPTION_LIMITS[plan], () => tx.webhookSubscription.count({ where: { accountId } }));
+    const room = await checkPlanLimit(
+      tx,
+      accountId,
+      (plan) => SUBSCRIPTION_LIMITS[plan],
+      () => tx.webhookSubscription.count({ where: { accountId } }),
+    );
     if (!room) return notFound;
     if (!room.ok) return subscriptionLimitReached(room.limit);
     const subscription = await tx.webhookSubscription.create({
@@ -133,7 +141,11 @@ export async function createSubscription(context: SubscriptionContext, input: Cr
 }
 
 /** A partial update. Re-enabling clears the reason and the failure run, so delivery starts afresh. */
-export async function updateSubscription(context: SubscriptionContext, id: string, input: UpdateSubscriptionBody): Promise<SubscriptionResult<{ subscription: Subscription }>> {
+export async function updateSubscription(
+  context: SubscriptionContext,
+  id: string,
+  input: UpdateSubscriptionBody,
+): Promise<SubscriptionResult<{ subscription: Subscription }>> {
   if (!validId(context.accountId, id)) return notFound;
   const data: Prisma.WebhookSubscriptionUpdateInput = {};
   if (input.url !== undefined) {
@@ -144,17 +156,33 @@ export async function updateSubscription(context: SubscriptionContext, id: strin
   if (input.eventTypes !== undefined) data.eventTypes = input.eventTypes;
   if (input.description !== undefined) data.description = input.description;
   return db.prisma.$transaction(async (tx) => {
-    const before = await tx.webhookSubscription.findFirst({ where: { id, accountId: context.accountId }, select: subscriptionSelect });
+    const before = await tx.webhookSubscription.findFirst({
+      where: { id, accountId: context.accountId },
+      select: subscriptionSelect,
+    });
     if (!before) return notFound;
     const statusChange = input.status !== undefined && input.status !== before.status ? input.status : undefined;
-    if (statusChange === "disabled") Object.assign(data, { status: "disabled", disabledReason: disabledByText(context.actor), disabledAt: new Date() });
-    if (statusChange === "active") Object.assign(data, { status: "active", disabledReason: null, disabledAt: null, failingSince: null });
-    const changed = (["url", "eventTypes", "description"] as const).filter((field) => field in data && JSON.stringify(data[field]) !== JSON.stringify(before[field]));
+    if (statusChange === "disabled")
+      Object.assign(data, {
+        status: "disabled",
+        disabledReason: disabledByText(context.actor),
+        disabledAt: new Date(),
+      });
+    if (statusChange === "active")
+      Object.assign(data, { status: "active", disabledReason: null, disabledAt: null, failingSince: null });
+    const changed = (["url", "eventTypes", "description"] as const).filter(
+      (field) => field in data && JSON.stringify(data[field]) !== JSON.stringify(before[field]),
+    );
     if (!statusChange && changed.length === 0) return { ok: true as const, subscription: before };
-    const subscription = await tx.webhookSubscription.update({ where: { id: before.id }, data, select: subscriptionSelect });
+    const subscription = await tx.webhookSubscription.update({
+      where: { id: before.id },
+      data,
+      select: subscriptionSelect,
+    });
     // The database's clock, as the messages' created_at: the fan-out relay gives a re-enabled subscription
     // only what was written from now on, not what waited while it was disabled (docs/outbound-webhooks.md).
-    if (statusChange === "active") await tx.$executeRaw`UPDATE webhook_subscriptions SET active_since = now() WHERE id = ${before.id}`;
+    if (statusChange === "active")
+      await tx.$executeRaw`UPDATE webhook_subscriptions SET active_since = now() WHERE id = ${before.id}`;
     if (changed.length > 0) {
       // A URL is recorded as origin and path, like the entry's label.
       const recorded = (field: string, value: string | string[]) =>
@@ -167,15 +195,27 @@ export async function updateSubscription(context: SubscriptionContext, id: strin
       );
       await audit(tx, context, "webhook_subscription.updated", subscription, changes);
     }
-    if (statusChange) await audit(tx, context, statusChange === "active" ? "webhook_subscription.enabled" : "webhook_subscription.disabled", subscription);
+    if (statusChange)
+      await audit(
+        tx,
+        context,
+        statusChange === "active" ? "webhook_subscription.enabled" : "webhook_subscription.disabled",
+        subscription,
+      );
     return { ok: true as const, subscription };
   });
 }
 
-export async function deleteSubscription(context: SubscriptionContext, id: string): Promise<SubscriptionResult<object>> {
+export async function deleteSubscription(
+  context: SubscriptionContext,
+  id: string,
+): Promise<SubscriptionResult<object>> {
   if (!validId(context.accountId, id)) return notFound;
   return db.prisma.$transaction(async (tx) => {
-    const [deleted] = await tx.webhookSubscription.findMany({ where: { id, accountId: context.accountId }, select: { id: true, url: true } });
+    const [deleted] = await tx.webhookSubscription.findMany({
+      where: { id, accountId: context.accountId },
+      select: { id: true, url: true },
+    });
     if (!deleted) return notFound;
     await tx.webhookSubscription.delete({ where: { id: deleted.id } });
     await audit(tx, context, "webhook_subscription.deleted", deleted);
@@ -184,11 +224,17 @@ export async function deleteSubscription(context: SubscriptionContext, id: strin
 }
 
 /** A new secret; the old one keeps signing (a second signature) for 24 hours so receivers can switch over. */
-export async function rotateSubscriptionSecret(context: SubscriptionContext, id: string): Promise<SubscriptionResult<{ subscription: Subscription; secret: string }>> {
+export async function rotateSubscriptionSecret(
+  context: SubscriptionContext,
+  id: string,
+): Promise<SubscriptionResult<{ subscription: Subscription; secret: string }>> {
   if (!validId(context.accountId, id)) return notFound;
   const secret = generateSubscriptionSecret();
   return db.prisma.$transaction(async (tx) => {
-    const before = await tx.webhookSubscription.findFirst({ where: { id, accountId: context.accountId }, select: { id: true, secretCiphertext: true } });
+    const before = await tx.webhookSubscription.findFirst({
+      where: { id, accountId: context.accountId },
+      select: { id: true, secretCiphertext: true },
+    });
     if (!before) return notFound;
     const subscription = await tx.webhookSubscription.update({
       where: { id: before.id },
@@ -205,10 +251,16 @@ export async function rotateSubscriptionSecret(context: SubscriptionContext, id:
 }
 
 /** The current secret shown to a person (Reveal in the dashboard), recorded in the audit log with the read. */
-export async function revealSubscriptionSecret(context: SubscriptionContext, id: string): Promise<SubscriptionResult<{ secret: string }>> {
+export async function revealSubscriptionSecret(
+  context: SubscriptionContext,
+  id: string,
+): Promise<SubscriptionResult<{ secret: string }>> {
   if (!validId(context.accountId, id)) return notFound;
   return db.prisma.$transaction(async (tx) => {
-    const row = await tx.webhookSubscription.findFirst({ where: { id, accountId: context.accountId }, select: { id: true, url: true, secretCiphertext: true } });
+    const row = await tx.webhookSubscription.findFirst({
+      where: { id, accountId: context.accountId },
+      select: { id: true, url: true, secretCiphertext: true },
+    });
     if (!row) return notFound;
     await audit(tx, context, "webhook_subscription.secret_revealed", row);
     return { ok: true as const, secret: decryptSecret(row.secretCiphertext) };
@@ -228,9 +280,13 @@ export async function signingSecrets(accountId: string, id: string, now = new Da
   return row ? secretsOf(row, now) : null;
 }
 
-export function secretsOf(row: { secretCiphertext: string; previousSecretCiphertext: string | null; previousSecretExpiresAt: Date | null }, now = new Date()): string[] {
+export function secretsOf(
+  row: { secretCiphertext: string; previousSecretCiphertext: string | null; previousSecretExpiresAt: Date | null },
+  now = new Date(),
+): string[] {
   const secrets = [decryptSecret(row.secretCiphertext)];
-  if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) secrets.push(decryptSecret(row.previousSecretCiphertext));
+  if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
+    secrets.push(decryptSecret(row.previousSecretCiphertext));
   return secrets;
 }
 
@@ -238,7 +294,12 @@ export function secretsOf(row: { secretCiphertext: string; previousSecretCiphert
  * Disables a subscription for the system (the receiver answered 410, or 5 days of failures), with an
  * audit entry; `reason` is shown in the dashboard. No-op (false) when it is already disabled or gone.
  */
-export async function disableSubscription(accountId: string, id: string, reason: string, tx?: Prisma.TransactionClient): Promise<boolean> {
+export async function disableSubscription(
+  accountId: string,
+  id: string,
+  reason: string,
+  tx?: Prisma.TransactionClient,
+): Promise<boolean> {
   if (!validId(accountId, id)) return false;
   const run = async (client: Prisma.TransactionClient) => {
     const { count } = await client.webhookSubscription.updateMany({
@@ -246,7 +307,10 @@ export async function disableSubscription(accountId: string, id: string, reason:
       data: { status: "disabled", disabledReason: reason, disabledAt: new Date() },
     });
     if (count === 0) return false;
-    const row = await client.webhookSubscription.findFirstOrThrow({ where: { id, accountId }, select: { id: true, url: true } });
+    const row = await client.webhookSubscription.findFirstOrThrow({
+      where: { id, accountId },
+      select: { id: true, url: true },
+    });
     await audit(client, { accountId, actor: { type: "system" } }, "webhook_subscription.disabled", row, { reason });
     return true;
   };

@@ -34,9 +34,13 @@ export type ParsedTarget = {
 
 export type TargetCheck<T> = { ok: true; value: T } | { ok: false; problem: TargetUrlProblem };
 
-const problem = (reason: TargetUrlReason, message: string): { ok: false; problem: TargetUrlProblem } => ({ ok: false, problem: { reason, message } });
+const problem = (reason: TargetUrlReason, message: string): { ok: false; problem: TargetUrlProblem } => ({
+  ok: false,
+  problem: { reason, message },
+});
 
-const PRIVATE_MESSAGE = "The URL's host is a loopback, private, link-local or otherwise non-public address. Use a public https endpoint.";
+const PRIVATE_MESSAGE =
+  "The URL's host is a loopback, private, link-local or otherwise non-public address. Use a public https endpoint.";
 
 /** Ports a notification may go to: https's own, and the unprivileged ones (a receiver on e.g. 8443). */
 export function isAllowedPort(port: number): boolean {
@@ -68,7 +72,8 @@ export function isLoopbackHost(hostname: string): boolean {
 /** The checks that need no network: syntax, length, scheme, credentials and an IP-literal host. */
 export function parseTargetUrl(raw: string, options: { allowLoopback: boolean }): TargetCheck<ParsedTarget> {
   const text = raw.trim();
-  if (text.length > MAX_TARGET_URL_LENGTH) return problem("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
+  if (text.length > MAX_TARGET_URL_LENGTH)
+    return problem("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
   let url: URL;
   try {
     url = new URL(text);
@@ -79,7 +84,10 @@ export function parseTargetUrl(raw: string, options: { allowLoopback: boolean })
     return problem("scheme_not_allowed", `The ${url.protocol.replace(/:$/, "")} scheme is not allowed; use https.`);
   }
   if (url.username || url.password) {
-    return problem("credentials_not_allowed", "Remove the user name and password from the URL; authenticate notifications by their signature.");
+    return problem(
+      "credentials_not_allowed",
+      "Remove the user name and password from the URL; authenticate notifications by their signature.",
+    );
   }
   url.hash = "";
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
@@ -99,10 +107,12 @@ export function parseTargetUrl(raw: string, options: { allowLoopback: boolean })
     if (!name) return problem("invalid_url", "The URL has no host.");
     host = { kind: "name", name: hostname };
   }
-  if (url.protocol === "http:" && !loopback) return problem("scheme_not_allowed", "Use an https URL; plain http is not allowed.");
+  if (url.protocol === "http:" && !loopback)
+    return problem("scheme_not_allowed", "Use an https URL; plain http is not allowed.");
   // Loopback targets exist only with OUTBOUND_ALLOW_LOOPBACK_TARGETS=1 (development and tests), on any port.
   if (!loopback && !isAllowedPort(portOf(url))) return portProblem(portOf(url));
-  if (url.href.length > MAX_TARGET_URL_LENGTH) return problem("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
+  if (url.href.length > MAX_TARGET_URL_LENGTH)
+    return problem("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
   return { ok: true, value: { url: url.href, host } };
 }
 

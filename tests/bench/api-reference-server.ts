@@ -50,11 +50,30 @@ async function list(response: http.ServerResponse, accountId: string, url: URL, 
   const query = parseWith(listLeadsQuerySchema, queryObject(url));
   if (!query.ok) return reply(response, 400, error("invalid_request", query.details), headers);
   const { limit, order, cursor, q, stage, created_after, updated_after } = query.value;
-  const page = await listLeads(accountId, { limit, order, cursor, q, stage, createdAfter: created_after, updatedAfter: updated_after });
-  reply(response, 200, { data: page.data.map(serializeLead), has_more: page.hasMore, next_cursor: page.nextCursor }, headers);
+  const page = await listLeads(accountId, {
+    limit,
+    order,
+    cursor,
+    q,
+    stage,
+    createdAfter: created_after,
+    updatedAfter: updated_after,
+  });
+  reply(
+    response,
+    200,
+    { data: page.data.map(serializeLead), has_more: page.hasMore, next_cursor: page.nextCursor },
+    headers,
+  );
 }
 
-async function create(request: http.IncomingMessage, response: http.ServerResponse, accountId: string, apiKeyId: string, headers: Record<string, string>) {
+async function create(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  accountId: string,
+  apiKeyId: string,
+  headers: Record<string, string>,
+) {
   const bytes = await readBody(request);
   if (!bytes) return reply(response, 413, error("payload_too_large"), headers);
   const json = parseJsonObject(bytes);
@@ -62,13 +81,15 @@ async function create(request: http.IncomingMessage, response: http.ServerRespon
   const input = parseWith(createLeadSchema, json.value);
   if (!input.ok) return reply(response, 400, error("invalid_request", input.details), headers);
   const result = await createLead({ accountId, actor: { type: "api_key", apiKeyId } }, input.value);
-  if (result.ok) return reply(response, 201, serializeLead(result.lead), { ...headers, Location: `${PATH}/${result.lead.id}` });
+  if (result.ok)
+    return reply(response, 201, serializeLead(result.lead), { ...headers, Location: `${PATH}/${result.lead.id}` });
   reply(response, result.code === "exists" ? 409 : 400, error(result.code), headers);
 }
 
 async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
   const url = new URL(request.url ?? "/", "http://reference");
-  if (url.pathname !== PATH || (request.method !== "GET" && request.method !== "POST")) return reply(response, 404, error("not_found"));
+  if (url.pathname !== PATH || (request.method !== "GET" && request.method !== "POST"))
+    return reply(response, 404, error("not_found"));
   const auth = await authenticateApiKey(db.pool, request.headers.authorization ?? null);
   if (!auth.ok) return reply(response, 401, error("invalid_token"));
   const { account, key } = auth.principal;

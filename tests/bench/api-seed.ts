@@ -15,26 +15,126 @@ const LEADS = Number(process.env.BENCH_LEADS ?? 1_000_000);
 export const RARE_QUERY = "Xavorsky";
 
 const FIRST_NAMES = [
-  "Ada", "Alan", "Grace", "Linus", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "John", "Radia", "Tim", "Katherine", "Edsger",
-  "Hedy", "Niklaus", "Sophie", "Guido", "Anita", "Bjarne", "Mary", "Donald", "Carol", "Robert", "Lynn", "Martin", "Emma", "Paul",
-  "Nora", "Oliver", "Hannah", "Lukas", "Mia", "Finn", "Lea", "Jonas", "Clara", "Elias", "Marie", "Noah",
+  "Ada",
+  "Alan",
+  "Grace",
+  "Linus",
+  "Margaret",
+  "Dennis",
+  "Barbara",
+  "Ken",
+  "Frances",
+  "John",
+  "Radia",
+  "Tim",
+  "Katherine",
+  "Edsger",
+  "Hedy",
+  "Niklaus",
+  "Sophie",
+  "Guido",
+  "Anita",
+  "Bjarne",
+  "Mary",
+  "Donald",
+  "Carol",
+  "Robert",
+  "Lynn",
+  "Martin",
+  "Emma",
+  "Paul",
+  "Nora",
+  "Oliver",
+  "Hannah",
+  "Lukas",
+  "Mia",
+  "Finn",
+  "Lea",
+  "Jonas",
+  "Clara",
+  "Elias",
+  "Marie",
+  "Noah",
 ];
 const LAST_NAMES = [
-  "Lovelace", "Turing", "Hopper", "Torvalds", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Backus", "Perlman", "Berners",
-  "Johnson", "Dijkstra", "Lamarr", "Wirth", "Wilson", "Rossum", "Borg", "Stroustrup", "Keller", "Knuth", "Shaw", "Floyd", "Conway",
-  "Fowler", "Becker", "Schmidt", "Fischer", "Weber", "Meyer", "Wagner", "Hoffmann", "Braun", "Kr\u00fcger", "Hartmann", "Lange", "Werner",
-  "Lehmann", "Kaiser",
+  "Lovelace",
+  "Turing",
+  "Hopper",
+  "Torvalds",
+  "Hamilton",
+  "Ritchie",
+  "Liskov",
+  "Thompson",
+  "Allen",
+  "Backus",
+  "Perlman",
+  "Berners",
+  "Johnson",
+  "Dijkstra",
+  "Lamarr",
+  "Wirth",
+  "Wilson",
+  "Rossum",
+  "Borg",
+  "Stroustrup",
+  "Keller",
+  "Knuth",
+  "Shaw",
+  "Floyd",
+  "Conway",
+  "Fowler",
+  "Becker",
+  "Schmidt",
+  "Fischer",
+  "Weber",
+  "Meyer",
+  "Wagner",
+  "Hoffmann",
+  "Braun",
+  "Kr\u00fcger",
+  "Hartmann",
+  "Lange",
+  "Werner",
+  "Lehmann",
+  "Kaiser",
 ];
 const COMPANIES = [
-  "Analytical Engines", "Bletchley Labs", "Cobol Works", "Kernel Partners", "Apollo Guidance", "Bell Systems", "Clu Software",
-  "Shell Tools", "Fortran Group", "Internet Archive", "Web Foundry", "Orbital Mechanics", "Semaphore Inc", "Pascal Studio",
-  "Python Guild", "Borland Retail", "Template Co", "Typeset Publishing", "Mainframe Media", "Life Games", "Refactor Ltd", "Nordwind GmbH",
-  "Sonnenberg AG", "Rheinhafen", "Bergland Logistik", "Elbe Digital", "Main Consulting", "Alster Health", "Isar Finance", "Spree Design",
+  "Analytical Engines",
+  "Bletchley Labs",
+  "Cobol Works",
+  "Kernel Partners",
+  "Apollo Guidance",
+  "Bell Systems",
+  "Clu Software",
+  "Shell Tools",
+  "Fortran Group",
+  "Internet Archive",
+  "Web Foundry",
+  "Orbital Mechanics",
+  "Semaphore Inc",
+  "Pascal Studio",
+  "Python Guild",
+  "Borland Retail",
+  "Template Co",
+  "Typeset Publishing",
+  "Mainframe Media",
+  "Life Games",
+  "Refactor Ltd",
+  "Nordwind GmbH",
+  "Sonnenberg AG",
+  "Rheinhafen",
+  "Bergland Logistik",
+  "Elbe Digital",
+  "Main Consulting",
+  "Alster Health",
+  "Isar Finance",
+  "Spree Design",
 ];
 const DOMAINS = ["example.com", "example.org", "mail.example", "corp.example", "example.net"];
 const SOURCES = ["api", "chat", "import", "dashboard", "website-form"];
 
-const textArray = (values: readonly string[]) => `ARRAY[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(",")}]::text[]`;
+const textArray = (values: readonly string[]) =>
+  `ARRAY[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(",")}]::text[]`;
 
 /**
  * One INSERT … SELECT over generate_series: a lead every 30 s back from now (about a year), stages from
@@ -68,10 +168,17 @@ CROSS JOIN LATERAL (
 
 export async function seedLeads(client: pg.Client): Promise<SeededLeads> {
   const started = Date.now();
-  const account = await client.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Benchmark leads', 'pro') RETURNING id");
+  const account = await client.query<{ id: string }>(
+    "INSERT INTO accounts (name, plan) VALUES ('Benchmark leads', 'pro') RETURNING id",
+  );
   const accountId = account.rows[0].id;
   for (const [position, stage] of DEFAULT_STAGES.entries()) {
-    await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [accountId, stage.key, stage.label, position]);
+    await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [
+      accountId,
+      stage.key,
+      stage.label,
+      position,
+    ]);
   }
   const key = generateApiKey();
   const { prefix, last4 } = displayParts(key);

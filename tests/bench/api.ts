@@ -6,7 +6,17 @@ import { freePort } from "@/lib/platform/db/embedded";
 import { buildListQuery, type ListLeadsOptions } from "@/lib/leads/read";
 import { listLeadsQuerySchema } from "@/lib/leads/schemas";
 import { seedLeads, type SeededLeads } from "./api-seed";
-import { benchEnv, buildIfNeeded, runMain, startBenchDatabase, startNext, startPlainNext, stopProcess, summarise, type LoadSummary } from "./harness";
+import {
+  benchEnv,
+  buildIfNeeded,
+  runMain,
+  startBenchDatabase,
+  startNext,
+  startPlainNext,
+  stopProcess,
+  summarise,
+  type LoadSummary,
+} from "./harness";
 
 /*
  * npm run bench:api — the leads API on 1,000,000 leads in one account: the first page, a page 500 pages
@@ -43,19 +53,34 @@ function requestFor(row: Row, key: string): LoadRequest {
     headers: { ...headers, "content-type": "application/json" },
     setupRequest: (request) => {
       const n = ++posted;
-      return { ...request, body: JSON.stringify({ name: `Load Test ${n}`, email: `load.test.${n}@bench.example`, company: "Load Testing Ltd", stage: "new" }) };
+      return {
+        ...request,
+        body: JSON.stringify({
+          name: `Load Test ${n}`,
+          email: `load.test.${n}@bench.example`,
+          company: "Load Testing Ltd",
+          stage: "new",
+        }),
+      };
     },
   };
 }
 
 async function load(server: Server, request: LoadRequest, seconds: number): Promise<LoadSummary> {
-  return summarise(await autocannon({ url: server.baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] }));
+  return summarise(
+    await autocannon({ url: server.baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] }),
+  );
 }
 
-async function getPage(server: Server, key: string, query: Record<string, string>): Promise<{ data: Array<{ id: string }>; next_cursor: string | null }> {
+async function getPage(
+  server: Server,
+  key: string,
+  query: Record<string, string>,
+): Promise<{ data: Array<{ id: string }>; next_cursor: string | null }> {
   const response = await fetch(`${server.baseUrl}${listPath(query)}`, { headers: { Authorization: `Bearer ${key}` } });
   const body = await response.text();
-  if (response.status !== 200) throw new Error(`${server.label}: GET ${listPath(query)} answered ${response.status}: ${body}`);
+  if (response.status !== 200)
+    throw new Error(`${server.label}: GET ${listPath(query)} answered ${response.status}: ${body}`);
   return JSON.parse(body);
 }
 
@@ -64,7 +89,9 @@ async function start(label: string, key: string, launch: (port: number) => Child
   const server = { label, baseUrl: `http://127.0.0.1:${port}`, child: launch(port) };
   for (let attempt = 0; attempt < 300; attempt++) {
     if (server.child.exitCode !== null) throw new Error(`${label} exited with code ${server.child.exitCode}`);
-    const up = await fetch(`${server.baseUrl}${LEADS_PATH}?limit=1`, { headers: { Authorization: `Bearer ${key}` } }).then(
+    const up = await fetch(`${server.baseUrl}${LEADS_PATH}?limit=1`, {
+      headers: { Authorization: `Bearer ${key}` },
+    }).then(
       (response) => response.arrayBuffer().then(() => response.status),
       () => null,
     );
@@ -90,9 +117,15 @@ async function walkCursor(server: Server, key: string): Promise<string> {
 async function checkSameAnswers(servers: Server[], key: string, rows: Row[], seeded: SeededLeads): Promise<void> {
   for (const row of rows) {
     if (!row.query) continue;
-    const answers = await Promise.all(servers.map((server) => getPage(server, key, row.query!).then((page) => page.data.map((lead) => lead.id).join(","))));
-    if (answers.some((ids) => ids !== answers[0] || !ids)) throw new Error(`${row.name}: the servers answer different pages`);
-    if (row.query.q && answers[0] !== seeded.rareLeadId) throw new Error(`${row.name}: found ${answers[0]}, not the rare lead only`);
+    const answers = await Promise.all(
+      servers.map((server) =>
+        getPage(server, key, row.query!).then((page) => page.data.map((lead) => lead.id).join(",")),
+      ),
+    );
+    if (answers.some((ids) => ids !== answers[0] || !ids))
+      throw new Error(`${row.name}: the servers answer different pages`);
+    if (row.query.q && answers[0] !== seeded.rareLeadId)
+      throw new Error(`${row.name}: found ${answers[0]}, not the rare lead only`);
   }
 }
 
@@ -109,14 +142,20 @@ async function explain(client: pg.Client, accountId: string, rows: Row[]): Promi
     if (lines.some((line) => line.includes("Seq Scan on leads"))) seqScans++;
     console.log(`\n— ${row.name}: ${text.replace(/\s+/g, " ")}\n${lines.map((line) => `  ${line}`).join("\n")}`);
   }
-  console.log(seqScans === 0 ? "\n✔ No plan has a Seq Scan on leads" : `\n✖ ${seqScans} plan(s) have a Seq Scan on leads`);
+  console.log(
+    seqScans === 0 ? "\n✔ No plan has a Seq Scan on leads" : `\n✖ ${seqScans} plan(s) have a Seq Scan on leads`,
+  );
   return seqScans === 0;
 }
 
 function report(results: Measured[], rows: Row[], plansOk: boolean): number {
   const columns = (cells: Array<string | number>) =>
-    cells.map((cell, index) => (index < 2 ? String(cell).padEnd(index === 0 ? 22 : 26) : String(cell).padStart(9))).join("");
-  console.log(`\nLeads API benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s per run, after ${WARMUP_SECONDS} s of warm-up`);
+    cells
+      .map((cell, index) => (index < 2 ? String(cell).padEnd(index === 0 ? 22 : 26) : String(cell).padStart(9)))
+      .join("");
+  console.log(
+    `\nLeads API benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s per run, after ${WARMUP_SECONDS} s of warm-up`,
+  );
   console.log(columns(["row", "server", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests", "ratio"]));
   const checks: Array<[string, boolean]> = [["no Seq Scan on leads", plansOk]];
   for (const row of rows) {
@@ -126,16 +165,38 @@ function report(results: Measured[], rows: Row[], plansOk: boolean): number {
     for (const result of results.filter((candidate) => candidate.row === row)) {
       const r = result.summary;
       const shownRatio = result.server === "App server (ours)" ? ratio.toFixed(2) : "";
-      console.log(columns([row.name, result.server, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total, shownRatio]));
+      console.log(
+        columns([
+          row.name,
+          result.server,
+          r.requestsPerSecond.toFixed(0),
+          r.p50,
+          r.p99,
+          r.errors,
+          r.non2xx,
+          r.total,
+          shownRatio,
+        ]),
+      );
     }
     if (row.read) checks.push([`${row.name}: p99 < ${TARGETS.readP99} ms`, ours.p99 < TARGETS.readP99]);
-    else checks.push([`${row.name}: ≥ ${TARGETS.postRequestsPerSecond} req/s`, ours.requestsPerSecond >= TARGETS.postRequestsPerSecond]);
+    else
+      checks.push([
+        `${row.name}: ≥ ${TARGETS.postRequestsPerSecond} req/s`,
+        ours.requestsPerSecond >= TARGETS.postRequestsPerSecond,
+      ]);
     checks.push([`${row.name}: ratio ≥ ${TARGETS.ratio}`, ratio >= TARGETS.ratio]);
-    checks.push([`${row.name}: zero errors and non-2xx`, ours.errors + ours.non2xx + reference.errors + reference.non2xx === 0]);
+    checks.push([
+      `${row.name}: zero errors and non-2xx`,
+      ours.errors + ours.non2xx + reference.errors + reference.non2xx === 0,
+    ]);
   }
   const [pageOne] = rows;
-  const pageOneRate = (server: string) => results.find((result) => result.row === pageOne && result.server === server)!.summary.requestsPerSecond;
-  console.log(`Ratio ours/next start (${pageOne.name}): ${(pageOneRate("App server (ours)") / pageOneRate("Plain next start")).toFixed(2)}`);
+  const pageOneRate = (server: string) =>
+    results.find((result) => result.row === pageOne && result.server === server)!.summary.requestsPerSecond;
+  console.log(
+    `Ratio ours/next start (${pageOne.name}): ${(pageOneRate("App server (ours)") / pageOneRate("Plain next start")).toFixed(2)}`,
+  );
   console.log("\nTargets:");
   for (const [name, ok] of checks) console.log(`  ${ok ? "✔ met   " : "✖ missed"} ${name}`);
   return checks.every(([, ok]) => ok) ? 0 : 1;
@@ -152,10 +213,14 @@ runMain(async () => {
     const { key } = seeded;
     const env = benchEnv(database.url, DIST_DIR);
     const reference = await start("Reference node:http + pg", key, (port) =>
-      spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/api-reference-server.ts", String(port)], {
-        env,
-        stdio: ["ignore", "ignore", "inherit"],
-      }),
+      spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "tests/bench/api-reference-server.ts", String(port)],
+        {
+          env,
+          stdio: ["ignore", "ignore", "inherit"],
+        },
+      ),
     );
     servers.push(reference);
     const ours = await start("App server (ours)", key, (port) => startNext(port, env));
@@ -166,7 +231,12 @@ runMain(async () => {
     const deepCursor = await walkCursor(ours, key);
     const rows: Row[] = [
       { name: "GET list, page 1", read: true, query: { limit: "25" }, plainNext: true },
-      { name: `GET list, page ${DEEP_PAGES + 1}`, read: true, query: { limit: "25", cursor: deepCursor }, plainNext: false },
+      {
+        name: `GET list, page ${DEEP_PAGES + 1}`,
+        read: true,
+        query: { limit: "25", cursor: deepCursor },
+        plainNext: false,
+      },
       { name: "GET search q=", read: true, query: { q: seeded.rareQuery, limit: "25" }, plainNext: false },
       { name: "POST create", read: false, query: null, plainNext: false },
     ];

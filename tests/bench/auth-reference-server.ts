@@ -9,12 +9,19 @@ import { authenticateApiKey } from "@/lib/api-keys/authenticate";
  * Run with: node --conditions=react-server --import tsx tests/bench/auth-reference-server.ts <port>
  */
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+});
 pool.on("error", () => {});
 
 function reply(response: http.ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  response.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+  });
   response.end(text);
 }
 

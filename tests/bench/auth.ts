@@ -40,7 +40,9 @@ async function createKey(databaseUrl: string, label: string): Promise<string> {
   try {
     const key = generateApiKey();
     const { prefix, last4 } = displayParts(key);
-    const account = await client.query<{ id: string }>("INSERT INTO accounts (name) VALUES ($1) RETURNING id", [`Benchmark ${label}`]);
+    const account = await client.query<{ id: string }>("INSERT INTO accounts (name) VALUES ($1) RETURNING id", [
+      `Benchmark ${label}`,
+    ]);
     await client.query(
       "INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes) VALUES ($1, $2, $3, $4, $5, ARRAY['webhooks', 'read:leads'])",
       [account.rows[0].id, label, hashApiKey(key), prefix, last4],
@@ -68,7 +70,14 @@ async function waitForMe(url: string, key: string, child: ChildProcess): Promise
 }
 
 async function load(url: string, key: string, seconds: number): Promise<Result> {
-  return summarise(await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [{ method: "GET", headers: { authorization: `Bearer ${key}` } }] }));
+  return summarise(
+    await autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration: seconds,
+      requests: [{ method: "GET", headers: { authorization: `Bearer ${key}` } }],
+    }),
+  );
 }
 
 async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess): Promise<Result> {
@@ -87,11 +96,19 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
 }
 
 function report(ours: Result, plainNext: Result, reference: Result): number {
-  const columns = (cells: Array<string | number>) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join("");
-  console.log(`\nAPI key auth benchmark: GET /api/public/zapier/me, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`);
+  const columns = (cells: Array<string | number>) =>
+    cells.map((cell, index) => (index === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join("");
+  console.log(
+    `\nAPI key auth benchmark: GET /api/public/zapier/me, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`,
+  );
   console.log(columns(["", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests"]));
-  const rows = [["App server (ours)", ours], ["Plain next start", plainNext], ["Reference node:http + pg", reference]] as const;
-  for (const [label, r] of rows) console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
+  const rows = [
+    ["App server (ours)", ours],
+    ["Plain next start", plainNext],
+    ["Reference node:http + pg", reference],
+  ] as const;
+  for (const [label, r] of rows)
+    console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
   console.log(`Ratio ours/next start: ${(ours.requestsPerSecond / plainNext.requestsPerSecond).toFixed(2)}`);
   return checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx + reference.errors + reference.non2xx);
 }
@@ -104,10 +121,14 @@ runMain(async () => {
     const ours = await measure("App server", database.url, (port) => startNext(port, env));
     const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
-      spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)], {
-        env,
-        stdio: ["ignore", "ignore", "inherit"],
-      }),
+      spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)],
+        {
+          env,
+          stdio: ["ignore", "ignore", "inherit"],
+        },
+      ),
     );
     return report(ours, plainNext, reference);
   } finally {

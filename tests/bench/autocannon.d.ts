@@ -5,7 +5,9 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
-    requests?: Array<RawRequest & { setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest }>;
+    requests?: Array<
+      RawRequest & { setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest }
+    >;
   };
   type Histogram = { average: number; p50: number; p99: number; total: number };
   type Result = { requests: Histogram; latency: Histogram; errors: number; timeouts: number; non2xx: number };

@@ -20,7 +20,9 @@ const CONDITIONAL_SAMPLES = 200;
 const TARGET_FEED_MS = 1_000;
 
 async function seed(client: pg.Client): Promise<{ accountId: string; token: string; rotatedAway: string }> {
-  const { rows } = await client.query<{ id: string }>("INSERT INTO accounts (name, plan, timezone) VALUES ('Feed bench', 'pro', 'Europe/Berlin') RETURNING id");
+  const { rows } = await client.query<{ id: string }>(
+    "INSERT INTO accounts (name, plan, timezone) VALUES ('Feed bench', 'pro', 'Europe/Berlin') RETURNING id",
+  );
   const accountId = rows[0].id;
   // Series first (g < SERIES), spread over the last two years; one-off events over the next year.
   await client.query(
@@ -46,8 +48,14 @@ async function seed(client: pg.Client): Promise<{ accountId: string; token: stri
   // The feed's first token is rotated away, as the dashboard's "Rotate feed URL" does: the old one must answer as a wrong one.
   const rotatedAway = generateFeedToken();
   const token = generateFeedToken();
-  await client.query("INSERT INTO published_calendars (account_id, token_hash, token_sealed) VALUES ($1, $2, 'bench')", [accountId, hashFeedToken(rotatedAway)]);
-  await client.query("UPDATE published_calendars SET token_hash = $2 WHERE account_id = $1", [accountId, hashFeedToken(token)]);
+  await client.query(
+    "INSERT INTO published_calendars (account_id, token_hash, token_sealed) VALUES ($1, $2, 'bench')",
+    [accountId, hashFeedToken(rotatedAway)],
+  );
+  await client.query("UPDATE published_calendars SET token_hash = $2 WHERE account_id = $1", [
+    accountId,
+    hashFeedToken(token),
+  ]);
   await client.query("ANALYZE events; ANALYZE event_exceptions; ANALYZE published_calendars");
   return { accountId, token, rotatedAway };
 }
@@ -75,7 +83,8 @@ runMain(async () => {
   try {
     const { accountId, token, rotatedAway } = await seed(client);
     const segment = `${token}.ics`;
-    const request = (headers: Record<string, string> = {}) => new Request(`https://app.example.com/api/v1/events/calendar/${segment}`, { headers });
+    const request = (headers: Record<string, string> = {}) =>
+      new Request(`https://app.example.com/api/v1/events/calendar/${segment}`, { headers });
     const feed = async () => {
       const response = await handleCalendarFeedRequest(request(), segment);
       return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
@@ -99,8 +108,12 @@ runMain(async () => {
     };
     // The same rows and exceptions, read with plain SELECTs and nothing built.
     const reference = async () => {
-      const events = await db.pool.query("SELECT * FROM events WHERE account_id = $1 ORDER BY starts_at, id", [accountId]);
-      const exceptions = await db.pool.query("SELECT event_id, occurs_at FROM event_exceptions WHERE account_id = $1", [accountId]);
+      const events = await db.pool.query("SELECT * FROM events WHERE account_id = $1 ORDER BY starts_at, id", [
+        accountId,
+      ]);
+      const exceptions = await db.pool.query("SELECT event_id, occurs_at FROM event_exceptions WHERE account_id = $1", [
+        accountId,
+      ]);
       return { status: 200, bytes: events.rowCount! + exceptions.rowCount! };
     };
 
@@ -116,24 +129,37 @@ runMain(async () => {
     ];
 
     const cell = (value: string | number, width: number) => String(value).padStart(width);
-    const [referenceTiming, feedTiming, conditionalTiming, wrongTiming, oldTiming] = results.map(([, timing]) => timing);
-    console.log(`\nCalendar feed benchmark: ${EVENTS.toLocaleString("en-US")} events (${SERIES.toLocaleString("en-US")} series), ${vevents} VEVENTs, ${(text.length / 1024).toFixed(0)} KiB`);
-    console.log(`${"".padEnd(38)}${cell("p50 ms", 9)}${cell("p95 ms", 9)}${cell("max ms", 9)}${cell("status", 8)}${cell("p50/ref", 9)}`);
+    const [referenceTiming, feedTiming, conditionalTiming, wrongTiming, oldTiming] = results.map(
+      ([, timing]) => timing,
+    );
+    console.log(
+      `\nCalendar feed benchmark: ${EVENTS.toLocaleString("en-US")} events (${SERIES.toLocaleString("en-US")} series), ${vevents} VEVENTs, ${(text.length / 1024).toFixed(0)} KiB`,
+    );
+    console.log(
+      `${"".padEnd(38)}${cell("p50 ms", 9)}${cell("p95 ms", 9)}${cell("max ms", 9)}${cell("status", 8)}${cell("p50/ref", 9)}`,
+    );
     for (const [name, timing] of results) {
       const ratio = (timing.p50 / referenceTiming.p50).toFixed(2);
-      console.log(`${name.padEnd(38)}${cell(timing.p50.toFixed(1), 9)}${cell(timing.p95.toFixed(1), 9)}${cell(timing.max.toFixed(1), 9)}${cell(timing.status, 8)}${cell(ratio, 9)}`);
+      console.log(
+        `${name.padEnd(38)}${cell(timing.p50.toFixed(1), 9)}${cell(timing.p95.toFixed(1), 9)}${cell(timing.max.toFixed(1), 9)}${cell(timing.status, 8)}${cell(ratio, 9)}`,
+      );
     }
     const feedOk = feedTiming.status === 200 && vevents === EVENTS && feedTiming.p95 < TARGET_FEED_MS;
     // Without building: the 304 takes a small fraction of the feed, with an empty body.
-    const conditionalOk = conditionalTiming.status === 304 && conditionalTiming.bytes === 0 && conditionalTiming.p95 < feedTiming.p50 / 10;
+    const conditionalOk =
+      conditionalTiming.status === 304 && conditionalTiming.bytes === 0 && conditionalTiming.p95 < feedTiming.p50 / 10;
     const wrongOk = wrongTiming.status === 404 && oldTiming.status === 404 && oldTiming.bytes === wrongTiming.bytes;
     console.log(`Target: the whole feed in under ${TARGET_FEED_MS} ms (p95): ${feedOk ? "✔ met" : "✖ missed"}`);
-    console.log(`Target: 304 without building the feed (p95 under a tenth of the feed's p50): ${conditionalOk ? "✔ met" : "✖ missed"}`);
+    console.log(
+      `Target: 304 without building the feed (p95 under a tenth of the feed's p50): ${conditionalOk ? "✔ met" : "✖ missed"}`,
+    );
     console.log(
       `Wrong tokens: 404 in ${wrongTiming.p50.toFixed(1)} ms p50, rotated-away ones in ${oldTiming.p50.toFixed(1)} ms, the same ${oldTiming.bytes} bytes ` +
         `(the 304 path costs ${conditionalTiming.p50.toFixed(1)} ms)`,
     );
-    console.log(`Sanity: ETag ${etag}, sha256 of the feed ${crypto.createHash("sha256").update(text).digest("hex").slice(0, 12)}`);
+    console.log(
+      `Sanity: ETag ${etag}, sha256 of the feed ${crypto.createHash("sha256").update(text).digest("hex").slice(0, 12)}`,
+    );
     return feedOk && conditionalOk && wrongOk ? 0 : 1;
   } finally {
     await client.end();

@@ -11,26 +11,42 @@ import { CHAT_QUESTIONS } from "./chat-questions";
  * Run with: node --conditions=react-server --import tsx tests/bench/chat-reference-server.ts <port>
  */
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+});
 pool.on("error", () => {});
 const accountId = process.env.BENCH_ACCOUNT_ID ?? "";
 const timezone = process.env.BENCH_TIMEZONE ?? "Europe/Berlin";
 const now = new Date();
 const searches = CHAT_QUESTIONS.map((question) => {
   const intent = understand(question, now, timezone);
-  return { accountId, timeZone: timezone, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free };
+  return {
+    accountId,
+    timeZone: timezone,
+    now,
+    range: intent.range,
+    topic: intent.topic,
+    typed: intent.typed,
+    free: intent.free,
+  };
 });
 
 function send(response: http.ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  response.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+  });
   response.end(text);
 }
 
 async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
   const url = new URL(request.url ?? "/", "http://localhost");
   const search = searches[Number(url.searchParams.get("i"))];
-  if (url.pathname !== "/ask" || search === undefined) return send(response, 404, { ok: false, error: { code: "not_found" } });
+  if (url.pathname !== "/ask" || search === undefined)
+    return send(response, 404, { ok: false, error: { code: "not_found" } });
   const { events } = await searchEvents(pool, search);
   send(response, 200, { events });
 }

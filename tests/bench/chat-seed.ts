@@ -12,19 +12,67 @@ import type { Recurrence } from "@/lib/events/schema";
  */
 
 const KINDS = [
-  "Jazz Night", "Wine tasting", "Pottery workshop", "Yoga class", "Book club", "Salsa evening", "Open mic", "Photography walk",
-  "Cooking class", "Craft beer tasting", "Film screening", "Poetry slam", "Chess meetup", "Street food market", "Choir concert",
-  "Flea market", "Life drawing", "Techno party", "Stand-up comedy", "Garden tour", "Blues session", "Cheese tasting",
-  "Knitting circle", "Swing dance", "History talk", "Science café", "Board game night", "Piano recital", "Vinyl fair", "Quiz night",
+  "Jazz Night",
+  "Wine tasting",
+  "Pottery workshop",
+  "Yoga class",
+  "Book club",
+  "Salsa evening",
+  "Open mic",
+  "Photography walk",
+  "Cooking class",
+  "Craft beer tasting",
+  "Film screening",
+  "Poetry slam",
+  "Chess meetup",
+  "Street food market",
+  "Choir concert",
+  "Flea market",
+  "Life drawing",
+  "Techno party",
+  "Stand-up comedy",
+  "Garden tour",
+  "Blues session",
+  "Cheese tasting",
+  "Knitting circle",
+  "Swing dance",
+  "History talk",
+  "Science café",
+  "Board game night",
+  "Piano recital",
+  "Vinyl fair",
+  "Quiz night",
 ];
 const QUALIFIERS = [
-  "Summer", "Late", "Sunday", "Beginners'", "Family", "Midnight", "Acoustic", "Vintage", "Community", "Advanced", "Autumn",
-  "Rooftop", "Riverside", "Candlelight", "Spring",
+  "Summer",
+  "Late",
+  "Sunday",
+  "Beginners'",
+  "Family",
+  "Midnight",
+  "Acoustic",
+  "Vintage",
+  "Community",
+  "Advanced",
+  "Autumn",
+  "Rooftop",
+  "Riverside",
+  "Candlelight",
+  "Spring",
 ];
 const PLACES = [
-  "Old Mill, Kreuzberg", "Town Hall, Mitte", "Riverside Park, Friedrichshain", "Studio 5, Neukölln", "Library, Prenzlauer Berg",
-  "Markthalle, Kreuzberg", "Community Centre, Wedding", "Harbour Warehouse, Moabit", "Gallery Nord, Pankow", "Boathouse, Treptow",
-  "Café Müller, Schöneberg", "Cellar Bar, Charlottenburg",
+  "Old Mill, Kreuzberg",
+  "Town Hall, Mitte",
+  "Riverside Park, Friedrichshain",
+  "Studio 5, Neukölln",
+  "Library, Prenzlauer Berg",
+  "Markthalle, Kreuzberg",
+  "Community Centre, Wedding",
+  "Harbour Warehouse, Moabit",
+  "Gallery Nord, Pankow",
+  "Boathouse, Treptow",
+  "Café Müller, Schöneberg",
+  "Cellar Bar, Charlottenburg",
 ];
 const DESCRIPTIONS = [
   "Bring a friend and enjoy the evening with local artists.",
@@ -58,7 +106,11 @@ export async function seedChatEvents(client: pg.Client | pg.Pool, accountId: str
 }
 
 /** Removes two coming occurrences of one series in ten, computed as the product computes them. */
-export async function seedChatExceptions(client: pg.Client | pg.Pool, accountId: string, timeZone: string): Promise<number> {
+export async function seedChatExceptions(
+  client: pg.Client | pg.Pool,
+  accountId: string,
+  timeZone: string,
+): Promise<number> {
   const { rows } = await client.query<{ id: string; starts_at: Date; ends_at: Date | null; recurring: Recurrence }>(
     "SELECT id, starts_at, ends_at, recurring FROM events WHERE account_id = $1 AND recurring <> '' ORDER BY id",
     [accountId],
@@ -68,7 +120,12 @@ export async function seedChatExceptions(client: pg.Client | pg.Pool, accountId:
   const exceptions: Array<[string, string]> = [];
   rows.forEach((row, index) => {
     if (index % 10 !== 0) return;
-    const coming = occurrencesBetween({ startsAt: row.starts_at, endsAt: row.ends_at, recurring: row.recurring, timeZone }, now, horizon, 2);
+    const coming = occurrencesBetween(
+      { startsAt: row.starts_at, endsAt: row.ends_at, recurring: row.recurring, timeZone },
+      now,
+      horizon,
+      2,
+    );
     for (const occurrence of coming) exceptions.push([row.id, occurrence.startsAt.toISOString()]);
   });
   await client.query(

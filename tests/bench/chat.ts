@@ -7,7 +7,18 @@ import { explainSearch, type SearchInput } from "@/lib/assistant/search";
 import { freePort } from "@/lib/platform/db/embedded";
 import { CHAT_QUESTIONS } from "./chat-questions";
 import { seedChatEvents, seedChatExceptions } from "./chat-seed";
-import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, stopProcess, summarise, waitForHealth, type LoadSummary } from "./harness";
+import {
+  benchEnv,
+  buildIfNeeded,
+  checkTargets,
+  runMain,
+  startBenchDatabase,
+  startNext,
+  stopProcess,
+  summarise,
+  waitForHealth,
+  type LoadSummary,
+} from "./harness";
 
 /*
  * npm run bench:chat — the assistant under load: 100,000 events in one account, 50 concurrent visitors
@@ -37,7 +48,10 @@ async function prepare(databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const account = await client.query<{ id: string }>("INSERT INTO accounts (name, timezone) VALUES ('Benchmark venue', $1) RETURNING id", [TIMEZONE]);
+    const account = await client.query<{ id: string }>(
+      "INSERT INTO accounts (name, timezone) VALUES ('Benchmark venue', $1) RETURNING id",
+      [TIMEZONE],
+    );
     const accountId = account.rows[0].id;
     const started = Date.now();
     await seedChatEvents(client, accountId, EVENTS);
@@ -60,10 +74,20 @@ async function printPlans(databaseUrl: string, accountId: string): Promise<boole
     for (const question of ["pottery workshop", "wine tastng", "What's on tonight?"]) {
       const now = new Date();
       const intent = understand(question, now, TIMEZONE);
-      const input: SearchInput = { accountId, timeZone: TIMEZONE, now, range: intent.range, topic: intent.topic, typed: intent.typed, free: intent.free };
+      const input: SearchInput = {
+        accountId,
+        timeZone: TIMEZONE,
+        now,
+        range: intent.range,
+        topic: intent.topic,
+        typed: intent.typed,
+        free: intent.free,
+      };
       const plan = await explainSearch(client, input);
       seqScan ||= /Seq Scan on events/.test(plan);
-      console.log(`\nQuery plan for “${question}” (topic ${JSON.stringify(intent.topic)}, ${intent.range?.label ?? "no date"}):\n${plan}`);
+      console.log(
+        `\nQuery plan for “${question}” (topic ${JSON.stringify(intent.topic)}, ${intent.range?.label ?? "no date"}):\n${plan}`,
+      );
     }
   } finally {
     await client.end();
@@ -74,7 +98,10 @@ async function printPlans(databaseUrl: string, accountId: string): Promise<boole
 async function waitForAnswer(url: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    const status = await fetch(url).then((response) => response.status, () => 0);
+    const status = await fetch(url).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (status !== 0) throw new Error(`GET ${url} answered ${status}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -84,13 +111,21 @@ async function waitForAnswer(url: string, child: ChildProcess): Promise<void> {
 
 async function load(baseUrl: string, seconds: number): Promise<LoadSummary> {
   let next = 0;
-  const request = { method: "GET", setupRequest: (raw: object) => ({ ...raw, path: `/ask?i=${next++ % CHAT_QUESTIONS.length}` }) };
-  return summarise(await autocannon({ url: baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] }));
+  const request = {
+    method: "GET",
+    setupRequest: (raw: object) => ({ ...raw, path: `/ask?i=${next++ % CHAT_QUESTIONS.length}` }),
+  };
+  return summarise(
+    await autocannon({ url: baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] }),
+  );
 }
 
 async function measure(label: string, script: string, env: NodeJS.ProcessEnv): Promise<LoadSummary> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, String(port)], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, String(port)], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForAnswer(`${baseUrl}/ask?i=0`, child);
@@ -107,7 +142,10 @@ async function measureEndpoint(env: NodeJS.ProcessEnv, databaseUrl: string, acco
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const widgetId = "wid_" + "Bench".padEnd(22, "0");
-  await client.query("INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [widgetId, accountId]);
+  await client.query("INSERT INTO chat_widgets (id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
+    widgetId,
+    accountId,
+  ]);
   await client.end();
   const port = await freePort();
   const child = startNext(port, env);
@@ -119,11 +157,18 @@ async function measureEndpoint(env: NodeJS.ProcessEnv, databaseUrl: string, acco
       const response = await fetch(`${baseUrl}/api/chat/${widgetId}/conversations`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ text: CHAT_QUESTIONS[i % CHAT_QUESTIONS.length], page_url: "https://venue.example/events" }),
+        body: JSON.stringify({
+          text: CHAT_QUESTIONS[i % CHAT_QUESTIONS.length],
+          page_url: "https://venue.example/events",
+        }),
       });
-      if (response.status !== 201) throw new Error(`starting a conversation answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`starting a conversation answered ${response.status}: ${await response.text()}`);
       const started = (await response.json()) as { conversation: { id: string }; visitor_token: string };
-      visitors.push({ path: `/api/chat/${widgetId}/conversations/${started.conversation.id}/messages`, token: started.visitor_token });
+      visitors.push({
+        path: `/api/chat/${widgetId}/conversations/${started.conversation.id}/messages`,
+        token: started.visitor_token,
+      });
     }
     let next = 0;
     const request = {
@@ -132,10 +177,16 @@ async function measureEndpoint(env: NodeJS.ProcessEnv, databaseUrl: string, acco
         const n = next++;
         const visitor = visitors[n % visitors.length];
         const body = JSON.stringify({ text: CHAT_QUESTIONS[n % CHAT_QUESTIONS.length] });
-        return { ...raw, path: visitor.path, headers: { "content-type": "application/json", "x-visitor-token": visitor.token }, body };
+        return {
+          ...raw,
+          path: visitor.path,
+          headers: { "content-type": "application/json", "x-visitor-token": visitor.token },
+          body,
+        };
       },
     };
-    const run = async (seconds: number) => summarise(await autocannon({ url: baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] }));
+    const run = async (seconds: number) =>
+      summarise(await autocannon({ url: baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] }));
     await run(WARMUP_SECONDS);
     console.log(`▸ Chat endpoint (production server): ${SECONDS} s, ${CONNECTIONS} connections…`);
     return await run(SECONDS);
@@ -145,15 +196,26 @@ async function measureEndpoint(env: NodeJS.ProcessEnv, databaseUrl: string, acco
 }
 
 function report(ours: LoadSummary, reference: LoadSummary, endpoint: LoadSummary, seqScan: boolean): number {
-  const columns = (cells: Array<string | number>) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(34) : String(cell).padStart(10))).join("");
-  console.log(`\nAssistant benchmark: ${EVENTS.toLocaleString("en")} events, ${CHAT_QUESTIONS.length} questions in turn, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`);
-  console.log("Endpoint = POST a visitor message on the production server (stores it, answers, stores the reply); engine = answerVisitor on node:http; reference = the same search SQL only, on node:http + pg.");
+  const columns = (cells: Array<string | number>) =>
+    cells.map((cell, index) => (index === 0 ? String(cell).padEnd(34) : String(cell).padStart(10))).join("");
+  console.log(
+    `\nAssistant benchmark: ${EVENTS.toLocaleString("en")} events, ${CHAT_QUESTIONS.length} questions in turn, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`,
+  );
+  console.log(
+    "Endpoint = POST a visitor message on the production server (stores it, answers, stores the reply); engine = answerVisitor on node:http; reference = the same search SQL only, on node:http + pg.",
+  );
   console.log(columns(["", "replies/s", "p50 ms", "p99 ms", "errors", "non-2xx", "replies"]));
-  for (const [label, r] of [["Chat endpoint (production server)", endpoint], ["Assistant engine (ours)", ours], ["Reference: search SQL only", reference]] as const) {
+  for (const [label, r] of [
+    ["Chat endpoint (production server)", endpoint],
+    ["Assistant engine (ours)", ours],
+    ["Reference: search SQL only", reference],
+  ] as const) {
     console.log(columns([label, r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.total]));
   }
   console.log(`Endpoint / reference: ${(endpoint.requestsPerSecond / reference.requestsPerSecond).toFixed(2)}`);
-  console.log(seqScan ? "✖ A plan above has a sequential scan on events" : "✔ No sequential scan on events in the plans above");
+  console.log(
+    seqScan ? "✖ A plan above has a sequential scan on events" : "✔ No sequential scan on events in the plans above",
+  );
   const code = checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx + reference.errors + reference.non2xx);
   return seqScan ? 1 : code;
 }
@@ -164,7 +226,14 @@ runMain(async () => {
   try {
     const accountId = await prepare(database.url);
     const seqScan = await printPlans(database.url, accountId);
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: "", NODE_ENV: "production", DATABASE_URL: database.url, BENCH_ACCOUNT_ID: accountId, BENCH_TIMEZONE: TIMEZONE };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_OPTIONS: "",
+      NODE_ENV: "production",
+      DATABASE_URL: database.url,
+      BENCH_ACCOUNT_ID: accountId,
+      BENCH_TIMEZONE: TIMEZONE,
+    };
     // The visitor throttles are counted on every request, far beyond their defaults.
     const serverEnv: NodeJS.ProcessEnv = {
       ...benchEnv(database.url, DIST_DIR),

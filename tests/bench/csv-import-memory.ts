@@ -36,14 +36,25 @@ const FULL = () =>
     (index, day) =>
       `"Event ${index}, edition ${index % 7}",2027-03-${day}T10:00:00+01:00,2027-03-${day}T12:00:00+01:00,Talk ${index},Venue ${index % 50},https://example.com/e/${index},€${index % 90},weekly,upcoming`,
   );
-const SHORT = () => csv("title,starts_at,location,description", (index, day) => `Event number ${index},2027-04-${day}T10:00:00Z,Hall ${index % 9},Talk`);
+const SHORT = () =>
+  csv(
+    "title,starts_at,location,description",
+    (index, day) => `Event number ${index},2027-04-${day}T10:00:00Z,Hall ${index % 9},Talk`,
+  );
 
 /** What the import did before it streamed: the whole text, every record, every validated row at once. */
 function wholeFile(bytes: Buffer): number {
   const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  const records = parseSync(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as Array<{ record: string[] }>;
+  const records = parseSync(text, {
+    bom: true,
+    info: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+  }) as unknown as Array<{ record: string[] }>;
   const header = records[0].record;
-  const rows = records.slice(1).map(({ record }) => Object.fromEntries(header.map((name, index) => [name, record[index]])));
+  const rows = records
+    .slice(1)
+    .map(({ record }) => Object.fromEntries(header.map((name, index) => [name, record[index]])));
   return rows.map((row) => parseEventFields(row)).filter((result) => result.ok).length;
 }
 
@@ -84,17 +95,29 @@ runMain(async () => {
   await client.connect();
   try {
     let ok = true;
-    console.log(`\nCSV upload memory, ${CHUNK / 1024} KiB chunks${global.gc ? "" : " (run with --expose-gc for a cleaner baseline)"}`);
-    for (const [shape, make] of [["full rows", FULL], ["short rows", SHORT]] as const) {
+    console.log(
+      `\nCSV upload memory, ${CHUNK / 1024} KiB chunks${global.gc ? "" : " (run with --expose-gc for a cleaner baseline)"}`,
+    );
+    for (const [shape, make] of [
+      ["full rows", FULL],
+      ["short rows", SHORT],
+    ] as const) {
       const bytes = Buffer.from(make());
       const rows = bytes.toString("utf8").split("\r\n").length - 2;
-      const account = (await client.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Memory', 'pro') RETURNING id")).rows[0].id;
+      const account = (
+        await client.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Memory', 'pro') RETURNING id")
+      ).rows[0].id;
       console.log(`\n${(bytes.length / 1024 / 1024).toFixed(2)} MiB of ${shape}: ${rows.toLocaleString("en-US")} rows`);
-      const upload = (intent: "preview" | "import") => handleCsvUpload({ accountId: account, actor: null, intent, fileName: "memory.csv", body: chunks(bytes) });
+      const upload = (intent: "preview" | "import") =>
+        handleCsvUpload({ accountId: account, actor: null, intent, fileName: "memory.csv", body: chunks(bytes) });
       const preview = await measure("Preview (validate only)", () => upload("preview"));
       const imported = await measure("Import (validate + write)", () => upload("import"));
       const reference = await measure("Reference: whole-file parse", async () => wholeFile(bytes));
-      const fine = preview.status === 200 && imported.state.stage === "done" && imported.state.created === rows && reference === rows;
+      const fine =
+        preview.status === 200 &&
+        imported.state.stage === "done" &&
+        imported.state.created === rows &&
+        reference === rows;
       if (!fine) console.log(`✖ unexpected result: ${JSON.stringify(imported.state).slice(0, 200)}`);
       ok &&= fine;
     }

@@ -25,7 +25,10 @@ function csv(rows: number): string {
 }
 
 async function account(client: pg.Client, name: string): Promise<string> {
-  const result = await client.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ($1, 'pro') RETURNING id", [name]);
+  const result = await client.query<{ id: string }>(
+    "INSERT INTO accounts (name, plan) VALUES ($1, 'pro') RETURNING id",
+    [name],
+  );
   return result.rows[0].id;
 }
 
@@ -44,7 +47,13 @@ runMain(async () => {
     };
     let summary = { created: 0, updated: 0, failed: 0 };
     const importOnce = async () => {
-      const { state } = await handleCsvUpload({ accountId: ours, actor: null, intent: "import", fileName: "bench.csv", body: Buffer.from(text) });
+      const { state } = await handleCsvUpload({
+        accountId: ours,
+        actor: null,
+        intent: "import",
+        fileName: "bench.csv",
+        body: Buffer.from(text),
+      });
       if (state.stage !== "done") throw new Error(`unexpected answer: ${JSON.stringify(state).slice(0, 300)}`);
       if (state.problems.length) throw new Error(`unexpected problems: ${JSON.stringify(state.problems.slice(0, 3))}`);
       summary = state;
@@ -66,13 +75,25 @@ runMain(async () => {
     );
 
     const rate = (value: number) => `${Math.round(ROWS / value).toLocaleString("en-US")} rows/s`;
-    console.log(`\nCSV import benchmark: ${ROWS.toLocaleString("en-US")} rows, ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`);
-    console.log(`Import into an empty account   ${firstSeconds.toFixed(2)} s  (${rate(firstSeconds)})  created ${first.created}, updated ${first.updated}, failed ${first.failed}`);
-    console.log(`Same file again (all updates)  ${againSeconds.toFixed(2)} s  (${rate(againSeconds)})  created ${again.created}, updated ${again.updated}, failed ${again.failed}`);
+    console.log(
+      `\nCSV import benchmark: ${ROWS.toLocaleString("en-US")} rows, ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`,
+    );
+    console.log(
+      `Import into an empty account   ${firstSeconds.toFixed(2)} s  (${rate(firstSeconds)})  created ${first.created}, updated ${first.updated}, failed ${first.failed}`,
+    );
+    console.log(
+      `Same file again (all updates)  ${againSeconds.toFixed(2)} s  (${rate(againSeconds)})  created ${again.created}, updated ${again.updated}, failed ${again.failed}`,
+    );
     console.log(`Reference: bare INSERT         ${referenceSeconds.toFixed(2)} s  (${rate(referenceSeconds)})`);
     console.log(`Ratio reference/ours (first import): ${(referenceSeconds / firstSeconds).toFixed(2)}`);
-    const ok = firstSeconds < TARGET_SECONDS && againSeconds < TARGET_SECONDS && first.created === ROWS && again.updated === ROWS;
-    console.log(`Target: ${ROWS.toLocaleString("en-US")} rows in under ${TARGET_SECONDS} s: ${ok ? "✔ met" : "✖ missed"}`);
+    const ok =
+      firstSeconds < TARGET_SECONDS &&
+      againSeconds < TARGET_SECONDS &&
+      first.created === ROWS &&
+      again.updated === ROWS;
+    console.log(
+      `Target: ${ROWS.toLocaleString("en-US")} rows in under ${TARGET_SECONDS} s: ${ok ? "✔ met" : "✖ missed"}`,
+    );
     return ok ? 0 : 1;
   } finally {
     await client.end();

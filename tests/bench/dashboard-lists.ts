@@ -15,14 +15,25 @@ const TARGET_P95_MS = 100;
 const RARE_TARGET_P95_MS = 1_000;
 
 export async function timeEventLists(seeded: Seeded): Promise<boolean> {
-  const deepCursor = encodeCursor("starts_at", [new Date(Date.now() + 90 * 86_400_000), "00000000-0000-0000-0000-000000000000"]);
+  const deepCursor = encodeCursor("starts_at", [
+    new Date(Date.now() + 90 * 86_400_000),
+    "00000000-0000-0000-0000-000000000000",
+  ]);
   const cases: Array<[string, () => Promise<unknown>, number]> = [
     ["first page", () => listEvents(seeded.accountId, { limit: 50 }), TARGET_P95_MS],
-    ["a deep page (keyset cursor)", () => listEvents(seeded.accountId, { limit: 50, cursor: deepCursor }), TARGET_P95_MS],
+    [
+      "a deep page (keyset cursor)",
+      () => listEvents(seeded.accountId, { limit: 50, cursor: deepCursor }),
+      TARGET_P95_MS,
+    ],
     ["sorted by title", () => listEvents(seeded.accountId, { sort: "title", limit: 50 }), TARGET_P95_MS],
     ["upcoming only", () => listEvents(seeded.accountId, { when: "upcoming", limit: 50 }), TARGET_P95_MS],
     ["text search, many matches", () => listEvents(seeded.accountId, { query: "Workshop", limit: 50 }), TARGET_P95_MS],
-    ["text search, one match", () => listEvents(seeded.accountId, { query: "number 99999", limit: 50 }), RARE_TARGET_P95_MS],
+    [
+      "text search, one match",
+      () => listEvents(seeded.accountId, { query: "number 99999", limit: 50 }),
+      RARE_TARGET_P95_MS,
+    ],
   ];
   console.log(`\nlistEvents at ${seeded.events.toLocaleString("en-US")} events (in-process, ${SAMPLES} samples each):`);
   let ok = true;
@@ -38,7 +49,9 @@ export async function timeEventLists(seeded: Seeded): Promise<boolean> {
     const p95 = percentile(samples, 0.95);
     const met = p95 < target;
     ok &&= met;
-    console.log(`  ${name.padEnd(30)} p50 ${percentile(samples, 0.5).toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   target < ${target} ms ${met ? "✔" : "✖"}`);
+    console.log(
+      `  ${name.padEnd(30)} p50 ${percentile(samples, 0.5).toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   target < ${target} ms ${met ? "✔" : "✖"}`,
+    );
   }
   return ok;
 }

@@ -13,7 +13,10 @@ async function capture(run: () => Promise<unknown>): Promise<Captured[]> {
   const pool = db.pool;
   const original = pool.query.bind(pool);
   const captured: Captured[] = [];
-  (pool as unknown as { query: (text: string, values?: unknown[]) => Promise<unknown> }).query = (text: string, values?: unknown[]) => {
+  (pool as unknown as { query: (text: string, values?: unknown[]) => Promise<unknown> }).query = (
+    text: string,
+    values?: unknown[],
+  ) => {
     captured.push({ text, values: values ?? [] });
     return original(text, values);
   };
@@ -28,13 +31,22 @@ async function capture(run: () => Promise<unknown>): Promise<Captured[]> {
 export async function explainDashboardQueries(seeded: Seeded): Promise<void> {
   const cases: Array<[string, () => Promise<unknown>]> = [
     ["Recent Deliveries, first page", () => listDeliveries(seeded.accountId, seeded.sourceId, {})],
-    ["Recent Deliveries, 500 pages deep", () => listDeliveries(seeded.accountId, seeded.sourceId, { cursor: seeded.deepCursor, direction: "older" })],
-    ["All Events, filtered search", () => listEvents(seeded.accountId, { query: "Workshop", status: "upcoming", when: "upcoming", limit: 50 })],
+    [
+      "Recent Deliveries, 500 pages deep",
+      () => listDeliveries(seeded.accountId, seeded.sourceId, { cursor: seeded.deepCursor, direction: "older" }),
+    ],
+    [
+      "All Events, filtered search",
+      () => listEvents(seeded.accountId, { query: "Workshop", status: "upcoming", when: "upcoming", limit: 50 }),
+    ],
     ["All Events, rare-term search", () => listEvents(seeded.accountId, { query: "number 99999", limit: 50 })],
   ];
   for (const [name, run] of cases) {
     for (const statement of await capture(run)) {
-      const plan = await db.pool.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement.text}`, statement.values);
+      const plan = await db.pool.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${statement.text}`,
+        statement.values,
+      );
       console.log(`\n— ${name}\n${plan.rows.map((row) => `  ${row["QUERY PLAN"]}`).join("\n")}`);
     }
   }

@@ -3,7 +3,14 @@ import { deliveryCursor } from "@/lib/events-webhook/deliveries";
 import { newPublicId } from "@/lib/platform/ids";
 import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 
-export type Seeded = { userId: string; accountId: string; sourceId: string; deepCursor: string; deliveries: number; events: number };
+export type Seeded = {
+  userId: string;
+  accountId: string;
+  sourceId: string;
+  deepCursor: string;
+  deliveries: number;
+  events: number;
+};
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
@@ -13,10 +20,17 @@ const DEEP_PAGE = 500;
 /** One large account, seeded with set-based SQL (seconds, not minutes). */
 export async function seedDashboard(client: pg.Client): Promise<Seeded> {
   const started = Date.now();
-  const user = await client.query<{ id: string }>("INSERT INTO users (email, name, password_hash) VALUES ('bench@example.test', 'Bench', 'x') RETURNING id");
-  const account = await client.query<{ id: string }>("INSERT INTO accounts (name, plan, timezone) VALUES ('Benchmark', 'pro', 'Europe/Berlin') RETURNING id");
+  const user = await client.query<{ id: string }>(
+    "INSERT INTO users (email, name, password_hash) VALUES ('bench@example.test', 'Bench', 'x') RETURNING id",
+  );
+  const account = await client.query<{ id: string }>(
+    "INSERT INTO accounts (name, plan, timezone) VALUES ('Benchmark', 'pro', 'Europe/Berlin') RETURNING id",
+  );
   const [userId, accountId] = [user.rows[0].id, account.rows[0].id];
-  await client.query("INSERT INTO memberships (user_id, account_id, role) VALUES ($1, $2, 'owner')", [userId, accountId]);
+  await client.query("INSERT INTO memberships (user_id, account_id, role) VALUES ($1, $2, 'owner')", [
+    userId,
+    accountId,
+  ]);
   const source = await client.query<{ id: string }>(
     "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext) VALUES ($1, $2, 'CRM', $3) RETURNING id",
     [accountId, newPublicId("source"), encryptSecret(generateSecret())],
@@ -51,6 +65,8 @@ export async function seedDashboard(client: pg.Client): Promise<Seeded> {
   );
   const row = deep.rows[0];
   const deepCursor = deliveryCursor(row);
-  console.log(`▸ Seeded ${DELIVERIES.toLocaleString("en-US")} deliveries and ${EVENTS.toLocaleString("en-US")} events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `▸ Seeded ${DELIVERIES.toLocaleString("en-US")} deliveries and ${EVENTS.toLocaleString("en-US")} events in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { userId, accountId, sourceId, deepCursor, deliveries: DELIVERIES, events: EVENTS };
 }

@@ -2,7 +2,16 @@ import { encode } from "next-auth/jwt";
 import os from "node:os";
 import pg from "pg";
 import { freePort } from "@/lib/platform/db/embedded";
-import { benchEnv, buildIfNeeded, percentile, runMain, startBenchDatabase, startNext, stopProcess, waitForHealth } from "./harness";
+import {
+  benchEnv,
+  buildIfNeeded,
+  percentile,
+  runMain,
+  startBenchDatabase,
+  startNext,
+  stopProcess,
+  waitForHealth,
+} from "./harness";
 import { timeEventLists } from "./dashboard-lists";
 import { explainDashboardQueries } from "./dashboard-plans";
 import { seedDashboard, type Seeded } from "./dashboard-seed";
@@ -34,13 +43,22 @@ async function time(url: string, cookie: string, count: number): Promise<Timing>
   }
   samples.sort((a, b) => a - b);
   const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
-  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), p99: percentile(samples, 0.99), mean, status };
+  return {
+    p50: percentile(samples, 0.5),
+    p95: percentile(samples, 0.95),
+    p99: percentile(samples, 0.99),
+    mean,
+    status,
+  };
 }
 
 function scenarios(seeded: Seeded): Scenario[] {
   return [
     { name: "Recent Deliveries, first page", path: "/knowledge/events/webhook" },
-    { name: "Recent Deliveries, 500 pages deep", path: `/knowledge/events/webhook?cursor=${seeded.deepCursor}&dir=older` },
+    {
+      name: "Recent Deliveries, 500 pages deep",
+      path: `/knowledge/events/webhook?cursor=${seeded.deepCursor}&dir=older`,
+    },
     { name: "All Events, filtered search", path: "/knowledge/events?q=Workshop&status=upcoming&when=upcoming" },
     // A term only one event has: the search must look at every event of the account.
     { name: "All Events, rare-term search", path: "/knowledge/events?q=number%2099999" },
@@ -64,7 +82,10 @@ async function main(): Promise<number> {
     child = startNext(port, env);
     const base = `http://127.0.0.1:${port}`;
     await waitForHealth(base, child);
-    const token = await encode({ token: { sub: seeded.userId, name: "Bench", email: "bench@example.test" }, secret: env.NEXTAUTH_SECRET! });
+    const token = await encode({
+      token: { sub: seeded.userId, name: "Bench", email: "bench@example.test" },
+      secret: env.NEXTAUTH_SECRET!,
+    });
     const cookie = `next-auth.session-token=${token}`;
 
     const reference = { name: "Reference: Plan page (no list)", path: "/settings/plan" };
@@ -76,8 +97,12 @@ async function main(): Promise<number> {
 
     const referenceP95 = results[0][1].p95;
     const cell = (value: string | number, width: number) => String(value).padStart(width);
-    console.log(`\nDashboard benchmark: ${seeded.deliveries.toLocaleString("en-US")} deliveries, ${seeded.events.toLocaleString("en-US")} events, ${os.cpus().length} CPUs, ${SAMPLES} sequential requests each`);
-    console.log(`${"".padEnd(38)}${cell("p50 ms", 9)}${cell("p95 ms", 9)}${cell("p99 ms", 9)}${cell("mean ms", 9)}${cell("status", 8)}${cell("p95/ref", 9)}`);
+    console.log(
+      `\nDashboard benchmark: ${seeded.deliveries.toLocaleString("en-US")} deliveries, ${seeded.events.toLocaleString("en-US")} events, ${os.cpus().length} CPUs, ${SAMPLES} sequential requests each`,
+    );
+    console.log(
+      `${"".padEnd(38)}${cell("p50 ms", 9)}${cell("p95 ms", 9)}${cell("p99 ms", 9)}${cell("mean ms", 9)}${cell("status", 8)}${cell("p95/ref", 9)}`,
+    );
     for (const [name, timing] of results) {
       console.log(
         `${name.padEnd(38)}${cell(timing.p50.toFixed(1), 9)}${cell(timing.p95.toFixed(1), 9)}${cell(timing.p99.toFixed(1), 9)}${cell(timing.mean.toFixed(1), 9)}${cell(timing.status, 8)}${cell((timing.p95 / referenceP95).toFixed(2), 9)}`,

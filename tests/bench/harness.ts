@@ -17,13 +17,19 @@ import { applyMigrations } from "@/lib/platform/db/migrate";
 export async function buildIfNeeded(distDir: string): Promise<void> {
   const stamp = path.join(distDir, "source-fingerprint");
   const fingerprint = sourceFingerprint();
-  if (fs.existsSync(path.join(distDir, "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint) {
+  if (
+    fs.existsSync(path.join(distDir, "BUILD_ID")) &&
+    fs.existsSync(stamp) &&
+    fs.readFileSync(stamp, "utf8") === fingerprint
+  ) {
     console.log(`▸ Production build in ${distDir} is current`);
     return;
   }
   console.log(`▸ Building into ${distDir}…`);
   // next build rewrites tsconfig.json and next-env.d.ts for its dist dir; keep the checked-in ones.
-  const kept = ["tsconfig.json", "next-env.d.ts"].filter((file) => fs.existsSync(file)).map((file) => [file, fs.readFileSync(file, "utf8")] as const);
+  const kept = ["tsconfig.json", "next-env.d.ts"]
+    .filter((file) => fs.existsSync(file))
+    .map((file) => [file, fs.readFileSync(file, "utf8")] as const);
   try {
     const code = await run(bin("next"), ["build"], { ...process.env, NEXT_DIST_DIR: distDir, NODE_OPTIONS: "" });
     if (code !== 0) throw new Error("next build failed");
@@ -86,7 +92,10 @@ export function startPlainNext(port: number, env: NodeJS.ProcessEnv): ChildProce
 export async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    const ok = await fetch(`${baseUrl}/api/health`).then((response) => response.ok, () => false);
+    const ok = await fetch(`${baseUrl}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -117,7 +126,14 @@ export function runMain(main: () => Promise<number>): void {
   );
 }
 
-export type LoadSummary = { requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; total: number };
+export type LoadSummary = {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+};
 
 /** The figures every load benchmark reports, from an autocannon result. */
 export function summarise(result: {

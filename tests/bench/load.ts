@@ -48,7 +48,11 @@ export function processTree(pid: number): number[] {
   const pids: number[] = [];
   const visit = (id: number) => {
     try {
-      const children = fs.readdirSync(`/proc/${id}/task`).flatMap((task) => fs.readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean));
+      const children = fs
+        .readdirSync(`/proc/${id}/task`)
+        .flatMap((task) =>
+          fs.readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
+        );
       pids.push(id);
       for (const child of children) visit(Number(child));
     } catch {
@@ -72,7 +76,13 @@ export function treeRss(pid: number): number {
   return total;
 }
 
-export async function runLoad(options: { port: number; publicId: string; secret: string; seconds: number; serverPid: number }): Promise<LoadResult> {
+export async function runLoad(options: {
+  port: number;
+  publicId: string;
+  secret: string;
+  seconds: number;
+  serverPid: number;
+}): Promise<LoadResult> {
   let sequence = 0;
   const order = shuffled(DISTINCT_EVENTS);
   let peakRss = treeRss(options.serverPid);

@@ -9,7 +9,12 @@ import type { AddressInfo } from "node:net";
  */
 
 type Receipt = { id: string; path: string; at: number };
-type Request = { op: "count" } | { op: "expect"; ids: string[] } | { op: "countFor"; id: string } | { op: "receipts" } | { op: "reset" };
+type Request =
+  | { op: "count" }
+  | { op: "expect"; ids: string[] }
+  | { op: "countFor"; id: string }
+  | { op: "receipts" }
+  | { op: "reset" };
 
 const receipts: Receipt[] = [];
 const distinct = new Set<string>();

@@ -15,7 +15,13 @@ export type ReferenceJob = { id: string; body: string; index: number };
 /** One POST of a signed job; resolves once the answer's body is read. */
 type ReferencePost = (url: string, headers: Record<string, string>, body: string) => Promise<void>;
 
-async function referenceLoop(jobs: ReferenceJob[], url: string, send: ReferencePost, secrets: string[], concurrency: number): Promise<void> {
+async function referenceLoop(
+  jobs: ReferenceJob[],
+  url: string,
+  send: ReferencePost,
+  secrets: string[],
+  concurrency: number,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -57,10 +63,23 @@ function referenceClients(concurrency: number): { name: string; send: ReferenceP
 export type ReferenceRates = { rates: { name: string; perSecond: number }[]; fastest: number };
 
 /** Each client warmed up with `warmup` requests, then timed over every job; `reset` clears the receiver's receipts. */
-export async function measureReference(options: { jobs: ReferenceJob[]; url: string; secrets: string[]; concurrency: number; warmup: number; reset: () => Promise<void> }): Promise<ReferenceRates> {
+export async function measureReference(options: {
+  jobs: ReferenceJob[];
+  url: string;
+  secrets: string[];
+  concurrency: number;
+  warmup: number;
+  reset: () => Promise<void>;
+}): Promise<ReferenceRates> {
   const rates: ReferenceRates["rates"] = [];
   for (const client of referenceClients(options.concurrency)) {
-    await referenceLoop(options.jobs.slice(0, options.warmup), options.url, client.send, options.secrets, options.concurrency);
+    await referenceLoop(
+      options.jobs.slice(0, options.warmup),
+      options.url,
+      client.send,
+      options.secrets,
+      options.concurrency,
+    );
     await options.reset();
     const started = Date.now();
     await referenceLoop(options.jobs, options.url, client.send, options.secrets, options.concurrency);

@@ -56,7 +56,9 @@ type Receiver = {
 
 /** The receiver in its own process (outbound-receiver.ts), asked over IPC. */
 function startReceiver(): Promise<Receiver> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/bench/outbound-receiver.ts"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/bench/outbound-receiver.ts"], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const pending = new Map<number, (result: unknown) => void>();
   let seq = 0;
   const ask = <T>(request: object) =>
@@ -98,7 +100,13 @@ function peakRss(pid: number): number {
 function startWorker(databaseUrl: string): Promise<ChildProcess> {
   // node itself (not the tsx wrapper), so the pid is the worker's for its peak RSS.
   const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1", OUTBOUND_WORKER_CONCURRENCY: String(CONCURRENCY), NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
+      OUTBOUND_WORKER_CONCURRENCY: String(CONCURRENCY),
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -178,16 +186,16 @@ runMain(async () => {
   pool.on("error", () => {});
   let worker: ChildProcess | null = null;
   try {
-    const account = await pool.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Bench', 'pro') RETURNING id");
+    const account = await pool.query<{ id: string }>(
+      "INSERT INTO accounts (name, plan) VALUES ('Bench', 'pro') RETURNING id",
+    );
     const accountId = account.rows[0].id;
     const secrets = [generateSubscriptionSecret(), generateSubscriptionSecret()];
     for (const [index, secret] of secrets.entries()) {
-      await pool.query("INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)", [
-        newPublicId("subscription"),
-        accountId,
-        `${receiver.url}/${index}`,
-        encryptSecret(secret),
-      ]);
+      await pool.query(
+        "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)",
+        [newPublicId("subscription"), accountId, `${receiver.url}/${index}`, encryptSecret(secret)],
+      );
     }
     worker = await startWorker(database.url);
     const commits = new Map<string, number>();
@@ -210,7 +218,10 @@ runMain(async () => {
     await waitUntil(async () => (await receiver.count()).distinct >= 2 * WARMUP, 10 * 60_000);
     await receiver.reset();
     const referenceJobsOf = async (ids: string[]): Promise<ReferenceJob[]> => {
-      const { rows } = await pool.query<{ id: string; body: string }>("SELECT id, payload::text AS body FROM outbound_messages WHERE id = ANY ($1::text[])", [ids]);
+      const { rows } = await pool.query<{ id: string; body: string }>(
+        "SELECT id, payload::text AS body FROM outbound_messages WHERE id = ANY ($1::text[])",
+        [ids],
+      );
       return rows.flatMap((row) => [0, 1].map((index) => ({ ...row, index })));
     };
     // The reference before the first burst POSTs the warm-up's payloads, as many times over as a burst has deliveries.
@@ -221,7 +232,9 @@ runMain(async () => {
 
     // Idle queue: one notification at a time, each received before the next.
     for (let i = 0; i < IDLE_PROBES; i++) {
-      const [id] = await emitNotifications(pool, accountId, [{ type: "lead.created", data: { id: `lead_probe_${i}` } }]);
+      const [id] = await emitNotifications(pool, accountId, [
+        { type: "lead.created", data: { id: `lead_probe_${i}` } },
+      ]);
       commits.set(id, Date.now());
       await waitUntil(async () => (await receiver.countFor(id)) === 2, 10_000);
     }
@@ -234,7 +247,15 @@ runMain(async () => {
     // burst's payloads, both while the worker idles. The machine's speed drifts from minute to minute,
     // so the burst is compared with the reference on either side of it, and the median of the rounds reported.
     const runRound = async (): Promise<Round> => {
-      const measure = (jobs: ReferenceJob[]) => measureReference({ jobs, url: receiver.url, secrets, concurrency: CONCURRENCY, warmup: 2 * WARMUP, reset: receiver.reset });
+      const measure = (jobs: ReferenceJob[]) =>
+        measureReference({
+          jobs,
+          url: receiver.url,
+          secrets,
+          concurrency: CONCURRENCY,
+          warmup: 2 * WARMUP,
+          reset: receiver.reset,
+        });
       const before = await measure(referenceJobs);
       // CPU is counted for the database (every process running at the end: the worker's pool closes idle
       // connections, so backends come and go between bursts; the count of one that exits during the
@@ -280,9 +301,19 @@ runMain(async () => {
       const ours = received / seconds;
       const reference = { before, after, rate: (before.fastest + after.fastest) / 2 };
       return {
-        expected, received, duplicates: receipts.length - received, seconds, written, ours, cpu, reference, ratio: ours / reference.rate,
-        whileWriting: whileWriting / written, afterWriting: (received - whileWriting) / (seconds - written),
-        lagP50: percentile(lags, 0.5), lagP99: percentile(lags, 0.99),
+        expected,
+        received,
+        duplicates: receipts.length - received,
+        seconds,
+        written,
+        ours,
+        cpu,
+        reference,
+        ratio: ours / reference.rate,
+        whileWriting: whileWriting / written,
+        afterWriting: (received - whileWriting) / (seconds - written),
+        lagP50: percentile(lags, 0.5),
+        lagP99: percentile(lags, 0.99),
       };
     };
     const rounds: Round[] = [];
@@ -293,8 +324,11 @@ runMain(async () => {
         `Round ${round}: ${r.received}/${r.expected} deliveries in ${r.seconds.toFixed(1)} s — ${r.ours.toFixed(0)}/s (notifications written in the first ${r.written.toFixed(1)} s: ` +
           `${r.whileWriting.toFixed(0)}/s meanwhile, ${r.afterWriting.toFixed(0)}/s after); lag p50 ${ms(r.lagP50)}, p99 ${ms(r.lagP99)}; duplicates ${r.duplicates}`,
       );
-      console.log(`  CPU per delivery: PostgreSQL ${r.cpu.database} µs, worker ${r.cpu.worker} µs, receiver ${r.cpu.receiver} µs, writer (this process) ${r.cpu.writer} µs`);
-      const rates = (reference: ReferenceRates) => reference.rates.map((rate) => `${rate.name} ${rate.perSecond.toFixed(0)}/s`).join(", ");
+      console.log(
+        `  CPU per delivery: PostgreSQL ${r.cpu.database} µs, worker ${r.cpu.worker} µs, receiver ${r.cpu.receiver} µs, writer (this process) ${r.cpu.writer} µs`,
+      );
+      const rates = (reference: ReferenceRates) =>
+        reference.rates.map((rate) => `${rate.name} ${rate.perSecond.toFixed(0)}/s`).join(", ");
       console.log(
         `  Reference loop before: ${rates(r.reference.before)}; after: ${rates(r.reference.after)}; ` +
           `faster client, mean of before and after ${r.reference.rate.toFixed(0)}/s; ratio ours/reference ${r.ratio.toFixed(2)}`,
@@ -310,8 +344,12 @@ runMain(async () => {
     const middle = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
     const lost = rounds.reduce((sum, r) => sum + r.expected - r.received, 0);
     const duplicates = rounds.reduce((sum, r) => sum + r.duplicates, 0);
-    console.log(`Idle queue: lag p50 ${ms(percentile(idleLags, 0.5))}, p99 ${ms(percentile(idleLags, 0.99))} (${IDLE_PROBES} single notifications, before the rounds)`);
-    console.log(`Worker peak RSS: ${(rss / 1024 / 1024).toFixed(0)} MB; lost ${lost}, duplicates ${duplicates} (all rounds)`);
+    console.log(
+      `Idle queue: lag p50 ${ms(percentile(idleLags, 0.5))}, p99 ${ms(percentile(idleLags, 0.99))} (${IDLE_PROBES} single notifications, before the rounds)`,
+    );
+    console.log(
+      `Worker peak RSS: ${(rss / 1024 / 1024).toFixed(0)} MB; lost ${lost}, duplicates ${duplicates} (all rounds)`,
+    );
     console.log(
       `Median of ${ROUNDS} rounds: ratio ${ratio.toFixed(2)} (rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(", ")}); ` +
         `round ${rounds.indexOf(middle) + 1}: ${middle.ours.toFixed(0)} deliveries/s, reference ${middle.reference.rate.toFixed(0)}/s`,

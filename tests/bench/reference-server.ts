@@ -16,9 +16,14 @@ import { eventFields } from "@/lib/events/sql";
  * answered without logging. Run: node --conditions=react-server --import tsx tests/bench/reference-server.ts <port>
  */
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
+});
 pool.on("error", () => {});
-const planLimits = JSON.stringify(Object.fromEntries(Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxEvents])));
+const planLimits = JSON.stringify(
+  Object.fromEntries(Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxEvents])),
+);
 
 type Source = { id: string; account_id: string; active: boolean; secret_ciphertext: string; secret: string };
 const sources = new Map<string, Source>();
@@ -33,7 +38,10 @@ async function loadSource(publicId: string): Promise<Source | null> {
 
 function reply(response: http.ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
-  response.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+  response.writeHead(status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
@@ -58,11 +66,14 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     if (!source.active) return reply(response, 403, { ok: false, error: { code: "source_inactive" } });
     if (!body) return reply(response, 413, { ok: false, error: { code: "payload_too_large" } });
     const timestamp = (request.headers["x-service-timestamp"] as string | undefined) ?? null;
-    if (!isFreshTimestamp(timestamp, Date.now())) return reply(response, 400, { ok: false, error: { code: "invalid_timestamp" } });
+    if (!isFreshTimestamp(timestamp, Date.now()))
+      return reply(response, 400, { ok: false, error: { code: "invalid_timestamp" } });
     const signature = (request.headers["x-service-signature"] as string | undefined) ?? null;
-    if (!verifySignature(source.secret, timestamp, body, signature)) return reply(response, 401, { ok: false, error: { code: "invalid_signature" } });
+    if (!verifySignature(source.secret, timestamp, body, signature))
+      return reply(response, 401, { ok: false, error: { code: "invalid_signature" } });
     const payload = parsePayload(body);
-    if (!payload.ok || payload.action !== "upsert") return reply(response, 400, { ok: false, error: { code: "invalid_payload" } });
+    if (!payload.ok || payload.action !== "upsert")
+      return reply(response, 400, { ok: false, error: { code: "invalid_payload" } });
     const headers = {
       content_type: request.headers["content-type"] ?? null,
       user_agent: request.headers["user-agent"] ?? null,
@@ -90,7 +101,12 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     });
     const row = result.rows[0];
     if (row.code === "stale") continue;
-    if (row.code === "ok") return reply(response, 200, { ok: true, action: "upsert", event: { id: row.id, status: row.status, created: row.created } });
+    if (row.code === "ok")
+      return reply(response, 200, {
+        ok: true,
+        action: "upsert",
+        event: { id: row.id, status: row.status, created: row.created },
+      });
     if (row.code === "duplicate") return reply(response, 200, { ok: true, duplicate: true });
     return reply(response, row.code === "rate_limited" ? 429 : 403, { ok: false, error: { code: row.code } });
   }

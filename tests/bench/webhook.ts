@@ -7,7 +7,16 @@ import { freePort } from "@/lib/platform/db/embedded";
 import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 import { newPublicId } from "@/lib/platform/ids";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
-import { benchEnv, buildIfNeeded, checkTargets, runMain, startBenchDatabase, startNext, startPlainNext, stopProcess } from "./harness";
+import {
+  benchEnv,
+  buildIfNeeded,
+  checkTargets,
+  runMain,
+  startBenchDatabase,
+  startNext,
+  startPlainNext,
+  stopProcess,
+} from "./harness";
 import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
 
 /*
@@ -67,12 +76,10 @@ async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => P
 
 async function subscribe(databaseUrl: string, accountId: string, url: string): Promise<void> {
   await withClient(databaseUrl, (client) =>
-    client.query("INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{event.*}', $4)", [
-      newPublicId("subscription"),
-      accountId,
-      url,
-      encryptSecret(generateSubscriptionSecret()),
-    ]),
+    client.query(
+      "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{event.*}', $4)",
+      [newPublicId("subscription"), accountId, url, encryptSecret(generateSubscriptionSecret())],
+    ),
   );
 }
 
@@ -82,7 +89,10 @@ async function createSource(databaseUrl: string, label: string) {
   try {
     const secret = generateSecret();
     const publicId = newPublicId("source");
-    const account = await client.query<{ id: string }>(`INSERT INTO accounts (name, plan) VALUES ($1, 'pro') RETURNING id`, [`Benchmark ${label}`]);
+    const account = await client.query<{ id: string }>(
+      `INSERT INTO accounts (name, plan) VALUES ($1, 'pro') RETURNING id`,
+      [`Benchmark ${label}`],
+    );
     // The rate limit is raised so the benchmark measures ingestion, not refusals.
     await client.query(
       `INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, $3, $4, 10000000)`,
@@ -97,7 +107,9 @@ async function createSource(databaseUrl: string, label: string) {
 async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    const up = await fetch(`http://127.0.0.1:${port}/api/v1/events/webhook/src_000000000000000000000000`, { method: "POST" }).then(
+    const up = await fetch(`http://127.0.0.1:${port}/api/v1/events/webhook/src_000000000000000000000000`, {
+      method: "POST",
+    }).then(
       (response) => response.arrayBuffer().then(() => true),
       () => false,
     );
@@ -107,7 +119,12 @@ async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   throw new Error(`server on port ${port} did not start`);
 }
 
-async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess, subscriptionUrl?: string): Promise<Measured> {
+async function measure(
+  label: string,
+  databaseUrl: string,
+  start: (port: number) => ChildProcess,
+  subscriptionUrl?: string,
+): Promise<Measured> {
   const port = await freePort();
   const child = start(port);
   try {
@@ -132,11 +149,22 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
   }
 }
 
-function report(ours: Measured, queued: Measured, subscribed: Measured & { delivered: number }, plainNext: Measured, reference: Measured): number {
+function report(
+  ours: Measured,
+  queued: Measured,
+  subscribed: Measured & { delivered: number },
+  plainNext: Measured,
+  reference: Measured,
+): number {
   const columns = ["req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "RSS MB", "requests"];
   const line = (label: string, r: LoadResult) =>
-    label.padEnd(28) + [r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.peakRssMb, r.total].map((value, i) => String(value).padStart(i === 0 ? 10 : 9)).join("");
-  console.log(`\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`);
+    label.padEnd(28) +
+    [r.requestsPerSecond.toFixed(0), r.p50, r.p99, r.errors, r.non2xx, r.peakRssMb, r.total]
+      .map((value, i) => String(value).padStart(i === 0 ? 10 : 9))
+      .join("");
+  console.log(
+    `\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`,
+  );
   console.log("".padEnd(28) + columns.map((name, i) => name.padStart(i === 0 ? 10 : 9)).join(""));
   console.log(line("App server (ours)", ours));
   console.log(line("+ subscription, worker off", queued));
@@ -152,8 +180,12 @@ function report(ours: Measured, queued: Measured, subscribed: Measured & { deliv
       `${slower(subscribed)}, ${subscribed.delivered} notifications delivered to the receiver during warm-up and run`,
   );
   const slowdown = 1 - queued.requestsPerSecond / ours.requestsPerSecond;
-  const subscribedOk = slowdown <= TARGETS.subscribedSlowdown && queued.errors + queued.non2xx + subscribed.errors + subscribed.non2xx === 0;
-  console.log(`Target: ${subscribedOk ? "✔" : "✖"} ingest at most ${TARGETS.subscribedSlowdown * 100}% slower with the subscription (worker off), zero errors and non-2xx`);
+  const subscribedOk =
+    slowdown <= TARGETS.subscribedSlowdown &&
+    queued.errors + queued.non2xx + subscribed.errors + subscribed.non2xx === 0;
+  console.log(
+    `Target: ${subscribedOk ? "✔" : "✖"} ingest at most ${TARGETS.subscribedSlowdown * 100}% slower with the subscription (worker off), zero errors and non-2xx`,
+  );
   const code = checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx);
   return subscribedOk ? code : 1;
 }
@@ -168,7 +200,12 @@ runMain(async () => {
     const ours = await measure("App server", database.url, (port) => startNext(port, env));
     const receiver = await startReceiver();
     const subscribedEnv = { ...env, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1" };
-    const subscribed = await measure("App server + event.* subscription", database.url, (port) => startNext(port, subscribedEnv), receiver.url).then(
+    const subscribed = await measure(
+      "App server + event.* subscription",
+      database.url,
+      (port) => startNext(port, subscribedEnv),
+      receiver.url,
+    ).then(
       (result) => ({ ...result, delivered: receiver.received() }),
       (error: unknown) => {
         receiver.close();
@@ -178,15 +215,24 @@ runMain(async () => {
     receiver.close();
     // After the worker's run: its worker would otherwise spend the run retrying these never-delivered notifications.
     const queuedEnv = { ...env, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1", OUTBOUND_WORKER: "off" };
-    const queued = await measure("App server + event.* subscription, worker off", database.url, (port) => startNext(port, queuedEnv), "http://127.0.0.1:9/queued");
+    const queued = await measure(
+      "App server + event.* subscription, worker off",
+      database.url,
+      (port) => startNext(port, queuedEnv),
+      "http://127.0.0.1:9/queued",
+    );
     // The later servers' workers would otherwise spend their runs on those notifications.
     await withClient(database.url, (client) => client.query("UPDATE webhook_subscriptions SET status = 'disabled'"));
     const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
-      spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/bench/reference-server.ts", String(port)], {
-        env,
-        stdio: ["ignore", "ignore", "inherit"],
-      }),
+      spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "tests/bench/reference-server.ts", String(port)],
+        {
+          env,
+          stdio: ["ignore", "ignore", "inherit"],
+        },
+      ),
     );
     return report(ours, queued, subscribed, plainNext, reference);
   } finally {

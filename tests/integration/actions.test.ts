@@ -1,7 +1,11 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { deleteEventAction, saveEventAction } from "@/app/(dashboard)/knowledge/events/actions";
-import { createSourceAction, setSourceActiveAction, updateSourceSettingsAction } from "@/app/(dashboard)/knowledge/events/webhook/actions";
+import {
+  createSourceAction,
+  setSourceActiveAction,
+  updateSourceSettingsAction,
+} from "@/app/(dashboard)/knowledge/events/webhook/actions";
 import { defineAction, formList, ok } from "@/lib/actions/action";
 import { db } from "@/lib/platform/db/client";
 import { listSources } from "@/lib/events-webhook/sources";
@@ -16,7 +20,9 @@ const form = (values: Record<string, string | string[]>) => {
 
 // Probes that answer who they ran for, to see what defineAction lets through.
 const probe = (role: "manager" | "member" | "public") =>
-  defineAction({ role, input: z.object({ note: z.string().default("") }) }, async (input, context) => ok({ note: input.note, role: context?.role ?? null }));
+  defineAction({ role, input: z.object({ note: z.string().default("") }) }, async (input, context) =>
+    ok({ note: input.note, role: context?.role ?? null }),
+  );
 const managerProbe = probe("manager");
 const memberProbe = probe("member");
 const publicProbe = probe("public");
@@ -54,11 +60,15 @@ describe("defineAction: session and role", () => {
     const refused = { ok: false, error: "Only owners and admins can do this." };
     expect(await deleteEventAction({ eventId: event.id })).toEqual(refused);
     expect(await setSourceActiveAction({ sourceId: source.id, active: false })).toEqual(refused);
-    expect(await updateSourceSettingsAction(null, form({ sourceId: source.id, name: "Renamed", rateLimitPerMinute: "5" }))).toEqual(refused);
+    expect(
+      await updateSourceSettingsAction(null, form({ sourceId: source.id, name: "Renamed", rateLimitPerMinute: "5" })),
+    ).toEqual(refused);
     expect(await createSourceAction(null, form({ name: "Another" }))).toEqual(refused);
 
     expect(await db.prisma.event.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ title: "Keep me" });
-    expect(await listSources(owner.accountId)).toMatchObject([{ id: source.id, name: source.name, active: true, rateLimitPerMinute: source.rateLimitPerMinute }]);
+    expect(await listSources(owner.accountId)).toMatchObject([
+      { id: source.id, name: source.name, active: true, rateLimitPerMinute: source.rateLimitPerMinute },
+    ]);
   });
 });
 
@@ -67,14 +77,27 @@ describe("defineAction: input", () => {
     await signInAs(owner.user);
     const [source] = await listSources(owner.accountId);
     const answer = await setSourceActiveAction({ sourceId: source.id, active: "yes" });
-    expect(answer).toMatchObject({ ok: false, error: "Check the fields marked below.", fieldErrors: { active: [expect.any(String)] } });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: "Check the fields marked below.",
+      fieldErrors: { active: [expect.any(String)] },
+    });
     expect((await listSources(owner.accountId))[0].active).toBe(true);
   });
 
   it("reads FormData: one value as a string, repeated values as a list, and the form's (previous, formData) call", async () => {
     await signInAs(owner.user);
-    const lists = defineAction({ role: "member", input: z.object({ one: z.string(), many: formList(z.string()), none: formList(z.string()) }) }, async (input) => ok(input));
-    expect(await lists(form({ one: "a", many: ["b", "c"] }))).toEqual({ ok: true, data: { one: "a", many: ["b", "c"], none: [] } });
-    expect(await lists({ ok: false, error: "earlier answer" }, form({ one: "a", many: "b" }))).toEqual({ ok: true, data: { one: "a", many: ["b"], none: [] } });
+    const lists = defineAction(
+      { role: "member", input: z.object({ one: z.string(), many: formList(z.string()), none: formList(z.string()) }) },
+      async (input) => ok(input),
+    );
+    expect(await lists(form({ one: "a", many: ["b", "c"] }))).toEqual({
+      ok: true,
+      data: { one: "a", many: ["b", "c"], none: [] },
+    });
+    expect(await lists({ ok: false, error: "earlier answer" }, form({ one: "a", many: "b" }))).toEqual({
+      ok: true,
+      data: { one: "a", many: ["b"], none: [] },
+    });
   });
 });

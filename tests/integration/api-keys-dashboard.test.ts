@@ -22,10 +22,15 @@ const auditCount = (accountId: string) => db.prisma.auditLog.count({ where: { ac
 
 /** Every row of every table, as text, searched for the value. */
 async function databaseContains(value: string): Promise<string[]> {
-  const { rows: tables } = await db.pool.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'");
+  const { rows: tables } = await db.pool.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
+  );
   const found: string[] = [];
   for (const { name } of tables) {
-    const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM "${name}" t WHERE t::text LIKE '%' || $1 || '%'`, [value]);
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::int AS n FROM "${name}" t WHERE t::text LIKE '%' || $1 || '%'`,
+      [value],
+    );
     if (rows[0].n > 0) found.push(name);
   }
   return found;
@@ -37,7 +42,13 @@ describe("creating a key", () => {
   it("returns the full key once, stores only its hash, display parts and an audit entry", async () => {
     const owner = await createAccount();
     await signInAs(owner.user);
-    const state = await createApiKeyAction(form({ name: "  Zapier – leads ", scopes: ["write:leads", "webhooks", "read:leads"], expiresAt: "2099-12-31T22:59:59.999Z" }));
+    const state = await createApiKeyAction(
+      form({
+        name: "  Zapier – leads ",
+        scopes: ["write:leads", "webhooks", "read:leads"],
+        expiresAt: "2099-12-31T22:59:59.999Z",
+      }),
+    );
     expect(state.ok).toBe(true);
     if (!state.ok) return;
     const { secret } = state.data;
@@ -58,7 +69,13 @@ describe("creating a key", () => {
     });
     const audit = await db.prisma.auditLog.findMany({ where: { accountId: owner.accountId, targetType: "api_key" } });
     expect(audit).toEqual([
-      expect.objectContaining({ action: "api_key.created", actorId: owner.user.id, targetType: "api_key", targetId: row.id, targetLabel: "Zapier – leads" }),
+      expect.objectContaining({
+        action: "api_key.created",
+        actorId: owner.user.id,
+        targetType: "api_key",
+        targetId: row.id,
+        targetLabel: "Zapier – leads",
+      }),
     ]);
   });
 
@@ -87,9 +104,24 @@ describe("creating a key", () => {
     ["an empty name", { name: "" }, "name", "Enter a name for the key."],
     ["a 101-character name", { name: "n".repeat(101) }, "name", "Use at most 100 characters."],
     ["no scope", { scopes: [] }, "scopes", "Choose at least one scope."],
-    ["an unknown scope", { scopes: ["read:leads", "admin:everything"] }, "scopes", expect.stringContaining("Unknown scope")],
-    ["an expiry in the past", { expiresAt: new Date(Date.now() - 60_000).toISOString() }, "expiresAt", "Choose a date in the future."],
-    ["yesterday's date", { expiresAt: new Date(Date.now() - 86_400_000 * 2).toISOString().slice(0, 10) }, "expiresAt", "Choose a date in the future."],
+    [
+      "an unknown scope",
+      { scopes: ["read:leads", "admin:everything"] },
+      "scopes",
+      expect.stringContaining("Unknown scope"),
+    ],
+    [
+      "an expiry in the past",
+      { expiresAt: new Date(Date.now() - 60_000).toISOString() },
+      "expiresAt",
+      "Choose a date in the future.",
+    ],
+    [
+      "yesterday's date",
+      { expiresAt: new Date(Date.now() - 86_400_000 * 2).toISOString().slice(0, 10) },
+      "expiresAt",
+      "Choose a date in the future.",
+    ],
   ])("refuses %s with a field error and creates nothing", async (_label, values, field, message) => {
     const owner = await createAccount();
     await signInAs(owner.user);
@@ -113,7 +145,8 @@ describe("creating a key", () => {
     const refused = await createApiKeyAction(form({ name: "101st" }));
     expect(refused).toEqual({
       ok: false,
-      error: "This account already has 100 active API keys, the most allowed. Revoke a key you no longer use, then create this one.",
+      error:
+        "This account already has 100 active API keys, the most allowed. Revoke a key you no longer use, then create this one.",
     });
     expect(await db.prisma.apiKey.count({ where: { accountId: owner.accountId, name: "101st" } })).toBe(0);
 
@@ -130,7 +163,9 @@ describe("creating a key", () => {
        SELECT $1, 'bulk ' || n, md5(random()::text || n), 'ik_live_bulk', 'xxxx', ARRAY['webhooks'] FROM generate_series(1, 95) AS n`,
       [owner.accountId],
     );
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createApiKeyAction(form({ name: `race ${i}` }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => createApiKeyAction(form({ name: `race ${i}` }))),
+    );
     expect(results.filter((state) => state.ok)).toHaveLength(5);
     expect(await keyCount(owner.accountId)).toBe(100);
   });
@@ -149,7 +184,9 @@ describe("creating a key", () => {
     const admin = await addMember(owner.accountId, "admin");
     await signInAs(admin);
     expect((await createApiKeyAction(form({}))).ok).toBe(true);
-    expect((await db.prisma.apiKey.findFirstOrThrow({ where: { accountId: owner.accountId } })).createdById).toBe(admin.id);
+    expect((await db.prisma.apiKey.findFirstOrThrow({ where: { accountId: owner.accountId } })).createdById).toBe(
+      admin.id,
+    );
   });
 });
 
@@ -158,12 +195,23 @@ describe("revoking a key", () => {
     const owner = await createAccount();
     const key = await createKey(owner, { name: "CRM sync" });
     await signInAs(owner.user);
-    expect(await revokeApiKeyAction({ keyId: key.id })).toEqual({ ok: true, data: { message: 'Revoked "CRM sync". It stops working immediately.' } });
+    expect(await revokeApiKeyAction({ keyId: key.id })).toEqual({
+      ok: true,
+      data: { message: 'Revoked "CRM sync". It stops working immediately.' },
+    });
     const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
     expect(row.revokedAt).toBeInstanceOf(Date);
     expect(row.revokedById).toBe(owner.user.id);
-    expect(await revokeApiKeyAction({ keyId: key.id })).toEqual({ ok: true, data: { message: '"CRM sync" was already revoked.' } });
-    const actions = (await db.prisma.auditLog.findMany({ where: { accountId: owner.accountId, targetType: "api_key" }, orderBy: { createdAt: "asc" } })).map((entry) => entry.action);
+    expect(await revokeApiKeyAction({ keyId: key.id })).toEqual({
+      ok: true,
+      data: { message: '"CRM sync" was already revoked.' },
+    });
+    const actions = (
+      await db.prisma.auditLog.findMany({
+        where: { accountId: owner.accountId, targetType: "api_key" },
+        orderBy: { createdAt: "asc" },
+      })
+    ).map((entry) => entry.action);
     expect(actions).toEqual(["api_key.created", "api_key.revoked"]);
   });
 
@@ -176,16 +224,32 @@ describe("revoking a key", () => {
 
     await signInAs(owner.user);
     expect(await revokeApiKeyAction({ keyId: theirs.id })).toEqual({ ok: false, error: "That API key was not found." });
-    expect(await revokeApiKeyAction({ keyId: "not-a-uuid" })).toEqual({ ok: false, error: "That API key was not found." });
-    expect(await revokeApiKeyAction({ id: mine.id })).toMatchObject({ ok: false, fieldErrors: { keyId: [expect.any(String)] } });
+    expect(await revokeApiKeyAction({ keyId: "not-a-uuid" })).toEqual({
+      ok: false,
+      error: "That API key was not found.",
+    });
+    expect(await revokeApiKeyAction({ id: mine.id })).toMatchObject({
+      ok: false,
+      fieldErrors: { keyId: [expect.any(String)] },
+    });
     await signInAs(member);
-    expect(await revokeApiKeyAction({ keyId: mine.id })).toEqual({ ok: false, error: "Only owners and admins can do this." });
+    expect(await revokeApiKeyAction({ keyId: mine.id })).toEqual({
+      ok: false,
+      error: "Only owners and admins can do this.",
+    });
     signOut();
-    expect(await revokeApiKeyAction({ keyId: mine.id })).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
+    expect(await revokeApiKeyAction({ keyId: mine.id })).toEqual({
+      ok: false,
+      error: "Your session has ended. Sign in again.",
+    });
 
     const rows = await db.prisma.apiKey.findMany({ where: { id: { in: [theirs.id, mine.id] } } });
     expect(rows.map((row) => row.revokedAt)).toEqual([null, null]);
-    expect(await db.prisma.auditLog.count({ where: { action: "api_key.revoked", accountId: { in: [owner.accountId, other.accountId] } } })).toBe(0);
+    expect(
+      await db.prisma.auditLog.count({
+        where: { action: "api_key.revoked", accountId: { in: [owner.accountId, other.accountId] } },
+      }),
+    ).toBe(0);
   });
 });
 

@@ -16,9 +16,12 @@ async function expectJsonError(response: Response, status: number, code: string)
 }
 
 describe("/api/ paths that match no route", () => {
-  it.each(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)("answer %s with 404 not_found as JSON", async (method) => {
-    await expectJsonError(catchAll[method](), 404, "not_found");
-  });
+  it.each(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const)(
+    "answer %s with 404 not_found as JSON",
+    async (method) => {
+      await expectJsonError(catchAll[method](), 404, "not_found");
+    },
+  );
 });
 
 describe("known /api/ paths asked with the wrong method", () => {

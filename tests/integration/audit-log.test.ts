@@ -27,7 +27,9 @@ describe("audit log listing", () => {
     const { accountId } = await createAccount();
     await seed(accountId, 57);
     const expected = (
-      await db.pool.query("SELECT id FROM audit_log WHERE account_id = $1 ORDER BY created_at DESC, id DESC", [accountId])
+      await db.pool.query("SELECT id FROM audit_log WHERE account_id = $1 ORDER BY created_at DESC, id DESC", [
+        accountId,
+      ])
     ).rows.map((row) => row.id);
 
     const pages: Page[] = [await listAuditLog(accountId, {}, 10)];
@@ -55,7 +57,10 @@ describe("audit log listing", () => {
     await seed(theirs.accountId, 3);
     await createKey(mine, { name: "Mine" });
     const page = await listAuditLog(mine.accountId, { older: "bm90IGEgY3Vyc29y" });
-    const own = await db.pool.query("SELECT id FROM audit_log WHERE account_id = $1 ORDER BY created_at DESC, id DESC", [mine.accountId]);
+    const own = await db.pool.query(
+      "SELECT id FROM audit_log WHERE account_id = $1 ORDER BY created_at DESC, id DESC",
+      [mine.accountId],
+    );
     expect(page.entries.map((entry) => entry.id)).toEqual(own.rows.map((row) => row.id));
     expect(page.entries[0].targetLabel).toBe("Mine");
     expect(decodeCursor("garbage")).toBeNull();
@@ -92,20 +97,36 @@ describe("sensitive actions outside keys and sources", () => {
   it("records who revealed a signing secret, and nothing for a refused reveal", async () => {
     const owner = await createAccount();
     const [source] = await listSources(owner.accountId);
-    const context = { user: owner.user, account: { id: owner.accountId, name: "Audit", plan: "free" as const, timezone: "UTC" }, role: "owner" as const };
+    const context = {
+      user: owner.user,
+      account: { id: owner.accountId, name: "Audit", plan: "free" as const, timezone: "UTC" },
+      role: "owner" as const,
+    };
     const revealed = await revealSecret(context, source.id);
     expect(revealed).toMatchObject({ ok: true, secret: expect.any(String) });
-    expect(await revealSecret({ ...context, role: "member" }, source.id)).toMatchObject({ ok: false, code: "forbidden" });
+    expect(await revealSecret({ ...context, role: "member" }, source.id)).toMatchObject({
+      ok: false,
+      code: "forbidden",
+    });
     const { entries } = await listAuditLog(owner.accountId);
     const reveals = entries.filter((entry) => entry.action === "webhook_source.secret_revealed");
     expect(reveals).toHaveLength(1);
-    expect(reveals[0]).toMatchObject({ actorLabel: `${owner.user.name} <${owner.user.email}>`, targetType: "webhook_source", targetId: source.id, targetLabel: source.name });
+    expect(reveals[0]).toMatchObject({
+      actorLabel: `${owner.user.name} <${owner.user.email}>`,
+      targetType: "webhook_source",
+      targetId: source.id,
+      targetLabel: source.name,
+    });
     expect(JSON.stringify(reveals[0])).not.toContain(revealed.ok ? revealed.secret : "-");
   });
 
   it("records a deleted event with its identity, and nothing when there was nothing to delete", async () => {
     const owner = await createAccount();
-    const created = await createEvent(owner.accountId, { title: "Yoga", starts_at: "2026-05-04T18:30:00+02:00", location: "Studio 2" });
+    const created = await createEvent(owner.accountId, {
+      title: "Yoga",
+      starts_at: "2026-05-04T18:30:00+02:00",
+      location: "Studio 2",
+    });
     if (!created.ok) throw new Error(created.message);
     expect(await deleteEvent(owner.accountId, created.event.id, owner.user)).toBe(true);
     expect(await deleteEvent(owner.accountId, created.event.id, owner.user)).toBe(false);
@@ -119,6 +140,8 @@ describe("sensitive actions outside keys and sources", () => {
       }),
     ]);
     expect(describeAuditAction("event.deleted")).toBe("Deleted event");
-    expect(describeAuditTarget({ targetType: "account", metadata: { created: 1200, updated: 3, failed: 0 } })).toBe("1,200 created, 3 updated, 0 failed");
+    expect(describeAuditTarget({ targetType: "account", metadata: { created: 1200, updated: 3, failed: 0 } })).toBe(
+      "1,200 created, 3 updated, 0 failed",
+    );
   });
 });

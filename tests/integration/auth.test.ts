@@ -21,9 +21,17 @@ beforeEach(() => {
 describe("sign-up", () => {
   it("creates the user, an account named after them and an owner membership, and signs them in", async () => {
     const email = uniqueEmail();
-    const target = await redirectOf(() => signUpAction(null, form({ name: "Ada Lovelace", email, password: "long enough pw", callbackUrl: "/settings/api-keys" })));
+    const target = await redirectOf(() =>
+      signUpAction(
+        null,
+        form({ name: "Ada Lovelace", email, password: "long enough pw", callbackUrl: "/settings/api-keys" }),
+      ),
+    );
     expect(target).toBe("/settings/api-keys");
-    const user = await db.prisma.user.findUniqueOrThrow({ where: { email }, include: { memberships: { include: { account: true } } } });
+    const user = await db.prisma.user.findUniqueOrThrow({
+      where: { email },
+      include: { memberships: { include: { account: true } } },
+    });
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     expect(user.memberships).toHaveLength(1);
     expect(user.memberships[0].role).toBe("owner");
@@ -35,8 +43,14 @@ describe("sign-up", () => {
   it("refuses an email that is already used without saying so, and creates nothing", async () => {
     const { user } = await createAccount();
     const before = await db.prisma.account.count();
-    const state = await signUpAction(null, form({ name: "Someone", email: user.email.toUpperCase(), password: "long enough pw" }));
-    expect(state).toEqual({ ok: false, error: "We couldn't create an account with these details. If you already have an account, sign in." });
+    const state = await signUpAction(
+      null,
+      form({ name: "Someone", email: user.email.toUpperCase(), password: "long enough pw" }),
+    );
+    expect(state).toEqual({
+      ok: false,
+      error: "We couldn't create an account with these details. If you already have an account, sign in.",
+    });
     expect(await db.prisma.account.count()).toBe(before);
     expect(cookieStore.has("next-auth.session-token")).toBe(false);
   });
@@ -44,7 +58,10 @@ describe("sign-up", () => {
   it("rejects an invalid email and a password under 10 characters with field errors", async () => {
     const before = await db.prisma.user.count();
     const state = await signUpAction(null, form({ name: "X", email: "not-an-email", password: "short" }));
-    expect(state).toMatchObject({ ok: false, fieldErrors: { email: ["Enter a valid email address."], password: ["Use at least 10 characters."] } });
+    expect(state).toMatchObject({
+      ok: false,
+      fieldErrors: { email: ["Enter a valid email address."], password: ["Use at least 10 characters."] },
+    });
     expect(await db.prisma.user.count()).toBe(before);
   });
 });
@@ -52,7 +69,9 @@ describe("sign-up", () => {
 describe("sign-in", () => {
   it("signs in with the right password and follows only same-site callbacks", async () => {
     const { user, password } = await createAccount();
-    const target = await redirectOf(() => signInAction(null, form({ email: user.email, password, callbackUrl: "https://evil.example" })));
+    const target = await redirectOf(() =>
+      signInAction(null, form({ email: user.email, password, callbackUrl: "https://evil.example" })),
+    );
     expect(target).toBe("/knowledge/events");
     expect((await getSessionContext())?.user.id).toBe(user.id);
   });
@@ -98,7 +117,9 @@ describe("sign-in", () => {
     );
     const messages = answers.map((answer) => (answer.ok ? "signed in" : answer.error));
     const evaluated = messages.filter((message) => message === "The email or password is incorrect.").length;
-    const throttled = messages.filter((message) => /^Too many failed attempts\. Try again in \d+ seconds\.$/.test(message)).length;
+    const throttled = messages.filter((message) =>
+      /^Too many failed attempts\. Try again in \d+ seconds\.$/.test(message),
+    ).length;
     expect(evaluated).toBeLessThanOrEqual(5);
     expect(evaluated + throttled).toBe(50);
   });
@@ -107,7 +128,9 @@ describe("sign-in", () => {
     setRequestHeaders({ "x-client-ip": "10.8.8.8" });
     for (let attempt = 0; attempt < 31; attempt++) {
       const { user, password } = await createAccount();
-      expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe("/knowledge/events");
+      expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe(
+        "/knowledge/events",
+      );
     }
   });
 });
@@ -147,11 +170,16 @@ describe("sessions and roles", () => {
 describe("account time zone", () => {
   it("takes the browser's time zone at sign-up and falls back to UTC for an unknown one", async () => {
     const berlin = uniqueEmail();
-    await redirectOf(() => signUpAction(null, form({ name: "Ada", email: berlin, password: "long enough pw", timezone: "Europe/Berlin" })));
+    await redirectOf(() =>
+      signUpAction(null, form({ name: "Ada", email: berlin, password: "long enough pw", timezone: "Europe/Berlin" })),
+    );
     const bogus = uniqueEmail();
-    await redirectOf(() => signUpAction(null, form({ name: "Bob", email: bogus, password: "long enough pw", timezone: "Mars/Olympus" })));
+    await redirectOf(() =>
+      signUpAction(null, form({ name: "Bob", email: bogus, password: "long enough pw", timezone: "Mars/Olympus" })),
+    );
     const zoneOf = async (email: string) =>
-      (await db.prisma.membership.findFirstOrThrow({ where: { user: { email } }, include: { account: true } })).account.timezone;
+      (await db.prisma.membership.findFirstOrThrow({ where: { user: { email } }, include: { account: true } })).account
+        .timezone;
     expect(await zoneOf(berlin)).toBe("Europe/Berlin");
     expect(await zoneOf(bogus)).toBe("UTC");
   });

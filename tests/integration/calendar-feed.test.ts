@@ -20,10 +20,24 @@ const ZONE = "Europe/Berlin";
 let owner: TestAccount;
 let feedUrl: string;
 
-type Seeded = { id: string; title: string; startsAt: Date; endsAt: Date | null; recurring: Recurrence; exceptions: Set<number> };
+type Seeded = {
+  id: string;
+  title: string;
+  startsAt: Date;
+  endsAt: Date | null;
+  recurring: Recurrence;
+  exceptions: Set<number>;
+};
 const seeded = new Map<string, Seeded>();
 
-async function insert(fields: { title: string; startsAt: string; endsAt?: string; recurring?: Recurrence; status?: string; extra?: Record<string, string> }) {
+async function insert(fields: {
+  title: string;
+  startsAt: string;
+  endsAt?: string;
+  recurring?: Recurrence;
+  status?: string;
+  extra?: Record<string, string>;
+}) {
   const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO events (account_id, title, starts_at, ends_at, recurring, status, description, location, url, price)
      VALUES ($1, $2, $3, $4, $5, $6::"EventStatus", $7, $8, $9, $10) RETURNING id`,
@@ -53,7 +67,12 @@ async function insert(fields: { title: string; startsAt: string; endsAt?: string
 }
 
 async function except(event: Seeded, at: Date, kind: "cancelled" | "deleted") {
-  await db.pool.query("INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind) VALUES ($1, $2, $3, $4)", [owner.accountId, event.id, at, kind]);
+  await db.pool.query("INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind) VALUES ($1, $2, $3, $4)", [
+    owner.accountId,
+    event.id,
+    at,
+    kind,
+  ]);
   event.exceptions.add(at.getTime());
 }
 
@@ -74,22 +93,51 @@ beforeAll(async () => {
   owner = await createAccount("Feed Venue");
   await db.pool.query("UPDATE accounts SET timezone = $2 WHERE id = $1", [owner.accountId, ZONE]);
   // Thursdays 19:00 in Berlin from 5 March 2026: across the spring and autumn DST changes.
-  await insert({ title: "Evening Yoga", startsAt: "2026-03-05T18:00:00Z", endsAt: "2026-03-05T19:15:00Z", recurring: "weekly" });
+  await insert({
+    title: "Evening Yoga",
+    startsAt: "2026-03-05T18:00:00Z",
+    endsAt: "2026-03-05T19:15:00Z",
+    recurring: "weekly",
+  });
   // 31 January, 10:00 in Berlin: only in months with a 31st.
-  await insert({ title: "Month-end review", startsAt: "2026-01-31T09:00:00Z", endsAt: "2026-01-31T10:30:00Z", recurring: "monthly" });
+  await insert({
+    title: "Month-end review",
+    startsAt: "2026-01-31T09:00:00Z",
+    endsAt: "2026-01-31T10:30:00Z",
+    recurring: "monthly",
+  });
   // 29 February 2024, 20:00 in Berlin, no end: leap years only.
   await insert({ title: "Leap day party", startsAt: "2024-02-29T19:00:00Z", recurring: "yearly" });
-  const swim = await insert({ title: "Morning swim", startsAt: "2026-04-01T05:30:00Z", endsAt: "2026-04-01T06:30:00Z", recurring: "daily" });
+  const swim = await insert({
+    title: "Morning swim",
+    startsAt: "2026-04-01T05:30:00Z",
+    endsAt: "2026-04-01T06:30:00Z",
+    recurring: "daily",
+  });
   const swimSeries = { ...swim, timeZone: ZONE };
-  const [, second, , , , , , , , tenth] = occurrencesBetween(swimSeries, new Date("2026-04-01T00:00:00Z"), new Date("2026-04-11T00:00:00Z"));
+  const [, second, , , , , , , , tenth] = occurrencesBetween(
+    swimSeries,
+    new Date("2026-04-01T00:00:00Z"),
+    new Date("2026-04-11T00:00:00Z"),
+  );
   await except(swim, second.startsAt, "cancelled");
   await except(swim, tenth.startsAt, "deleted");
-  await insert({ title: "Cancelled concert", startsAt: "2026-06-01T18:00:00Z", endsAt: "2026-06-01T20:00:00Z", status: "cancelled" });
+  await insert({
+    title: "Cancelled concert",
+    startsAt: "2026-06-01T18:00:00Z",
+    endsAt: "2026-06-01T20:00:00Z",
+    status: "cancelled",
+  });
   await insert({
     title: "Open day; tours, talks and a very long title that needs folding across more than one line of the feed",
     startsAt: "2026-05-01T08:00:00Z",
     endsAt: "2026-05-01T16:00:00Z",
-    extra: { description: "Bring a friend.\nCoffee, tea – free.", location: "Main Hall, Building 2", url: "https://example.com/open-day", price: "Free" },
+    extra: {
+      description: "Bring a friend.\nCoffee, tea – free.",
+      location: "Main Hall, Building 2",
+      url: "https://example.com/open-day",
+      price: "Free",
+    },
   });
   await signInAs(owner.user);
   feedUrl = await urlOnPage();
@@ -137,11 +185,16 @@ describe("the calendar feed", () => {
     const calendar = new ICAL.Component(ICAL.parse(text));
     expect(calendar.getFirstSubcomponent("vtimezone")?.getFirstPropertyValue("tzid")).toBe(ZONE);
     const events = calendar.getAllSubcomponents("vevent");
-    expect(events.map((event) => String(event.getFirstPropertyValue("uid"))).sort()).toEqual([...seeded.keys()].map((id) => `${id}@localhost`).sort());
-    const byTitle = (title: string) => events.find((event) => String(event.getFirstPropertyValue("summary")).startsWith(title))!;
+    expect(events.map((event) => String(event.getFirstPropertyValue("uid"))).sort()).toEqual(
+      [...seeded.keys()].map((id) => `${id}@localhost`).sort(),
+    );
+    const byTitle = (title: string) =>
+      events.find((event) => String(event.getFirstPropertyValue("summary")).startsWith(title))!;
 
     const openDay = byTitle("Open day; tours, talks");
-    expect(openDay.getFirstPropertyValue("summary")).toBe([...seeded.values()].find((event) => event.title.startsWith("Open day"))!.title);
+    expect(openDay.getFirstPropertyValue("summary")).toBe(
+      [...seeded.values()].find((event) => event.title.startsWith("Open day"))!.title,
+    );
     expect(openDay.getFirstPropertyValue("description")).toBe("Bring a friend.\nCoffee, tea – free.\n\nPrice: Free");
     expect(openDay.getFirstPropertyValue("location")).toBe("Main Hall, Building 2");
     expect(openDay.getFirstPropertyValue("url")).toBe("https://example.com/open-day");
@@ -169,11 +222,18 @@ describe("the calendar feed", () => {
     }
     // The cases the comparison is about are really in it.
     const yoga = expanded.get([...seeded.values()].find((event) => event.title === "Evening Yoga")!.id)!;
-    expect(new Set(yoga.map((occurrence) => occurrence.startsAt.toISOString().slice(11, 16)))).toEqual(new Set(["18:00", "17:00"]));
+    expect(new Set(yoga.map((occurrence) => occurrence.startsAt.toISOString().slice(11, 16)))).toEqual(
+      new Set(["18:00", "17:00"]),
+    );
     const leap = expanded.get([...seeded.values()].find((event) => event.title === "Leap day party")!.id)!;
     expect(leap.map((occurrence) => occurrence.startsAt.toISOString())).toEqual(["2028-02-29T19:00:00.000Z"]);
     const review = expanded.get([...seeded.values()].find((event) => event.title === "Month-end review")!.id)!;
-    expect(review.map((occurrence) => occurrence.startsAt.toISOString().slice(0, 10)).slice(0, 4)).toEqual(["2026-01-31", "2026-03-31", "2026-05-31", "2026-07-31"]);
+    expect(review.map((occurrence) => occurrence.startsAt.toISOString().slice(0, 10)).slice(0, 4)).toEqual([
+      "2026-01-31",
+      "2026-03-31",
+      "2026-05-31",
+      "2026-07-31",
+    ]);
   });
 
   it("answers an ETag, 304 to If-None-Match with it before building anything, and a new ETag after any change", async () => {
@@ -193,7 +253,10 @@ describe("the calendar feed", () => {
     expect(edited).not.toBe(etag);
     expect(await afterEdit.text()).toContain("LOCATION:Studio 3");
 
-    await db.pool.query("DELETE FROM event_exceptions WHERE account_id = $1 AND occurs_at = (SELECT min(occurs_at) FROM event_exceptions WHERE account_id = $1)", [owner.accountId]);
+    await db.pool.query(
+      "DELETE FROM event_exceptions WHERE account_id = $1 AND occurs_at = (SELECT min(occurs_at) FROM event_exceptions WHERE account_id = $1)",
+      [owner.accountId],
+    );
     const afterRestore = await fetchFeed(feedUrl, { "If-None-Match": edited });
     expect(afterRestore.status).toBe(200);
     expect(afterRestore.headers.get("ETag")).not.toBe(edited);
@@ -201,20 +264,37 @@ describe("the calendar feed", () => {
 
   it("answers a wrong token with the API's plain 404, whatever its shape", async () => {
     const known = segmentOf(feedUrl);
-    const wrong = [`${"A".repeat(43)}.ics`, `${known.slice(0, -5)}B.ics`, known.replace(".ics", ""), "x", `${known}.ics`];
+    const wrong = [
+      `${"A".repeat(43)}.ics`,
+      `${known.slice(0, -5)}B.ics`,
+      known.replace(".ics", ""),
+      "x",
+      `${known}.ics`,
+    ];
     for (const segment of wrong) {
-      const response = await feedRoute(new Request(`http://localhost:3000/api/v1/events/calendar/${segment}`), { params: Promise.resolve({ token: segment }) });
+      const response = await feedRoute(new Request(`http://localhost:3000/api/v1/events/calendar/${segment}`), {
+        params: Promise.resolve({ token: segment }),
+      });
       expect(response.status, segment).toBe(404);
-      expect(await response.json()).toEqual({ ok: false, error: { code: "not_found", message: "No API endpoint has this path. Check the URL.", details: [] } });
+      expect(await response.json()).toEqual({
+        ok: false,
+        error: { code: "not_found", message: "No API endpoint has this path. Check the URL.", details: [] },
+      });
     }
     expect(feedPost().status).toBe(405);
   });
 
   it("shows the same URL again on the next visit, and records each view in the audit log", async () => {
     expect(await urlOnPage()).toBe(feedUrl);
-    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM audit_log WHERE account_id = $1 AND action = 'calendar_feed.url_revealed'", [owner.accountId]);
+    const { rows } = await db.pool.query(
+      "SELECT count(*)::int AS n FROM audit_log WHERE account_id = $1 AND action = 'calendar_feed.url_revealed'",
+      [owner.accountId],
+    );
     expect(rows[0].n).toBeGreaterThanOrEqual(2);
-    const sealed = await db.pool.query("SELECT token_hash, token_sealed FROM published_calendars WHERE account_id = $1", [owner.accountId]);
+    const sealed = await db.pool.query(
+      "SELECT token_hash, token_sealed FROM published_calendars WHERE account_id = $1",
+      [owner.accountId],
+    );
     const token = segmentOf(feedUrl).replace(".ics", "");
     expect(JSON.stringify(sealed.rows)).not.toContain(token);
   });
@@ -243,7 +323,10 @@ describe("the calendar feed", () => {
     expect(fresh.status).toBe(200);
     expect(await fresh.text()).toContain("BEGIN:VEVENT");
     expect(await urlOnPage()).toBe(rotated);
-    const { rows } = await db.pool.query("SELECT actor_id FROM audit_log WHERE account_id = $1 AND action = 'calendar_feed.rotated'", [owner.accountId]);
+    const { rows } = await db.pool.query(
+      "SELECT actor_id FROM audit_log WHERE account_id = $1 AND action = 'calendar_feed.rotated'",
+      [owner.accountId],
+    );
     expect(rows).toEqual([{ actor_id: owner.user.id }]);
     feedUrl = rotated;
   });
@@ -262,7 +345,10 @@ describe("the calendar feed", () => {
 
 describe("the calendar feed of an account in an alias zone", () => {
   // Intl accepts these alias names, but the VTIMEZONE block the feed embeds is the canonical zone's.
-  for (const [alias, canonical] of [["Asia/Calcutta", "Asia/Kolkata"], ["Europe/Kiev", "Europe/Kyiv"]]) {
+  for (const [alias, canonical] of [
+    ["Asia/Calcutta", "Asia/Kolkata"],
+    ["Europe/Kiev", "Europe/Kyiv"],
+  ]) {
     it(`writes ${alias}'s series under the TZID its VTIMEZONE declares, so ical.js expands it as we do`, async () => {
       const account = await createAccount(`Alias ${alias}`);
       await db.pool.query("UPDATE accounts SET timezone = $2 WHERE id = $1", [account.accountId, alias]);
@@ -279,7 +365,11 @@ describe("the calendar feed of an account in an alias zone", () => {
 
       const from = new Date("2026-01-01T00:00:00Z");
       const to = new Date("2027-01-01T00:00:00Z");
-      const series = { startsAt: new Date("2026-03-05T13:30:00Z"), endsAt: new Date("2026-03-05T14:30:00Z"), recurring: "weekly" as const };
+      const series = {
+        startsAt: new Date("2026-03-05T13:30:00Z"),
+        endsAt: new Date("2026-03-05T14:30:00Z"),
+        recurring: "weekly" as const,
+      };
       const ours = occurrencesBetween({ ...series, exceptions: new Set<number>(), timeZone: alias }, from, to, 10_000);
       expect(icalOccurrences(text, from, to).get(rows[0].id)).toEqual(ours);
     });

@@ -40,7 +40,10 @@ beforeEach(async () => {
 });
 
 const seedLead = async (fields: Record<string, unknown>) => {
-  const result = await createLead({ accountId: owner.accountId, actor: { type: "system" } }, createLeadSchema.parse(fields));
+  const result = await createLead(
+    { accountId: owner.accountId, actor: { type: "system" } },
+    createLeadSchema.parse(fields),
+  );
   if (!result.ok) throw new Error(`seed refused: ${result.code}`);
   return result.lead;
 };
@@ -48,10 +51,19 @@ const seedLead = async (fields: Record<string, unknown>) => {
 describe("a cursor holding an impossible date", () => {
   it("is a 400 naming cursor on every public list, not a 500", async () => {
     const leads = await leadsApi.list(await leadKey(owner), `?cursor=${forged(LEAD_CURSOR.tag, newPublicId("lead"))}`);
-    const conversations = await conversationsApi.list(await conversationKey(owner), `?cursor=${forged(CONVERSATION_CURSOR.tag, newPublicId("conversation"))}`);
+    const conversations = await conversationsApi.list(
+      await conversationKey(owner),
+      `?cursor=${forged(CONVERSATION_CURSOR.tag, newPublicId("conversation"))}`,
+    );
     const secret = await webhooksKey(owner);
-    const subscriptions = await webhooksApi.list(secret, `?cursor=${forged(SUBSCRIPTION_CURSOR.tag, newPublicId("subscription"))}`);
-    const events = await webhooksApi.events(secret, `?cursor=${forged(MESSAGE_CURSOR.tag, newPublicId("notification"))}`);
+    const subscriptions = await webhooksApi.list(
+      secret,
+      `?cursor=${forged(SUBSCRIPTION_CURSOR.tag, newPublicId("subscription"))}`,
+    );
+    const events = await webhooksApi.events(
+      secret,
+      `?cursor=${forged(MESSAGE_CURSOR.tag, newPublicId("notification"))}`,
+    );
     for (const response of [leads, conversations, subscriptions, events]) {
       expect(response.status).toBe(400);
       expect((await errorOf(response)).details).toEqual([{ field: "cursor", message: expect.any(String) }]);
@@ -63,18 +75,38 @@ describe("a cursor holding an impossible date", () => {
     const { conversation } = await openConversation(owner.accountId, "bot");
     const uuid = crypto.randomUUID();
 
-    expect((await listLeadsTable(owner.accountId, { limit: 10, cursor: forged(LEAD_CURSOR.tag, lead.id), dir: "prev" })).leads.map((each) => each.id)).toEqual([lead.id]);
-    const inbox = await listInbox(owner.accountId, { status: "bot", limit: 10, cursor: forged(CONVERSATION_CURSOR.tag, conversation.id) });
+    expect(
+      (
+        await listLeadsTable(owner.accountId, { limit: 10, cursor: forged(LEAD_CURSOR.tag, lead.id), dir: "prev" })
+      ).leads.map((each) => each.id),
+    ).toEqual([lead.id]);
+    const inbox = await listInbox(owner.accountId, {
+      status: "bot",
+      limit: 10,
+      cursor: forged(CONVERSATION_CURSOR.tag, conversation.id),
+    });
     expect(inbox.data.map((item) => item.conversation.id)).toEqual([conversation.id]);
     expect((await listEvents(owner.accountId, { cursor: forged("starts_at", uuid) })).items).toEqual([]);
     expect((await listDeliveries(owner.accountId, uuid, { cursor: forged("deliveries", uuid) })).items).toEqual([]);
-    expect((await listDeliveryAttempts(owner.accountId, newPublicId("subscription"), { cursor: forged("outbound-attempts", uuid) })).data).toEqual([]);
+    expect(
+      (
+        await listDeliveryAttempts(owner.accountId, newPublicId("subscription"), {
+          cursor: forged("outbound-attempts", uuid),
+        })
+      ).data,
+    ).toEqual([]);
 
-    expect(renderedText(await LeadsPage({ searchParams: Promise.resolve({ cursor: forged(LEAD_CURSOR.tag, lead.id) }) }))).toContain(lead.id);
-    const inboxPage = await ConversationsPage({ searchParams: Promise.resolve({ tab: "assistant", cursor: forged(CONVERSATION_CURSOR.tag, conversation.id) }) });
+    expect(
+      renderedText(await LeadsPage({ searchParams: Promise.resolve({ cursor: forged(LEAD_CURSOR.tag, lead.id) }) })),
+    ).toContain(lead.id);
+    const inboxPage = await ConversationsPage({
+      searchParams: Promise.resolve({ tab: "assistant", cursor: forged(CONVERSATION_CURSOR.tag, conversation.id) }),
+    });
     expect(renderedText(inboxPage)).toContain(conversation.id);
     expect(renderedText(inboxPage)).toContain("That page link is out of date or was changed");
-    await expect(AuditLogPage({ searchParams: Promise.resolve({ older: forged("audit", uuid) }) })).resolves.toBeTruthy();
+    await expect(
+      AuditLogPage({ searchParams: Promise.resolve({ older: forged("audit", uuid) }) }),
+    ).resolves.toBeTruthy();
   });
 });
 

@@ -39,21 +39,30 @@ function streamed(chunks: () => Iterator<string>) {
   const read = { chunks: 0, cancelled: false };
   const iterator = chunks();
   let release: () => void = () => {};
-  const gate = { wait: Promise.resolve(), hold() { this.wait = new Promise<void>((resolve) => (release = resolve)); }, open: () => release() };
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      await gate.wait;
-      const next = iterator.next();
-      if (next.done) controller.close();
-      else {
-        read.chunks++;
-        controller.enqueue(encoder.encode(next.value));
-      }
+  const gate = {
+    wait: Promise.resolve(),
+    hold() {
+      this.wait = new Promise<void>((resolve) => (release = resolve));
     },
-    cancel() {
-      read.cancelled = true;
+    open: () => release(),
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await gate.wait;
+        const next = iterator.next();
+        if (next.done) controller.close();
+        else {
+          read.chunks++;
+          controller.enqueue(encoder.encode(next.value));
+        }
+      },
+      cancel() {
+        read.cancelled = true;
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   return { body, read, gate };
 }
 
@@ -67,7 +76,8 @@ async function leaseTaken(accountId: string): Promise<void> {
   throw new Error("the upload never took its lease");
 }
 
-const eventsOf = (accountId: string) => db.prisma.event.findMany({ where: { accountId }, orderBy: { startsAt: "asc" } });
+const eventsOf = (accountId: string) =>
+  db.prisma.event.findMany({ where: { accountId }, orderBy: { startsAt: "asc" } });
 
 let owner: TestAccount;
 beforeEach(async () => {
@@ -101,7 +111,10 @@ describe("preview and import", () => {
       { title: "Good one", location: "Berlin", price: "Free" },
       { title: "Quoted, with comma", location: "Line\nbreak", startsAt: new Date("2027-03-01T09:00:00Z") },
     ]);
-    const audit = await db.prisma.auditLog.findMany({ where: { accountId: owner.accountId, action: "events.imported" }, orderBy: { createdAt: "asc" } });
+    const audit = await db.prisma.auditLog.findMany({
+      where: { accountId: owner.accountId, action: "events.imported" },
+      orderBy: { createdAt: "asc" },
+    });
     expect(audit).toHaveLength(2);
     expect(audit[0]).toMatchObject({
       actorId: owner.user.id,
@@ -112,7 +125,13 @@ describe("preview and import", () => {
   });
 
   it("imports exported cells that start with =, +, - or @ exactly as they were stored", async () => {
-    const values = { title: "=HYPERLINK(\"https://evil.example\")", starts_at: "2027-05-01T10:00:00Z", location: "@home", price: "-5", description: "'=already quoted" };
+    const values = {
+      title: '=HYPERLINK("https://evil.example")',
+      starts_at: "2027-05-01T10:00:00Z",
+      location: "@home",
+      price: "-5",
+      description: "'=already quoted",
+    };
     expect((await createEvent(owner.accountId, values)).ok).toBe(true);
     const exported = await new Response(exportEventsCsv(owner.accountId, {})).text();
     expect(exported).toContain(`"'=HYPERLINK(""https://evil.example"")"`);
@@ -122,7 +141,9 @@ describe("preview and import", () => {
     const other = await createAccount("Importer");
     await signInAs(other.user);
     expect((await upload(exported)).state).toMatchObject({ stage: "done", created: 1, failed: 0 });
-    expect(await eventsOf(other.accountId)).toMatchObject([{ title: values.title, location: "@home", price: "-5", description: "'=already quoted" }]);
+    expect(await eventsOf(other.accountId)).toMatchObject([
+      { title: values.title, location: "@home", price: "-5", description: "'=already quoted" },
+    ]);
   });
 });
 
@@ -156,7 +177,10 @@ describe("caps", () => {
     });
     const { status, state } = await upload(body);
     expect(status).toBe(400);
-    expect(state).toMatchObject({ stage: "error", message: "The file has more than 100,000 rows. Split it into smaller files." });
+    expect(state).toMatchObject({
+      stage: "error",
+      message: "The file has more than 100,000 rows. Split it into smaller files.",
+    });
     expect(read.chunks).toBeLessThanOrEqual(102 + 2);
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
   });
@@ -164,7 +188,10 @@ describe("caps", () => {
   it("stops creating at the plan's event limit but still applies updates", async () => {
     const rows = async (count: number, from = 0) => {
       const valid: ValidRow[] = [];
-      const text = "title,starts_at\n" + Array.from({ length: count }, (_, index) => `Event ${from + index},2027-01-01T10:00:00Z`).join("\n") + "\n";
+      const text =
+        "title,starts_at\n" +
+        Array.from({ length: count }, (_, index) => `Event ${from + index},2027-01-01T10:00:00Z`).join("\n") +
+        "\n";
       const parsed = await parseEventsCsv(text, {
         onRow: (row) => {
           const result = validateCsvRow(row);
@@ -193,7 +220,10 @@ describe("one upload at a time per account", () => {
     await leaseTaken(owner.accountId);
     const second = await upload(mixed, { intent: "preview" });
     expect(second.status).toBe(409);
-    expect(second.state).toMatchObject({ stage: "error", message: expect.stringMatching(/Another CSV import or preview is running/) });
+    expect(second.state).toMatchObject({
+      stage: "error",
+      message: expect.stringMatching(/Another CSV import or preview is running/),
+    });
 
     const other = await createAccount("Elsewhere");
     await signInAs(other.user);
@@ -220,7 +250,10 @@ describe("one upload at a time per account", () => {
       held.push({ slow, pending });
     }
     await signInAs(owner.user);
-    expect(await upload(mixed, { intent: "preview" })).toMatchObject({ status: 503, state: { stage: "error", message: expect.stringMatching(/Too many CSV imports/) } });
+    expect(await upload(mixed, { intent: "preview" })).toMatchObject({
+      status: 503,
+      state: { stage: "error", message: expect.stringMatching(/Too many CSV imports/) },
+    });
     for (const { slow } of held) slow.gate.open();
     for (const { pending } of held) expect((await pending).status).toBe(200);
     expect((await upload(mixed, { intent: "preview" })).status).toBe(200);
@@ -234,9 +267,13 @@ describe("who may upload", () => {
     await signInAs(await addMember(owner.accountId, "member"));
     expect((await upload(mixed)).status).toBe(403);
     await signInAs(owner.user);
-    expect((await upload(mixed, { headers: { Origin: "https://evil.example", Host: "localhost:3000" } })).status).toBe(403);
+    expect((await upload(mixed, { headers: { Origin: "https://evil.example", Host: "localhost:3000" } })).status).toBe(
+      403,
+    );
     expect((await upload(mixed, { headers: { "Sec-Fetch-Site": "cross-site" } })).status).toBe(403);
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
-    expect((await upload(mixed, { headers: { Origin: "http://localhost:3000", Host: "localhost:3000" } })).status).toBe(200);
+    expect((await upload(mixed, { headers: { Origin: "http://localhost:3000", Host: "localhost:3000" } })).status).toBe(
+      200,
+    );
   });
 });

@@ -5,11 +5,16 @@ import { onOneConnection } from "@/lib/platform/db/connection";
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
 afterAll(() => pool.end());
 
-const backend = async (client: { query: pg.Pool["query"] }) => (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+const backend = async (client: { query: pg.Pool["query"] }) =>
+  (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
 
 describe("statements run back to back on one pooled connection", () => {
   it("run on the same connection, which goes back to the pool afterwards", async () => {
-    const pids = await onOneConnection(pool, async (client) => [await backend(client), await backend(client), await backend(client)]);
+    const pids = await onOneConnection(pool, async (client) => [
+      await backend(client),
+      await backend(client),
+      await backend(client),
+    ]);
     expect(new Set(pids).size).toBe(1);
     expect(pool.idleCount).toBe(pool.totalCount);
   });
@@ -53,7 +58,10 @@ describe("statements run back to back on one pooled connection", () => {
     try {
       await client.query("BEGIN");
       await client.query("CREATE TEMP TABLE in_transaction (n int) ON COMMIT DROP");
-      const seen = await onOneConnection(client, async (connection) => (await connection.query("SELECT count(*)::int AS n FROM in_transaction")).rows[0].n);
+      const seen = await onOneConnection(
+        client,
+        async (connection) => (await connection.query("SELECT count(*)::int AS n FROM in_transaction")).rows[0].n,
+      );
       expect(seen).toBe(0);
       await client.query("COMMIT");
     } finally {

@@ -4,7 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { EmbeddedDatabaseError, freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
+import {
+  EmbeddedDatabaseError,
+  freePort,
+  startEmbeddedPostgres,
+  type EmbeddedDatabase,
+} from "@/lib/platform/db/embedded";
 import { packagedBinaries } from "@/lib/platform/db/embedded-placement";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -70,7 +75,12 @@ describe("embedded PostgreSQL", () => {
     const home = tempDir("embedded-home-", 0o700);
     const binaries = path.join(home, "node_modules", "native");
     fs.cpSync(packagedBinaries(), binaries, { recursive: true, verbatimSymlinks: true });
-    const database = await started({ dir: path.join(tempDir(), "pg"), persistent: false, binaries, reachableRoot: tempDir("embedded-reachable-") });
+    const database = await started({
+      dir: path.join(tempDir(), "pg"),
+      persistent: false,
+      binaries,
+      reachableRoot: tempDir("embedded-reachable-"),
+    });
     expect(await query(database.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);
   });
 
@@ -104,7 +114,13 @@ describe("embedded PostgreSQL", () => {
   it("runs two checkouts side by side, each on its own recorded port", async () => {
     const [a, b] = [tempDir(), tempDir()];
     const [first, second] = await Promise.all(
-      [a, b].map((checkout) => started({ dir: path.join(checkout, "postgres"), portFile: path.join(checkout, "port.json"), persistent: false })),
+      [a, b].map((checkout) =>
+        started({
+          dir: path.join(checkout, "postgres"),
+          portFile: path.join(checkout, "port.json"),
+          persistent: false,
+        }),
+      ),
     );
     expect(first.port).not.toBe(second.port);
     expect(await query(first.url, "SELECT 1 AS one")).toEqual([{ one: 1 }]);

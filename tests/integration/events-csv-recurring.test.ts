@@ -68,7 +68,11 @@ beforeEach(async () => {
 
 describe("export", () => {
   it("writes a series' exceptions with their kind and the offset of each occurrence in the account's zone", async () => {
-    const yoga = { title: "Morning Yoga", starts_at: "2026-10-03T09:00:00+02:00", ends_at: "2026-10-03T10:30:00+02:00" };
+    const yoga = {
+      title: "Morning Yoga",
+      starts_at: "2026-10-03T09:00:00+02:00",
+      ends_at: "2026-10-03T10:30:00+02:00",
+    };
     expect((await createEvent(owner.accountId, { ...yoga, location: "Studio 2", recurring: "weekly" })).ok).toBe(true);
     await except(owner.accountId, "Morning Yoga", "2026-11-14T08:00:00Z", "deleted");
     await except(owner.accountId, "Morning Yoga", "2026-10-17T07:00:00Z", "cancelled");
@@ -87,8 +91,12 @@ describe("export", () => {
 describe("a CSV round trip", () => {
   it("keeps recurrence and exceptions exactly: export, import into a fresh account, export again", async () => {
     const events = [
-      { title: "Morning Yoga", starts_at: "2026-10-03T09:00:00+02:00", ends_at: "2026-10-03T10:30:00+02:00",
-        recurring: "weekly" },
+      {
+        title: "Morning Yoga",
+        starts_at: "2026-10-03T09:00:00+02:00",
+        ends_at: "2026-10-03T10:30:00+02:00",
+        recurring: "weekly",
+      },
       { title: "Stand-up", starts_at: "2026-10-05T08:30:00Z", location: "Online", recurring: "daily", price: "-" },
       { title: "Month End Quiz", starts_at: "2026-08-31T20:00:00+02:00", recurring: "monthly", status: "cancelled" },
       { title: "Founders' Day", starts_at: "2024-02-29T12:00:00+01:00", location: "Hall", recurring: "yearly" },

@@ -12,7 +12,15 @@ import { createAccount, type TestAccount } from "../support/factories";
  * Lord Howe and times inside the gaps and overlaps), durations, instants and removed occurrences.
  */
 
-const ZONES = ["UTC", "Europe/Berlin", "America/New_York", "America/Sao_Paulo", "Australia/Lord_Howe", "Pacific/Chatham", "Asia/Kolkata"];
+const ZONES = [
+  "UTC",
+  "Europe/Berlin",
+  "America/New_York",
+  "America/Sao_Paulo",
+  "Australia/Lord_Howe",
+  "Pacific/Chatham",
+  "Asia/Kolkata",
+];
 const DAY = 86_400_000;
 let account: TestAccount;
 
@@ -22,7 +30,9 @@ beforeAll(async () => {
 
 const sampleArbitrary = fc.record({
   zone: fc.constantFrom(...ZONES),
-  recurring: fc.constantFrom("daily", "weekly", "monthly", "yearly") as fc.Arbitrary<"daily" | "weekly" | "monthly" | "yearly">,
+  recurring: fc.constantFrom("daily", "weekly", "monthly", "yearly") as fc.Arbitrary<
+    "daily" | "weekly" | "monthly" | "yearly"
+  >,
   year: fc.integer({ min: 1975, max: 2060 }),
   month: fc.integer({ min: 0, max: 11 }),
   day: fc.oneof(fc.integer({ min: 1, max: 27 }), fc.integer({ min: 28, max: 31 })),
@@ -44,13 +54,15 @@ async function sqlNext(series: Series, at: Date, exceptions: number[]): Promise<
       [account.accountId, series.startsAt, series.endsAt, series.recurring],
     );
     for (const occursAt of exceptions) {
-      await client.query(`INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, $2, $3, 'cancelled')`, [
-        account.accountId,
-        new Date(occursAt),
-        inserted.rows[0].id,
-      ]);
+      await client.query(
+        `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, $2, $3, 'cancelled')`,
+        [account.accountId, new Date(occursAt), inserted.rows[0].id],
+      );
     }
-    const found = await client.query<{ next: Date | null }>(`SELECT event_next_occurrence_at(e, $2) AS next FROM events e WHERE id = $1`, [inserted.rows[0].id, at]);
+    const found = await client.query<{ next: Date | null }>(
+      `SELECT event_next_occurrence_at(e, $2) AS next FROM events e WHERE id = $1`,
+      [inserted.rows[0].id, at],
+    );
     return found.rows[0].next;
   } finally {
     await client.query("ROLLBACK");
@@ -63,14 +75,20 @@ describe("next_occurrence_at computed in SQL", () => {
     await fc.assert(
       fc.asyncProperty(sampleArbitrary, async (sample) => {
         const lastDay = new Date(Date.UTC(sample.year, sample.month + 1, 0)).getUTCDate();
-        const wallStart = Date.UTC(sample.year, sample.month, Math.min(sample.day, lastDay)) + sample.minuteOfDay * 60_000;
+        const wallStart =
+          Date.UTC(sample.year, sample.month, Math.min(sample.day, lastDay)) + sample.minuteOfDay * 60_000;
         const startsAt = wallClockInstant(wallStart, sample.zone);
-        const endsAt = sample.durationMinutes === null ? null : new Date(startsAt.getTime() + sample.durationMinutes * 60_000);
+        const endsAt =
+          sample.durationMinutes === null ? null : new Date(startsAt.getTime() + sample.durationMinutes * 60_000);
         const series: Series = { startsAt, endsAt, recurring: sample.recurring, timeZone: sample.zone };
         const at = new Date(startsAt.getTime() + sample.atDays * DAY + sample.atMinutes * 60_000);
         // Remove some of the occurrences around `at`, so the answer must skip them.
         const near = occurrencesBetween(series, at, new Date(at.getTime() + 4_000 * DAY), 4);
-        const exceptions = [...new Set(sample.removed.map((index) => near[index]?.startsAt.getTime()).filter((value) => value !== undefined))];
+        const exceptions = [
+          ...new Set(
+            sample.removed.map((index) => near[index]?.startsAt.getTime()).filter((value) => value !== undefined),
+          ),
+        ];
         const expected = nextOccurrence({ ...series, exceptions: new Set(exceptions) }, at);
         expect(await sqlNext(series, at, exceptions)).toEqual(expected?.startsAt ?? null);
       }),
@@ -86,7 +104,10 @@ describe("next_occurrence_at computed in SQL", () => {
     );
     const next = (at: string) =>
       db.pool
-        .query<{ next: Date }>(`SELECT event_next_occurrence_at(e, $2) AS next FROM events e WHERE id = $1`, [inserted.rows[0].id, at])
+        .query<{ next: Date }>(`SELECT event_next_occurrence_at(e, $2) AS next FROM events e WHERE id = $1`, [
+          inserted.rows[0].id,
+          at,
+        ])
         .then((result) => result.rows[0].next.toISOString());
     // 29 March 2026: 02:30 does not exist in Berlin; it is read as 02:30 CET, i.e. 03:30 CEST.
     expect(await next("2026-03-29T00:00:00Z")).toBe("2026-03-29T01:30:00.000Z");
@@ -101,10 +122,16 @@ describe("next_occurrence_at computed in SQL", () => {
       [account.accountId],
     );
     const id = inserted.rows[0].id;
-    await db.pool.query(`INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`, [account.accountId, id]);
+    await db.pool.query(
+      `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`,
+      [account.accountId, id],
+    );
     const next = (removed: string | null, restored: string | null) =>
       db.pool
-        .query<{ next: Date }>(`SELECT event_next_occurrence_at(e, '2026-12-01T00:00:00Z', $2, $3) AS next FROM events e WHERE id = $1`, [id, removed, restored])
+        .query<{ next: Date }>(
+          `SELECT event_next_occurrence_at(e, '2026-12-01T00:00:00Z', $2, $3) AS next FROM events e WHERE id = $1`,
+          [id, removed, restored],
+        )
         .then((result) => result.rows[0].next.toISOString());
     expect(await next(null, null)).toBe("2026-12-12T08:00:00.000Z");
     expect(await next(null, "2026-12-05T08:00:00Z")).toBe("2026-12-05T08:00:00.000Z");
@@ -114,7 +141,9 @@ describe("next_occurrence_at computed in SQL", () => {
   it("is null for a cancelled series and for a series whose next occurrence would be past year 9999", async () => {
     const row = (fields: Record<string, string>) =>
       `jsonb_populate_record(null::events, jsonb_build_object('id', gen_random_uuid(), 'account_id', $1::uuid, 'title', 'S', 'location', '',
-        ${Object.entries(fields).map(([key, value]) => `'${key}', '${value}'`).join(", ")}))`;
+        ${Object.entries(fields)
+          .map(([key, value]) => `'${key}', '${value}'`)
+          .join(", ")}))`;
     const found = await db.pool.query<{ cancelled: Date | null; late: Date | null; running: Date | null }>(
       `SELECT event_next_occurrence_at(${row({ starts_at: "2020-01-01T10:00:00Z", recurring: "weekly", status: "cancelled" })}, now()) AS cancelled,
               event_next_occurrence_at(${row({ starts_at: "2020-02-29T10:00:00Z", recurring: "yearly", status: "upcoming" })}, '9996-03-01T00:00:00Z') AS late,
@@ -136,16 +165,24 @@ describe("a change of the account's zone", () => {
       [moved.accountId],
     );
     // Saturday 5 December, 09:00 in Berlin.
-    await db.pool.query(`INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`, [
-      moved.accountId,
-      inserted.rows[0].id,
-    ]);
+    await db.pool.query(
+      `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`,
+      [moved.accountId, inserted.rows[0].id],
+    );
     await db.pool.query("UPDATE accounts SET timezone = 'America/New_York' WHERE id = $1", [moved.accountId]);
-    const { rows } = await db.pool.query<{ occurs_at: Date }>("SELECT occurs_at FROM event_exceptions WHERE account_id = $1", [moved.accountId]);
+    const { rows } = await db.pool.query<{ occurs_at: Date }>(
+      "SELECT occurs_at FROM event_exceptions WHERE account_id = $1",
+      [moved.accountId],
+    );
     // The series now keeps its first start's New York wall clock, 04:00 (08:00Z on 31 October, EDT): the
     // removed fifth Saturday is 5 December 04:00 EST, 09:00Z.
     expect(rows.map((row) => row.occurs_at.toISOString())).toEqual(["2026-12-05T09:00:00.000Z"]);
-    const series = { startsAt: new Date("2026-10-31T08:00:00Z"), endsAt: null, recurring: "weekly" as const, timeZone: "America/New_York" };
+    const series = {
+      startsAt: new Date("2026-10-31T08:00:00Z"),
+      endsAt: null,
+      recurring: "weekly" as const,
+      timeZone: "America/New_York",
+    };
     const december = occurrencesBetween(series, new Date("2026-12-01T00:00:00Z"), new Date("2026-12-08T00:00:00Z"));
     expect(december.map((occurrence) => occurrence.startsAt.toISOString())).toContain("2026-12-05T09:00:00.000Z");
   });

@@ -45,8 +45,9 @@ const exceptionsOf = async (eventId: string) =>
 
 /** Each outbound notification's type and the event it carries. */
 const messagesOf = async (accountId: string) =>
-  (await rowsOf("SELECT type, payload FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", accountId))
-    .map((row) => [row.type, row.payload.data.id]);
+  (
+    await rowsOf("SELECT type, payload FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", accountId)
+  ).map((row) => [row.type, row.payload.data.id]);
 
 const auditOf = (accountId: string) =>
   rowsOf(
@@ -118,7 +119,9 @@ describe("removing and restoring one occurrence from the dashboard", () => {
       },
     ]);
     const [entry] = await auditOf(owner.accountId);
-    expect(describeAuditTarget({ targetType: "event", metadata: entry.metadata })).toBe("occurrence Nov 7, 2026, 09:00 GMT+1");
+    expect(describeAuditTarget({ targetType: "event", metadata: entry.metadata })).toBe(
+      "occurrence Nov 7, 2026, 09:00 GMT+1",
+    );
   });
 
   it("deletes one occurrence, and a restore brings it back with event.updated and an audit entry", async () => {

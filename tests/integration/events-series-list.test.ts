@@ -28,7 +28,8 @@ beforeAll(async () => {
   await insert("Choir rehearsal", "2026-10-29T18:00:00Z", "weekly", "cancelled");
   await insert("Old lecture", "2026-10-01T18:00:00Z");
   await insert("Winter concert", "2027-01-15T19:00:00Z");
-  for (let day = 1; day <= 60; day++) await insert(`Workshop ${day}`, new Date(Date.UTC(2027, 1, day, 10)).toISOString());
+  for (let day = 1; day <= 60; day++)
+    await insert(`Workshop ${day}`, new Date(Date.UTC(2027, 1, day, 10)).toISOString());
 });
 
 describe("All Events and recurring series", () => {
@@ -36,7 +37,12 @@ describe("All Events and recurring series", () => {
 
   it("counts a series begun in the past as upcoming and keeps one-off past events out", async () => {
     const upcoming = await listEvents(owner.accountId, { when: "upcoming", now, limit: 4 });
-    expect(upcoming.items.map((event) => event.title)).toEqual(["Choir rehearsal", "Morning Yoga", "Winter concert", "Workshop 1"]);
+    expect(upcoming.items.map((event) => event.title)).toEqual([
+      "Choir rehearsal",
+      "Morning Yoga",
+      "Winter concert",
+      "Workshop 1",
+    ]);
     const past = await listEvents(owner.accountId, { when: "past", now });
     expect(past.items.map((event) => event.title)).toEqual(["Old lecture"]);
   });

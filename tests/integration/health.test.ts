@@ -21,7 +21,10 @@ describe("GET /api/health", () => {
   it("answers 503 with db false when the database cannot be reached", async () => {
     void db.pool; // make sure the real database is created before swapping it out
     saved = globalDb.__database;
-    const unreachable = new pg.Pool({ connectionString: "postgresql://nobody:x@127.0.0.1:1/none", connectionTimeoutMillis: 500 });
+    const unreachable = new pg.Pool({
+      connectionString: "postgresql://nobody:x@127.0.0.1:1/none",
+      connectionTimeoutMillis: 500,
+    });
     globalDb.__database = { pool: unreachable, prisma: saved!.prisma };
     const response = await GET();
     await unreachable.end();

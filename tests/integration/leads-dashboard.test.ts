@@ -1,11 +1,28 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { changeLeadStageAction, createLeadAction, deleteLeadAction, updateLeadAction } from "@/app/(dashboard)/leads/actions";
-import { addStageAction, moveStageAction, removeStageAction, renameStageAction } from "@/app/(dashboard)/settings/pipeline/actions";
+import {
+  changeLeadStageAction,
+  createLeadAction,
+  deleteLeadAction,
+  updateLeadAction,
+} from "@/app/(dashboard)/leads/actions";
+import {
+  addStageAction,
+  moveStageAction,
+  removeStageAction,
+  renameStageAction,
+} from "@/app/(dashboard)/settings/pipeline/actions";
 import { MANAGERS_ONLY } from "@/lib/actions/action";
 import { db } from "@/lib/platform/db/client";
 import { createLead } from "@/lib/leads/create";
 import { listLeadsTable, readBoard } from "@/lib/leads/dashboard";
-import { addPipelineStage, listPipelineStages, MAX_STAGES, movePipelineStage, removePipelineStage, reorderPipelineStages } from "@/lib/leads/pipeline";
+import {
+  addPipelineStage,
+  listPipelineStages,
+  MAX_STAGES,
+  movePipelineStage,
+  removePipelineStage,
+  reorderPipelineStages,
+} from "@/lib/leads/pipeline";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { changeLeadStage } from "@/lib/leads/update";
 import { addMember, createAccount } from "../support/factories";
@@ -25,7 +42,8 @@ async function seedLead(accountId: string, fields: Record<string, unknown>) {
 }
 
 const stageKeys = async (accountId: string) => (await listPipelineStages(accountId)).map((stage) => stage.key);
-const auditOf = (accountId: string, action: string) => db.prisma.auditLog.findMany({ where: { accountId, action }, orderBy: { createdAt: "asc" } });
+const auditOf = (accountId: string, action: string) =>
+  db.prisma.auditLog.findMany({ where: { accountId, action }, orderBy: { createdAt: "asc" } });
 const leadRow = (id: string) => db.prisma.lead.findUnique({ where: { id } });
 
 function form(values: Record<string, string>) {
@@ -57,10 +75,18 @@ describe("lead actions", () => {
   it("lets an admin create a lead with the dashboard as its source", async () => {
     const owner = await createAccount();
     await signInAs(await addMember(owner.accountId, "admin"));
-    const result = await createLeadAction(form({ name: "  Grace Hopper ", email: "Grace@Example.test", company: "Navy", stage: "contacted" }));
+    const result = await createLeadAction(
+      form({ name: "  Grace Hopper ", email: "Grace@Example.test", company: "Navy", stage: "contacted" }),
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(await leadRow(result.data.id)).toMatchObject({ name: "Grace Hopper", email: "grace@example.test", company: "Navy", stage: "contacted", source: "dashboard" });
+    expect(await leadRow(result.data.id)).toMatchObject({
+      name: "Grace Hopper",
+      email: "grace@example.test",
+      company: "Navy",
+      stage: "contacted",
+      source: "dashboard",
+    });
   });
 
   it("answers field errors from the domain: nothing to identify the lead, a bad email, a duplicate email", async () => {
@@ -69,7 +95,10 @@ describe("lead actions", () => {
     await signInAs(owner.user);
 
     const empty = await createLeadAction(form({ company: "Acme" }));
-    expect(empty).toMatchObject({ ok: false, fieldErrors: { name: ["Enter at least a name, an email or a phone number."] } });
+    expect(empty).toMatchObject({
+      ok: false,
+      fieldErrors: { name: ["Enter at least a name, an email or a phone number."] },
+    });
     const invalid = await createLeadAction(form({ name: "X", email: "not-an-email" }));
     expect(invalid).toMatchObject({ ok: false, fieldErrors: { email: ["Must be a valid email address."] } });
 
@@ -82,11 +111,32 @@ describe("lead actions", () => {
 
   it("edits the form's fields and clears the ones left empty", async () => {
     const owner = await createAccount();
-    const lead = await seedLead(owner.accountId, { name: "Ada", phone: "+44 1", company: "Engines", metadata: { plan: "pro" } });
+    const lead = await seedLead(owner.accountId, {
+      name: "Ada",
+      phone: "+44 1",
+      company: "Engines",
+      metadata: { plan: "pro" },
+    });
     await signInAs(owner.user);
-    const result = await updateLeadAction(form({ leadId: lead.id, name: "Ada Lovelace", email: "ada@example.test", phone: "", company: "Analytical", notes: "Met at the fair" }));
+    const result = await updateLeadAction(
+      form({
+        leadId: lead.id,
+        name: "Ada Lovelace",
+        email: "ada@example.test",
+        phone: "",
+        company: "Analytical",
+        notes: "Met at the fair",
+      }),
+    );
     expect(result.ok).toBe(true);
-    expect(await leadRow(lead.id)).toMatchObject({ name: "Ada Lovelace", email: "ada@example.test", phone: null, company: "Analytical", notes: "Met at the fair", metadata: { plan: "pro" } });
+    expect(await leadRow(lead.id)).toMatchObject({
+      name: "Ada Lovelace",
+      email: "ada@example.test",
+      phone: null,
+      company: "Analytical",
+      notes: "Met at the fair",
+      metadata: { plan: "pro" },
+    });
   });
 
   it("moves a lead to another stage, sets stage_changed_at and writes the audit entry", async () => {
@@ -118,20 +168,33 @@ describe("lead actions", () => {
     const mine = await seedLead(owner.accountId, { name: "Mine" });
     await signInAs(owner.user);
 
-    expect(await changeLeadStageAction({ leadId: mine.id, stage: "nope" })).toMatchObject({ ok: false, error: "That stage no longer exists. Reload the page." });
-    expect(await changeLeadStageAction({ leadId: theirs.id, stage: "won" })).toMatchObject({ ok: false, error: "This lead no longer exists." });
+    expect(await changeLeadStageAction({ leadId: mine.id, stage: "nope" })).toMatchObject({
+      ok: false,
+      error: "That stage no longer exists. Reload the page.",
+    });
+    expect(await changeLeadStageAction({ leadId: theirs.id, stage: "won" })).toMatchObject({
+      ok: false,
+      error: "This lead no longer exists.",
+    });
     expect(await deleteLeadAction({ leadId: theirs.id })).toMatchObject({ ok: false });
     expect(await updateLeadAction(form({ leadId: theirs.id, name: "Hijacked" }))).toMatchObject({ ok: false });
     expect(await leadRow(theirs.id)).toMatchObject({ name: "Theirs", stage: "new" });
     expect((await leadRow(mine.id))?.stage).toBe("new");
-    expect(await db.prisma.auditLog.count({ where: { targetType: "lead", accountId: { in: [owner.accountId, stranger.accountId] } } })).toBe(0);
+    expect(
+      await db.prisma.auditLog.count({
+        where: { targetType: "lead", accountId: { in: [owner.accountId, stranger.accountId] } },
+      }),
+    ).toBe(0);
   });
 
   it("deletes a lead and records who did it", async () => {
     const owner = await createAccount();
     const lead = await seedLead(owner.accountId, { email: "gone@example.test" });
     await signInAs(owner.user);
-    expect(await deleteLeadAction({ leadId: lead.id })).toEqual({ ok: true, data: { message: "Deleted “gone@example.test”." } });
+    expect(await deleteLeadAction({ leadId: lead.id })).toEqual({
+      ok: true,
+      data: { message: "Deleted “gone@example.test”." },
+    });
     expect(await leadRow(lead.id)).toBeNull();
     expect(await auditOf(owner.accountId, "lead.deleted")).toEqual([
       expect.objectContaining({ actorId: owner.user.id, targetId: lead.id, targetLabel: "gone@example.test" }),
@@ -164,7 +227,9 @@ describe("pipeline", () => {
     await signInAs(owner.user);
     expect(await addStageAction({ label: " Proposal  sent " })).toMatchObject({ ok: true });
     expect(await addStageAction({ label: "Négociation" })).toMatchObject({ ok: true });
-    await db.pool.query("UPDATE pipeline_stages SET label = 'Old new' WHERE account_id = $1 AND key = 'new'", [owner.accountId]);
+    await db.pool.query("UPDATE pipeline_stages SET label = 'Old new' WHERE account_id = $1 AND key = 'new'", [
+      owner.accountId,
+    ]);
     expect(await addStageAction({ label: "New" })).toMatchObject({ ok: true });
     const stages = await listPipelineStages(owner.accountId);
     expect(stages.slice(5)).toEqual([
@@ -172,16 +237,30 @@ describe("pipeline", () => {
       { key: "negociation", label: "Négociation", position: 6 },
       { key: "new_2", label: "New", position: 7 },
     ]);
-    expect((await auditOf(owner.accountId, "pipeline.stage_added")).map((entry) => entry.targetId)).toEqual(["proposal_sent", "negociation", "new_2"]);
+    expect((await auditOf(owner.accountId, "pipeline.stage_added")).map((entry) => entry.targetId)).toEqual([
+      "proposal_sent",
+      "negociation",
+      "new_2",
+    ]);
   });
 
   it("refuses an empty label, a label already used, and a stage beyond the 20th", async () => {
     const owner = await createAccount();
     await signInAs(owner.user);
-    expect(await addStageAction({ label: "   " })).toMatchObject({ ok: false, fieldErrors: { label: ["Enter a name for the stage."] } });
-    expect(await addStageAction({ label: "won" })).toMatchObject({ ok: false, fieldErrors: { label: ["A stage named “won” already exists."] } });
-    for (let index = 5; index < MAX_STAGES; index += 1) expect((await addPipelineStage(system(owner.accountId), `Stage ${index}`)).ok).toBe(true);
-    expect(await addStageAction({ label: "One too many" })).toEqual({ ok: false, error: "A pipeline has at most 20 stages." });
+    expect(await addStageAction({ label: "   " })).toMatchObject({
+      ok: false,
+      fieldErrors: { label: ["Enter a name for the stage."] },
+    });
+    expect(await addStageAction({ label: "won" })).toMatchObject({
+      ok: false,
+      fieldErrors: { label: ["A stage named “won” already exists."] },
+    });
+    for (let index = 5; index < MAX_STAGES; index += 1)
+      expect((await addPipelineStage(system(owner.accountId), `Stage ${index}`)).ok).toBe(true);
+    expect(await addStageAction({ label: "One too many" })).toEqual({
+      ok: false,
+      error: "A pipeline has at most 20 stages.",
+    });
     expect(await listPipelineStages(owner.accountId)).toHaveLength(MAX_STAGES);
   });
 
@@ -190,10 +269,18 @@ describe("pipeline", () => {
     const lead = await seedLead(owner.accountId, { name: "Ada", stage: "contacted" });
     await signInAs(owner.user);
     expect(await renameStageAction({ key: "contacted", label: "Reached out" })).toMatchObject({ ok: true });
-    expect((await listPipelineStages(owner.accountId))[1]).toEqual({ key: "contacted", label: "Reached out", position: 1 });
+    expect((await listPipelineStages(owner.accountId))[1]).toEqual({
+      key: "contacted",
+      label: "Reached out",
+      position: 1,
+    });
     expect((await leadRow(lead.id))?.stage).toBe("contacted");
     expect(await auditOf(owner.accountId, "pipeline.stage_renamed")).toEqual([
-      expect.objectContaining({ targetId: "contacted", targetLabel: "Reached out", metadata: { previousLabel: "Contacted" } }),
+      expect.objectContaining({
+        targetId: "contacted",
+        targetLabel: "Reached out",
+        metadata: { previousLabel: "Contacted" },
+      }),
     ]);
   });
 
@@ -227,7 +314,10 @@ describe("pipeline", () => {
     const owner = await createAccount();
     for (const name of ["A", "B", "C"]) await seedLead(owner.accountId, { name, stage: "won" });
     await signInAs(owner.user);
-    expect(await removeStageAction({ key: "won" })).toEqual({ ok: false, error: "3 leads are in this stage. Move them to another stage first." });
+    expect(await removeStageAction({ key: "won" })).toEqual({
+      ok: false,
+      error: "3 leads are in this stage. Move them to another stage first.",
+    });
     expect(await stageKeys(owner.accountId)).toContain("won");
     expect(await auditOf(owner.accountId, "pipeline.stage_removed")).toEqual([]);
   });
@@ -237,9 +327,15 @@ describe("pipeline", () => {
     await signInAs(owner.user);
     expect(await removeStageAction({ key: "contacted" })).toMatchObject({ ok: true });
     expect((await listPipelineStages(owner.accountId)).map((stage) => stage.position)).toEqual([0, 1, 2, 3]);
-    expect(await auditOf(owner.accountId, "pipeline.stage_removed")).toEqual([expect.objectContaining({ targetId: "contacted", targetLabel: "Contacted" })]);
-    for (const key of ["qualified", "won", "lost"]) expect((await removePipelineStage(system(owner.accountId), key)).ok).toBe(true);
-    expect(await removeStageAction({ key: "new" })).toEqual({ ok: false, error: "A pipeline needs at least one stage." });
+    expect(await auditOf(owner.accountId, "pipeline.stage_removed")).toEqual([
+      expect.objectContaining({ targetId: "contacted", targetLabel: "Contacted" }),
+    ]);
+    for (const key of ["qualified", "won", "lost"])
+      expect((await removePipelineStage(system(owner.accountId), key)).ok).toBe(true);
+    expect(await removeStageAction({ key: "new" })).toEqual({
+      ok: false,
+      error: "A pipeline needs at least one stage.",
+    });
     expect(await stageKeys(owner.accountId)).toEqual(["new"]);
   });
 
@@ -269,7 +365,10 @@ describe("stage removal and lead writes of other accounts", () => {
   /** Until a backend waits for a lock in a statement starting with `prefix`. */
   async function waitForLockWait(prefix: string): Promise<void> {
     for (let attempt = 0; attempt < 200; attempt += 1) {
-      const { rowCount } = await db.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ltrim(query) LIKE $1", [`${prefix}%`]);
+      const { rowCount } = await db.pool.query(
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ltrim(query) LIKE $1",
+        [`${prefix}%`],
+      );
       if (rowCount) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -294,13 +393,19 @@ describe("stage removal and lead writes of other accounts", () => {
       await waitForLockWait("INSERT INTO audit_log");
 
       const started = Date.now();
-      const elsewhere = await createLead(system(other.accountId), createLeadSchema.parse({ name: "Not held back", stage: "lost" }));
+      const elsewhere = await createLead(
+        system(other.accountId),
+        createLeadSchema.parse({ name: "Not held back", stage: "lost" }),
+      );
       expect(elsewhere.ok).toBe(true);
       expect(Date.now() - started).toBeLessThan(1_000);
       const moved = await seedLead(other.accountId, { name: "Moved" });
       expect((await changeLeadStage(system(other.accountId), moved.id, "lost")).ok).toBe(true);
 
-      const sameAccount = createLead(system(owner.accountId), createLeadSchema.parse({ name: "Too late", stage: "lost" }));
+      const sameAccount = createLead(
+        system(owner.accountId),
+        createLeadSchema.parse({ name: "Too late", stage: "lost" }),
+      );
       expect(await settledWithin(sameAccount, 300)).toBe(false);
       await blocker.query("COMMIT");
       expect(await removal).toMatchObject({ ok: true });
@@ -319,7 +424,10 @@ describe("dashboard reads", () => {
     const owner = await createAccount();
     for (let index = 0; index < 7; index += 1) await seedLead(owner.accountId, { name: `Lead ${index}` });
     // Leads made in one millisecond are ordered by id: the expected order is the keyset's own.
-    const ordered = await db.prisma.lead.findMany({ where: { accountId: owner.accountId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    const ordered = await db.prisma.lead.findMany({
+      where: { accountId: owner.accountId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    });
     const ids = ordered.map((lead) => lead.id);
     const first = await listLeadsTable(owner.accountId, { limit: 3 });
     expect(first.leads.map((lead) => lead.id)).toEqual(ids.slice(0, 3));
@@ -340,7 +448,10 @@ describe("dashboard reads", () => {
     for (let index = 0; index < 4; index += 1) {
       const lead = await seedLead(owner.accountId, { name: `Won ${index}`, stage: "won" });
       // Distinct creation times: two leads created in the same millisecond have no defined order.
-      await db.pool.query("UPDATE leads SET created_at = created_at - make_interval(secs => $2) WHERE id = $1", [lead.id, 10 - index]);
+      await db.pool.query("UPDATE leads SET created_at = created_at - make_interval(secs => $2) WHERE id = $1", [
+        lead.id,
+        10 - index,
+      ]);
     }
     await seedLead(owner.accountId, { name: "Fresh" });
     const board = await readBoard(owner.accountId, 3);

@@ -17,10 +17,14 @@ describe("migrations", () => {
 
   it("give the server-dependent functions the bodies of the server they run on again, as after a restore onto another version", async () => {
     // What pg_dump restores when the dump came from a newer server: bodies this server may lack.
-    await db.pool.query("SET check_function_bodies = off; CREATE OR REPLACE FUNCTION outbound_row_id() RETURNS uuid LANGUAGE sql AS 'SELECT uuid_from_the_future()'; RESET check_function_bodies");
+    await db.pool.query(
+      "SET check_function_bodies = off; CREATE OR REPLACE FUNCTION outbound_row_id() RETURNS uuid LANGUAGE sql AS 'SELECT uuid_from_the_future()'; RESET check_function_bodies",
+    );
     await expect(db.pool.query("SELECT outbound_row_id()")).rejects.toThrow(/uuid_from_the_future/);
     await applyMigrations(process.env.DATABASE_URL!);
-    const { rows } = await db.pool.query<{ id: string; version: number }>("SELECT outbound_row_id()::text AS id, current_setting('server_version_num')::int AS version");
+    const { rows } = await db.pool.query<{ id: string; version: number }>(
+      "SELECT outbound_row_id()::text AS id, current_setting('server_version_num')::int AS version",
+    );
     expect(rows[0].id).toMatch(rows[0].version >= 180000 ? /^[0-9a-f]{8}-[0-9a-f]{4}-7/ : /^[0-9a-f]{8}-[0-9a-f]{4}-4/);
   });
 
@@ -28,7 +32,17 @@ describe("migrations", () => {
     const id = "0b9e7c3a-61f2-4c8e-9d1a-5f3b2a7c4e10";
     const { rows } = await db.pool.query<{ value: string | null }>(
       "SELECT outbound_uuid_or_null(v)::text AS value FROM unnest($1::text[]) WITH ORDINALITY AS u(v, n) ORDER BY n",
-      [[id, id.toUpperCase(), `{${id}}`, id.replace(/-/g, ""), "not-a-uuid", "", "'; DROP TABLE outbound_deliveries; --"]],
+      [
+        [
+          id,
+          id.toUpperCase(),
+          `{${id}}`,
+          id.replace(/-/g, ""),
+          "not-a-uuid",
+          "",
+          "'; DROP TABLE outbound_deliveries; --",
+        ],
+      ],
     );
     expect(rows.map((row) => row.value)).toEqual([id, id, null, null, null, null, null]);
   });

@@ -70,7 +70,14 @@ let routes: Route[] = [];
 
 beforeAll(async () => {
   const files = [...routeFiles(path.join(ROOT, "app/api/public")), ...routeFiles(path.join(ROOT, "app/api/v1"))];
-  routes = await Promise.all(files.map(async (file) => ({ file, path: apiPathOf(file), methods: await servedMethods(file), scopes: await enforcedScopes(file) })));
+  routes = await Promise.all(
+    files.map(async (file) => ({
+      file,
+      path: apiPathOf(file),
+      methods: await servedMethods(file),
+      scopes: await enforcedScopes(file),
+    })),
+  );
 });
 
 const operations = () =>
@@ -80,7 +87,8 @@ const operations = () =>
       .map(([method, operation]) => ({ path: apiPath, method: method.toUpperCase(), operation: operation as Json })),
   );
 
-const keyOperations = () => operations().filter((op) => ![OPENAPI_PATH, WEBHOOK_PATH, CALENDAR_FEED_PATH].includes(op.path));
+const keyOperations = () =>
+  operations().filter((op) => ![OPENAPI_PATH, WEBHOOK_PATH, CALENDAR_FEED_PATH].includes(op.path));
 /** Operations that answer 401 and 429: all but the OpenAPI document and the calendar feed. */
 const limitedOperations = () => operations().filter((op) => op.path !== OPENAPI_PATH && op.path !== CALENDAR_FEED_PATH);
 
@@ -100,13 +108,17 @@ describe("the OpenAPI document", () => {
     expect(response.headers.get("Cache-Control")).toMatch(/^public, max-age=\d+$/);
     const served = (await response.json()) as Json;
     expect(served.openapi).toBe("3.1.0");
-    expect(served.servers).toEqual([{ url: process.env.APP_BASE_URL?.replace(/\/+$/, "") || process.env.NEXTAUTH_URL?.replace(/\/+$/, "") || "/" }]);
+    expect(served.servers).toEqual([
+      { url: process.env.APP_BASE_URL?.replace(/\/+$/, "") || process.env.NEXTAUTH_URL?.replace(/\/+$/, "") || "/" },
+    ]);
     expect(openApiDocument()).toBe(openApiDocument());
     expect(doc.servers).toEqual([{ url: "https://app.example.com" }]);
   });
 
   it("documents every method of every route under app/api/public and app/api/v1", () => {
-    const served = routes.filter((route) => route.path !== OPENAPI_PATH).flatMap((route) => route.methods.map((method) => `${method} ${route.path}`));
+    const served = routes
+      .filter((route) => route.path !== OPENAPI_PATH)
+      .flatMap((route) => route.methods.map((method) => `${method} ${route.path}`));
     expect(served.length).toBeGreaterThanOrEqual(7);
     const documented = new Set(operations().map((op) => `${op.method} ${op.path}`));
     expect(served.filter((entry) => !documented.has(entry))).toEqual([]);
@@ -114,7 +126,11 @@ describe("the OpenAPI document", () => {
 
   it("documents no path or method that no route serves", () => {
     const served = new Set(routes.flatMap((route) => route.methods.map((method) => `${method} ${route.path}`)));
-    expect(operations().map((op) => `${op.method} ${op.path}`).filter((entry) => !served.has(entry))).toEqual([]);
+    expect(
+      operations()
+        .map((op) => `${op.method} ${op.path}`)
+        .filter((entry) => !served.has(entry)),
+    ).toEqual([]);
   });
 
   it("gives every key-authenticated operation the bearer scheme with the scope its route enforces", () => {
@@ -127,7 +143,10 @@ describe("the OpenAPI document", () => {
       expect(operation["x-required-scope"], label).toBe(enforced);
       if (enforced) {
         expect(operation.description, label).toContain(`\`${enforced}\``);
-        expect(operation.responses["403"].content["application/json"].schema.properties.error.properties.code.enum[0], label).toBe("insufficient_scope");
+        expect(
+          operation.responses["403"].content["application/json"].schema.properties.error.properties.code.enum[0],
+          label,
+        ).toBe("insufficient_scope");
       }
     }
     const leadScopes = keyOperations().map((op) => op.operation["x-required-scope"]);
@@ -139,7 +158,9 @@ describe("the OpenAPI document", () => {
     for (const { path: apiPath, method, operation } of limitedOperations()) {
       const label = `${method} ${apiPath}`;
       expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(["401", "429", "503"]));
-      const takesInput = Boolean(operation.requestBody) || (operation.parameters ?? []).some((parameter: Json) => parameter.in === "query");
+      const takesInput =
+        Boolean(operation.requestBody) ||
+        (operation.parameters ?? []).some((parameter: Json) => parameter.in === "query");
       if (takesInput) expect(Object.keys(operation.responses), label).toContain("400");
     }
   });
@@ -157,13 +178,22 @@ describe("the OpenAPI document", () => {
       }
     }
     const codes = (apiPath: string, method: string, status: number) =>
-      doc.paths[apiPath][method].responses[status].content["application/json"].schema.properties.error.properties.code.enum;
-    expect(codes("/api/public/leads", "post", 409)).toEqual(["lead_exists", "idempotency_key_reused", "idempotency_request_in_progress"]);
+      doc.paths[apiPath][method].responses[status].content["application/json"].schema.properties.error.properties.code
+        .enum;
+    expect(codes("/api/public/leads", "post", 409)).toEqual([
+      "lead_exists",
+      "idempotency_key_reused",
+      "idempotency_request_in_progress",
+    ]);
     expect(codes("/api/public/leads", "post", 400)).toEqual(["invalid_request", "invalid_json"]);
     expect(codes("/api/public/leads", "post", 413)).toEqual(["payload_too_large"]);
     expect(codes("/api/public/leads/{id}", "get", 404)).toEqual(["not_found"]);
     expect(codes("/api/public/zapier/me", "get", 401)).toEqual(["unauthorized", "invalid_token"]);
-    expect(codes("/api/public/conversations/{id}/messages", "post", 409)).toEqual(["conversation_not_in_handoff", "idempotency_key_reused", "idempotency_request_in_progress"]);
+    expect(codes("/api/public/conversations/{id}/messages", "post", 409)).toEqual([
+      "conversation_not_in_handoff",
+      "idempotency_key_reused",
+      "idempotency_request_in_progress",
+    ]);
     expect(codes("/api/public/conversations/{id}/messages", "get", 404)).toEqual(["not_found"]);
     expect(codes("/api/public/conversations/{id}", "get", 404)).toEqual(["not_found"]);
     expect(codes(WEBHOOK_PATH, "post", 400)).toEqual(["invalid_timestamp", "invalid_json", "invalid_payload"]);
@@ -175,15 +205,25 @@ describe("the OpenAPI document", () => {
   it("names the rate-limit headers on 429, Retry-After on 503, Idempotency-Key on key-authenticated POSTs and Idempotent-Replayed on their answers", () => {
     for (const { path: apiPath, method, operation } of limitedOperations()) {
       const label = `${method} ${apiPath}`;
-      expect(Object.keys(operation.responses["429"].headers), label).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"]);
+      expect(Object.keys(operation.responses["429"].headers), label).toEqual([
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+        "Retry-After",
+      ]);
       expect(Object.keys(operation.responses["503"].headers), label).toEqual(["Retry-After"]);
     }
     for (const { path: apiPath, operation } of keyOperations().filter((op) => op.method === "POST")) {
-      expect(operation.parameters.map((parameter: Json) => `${parameter.in} ${parameter.name}`), apiPath).toContain("header Idempotency-Key");
+      expect(
+        operation.parameters.map((parameter: Json) => `${parameter.in} ${parameter.name}`),
+        apiPath,
+      ).toContain("header Idempotency-Key");
       const success = Object.entries(operation.responses as Json).find(([status]) => status.startsWith("2"))![1];
       expect(Object.keys(success.headers), apiPath).toContain("Idempotent-Replayed");
     }
-    const webhookHeaders = doc.paths[WEBHOOK_PATH].post.parameters.filter((parameter: Json) => parameter.in === "header");
+    const webhookHeaders = doc.paths[WEBHOOK_PATH].post.parameters.filter(
+      (parameter: Json) => parameter.in === "header",
+    );
     expect(webhookHeaders.map((parameter: Json) => [parameter.name, parameter.required])).toEqual([
       ["X-Service-Timestamp", true],
       ["X-Service-Signature", true],
@@ -196,12 +236,22 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(feed.responses)).toEqual(["200", "304", "404", "500", "503"]);
     expect(Object.keys(feed.responses["200"].content)).toEqual(["text/calendar"]);
     expect(Object.keys(feed.responses["304"].headers)).toEqual(["ETag", "Cache-Control"]);
-    expect(feed.responses["404"].content["application/json"].schema.properties.error.properties.code.enum).toEqual(["not_found"]);
+    expect(feed.responses["404"].content["application/json"].schema.properties.error.properties.code.enum).toEqual([
+      "not_found",
+    ]);
   });
 
   it("documents the list envelope and the list parameters of GET /api/public/leads", () => {
     const list = doc.paths["/api/public/leads"].get;
-    expect(list.parameters.map((parameter: Json) => parameter.name)).toEqual(["limit", "order", "cursor", "q", "stage", "created_after", "updated_after"]);
+    expect(list.parameters.map((parameter: Json) => parameter.name)).toEqual([
+      "limit",
+      "order",
+      "cursor",
+      "q",
+      "stage",
+      "created_after",
+      "updated_after",
+    ]);
     expect(list.parameters[0].schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 25 });
     const envelope = doc.components.schemas.LeadList;
     expect(envelope.required).toEqual(["data", "has_more", "next_cursor"]);
@@ -211,28 +261,42 @@ describe("the OpenAPI document", () => {
 
 describe("the document's schemas agree with the code", () => {
   // The JSON Schema validator the OpenAPI validator itself runs on (ajv for draft 2020-12, as OpenAPI 3.1 uses).
-  const requireFromValidator = createRequire(createRequire(import.meta.url).resolve("@seriousme/openapi-schema-validator"));
+  const requireFromValidator = createRequire(
+    createRequire(import.meta.url).resolve("@seriousme/openapi-schema-validator"),
+  );
   const { default: Ajv2020 } = requireFromValidator("ajv/dist/2020.js") as { default: new (options: object) => Json };
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema(doc, "openapi.json");
-  const schemaAccepts = (name: string, value: unknown) => ajv.getSchema(`openapi.json#/components/schemas/${name}`)(value) as boolean;
+  const schemaAccepts = (name: string, value: unknown) =>
+    ajv.getSchema(`openapi.json#/components/schemas/${name}`)(value) as boolean;
 
   it.each([
     { label: "a name only", body: { name: "Ada" }, accepted: true },
-    { label: "a phone with a null name and unknown fields", body: { name: null, phone: "+1 555 0100", favourite_colour: "green" }, accepted: true },
+    {
+      label: "a phone with a null name and unknown fields",
+      body: { name: null, phone: "+1 555 0100", favourite_colour: "green" },
+      accepted: true,
+    },
     { label: "no name, email or phone", body: { company: "Acme" }, accepted: false },
     { label: "a name of spaces only", body: { name: "   " }, accepted: false },
     { label: "a 201-character name", body: { name: "x".repeat(201) }, accepted: false },
     { label: "a 200-emoji name", body: { name: "😀".repeat(200) }, accepted: true },
     { label: "a number as name", body: { name: 42, email: "ada@example.com" }, accepted: false },
     { label: "a metadata value that is not a string", body: { name: "Ada", metadata: { plan: 5 } }, accepted: false },
-    { label: "51 metadata keys", body: { name: "Ada", metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"])) }, accepted: false },
+    {
+      label: "51 metadata keys",
+      body: { name: "Ada", metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"])) },
+      accepted: false,
+    },
     { label: "an empty stage", body: { name: "Ada", stage: "" }, accepted: false },
     { label: "an array body", body: [{ name: "Ada" }], accepted: false },
-  ])("POST /api/public/leads, $label: accepted $accepted by the zod schema and by the document alike", ({ body, accepted }) => {
-    expect(createLeadSchema.safeParse(body).success).toBe(accepted);
-    expect(schemaAccepts("CreateLeadRequest", body)).toBe(accepted);
-  });
+  ])(
+    "POST /api/public/leads, $label: accepted $accepted by the zod schema and by the document alike",
+    ({ body, accepted }) => {
+      expect(createLeadSchema.safeParse(body).success).toBe(accepted);
+      expect(schemaAccepts("CreateLeadRequest", body)).toBe(accepted);
+    },
+  );
 
   it("describes a lead exactly as the API serialises it", () => {
     const at = new Date("2026-01-31T09:00:00Z");
@@ -261,7 +325,10 @@ describe("the document's schemas agree with the code", () => {
     expect(schemaAccepts("LeadWriteReceipt", receipt)).toBe(true);
     expect(schemaAccepts("LeadWriteReceipt", { updated_at: lead.updated_at })).toBe(false);
     const patch = doc.paths["/api/public/leads/{id}"].patch.responses["200"].content["application/json"].schema;
-    expect(patch.anyOf).toEqual([{ $ref: "#/components/schemas/Lead" }, { $ref: "#/components/schemas/LeadWriteReceipt" }]);
+    expect(patch.anyOf).toEqual([
+      { $ref: "#/components/schemas/Lead" },
+      { $ref: "#/components/schemas/LeadWriteReceipt" },
+    ]);
   });
 
   it("documents the four conversation paths with the conversation scopes, and the list parameters", () => {
@@ -274,8 +341,12 @@ describe("the document's schemas agree with the code", () => {
     const names = (apiPath: string) => doc.paths[apiPath].get.parameters.map((parameter: Json) => parameter.name);
     expect(names("/api/public/conversations")).toEqual(["limit", "order", "cursor", "status", "updated_after"]);
     expect(names("/api/public/conversations/{id}/messages")).toEqual(["id", "limit", "cursor"]);
-    expect(doc.components.schemas.ConversationList.properties.data.items).toEqual({ $ref: "#/components/schemas/Conversation" });
-    expect(doc.components.schemas.ConversationMessageList.properties.data.items).toEqual({ $ref: "#/components/schemas/ConversationMessage" });
+    expect(doc.components.schemas.ConversationList.properties.data.items).toEqual({
+      $ref: "#/components/schemas/Conversation",
+    });
+    expect(doc.components.schemas.ConversationMessageList.properties.data.items).toEqual({
+      $ref: "#/components/schemas/ConversationMessage",
+    });
   });
 
   it("describes a conversation and a message exactly as the API (and the notifications) serialise them", () => {
@@ -300,16 +371,32 @@ describe("the document's schemas agree with the code", () => {
     });
     expect(schemaAccepts("Conversation", conversation)).toBe(true);
     expect(schemaAccepts("Conversation", { ...conversation, status: "waiting" })).toBe(false);
-    expect(Object.keys(doc.components.schemas.Conversation.properties).sort()).toEqual(Object.keys(conversation).sort());
-    const message = serializeMessage({ id: "msg_2bN7cQ4dR9eS1fT6gU3hV8", seq: 7, conversationId: conversation.id, author: "agent", authorName: "Grace", text: "<b>hi</b>", createdAt: at });
+    expect(Object.keys(doc.components.schemas.Conversation.properties).sort()).toEqual(
+      Object.keys(conversation).sort(),
+    );
+    const message = serializeMessage({
+      id: "msg_2bN7cQ4dR9eS1fT6gU3hV8",
+      seq: 7,
+      conversationId: conversation.id,
+      author: "agent",
+      authorName: "Grace",
+      text: "<b>hi</b>",
+      createdAt: at,
+    });
     expect(schemaAccepts("ConversationMessage", message)).toBe(true);
     expect(schemaAccepts("ConversationMessage", { ...message, author: "bot" })).toBe(false);
-    expect(Object.keys(doc.components.schemas.ConversationMessage.properties).sort()).toEqual(Object.keys(message).sort());
+    expect(Object.keys(doc.components.schemas.ConversationMessage.properties).sort()).toEqual(
+      Object.keys(message).sort(),
+    );
   });
 
   it.each([
     { label: "a text", body: { text: "Hello" }, accepted: true },
-    { label: "a text and an author name, with unknown fields", body: { text: "Hello", author_name: "Grace", channel: "sms" }, accepted: true },
+    {
+      label: "a text and an author name, with unknown fields",
+      body: { text: "Hello", author_name: "Grace", channel: "sms" },
+      accepted: true,
+    },
     { label: "a null author name", body: { text: "Hello", author_name: null }, accepted: true },
     { label: "no text", body: { author_name: "Grace" }, accepted: false },
     { label: "an empty text", body: { text: "" }, accepted: false },
@@ -318,18 +405,36 @@ describe("the document's schemas agree with the code", () => {
     { label: "a 4,000-emoji text", body: { text: "😀".repeat(4000) }, accepted: true },
     { label: "a number as text", body: { text: 42 }, accepted: false },
     { label: "a 101-character author name", body: { text: "Hi", author_name: "x".repeat(101) }, accepted: false },
-  ])("POST …/messages, $label: accepted $accepted by the zod schema and by the document alike", ({ body, accepted }) => {
-    expect(postMessageSchema.safeParse(body).success).toBe(accepted);
-    expect(schemaAccepts("PostMessageRequest", body)).toBe(accepted);
-  });
+  ])(
+    "POST …/messages, $label: accepted $accepted by the zod schema and by the document alike",
+    ({ body, accepted }) => {
+      expect(postMessageSchema.safeParse(body).success).toBe(accepted);
+      expect(schemaAccepts("PostMessageRequest", body)).toBe(accepted);
+    },
+  );
 
   it("accepts the published webhook test vector's body and refuses what the webhook refuses", () => {
-    const accepts = (body: string) => [parsePayload(new TextEncoder().encode(body)).ok, schemaAccepts("WebhookPayload", JSON.parse(body))];
+    const accepts = (body: string) => [
+      parsePayload(new TextEncoder().encode(body)).ok,
+      schemaAccepts("WebhookPayload", JSON.parse(body)),
+    ];
     expect(accepts(SIGNING_TEST_VECTOR.body)).toEqual([true, true]);
-    expect(accepts('{"action":"cancel","event":{"title":"Open Day","starts_at":"2026-05-01T10:00:00Z"}}')).toEqual([true, true]);
-    expect(accepts('{"action":"archive","event":{"title":"Open Day","starts_at":"2026-05-01T10:00:00Z"}}')).toEqual([false, false]);
+    expect(accepts('{"action":"cancel","event":{"title":"Open Day","starts_at":"2026-05-01T10:00:00Z"}}')).toEqual([
+      true,
+      true,
+    ]);
+    expect(accepts('{"action":"archive","event":{"title":"Open Day","starts_at":"2026-05-01T10:00:00Z"}}')).toEqual([
+      false,
+      false,
+    ]);
     expect(accepts('{"action":"upsert","event":{"starts_at":"2026-05-01T10:00:00Z"}}')).toEqual([false, false]);
-    expect(accepts(`{"action":"upsert","event":{"title":"${"x".repeat(301)}","starts_at":"2026-05-01T10:00:00Z"}}`)).toEqual([false, false]);
-    expect(accepts('{"action":"upsert","event":{"title":"Open Day","starts_at":"2026-05-01T10:00:00Z","status":"postponed"}}')).toEqual([false, false]);
+    expect(
+      accepts(`{"action":"upsert","event":{"title":"${"x".repeat(301)}","starts_at":"2026-05-01T10:00:00Z"}}`),
+    ).toEqual([false, false]);
+    expect(
+      accepts(
+        '{"action":"upsert","event":{"title":"Open Day","starts_at":"2026-05-01T10:00:00Z","status":"postponed"}}',
+      ),
+    ).toEqual([false, false]);
   });
 });

@@ -22,9 +22,11 @@ async function fillEvents(accountId: string, count: number) {
 }
 
 const countEvents = async (accountId: string) =>
-  (await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE account_id = $1", [accountId])).rows[0].n;
+  (await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE account_id = $1", [accountId]))
+    .rows[0].n;
 
-const tally = (statuses: Array<number | string>) => statuses.reduce<Record<string, number>>((all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }), {});
+const tally = (statuses: Array<number | string>) =>
+  statuses.reduce<Record<string, number>>((all, status) => ({ ...all, [status]: (all[status] ?? 0) + 1 }), {});
 
 const row = (line: number, title: string): ValidRow => {
   const parsed = parseEventFields({ title, starts_at: "2027-01-01T10:00:00Z" });
@@ -36,7 +38,11 @@ describe("the free plan's 1,000-event cap under concurrency", () => {
   it("turns 60 parallel creating webhook upserts at 995 events into exactly 1,000 events and 55 × 403 plan_limit_reached", async () => {
     const source = await createSource({ rateLimit: 10_000 });
     await fillEvents(source.accountId, 995);
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => send(source, upsert({ title: `Race ${i}`, starts_at: "2027-01-01T10:00:00Z" }))));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        send(source, upsert({ title: `Race ${i}`, starts_at: "2027-01-01T10:00:00Z" })),
+      ),
+    );
     expect(tally(answers.map((answer) => answer.status))).toEqual({ 200: 5, 403: 55 });
     for (const answer of answers.filter((answer) => answer.status === 403)) {
       expect(answer.body).toMatchObject({ ok: false, error: { code: "plan_limit_reached" } });
@@ -49,7 +55,9 @@ describe("the free plan's 1,000-event cap under concurrency", () => {
     const { accountId } = await createAccount();
     await fillEvents(accountId, 995);
     const results = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? createEvent : upsertEvent)(accountId, { title: `Dashboard ${i}`, starts_at: "2027-01-01T10:00:00Z" })),
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? createEvent : upsertEvent)(accountId, { title: `Dashboard ${i}`, starts_at: "2027-01-01T10:00:00Z" }),
+      ),
     );
     expect(tally(results.map((result) => (result.ok ? "ok" : result.code)))).toEqual({ ok: 5, plan_limit_reached: 55 });
     expect(await countEvents(accountId)).toBe(1_000);
@@ -61,21 +69,28 @@ describe("the free plan's 1,000-event cap under concurrency", () => {
     const csvRows = Array.from({ length: 30 }, (_, i) => row(i + 2, `Imported ${i}`));
     const [summary, ...answers] = await Promise.all([
       importEvents(source.accountId, csvRows),
-      ...Array.from({ length: 30 }, (_, i) => send(source, upsert({ title: `Webhook ${i}`, starts_at: "2027-01-01T10:00:00Z" }))),
+      ...Array.from({ length: 30 }, (_, i) =>
+        send(source, upsert({ title: `Webhook ${i}`, starts_at: "2027-01-01T10:00:00Z" })),
+      ),
     ]);
     const webhookCreated = answers.filter((answer) => answer.status === 200).length;
     expect(summary.created + webhookCreated).toBe(10);
     expect(summary.failed).toBe(30 - summary.created);
     expect(await countEvents(source.accountId)).toBe(1_000);
     // At the cap, an update of an existing event is still applied.
-    expect((await send(source, upsert({ title: "Filler 1", starts_at: "2026-01-01T01:00:00Z", description: "updated" }))).status).toBe(200);
+    expect(
+      (await send(source, upsert({ title: "Filler 1", starts_at: "2026-01-01T01:00:00Z", description: "updated" })))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe("other plan caps under concurrency", () => {
   it("creates exactly up to the free plan's three webhook sources from 10 parallel requests", async () => {
     const owner = await createWebhookSourceOwner();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => createWebhookSource(owner, `Parallel ${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => createWebhookSource(owner, `Parallel ${i}`)),
+    );
     expect(tally(results.map((result) => (result.ok ? "ok" : result.code)))).toEqual({ ok: 2, plan_limit_reached: 8 });
     expect(await db.prisma.webhookSource.count({ where: { accountId: owner.account.id } })).toBe(3);
   });
@@ -88,7 +103,12 @@ describe("other plan caps under concurrency", () => {
       [owner.accountId],
     );
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => createApiKey({ accountId: owner.accountId, user: owner.user }, { name: `Parallel ${i}`, scopes: ["webhooks"], expiresAt: null })),
+      Array.from({ length: 20 }, (_, i) =>
+        createApiKey(
+          { accountId: owner.accountId, user: owner.user },
+          { name: `Parallel ${i}`, scopes: ["webhooks"], expiresAt: null },
+        ),
+      ),
     );
     expect(tally(results.map((result) => (result.ok ? "ok" : result.reason)))).toEqual({ ok: 5, limit_reached: 15 });
     expect(await db.prisma.apiKey.count({ where: { accountId: owner.accountId, revokedAt: null } })).toBe(100);

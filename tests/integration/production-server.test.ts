@@ -10,7 +10,12 @@ import { CSV_IMPORT_PATHS, DEFAULT_BODY_LIMIT_BYTES } from "@/lib/platform/http/
 import { CLIENT_IP_HEADER } from "@/lib/platform/http/client-ip";
 import { FAST_ROUTES, type FastRoute } from "@/lib/server/fast-routes";
 import { PRODUCTION_SERVER_KEY, readProductionServer, registerProductionServer } from "@/lib/server/registry";
-import { configureServer, createRequestListener, SERVER_TIMEOUTS, type NextHandler } from "@/lib/server/request-listener";
+import {
+  configureServer,
+  createRequestListener,
+  SERVER_TIMEOUTS,
+  type NextHandler,
+} from "@/lib/server/request-listener";
 import { listen, send, sendPartial } from "../support/http-server";
 import { PUBLIC_ROUTES } from "@/lib/public-api/routes";
 import { CHAT_ROUTES } from "@/lib/conversations/visitor-http";
@@ -30,7 +35,11 @@ type Seen = { bodyBytes: number; clientIp: string | undefined; path: string };
 function testRoutes(seen: Seen[]): FastRoute[] {
   const record = async (request: Request) => {
     const bytes = request.body ? (await request.arrayBuffer()).byteLength : 0;
-    seen.push({ bodyBytes: bytes, clientIp: request.headers.get(CLIENT_IP_HEADER) ?? undefined, path: new URL(request.url).pathname });
+    seen.push({
+      bodyBytes: bytes,
+      clientIp: request.headers.get(CLIENT_IP_HEADER) ?? undefined,
+      path: new URL(request.url).pathname,
+    });
     return bytes;
   };
   return [
@@ -58,7 +67,9 @@ function testRoutes(seen: Seen[]): FastRoute[] {
           ? async (request) => {
               const bytes = await record(request);
               const declared = Number(request.headers.get("content-length") ?? 0);
-              return bytes > 1000 || declared > 1000 ? errorResponse(413, "payload_too_large", "too large") : jsonResponse({ bytes });
+              return bytes > 1000 || declared > 1000
+                ? errorResponse(413, "payload_too_large", "too large")
+                : jsonResponse({ bytes });
             }
           : null,
     },
@@ -84,7 +95,11 @@ function fakeNext(seen: Seen[]): NextHandler {
       bytes += chunk.length;
     });
     req.on("end", () => {
-      seen.push({ bodyBytes: bytes, clientIp: req.headers[CLIENT_IP_HEADER] as string | undefined, path: req.url ?? "" });
+      seen.push({
+        bodyBytes: bytes,
+        clientIp: req.headers[CLIENT_IP_HEADER] as string | undefined,
+        path: req.url ?? "",
+      });
       if (res.headersSent) return;
       res.setHeader("content-type", "text/plain");
       res.end(`next:${bytes}`);
@@ -143,7 +158,9 @@ describe("production server: Node ↔ Fetch adapter", () => {
     }
     const secure = await start({ env: { NEXTAUTH_URL: "https://app.example.com" } });
     for (const path of ["/fast/cookies", "/knowledge/events"]) {
-      expect((await send(secure.port, { path })).headers["strict-transport-security"]).toBe("max-age=63072000; includeSubDomains");
+      expect((await send(secure.port, { path })).headers["strict-transport-security"]).toBe(
+        "max-age=63072000; includeSubDomains",
+      );
     }
   });
 
@@ -162,9 +179,15 @@ describe("production server: Node ↔ Fetch adapter", () => {
 
   it("answers 500 with the JSON error body and a request id, and logs the error without the request's headers", async () => {
     const { port, logged } = await start();
-    const response = await send(port, { path: "/fast/boom", headers: { authorization: "Bearer sk_live_secret_value" } });
+    const response = await send(port, {
+      path: "/fast/boom",
+      headers: { authorization: "Bearer sk_live_secret_value" },
+    });
     expect(response.status).toBe(500);
-    expect(JSON.parse(response.body)).toEqual({ ok: false, error: { code: "internal_error", message: expect.any(String), details: [] } });
+    expect(JSON.parse(response.body)).toEqual({
+      ok: false,
+      error: { code: "internal_error", message: expect.any(String), details: [] },
+    });
     const id = response.headers["x-request-id"] as string;
     expect(id).toBeTruthy();
     expect(logged).toHaveLength(1);
@@ -178,10 +201,17 @@ describe("production server: body limits", () => {
   it("refuses a declared Content-Length over the limit with 413 before the body is sent, and closes the connection", async () => {
     const { port, seen } = await start();
     const started = Date.now();
-    const response = await sendPartial(port, { path: "/knowledge/events", declared: 64 * 1024 * 1024, sent: 16 * 1024 });
+    const response = await sendPartial(port, {
+      path: "/knowledge/events",
+      declared: 64 * 1024 * 1024,
+      sent: 16 * 1024,
+    });
     expect(response.status).toBe(413);
     expect(response.headers.connection).toBe("close");
-    expect(JSON.parse(response.body)).toEqual({ ok: false, error: { code: "payload_too_large", message: "The body is larger than 1 MiB.", details: [] } });
+    expect(JSON.parse(response.body)).toEqual({
+      ok: false,
+      error: { code: "payload_too_large", message: "The body is larger than 1 MiB.", details: [] },
+    });
     await response.closed;
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(seen).toEqual([]);
@@ -190,7 +220,11 @@ describe("production server: body limits", () => {
   it("stops reading a chunked body for Next.js at the limit and answers 413", async () => {
     const { port, seen } = await start();
     const chunk = Buffer.alloc(64 * 1024, 98);
-    const response = await send(port, { method: "POST", path: "/settings/api-keys", body: Array.from({ length: 32 }, () => chunk) });
+    const response = await send(port, {
+      method: "POST",
+      path: "/settings/api-keys",
+      body: Array.from({ length: 32 }, () => chunk),
+    });
     expect(response.status).toBe(413);
     expect(response.headers.connection).toBe("close");
     expect(seen.every((entry) => entry.bodyBytes <= DEFAULT_BODY_LIMIT_BYTES)).toBe(true);
@@ -198,7 +232,9 @@ describe("production server: body limits", () => {
 
   it("passes bodies within the limit to Next.js whole, chunked or not", async () => {
     const { port } = await start();
-    expect((await send(port, { method: "POST", path: "/knowledge/events", body: Buffer.alloc(500_000) })).body).toBe("next:500000");
+    expect((await send(port, { method: "POST", path: "/knowledge/events", body: Buffer.alloc(500_000) })).body).toBe(
+      "next:500000",
+    );
     const chunks = Array.from({ length: 4 }, () => Buffer.alloc(100_000));
     expect((await send(port, { method: "POST", path: "/knowledge/events", body: chunks })).body).toBe("next:400000");
   });
@@ -206,7 +242,8 @@ describe("production server: body limits", () => {
   it("allows each CSV import path (events and leads) 6 MB, and no other path more than 1 MiB", async () => {
     const { port } = await start();
     const body = Buffer.alloc(6_000_000, 99);
-    for (const route of ["/knowledge/events/import", "/leads/import"]) expect((await send(port, { method: "POST", path: route, body })).body).toBe("next:6000000");
+    for (const route of ["/knowledge/events/import", "/leads/import"])
+      expect((await send(port, { method: "POST", path: route, body })).body).toBe("next:6000000");
     expect((await sendPartial(port, { path: "/knowledge/events", declared: 6_000_000, sent: 1024 })).status).toBe(413);
     expect((await sendPartial(port, { path: "/leads", declared: 2_000_000, sent: 1024 })).status).toBe(413);
   });
@@ -216,14 +253,24 @@ describe("production server: body limits", () => {
     const uploads: string[] = [];
     for (const file of routes) {
       if (!(await fs.readFile(path.join("app", file), "utf8")).includes("csvUploadRoute(")) continue;
-      uploads.push(`/${path.dirname(file).split(path.sep).filter((part) => !part.startsWith("(")).join("/")}`);
+      uploads.push(
+        `/${path
+          .dirname(file)
+          .split(path.sep)
+          .filter((part) => !part.startsWith("("))
+          .join("/")}`,
+      );
     }
     expect(uploads.sort()).toEqual([...CSV_IMPORT_PATHS].sort());
   });
 
   it("gives a fast route at most its limit plus one byte of a chunked body, and closes the connection after", async () => {
     const { port, seen } = await start();
-    const response = await send(port, { method: "POST", path: "/fast/echo", body: [Buffer.alloc(800), Buffer.alloc(800), Buffer.alloc(800)] });
+    const response = await send(port, {
+      method: "POST",
+      path: "/fast/echo",
+      body: [Buffer.alloc(800), Buffer.alloc(800), Buffer.alloc(800)],
+    });
     expect(response.status).toBe(413);
     expect(response.headers.connection).toBe("close");
     expect(seen[0].bodyBytes).toBe(1001);
@@ -239,7 +286,12 @@ describe("production server: body limits", () => {
 
   it("passes a fast route's body within its limit through byte for byte", async () => {
     const { port } = await start();
-    const response = await send(port, { method: "POST", path: "/fast/echo", body: "x".repeat(1000), headers: { connection: "keep-alive" } });
+    const response = await send(port, {
+      method: "POST",
+      path: "/fast/echo",
+      body: "x".repeat(1000),
+      headers: { connection: "keep-alive" },
+    });
     expect(JSON.parse(response.body)).toEqual({ bytes: 1000 });
     expect(response.headers.connection).not.toBe("close");
   });
@@ -272,7 +324,11 @@ describe("production server: the real fast routes", () => {
 
   it("serves the webhook and /me from lib/ handlers (an unknown source, a missing key)", async () => {
     const { port } = await start({ routes: FAST_ROUTES });
-    const webhook = await send(port, { method: "POST", path: "/api/v1/events/webhook/src_000000000000000000000000", body: "{}" });
+    const webhook = await send(port, {
+      method: "POST",
+      path: "/api/v1/events/webhook/src_000000000000000000000000",
+      body: "{}",
+    });
     expect(webhook.status).toBe(404);
     expect(JSON.parse(webhook.body).error.code).toBe("source_not_found");
     const me = await send(port, { path: "/api/public/zapier/me" });
@@ -291,22 +347,44 @@ describe("production server: the chat endpoints on the fast path", () => {
       send(port, {
         method: "POST",
         path: `/api/chat/${widget.id}/conversations${path}`,
-        headers: { "content-type": "application/json", "x-forwarded-for": ip, ...(token ? { "x-visitor-token": token } : {}) },
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": ip,
+          ...(token ? { "x-visitor-token": token } : {}),
+        },
         body: JSON.stringify(body),
       });
 
     const started = await post("", { text: "Hello" });
     expect(started.status).toBe(201);
-    const { conversation, visitor_token: token } = JSON.parse(started.body) as { conversation: { id: string }; visitor_token: string };
+    const { conversation, visitor_token: token } = JSON.parse(started.body) as {
+      conversation: { id: string };
+      visitor_token: string;
+    };
     expect((await post(`/${conversation.id}/messages`, { text: "Anything tonight?" }, token)).status).toBe(201);
-    const polled = await send(port, { path: `/api/chat/${widget.id}/conversations/${conversation.id}/messages?after=0`, headers: { "x-forwarded-for": ip, "x-visitor-token": token } });
+    const polled = await send(port, {
+      path: `/api/chat/${widget.id}/conversations/${conversation.id}/messages?after=0`,
+      headers: { "x-forwarded-for": ip, "x-visitor-token": token },
+    });
     expect(polled.status).toBe(200);
-    expect((JSON.parse(polled.body) as { messages: { author: string }[] }).messages.map((m) => m.author)).toEqual(["assistant", "visitor", "assistant", "visitor", "assistant"]);
-    expect(JSON.parse((await post(`/${conversation.id}/handoff`, {}, token)).body).conversation.status).toBe("handoff_requested");
+    expect((JSON.parse(polled.body) as { messages: { author: string }[] }).messages.map((m) => m.author)).toEqual([
+      "assistant",
+      "visitor",
+      "assistant",
+      "visitor",
+      "assistant",
+    ]);
+    expect(JSON.parse((await post(`/${conversation.id}/handoff`, {}, token)).body).conversation.status).toBe(
+      "handoff_requested",
+    );
     expect((await post(`/${conversation.id}/messages`, { text: "x" }, "not-the-token")).status).toBe(404);
-    expect((await send(port, { method: "DELETE", path: `/api/chat/${widget.id}/conversations` })).headers.allow).toBe("POST");
+    expect((await send(port, { method: "DELETE", path: `/api/chat/${widget.id}/conversations` })).headers.allow).toBe(
+      "POST",
+    );
     // Counted against the forwarded address the listener resolved, not the socket's 127.0.0.1.
-    const { rows } = await db.pool.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = $1", [`chat-msg-ip:${ip}`]);
+    const { rows } = await db.pool.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = $1", [
+      `chat-msg-ip:${ip}`,
+    ]);
     expect(rows[0]?.points).toBe(4);
     expect(seen).toEqual([]);
   });
@@ -447,7 +525,10 @@ describe("production server: registry", () => {
     if (typeof registry === "string") throw new Error(registry);
     // Every public API route of the one table, the chat endpoints, then the webhook.
     const paths = [...PUBLIC_ROUTES, ...CHAT_ROUTES].map((route) => route.path);
-    expect(registry.fastRoutes.map((label) => label.split(" ")[1])).toEqual([...paths, "/api/v1/events/webhook/:sourceId"]);
+    expect(registry.fastRoutes.map((label) => label.split(" ")[1])).toEqual([
+      ...paths,
+      "/api/v1/events/webhook/:sourceId",
+    ]);
     expect(registry.fastRoutes).toContain("GET|HEAD /api/public/zapier/me");
     expect((target as Record<symbol, { version: number }>)[PRODUCTION_SERVER_KEY].version).toBe(1);
   });

@@ -5,7 +5,8 @@ import { db } from "@/lib/platform/db/client";
 import { bearer, createKey } from "../support/api-keys";
 import { createAccount, type TestAccount } from "../support/factories";
 
-const callMe = (key: string) => me(new Request("http://localhost/api/public/zapier/me", { headers: bearer(key) }), { params: Promise.resolve({}) });
+const callMe = (key: string) =>
+  me(new Request("http://localhost/api/public/zapier/me", { headers: bearer(key) }), { params: Promise.resolve({}) });
 
 let owner: TestAccount;
 beforeAll(async () => {
@@ -30,7 +31,10 @@ describe("public API rate limit per key", () => {
 
     const refused = await callMe(key.secret);
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ ok: false, error: { code: "rate_limited", message: expect.stringMatching(/Retry after \d+ seconds/), details: [] } });
+    expect(await refused.json()).toEqual({
+      ok: false,
+      error: { code: "rate_limited", message: expect.stringMatching(/Retry after \d+ seconds/), details: [] },
+    });
     const retryAfter = Number(refused.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -50,7 +54,9 @@ describe("public API rate limit per key", () => {
 
   it("holds exactly under a parallel burst: never more than the limit answered 200", async () => {
     const key = await createKey(owner, { name: "Burst" });
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => callMe(key.secret).then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => callMe(key.secret).then((response) => response.status)),
+    );
     expect(statuses.filter((status) => status === 200)).toHaveLength(3);
     expect(statuses.filter((status) => status === 429)).toHaveLength(17);
   });

@@ -11,19 +11,25 @@ import { bearer, createKey, setExpiry } from "../support/api-keys";
 import { createAccount, type TestAccount } from "../support/factories";
 
 const URL_ME = "http://localhost/api/public/zapier/me";
-const callMe = (headers: Record<string, string> = {}) => me(new Request(URL_ME, { headers }), { params: Promise.resolve({}) });
+const callMe = (headers: Record<string, string> = {}) =>
+  me(new Request(URL_ME, { headers }), { params: Promise.resolve({}) });
 
 /** A small scoped route for the tests: one key's metadata, by id, within the caller's account. */
 const readKeyRoute = withApiKey<{ id: string }>(
   async (_request, { account, params }) => {
     const { id } = await params;
-    const { rows } = await db.pool.query("SELECT id, name FROM api_keys WHERE id::text = $1 AND account_id = $2", [id, account.id]);
+    const { rows } = await db.pool.query("SELECT id, name FROM api_keys WHERE id::text = $1 AND account_id = $2", [
+      id,
+      account.id,
+    ]);
     return rows[0] ? jsonResponse(rows[0]) : notFoundResponse("key");
   },
   { scope: "read:leads" },
 );
 const callReadKey = (id: string, headers: Record<string, string>) =>
-  readKeyRoute(new Request(`http://localhost/api/public/test/keys/${id}`, { headers }), { params: Promise.resolve({ id }) });
+  readKeyRoute(new Request(`http://localhost/api/public/test/keys/${id}`, { headers }), {
+    params: Promise.resolve({ id }),
+  });
 
 async function expectUnauthorized(response: Response, challenge: string, code = "invalid_token") {
   expect(response.status).toBe(401);
@@ -42,7 +48,11 @@ beforeAll(async () => {
 
 describe("GET /api/public/zapier/me", () => {
   it("answers 200 with the account and the key, and no-store", async () => {
-    const key = await createKey(owner, { name: "Zapier", scopes: ["webhooks", "read:leads"], expiresAt: new Date("2099-01-01T00:00:00Z") });
+    const key = await createKey(owner, {
+      name: "Zapier",
+      scopes: ["webhooks", "read:leads"],
+      expiresAt: new Date("2099-01-01T00:00:00Z"),
+    });
     const response = await callMe(bearer(key.secret));
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("no-store");
@@ -108,7 +118,10 @@ describe("GET /api/public/zapier/me", () => {
 
   it("503 with Retry-After when the database cannot be reached", async () => {
     const key = await createKey(owner);
-    const dead = new pg.Pool({ connectionString: "postgresql://postgres:postgres@127.0.0.1:9/app", connectionTimeoutMillis: 500 });
+    const dead = new pg.Pool({
+      connectionString: "postgresql://postgres:postgres@127.0.0.1:9/app",
+      connectionTimeoutMillis: 500,
+    });
     const pool = vi.spyOn(db, "pool", "get").mockReturnValue(dead);
     try {
       const response = await callMe(bearer(key.secret));
@@ -210,7 +223,10 @@ describe("last used", () => {
     try {
       const responses = await Promise.all(Array.from({ length: 30 }, () => callMe(bearer(key.secret))));
       expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
-      const { rows } = await db.pool.query("SELECT count(*)::int AS writes FROM test_last_used_writes WHERE key_id = $1", [key.id]);
+      const { rows } = await db.pool.query(
+        "SELECT count(*)::int AS writes FROM test_last_used_writes WHERE key_id = $1",
+        [key.id],
+      );
       expect(rows[0].writes).toBe(1);
     } finally {
       await db.pool.query(`

@@ -5,7 +5,10 @@ import { db } from "@/lib/platform/db/client";
 import { createAccount, uniqueEmail } from "../support/factories";
 import { cookieStore, redirectOf, setRequestHeaders, signOut } from "../support/request-context";
 
-const REFUSED = { ok: false, error: "We couldn't create an account with these details. If you already have an account, sign in." };
+const REFUSED = {
+  ok: false,
+  error: "We couldn't create an account with these details. If you already have an account, sign in.",
+};
 
 const form = (values: Record<string, string>) => {
   const data = new FormData();
@@ -42,21 +45,27 @@ describe("sign-up throttling", () => {
 
   it("does not let one throttled IP use up the global allowance", async () => {
     setRequestHeaders({ "x-client-ip": "10.66.1.1" });
-    await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-ip:10.66.1.1', 10, $1)", [Date.now() + 3_600_000]);
+    await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-ip:10.66.1.1', 10, $1)", [
+      Date.now() + 3_600_000,
+    ]);
     for (let attempt = 0; attempt < 20; attempt++) expect(await signUpAction(null, newPerson())).toEqual(REFUSED);
     const { rows } = await db.pool.query("SELECT points FROM rate_limits WHERE key = 'signup-global'");
     expect(rows).toEqual([]);
   });
 
   it("refuses every IP once 100 sign-ups happened in the current minute", async () => {
-    await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-global', 100, $1)", [Date.now() + 60_000]);
+    await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-global', 100, $1)", [
+      Date.now() + 60_000,
+    ]);
     const users = await db.prisma.user.count();
     expect(await signUpAction(null, newPerson())).toEqual(REFUSED);
     expect(await db.prisma.user.count()).toBe(users);
   });
 
   it("counts parallel sign-ups exactly against the global limit (3 of 6 fit under it)", async () => {
-    await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-global', 97, $1)", [Date.now() + 60_000]);
+    await db.pool.query("INSERT INTO rate_limits (key, points, expire) VALUES ('signup-global', 97, $1)", [
+      Date.now() + 60_000,
+    ]);
     const answers = await Promise.all(
       Array.from({ length: 6 }, () => redirectOf(() => signUpAction(null, newPerson())).catch(() => "threw")),
     );
@@ -81,7 +90,9 @@ describe("password hashing", () => {
   it(`runs at most ${MAX_CONCURRENT_HASHES} hashes at once and completes every queued one`, async () => {
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, hashesRunning())), 1);
-    const hashes = await Promise.all(Array.from({ length: 12 }, (_, index) => hashPassword(`password number ${index}`)));
+    const hashes = await Promise.all(
+      Array.from({ length: 12 }, (_, index) => hashPassword(`password number ${index}`)),
+    );
     clearInterval(sampler);
     expect(peak).toBe(MAX_CONCURRENT_HASHES);
     expect(hashesRunning()).toBe(0);

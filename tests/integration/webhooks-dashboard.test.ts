@@ -38,7 +38,12 @@ function form(values: { url?: string; eventTypes?: string[]; description?: strin
 }
 
 const auditActions = async (accountId: string) =>
-  (await db.prisma.auditLog.findMany({ where: { accountId, targetType: "webhook_subscription" }, orderBy: { createdAt: "asc" } })).map((entry) => ({
+  (
+    await db.prisma.auditLog.findMany({
+      where: { accountId, targetType: "webhook_subscription" },
+      orderBy: { createdAt: "asc" },
+    })
+  ).map((entry) => ({
     action: entry.action,
     actorId: entry.actorId,
   }));
@@ -50,7 +55,8 @@ async function created(owner: TestAccount, values: Parameters<typeof form>[0] = 
   return result.data;
 }
 
-const detailPage = (id: string) => SubscriptionPage({ params: Promise.resolve({ id }), searchParams: Promise.resolve({}) });
+const detailPage = (id: string) =>
+  SubscriptionPage({ params: Promise.resolve({ id }), searchParams: Promise.resolve({}) });
 
 const MANAGERS_ONLY = { ok: false, error: "Only owners and admins can do this." };
 
@@ -72,7 +78,9 @@ describe("who may manage subscriptions", () => {
     const row = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } });
     expect(row).toMatchObject({ status: "active", description: "", previousSecretExpiresAt: null });
     expect(await subscriptionCount(owner.accountId)).toBe(1);
-    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual(["webhook_subscription.created"]);
+    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
+      "webhook_subscription.created",
+    ]);
 
     const admin = await addMember(owner.accountId, "admin");
     await signInAs(admin);
@@ -80,7 +88,10 @@ describe("who may manage subscriptions", () => {
   });
 
   it("refuses without a session", async () => {
-    expect(await createSubscriptionAction(form({}))).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
+    expect(await createSubscriptionAction(form({}))).toEqual({
+      ok: false,
+      error: "Your session has ended. Sign in again.",
+    });
   });
 
   it("finds nothing of another account", async () => {
@@ -99,30 +110,65 @@ describe("who may manage subscriptions", () => {
 describe("adding a subscription", () => {
   it("stores it, returns the secret once for the reveal, and audits it", async () => {
     const owner = await createAccount();
-    const subscription = await created(owner, { url: "https://Hooks.Example.test/incoming", eventTypes: ["lead.created", "event.*"], description: " Zap: leads " });
+    const subscription = await created(owner, {
+      url: "https://Hooks.Example.test/incoming",
+      eventTypes: ["lead.created", "event.*"],
+      description: " Zap: leads ",
+    });
     expect(subscription.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(subscription.url).toBe("https://hooks.example.test/incoming");
     const row = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } });
-    expect(row).toMatchObject({ accountId: owner.accountId, eventTypes: ["lead.created", "event.*"], description: "Zap: leads", status: "active" });
+    expect(row).toMatchObject({
+      accountId: owner.accountId,
+      eventTypes: ["lead.created", "event.*"],
+      description: "Zap: leads",
+      status: "active",
+    });
     expect(row.secretCiphertext).not.toContain(subscription.secret.slice(6));
-    expect(await auditActions(owner.accountId)).toEqual([{ action: "webhook_subscription.created", actorId: owner.user.id }]);
+    expect(await auditActions(owner.accountId)).toEqual([
+      { action: "webhook_subscription.created", actorId: owner.user.id },
+    ]);
   });
 
   it.each([
-    ["a private IPv4 address", "http://10.0.0.1/hook", "This address is on a private network (such as localhost, 10.x.x.x or 192.168.x.x)."],
+    [
+      "a private IPv4 address",
+      "http://10.0.0.1/hook",
+      "This address is on a private network (such as localhost, 10.x.x.x or 192.168.x.x).",
+    ],
     ["localhost", "http://localhost:3000/hook", "This address is on a private network"],
     ["the cloud metadata address", "http://169.254.169.254/latest", "This address is on a private network"],
-    ["a name resolving to a private address", "https://intranet.example.test/hook", "We could not find a public address for intranet.example.test: it does not exist yet, or it points to a private network."],
-    ["a host that does not resolve, in the same words", "https://nowhere.example.test/hook", "We could not find a public address for nowhere.example.test: it does not exist yet, or it points to a private network."],
-    ["a port that is not allowed", "https://hooks.example.test:22/hook", "Notifications go to port 443 or to a port from 1024 to 65535."],
-    ["plain http to a public host", "http://hooks.example.test/hook", "Notifications are only sent to https addresses."],
+    [
+      "a name resolving to a private address",
+      "https://intranet.example.test/hook",
+      "We could not find a public address for intranet.example.test: it does not exist yet, or it points to a private network.",
+    ],
+    [
+      "a host that does not resolve, in the same words",
+      "https://nowhere.example.test/hook",
+      "We could not find a public address for nowhere.example.test: it does not exist yet, or it points to a private network.",
+    ],
+    [
+      "a port that is not allowed",
+      "https://hooks.example.test:22/hook",
+      "Notifications go to port 443 or to a port from 1024 to 65535.",
+    ],
+    [
+      "plain http to a public host",
+      "http://hooks.example.test/hook",
+      "Notifications are only sent to https addresses.",
+    ],
     ["ftp", "ftp://hooks.example.test/", "Notifications are only sent to https addresses."],
     ["not a URL", "hooks.example.test/hook", "Enter a full address starting with https://"],
   ])("refuses %s with a message on the URL field and stores nothing", async (_what, url, message) => {
     const owner = await createAccount();
     await signInAs(owner.user);
     const result = await createSubscriptionAction(form({ url }));
-    expect(result).toEqual({ ok: false, error: "Check the fields marked below.", fieldErrors: { url: [expect.stringContaining(message)] } });
+    expect(result).toEqual({
+      ok: false,
+      error: "Check the fields marked below.",
+      fieldErrors: { url: [expect.stringContaining(message)] },
+    });
     expect(await subscriptionCount(owner.accountId)).toBe(0);
     expect(await auditActions(owner.accountId)).toEqual([]);
   });
@@ -133,7 +179,10 @@ describe("adding a subscription", () => {
     expect(await createSubscriptionAction(form({ url: "http://192.168.1.20/hook", eventTypes: [] }))).toEqual({
       ok: false,
       error: "Check the fields marked below.",
-      fieldErrors: { url: [expect.stringContaining("private network")], eventTypes: ["Choose at least one event type, or All events."] },
+      fieldErrors: {
+        url: [expect.stringContaining("private network")],
+        eventTypes: ["Choose at least one event type, or All events."],
+      },
     });
     expect(await createSubscriptionAction(form({ url: " ", eventTypes: [] }))).toMatchObject({
       fieldErrors: { url: ["Enter the address notifications should go to."], eventTypes: [expect.any(String)] },
@@ -144,8 +193,12 @@ describe("adding a subscription", () => {
   it("refuses no event type, and an unknown one, on the event types field", async () => {
     const owner = await createAccount();
     await signInAs(owner.user);
-    expect(await createSubscriptionAction(form({ eventTypes: [] }))).toMatchObject({ fieldErrors: { eventTypes: ["Choose at least one event type, or All events."] } });
-    expect(await createSubscriptionAction(form({ eventTypes: ["lead.exploded"] }))).toMatchObject({ fieldErrors: { eventTypes: [expect.stringContaining('Unknown event type "lead.exploded"')] } });
+    expect(await createSubscriptionAction(form({ eventTypes: [] }))).toMatchObject({
+      fieldErrors: { eventTypes: ["Choose at least one event type, or All events."] },
+    });
+    expect(await createSubscriptionAction(form({ eventTypes: ["lead.exploded"] }))).toMatchObject({
+      fieldErrors: { eventTypes: [expect.stringContaining('Unknown event type "lead.exploded"')] },
+    });
     expect(await subscriptionCount(owner.accountId)).toBe(0);
   });
 
@@ -159,7 +212,8 @@ describe("adding a subscription", () => {
     await signInAs(owner.user);
     expect(await createSubscriptionAction(form({}))).toEqual({
       ok: false,
-      error: "The Free plan allows 10 webhook subscriptions and this account has 10. Delete one you no longer use, or upgrade to Pro for up to 100.",
+      error:
+        "The Free plan allows 10 webhook subscriptions and this account has 10. Delete one you no longer use, or upgrade to Pro for up to 100.",
     });
     expect(await subscriptionCount(owner.accountId)).toBe(10);
 
@@ -173,18 +227,32 @@ describe("editing, disabling and enabling", () => {
   it("saves the URL, event types and description; a private URL is refused and nothing changes", async () => {
     const owner = await createAccount();
     const subscription = await created(owner);
-    const refused = await updateSubscriptionAction(form({ subscriptionId: subscription.id, url: "https://intranet.example.test/", eventTypes: ["*"] }));
+    const refused = await updateSubscriptionAction(
+      form({ subscriptionId: subscription.id, url: "https://intranet.example.test/", eventTypes: ["*"] }),
+    );
     expect(refused).toMatchObject({ ok: false, fieldErrors: { url: [expect.stringContaining("private network")] } });
-    expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({ eventTypes: ["lead.created"] });
+    expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
+      eventTypes: ["lead.created"],
+    });
 
-    const saved = await updateSubscriptionAction(form({ subscriptionId: subscription.id, url: "https://zapier.example.test/hooks/1", eventTypes: ["*"], description: "Zap 1" }));
+    const saved = await updateSubscriptionAction(
+      form({
+        subscriptionId: subscription.id,
+        url: "https://zapier.example.test/hooks/1",
+        eventTypes: ["*"],
+        description: "Zap 1",
+      }),
+    );
     expect(saved).toEqual({ ok: true, data: { message: "Subscription saved." } });
     expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
       url: "https://zapier.example.test/hooks/1",
       eventTypes: ["*"],
       description: "Zap 1",
     });
-    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual(["webhook_subscription.created", "webhook_subscription.updated"]);
+    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
+      "webhook_subscription.created",
+      "webhook_subscription.updated",
+    ]);
   });
 
   it("disabling by hand names the person; enabling clears the reason and the failure run", async () => {
@@ -198,10 +266,16 @@ describe("editing, disabling and enabling", () => {
     await setSubscriptionEnabledAction({ subscriptionId: subscription.id, enabled: true });
 
     // The system disables it after 5 days of failures; enabling by hand starts afresh.
-    await db.prisma.webhookSubscription.update({ where: { id: subscription.id }, data: { failingSince: new Date(Date.now() - 6 * 86_400_000), lastError: "The receiver answered 500." } });
+    await db.prisma.webhookSubscription.update({
+      where: { id: subscription.id },
+      data: { failingSince: new Date(Date.now() - 6 * 86_400_000), lastError: "The receiver answered 500." },
+    });
     expect(await disableSubscription(owner.accountId, subscription.id, "Every delivery failed for 5 days.")).toBe(true);
     const result = await setSubscriptionEnabledAction({ subscriptionId: subscription.id, enabled: true });
-    expect(result).toEqual({ ok: true, data: { message: "Subscription enabled: new notifications are delivered again." } });
+    expect(result).toEqual({
+      ok: true,
+      data: { message: "Subscription enabled: new notifications are delivered again." },
+    });
     expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
       status: "active",
       disabledReason: null,
@@ -222,7 +296,10 @@ describe("editing, disabling and enabling", () => {
     const subscription = await created(owner);
     expect((await deleteSubscriptionAction({ subscriptionId: subscription.id })).ok).toBe(true);
     expect(await subscriptionCount(owner.accountId)).toBe(0);
-    expect((await auditActions(owner.accountId)).at(-1)).toEqual({ action: "webhook_subscription.deleted", actorId: owner.user.id });
+    expect((await auditActions(owner.accountId)).at(-1)).toEqual({
+      action: "webhook_subscription.deleted",
+      actorId: owner.user.id,
+    });
   });
 });
 
@@ -230,8 +307,14 @@ describe("the signing secret", () => {
   it("reveals the current secret with an audit entry per reveal", async () => {
     const owner = await createAccount();
     const subscription = await created(owner);
-    expect(await revealSubscriptionSecretAction({ subscriptionId: subscription.id })).toEqual({ ok: true, data: { secret: subscription.secret } });
-    expect(await revealSubscriptionSecretAction({ subscriptionId: subscription.id })).toEqual({ ok: true, data: { secret: subscription.secret } });
+    expect(await revealSubscriptionSecretAction({ subscriptionId: subscription.id })).toEqual({
+      ok: true,
+      data: { secret: subscription.secret },
+    });
+    expect(await revealSubscriptionSecretAction({ subscriptionId: subscription.id })).toEqual({
+      ok: true,
+      data: { secret: subscription.secret },
+    });
     expect(await auditActions(owner.accountId)).toEqual([
       { action: "webhook_subscription.created", actorId: owner.user.id },
       { action: "webhook_subscription.secret_revealed", actorId: owner.user.id },
@@ -250,7 +333,10 @@ describe("the signing secret", () => {
     const row = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } });
     expect(row.previousSecretExpiresAt!.getTime() - before).toBeGreaterThanOrEqual(24 * 3_600_000 - 1_000);
     expect(row.previousSecretExpiresAt!.getTime() - before).toBeLessThanOrEqual(24 * 3_600_000 + 5_000);
-    expect(await revealSubscriptionSecretAction({ subscriptionId: subscription.id })).toEqual({ ok: true, data: { secret: rotated.data.secret } });
+    expect(await revealSubscriptionSecretAction({ subscriptionId: subscription.id })).toEqual({
+      ok: true,
+      data: { secret: rotated.data.secret },
+    });
     expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
       "webhook_subscription.created",
       "webhook_subscription.secret_rotated",
@@ -272,7 +358,11 @@ describe("the pages", () => {
   it("say why a subscription is disabled and how to re-enable it", async () => {
     const owner = await createAccount();
     const subscription = await created(owner);
-    await disableSubscription(owner.accountId, subscription.id, "The receiver answered 410 Gone, which means it no longer wants these notifications.");
+    await disableSubscription(
+      owner.accountId,
+      subscription.id,
+      "The receiver answered 410 Gone, which means it no longer wants these notifications.",
+    );
     const detail = renderedText(await detailPage(subscription.id));
     expect(detail).toContain("This subscription is disabled");
     expect(detail).toContain("The receiver answered 410 Gone, which means it no longer wants these notifications.");
@@ -284,7 +374,12 @@ describe("the pages", () => {
     const subscription = await created(owner);
     await db.prisma.webhookSubscription.update({
       where: { id: subscription.id },
-      data: { failingSince: new Date("2026-03-03T14:05:00Z"), lastDeliveryAt: new Date(), lastDeliveryOk: false, lastError: "No answer within 15 seconds (timed out)." },
+      data: {
+        failingSince: new Date("2026-03-03T14:05:00Z"),
+        lastDeliveryAt: new Date(),
+        lastDeliveryOk: false,
+        lastError: "No answer within 15 seconds (timed out).",
+      },
     });
     const detail = renderedText(await detailPage(subscription.id));
     expect(detail).toContain("Deliveries are failing");
@@ -301,7 +396,12 @@ describe("deliveries from the dashboard", () => {
     return id;
   }
   const deliveryOf = async (subscriptionId: string, messageId: string) =>
-    (await db.pool.query("SELECT id, status::text AS status, attempts FROM outbound_deliveries WHERE subscription_id = $1 AND message_id = $2", [subscriptionId, messageId])).rows[0];
+    (
+      await db.pool.query(
+        "SELECT id, status::text AS status, attempts FROM outbound_deliveries WHERE subscription_id = $1 AND message_id = $2",
+        [subscriptionId, messageId],
+      )
+    ).rows[0];
 
   it("sends a test notification to an enabled subscription; refuses members and disabled subscriptions", async () => {
     const owner = await createAccount();
@@ -317,7 +417,8 @@ describe("deliveries from the dashboard", () => {
     await setSubscriptionEnabledAction({ subscriptionId: subscription.id, enabled: false });
     expect(await sendTestNotificationAction({ subscriptionId: subscription.id })).toEqual({
       ok: false,
-      error: "This subscription is disabled. Enable it first; a disabled subscription receives nothing, tests included.",
+      error:
+        "This subscription is disabled. Enable it first; a disabled subscription receives nothing, tests included.",
     });
     await signInAs(await addMember(owner.accountId, "member"));
     expect(await sendTestNotificationAction({ subscriptionId: subscription.id })).toEqual(MANAGERS_ONLY);
@@ -328,14 +429,23 @@ describe("deliveries from the dashboard", () => {
     const subscription = await created(owner);
     const messageId = await notifyAccount(owner.accountId);
     const delivery = await deliveryOf(subscription.id, messageId);
-    await db.pool.query("UPDATE outbound_deliveries SET status = 'failed', attempts = 8, next_attempt_at = NULL WHERE id = $1", [delivery.id]);
+    await db.pool.query(
+      "UPDATE outbound_deliveries SET status = 'failed', attempts = 8, next_attempt_at = NULL WHERE id = $1",
+      [delivery.id],
+    );
 
-    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual({ ok: true, data: { message: "Notification queued again; it goes out within moments." } });
+    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual({
+      ok: true,
+      data: { message: "Notification queued again; it goes out within moments." },
+    });
     expect(await deliveryOf(subscription.id, messageId)).toMatchObject({ status: "pending", attempts: 0 });
 
     const stranger = await createAccount("Stranger");
     await signInAs(stranger.user);
-    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({ ok: false, error: expect.stringContaining("cannot be resent") });
+    expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("cannot be resent"),
+    });
     await signInAs(await addMember(owner.accountId, "member"));
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual(MANAGERS_ONLY);
   });
@@ -345,7 +455,10 @@ describe("deliveries from the dashboard", () => {
     const subscription = await created(owner);
     const messageId = await notifyAccount(owner.accountId);
     const delivery = await deliveryOf(subscription.id, messageId);
-    await db.pool.query("UPDATE outbound_deliveries SET status = 'pending', attempts = 5, next_attempt_at = now() + interval '3 hours' WHERE id = $1", [delivery.id]);
+    await db.pool.query(
+      "UPDATE outbound_deliveries SET status = 'pending', attempts = 5, next_attempt_at = now() + interval '3 hours' WHERE id = $1",
+      [delivery.id],
+    );
 
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({ ok: true });
     const { rows } = await db.pool.query(
@@ -363,8 +476,14 @@ describe("deliveries from the dashboard", () => {
     const subscription = await created(owner);
     const early = await notifyAccount(owner.accountId);
     const late = await notifyAccount(owner.accountId);
-    await db.pool.query("UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1", [early, "2026-03-01T08:00:00Z"]);
-    await db.pool.query("UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1", [late, "2026-03-01T10:00:00Z"]);
+    await db.pool.query(
+      "UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
+      [early, "2026-03-01T08:00:00Z"],
+    );
+    await db.pool.query(
+      "UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
+      [late, "2026-03-01T10:00:00Z"],
+    );
 
     // 10:30 in Berlin (UTC+1 in March) is 09:30 UTC: only the later delivery.
     const replay = (since: string) => {
@@ -378,7 +497,10 @@ describe("deliveries from the dashboard", () => {
     expect(await deliveryOf(subscription.id, early)).toMatchObject({ status: "succeeded" });
     expect(await replay("2026-03-01T08:30")).toEqual({ ok: true, data: { message: "2 notifications queued again." } });
     expect(await replay("")).toMatchObject({ ok: false, fieldErrors: { since: ["Enter a date and time."] } });
-    expect(await replay("2999-01-01T00:00")).toMatchObject({ ok: false, fieldErrors: { since: ["Choose a moment in the past."] } });
+    expect(await replay("2999-01-01T00:00")).toMatchObject({
+      ok: false,
+      fieldErrors: { since: ["Choose a moment in the past."] },
+    });
   });
 
   it("lists the attempts on the page, and the failing notice counts the failed ones in words", async () => {
@@ -387,7 +509,11 @@ describe("deliveries from the dashboard", () => {
     const messageId = await notifyAccount(owner.accountId);
     const delivery = await deliveryOf(subscription.id, messageId);
     const failingSince = new Date("2026-03-03T14:05:00Z");
-    for (const [n, minutes] of [[1, 0], [2, 1], [3, 6]] as const) {
+    for (const [n, minutes] of [
+      [1, 0],
+      [2, 1],
+      [3, 6],
+    ] as const) {
       await db.pool.query(
         `INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms, response_excerpt, error, outcome)
          VALUES ($1, $2, $3, $4, 500, 42, 'upstream exploded', 'The receiver answered 500 instead of a 2xx status.', 'retry')`,
@@ -396,10 +522,17 @@ describe("deliveries from the dashboard", () => {
     }
     await db.prisma.webhookSubscription.update({
       where: { id: subscription.id },
-      data: { failingSince, lastDeliveryAt: new Date(failingSince.getTime() + 6 * 60_000), lastDeliveryOk: false, lastError: "The receiver answered 500 instead of a 2xx status." },
+      data: {
+        failingSince,
+        lastDeliveryAt: new Date(failingSince.getTime() + 6 * 60_000),
+        lastDeliveryOk: false,
+        lastError: "The receiver answered 500 instead of a 2xx status.",
+      },
     });
     const detail = renderedText(await detailPage(subscription.id));
-    expect(detail).toContain("The receiver answered 500 Internal Server Error on the last 3 attempts since Mar 3, 2026, 14:05 UTC.");
+    expect(detail).toContain(
+      "The receiver answered 500 Internal Server Error on the last 3 attempts since Mar 3, 2026, 14:05 UTC.",
+    );
     expect(detail).toContain("upstream exploded");
     expect(detail).toContain("lead.created");
   });

@@ -34,12 +34,14 @@ export default async function setup(project: TestProject) {
     };
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vitest-pg-"));
-    const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false }).catch((error: unknown) => {
-      fs.rmSync(dir, { recursive: true, force: true });
-      // The message says what to do; a stack trace into the setup would only bury it.
-      if (error instanceof EmbeddedDatabaseError) error.stack = `EmbeddedDatabaseError: ${error.message}`;
-      throw error;
-    });
+    const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false }).catch(
+      (error: unknown) => {
+        fs.rmSync(dir, { recursive: true, force: true });
+        // The message says what to do; a stack trace into the setup would only bury it.
+        if (error instanceof EmbeddedDatabaseError) error.stack = `EmbeddedDatabaseError: ${error.message}`;
+        throw error;
+      },
+    );
     databaseUrl = database.url;
     teardown = async () => {
       await database.stop();

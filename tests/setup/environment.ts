@@ -9,4 +9,8 @@ process.env.APP_BASE_URL ??= "http://localhost:3000";
 // Server actions and sessions read Next's request context; tests supply it (see request-context.ts).
 vi.mock("next/headers", async () => (await import("../support/request-context")).nextHeadersModule());
 // revalidatePath needs Next's render store; outside a request it only has to be callable.
-vi.mock("next/cache", async (importOriginal) => ({ ...(await importOriginal<object>()), revalidatePath: () => {}, revalidateTag: () => {} }));
+vi.mock("next/cache", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  revalidatePath: () => {},
+  revalidateTag: () => {},
+}));

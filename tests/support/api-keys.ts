@@ -18,7 +18,10 @@ export async function createKey(
 
 /** Moves a key's expiry to `seconds` from the database's now (negative: in the past). */
 export async function setExpiry(keyId: string, seconds: number): Promise<void> {
-  await db.pool.query("UPDATE api_keys SET expires_at = now() + make_interval(secs => $2) WHERE id = $1", [keyId, seconds]);
+  await db.pool.query("UPDATE api_keys SET expires_at = now() + make_interval(secs => $2) WHERE id = $1", [
+    keyId,
+    seconds,
+  ]);
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });

@@ -41,12 +41,28 @@ export function send(
   options: { method?: string; path: string; headers?: http.OutgoingHttpHeaders; body?: string | Buffer | Buffer[] },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: "127.0.0.1", port, method: options.method ?? "GET", path: options.path, headers: options.headers, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", reject);
-    });
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "GET",
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     if (Array.isArray(options.body)) for (const chunk of options.body) request.write(chunk);
     else if (options.body !== undefined) request.write(options.body);
@@ -58,19 +74,37 @@ export function send(
  * Declares a large body, sends only `sent` bytes of it and resolves with the answer as soon as it comes
  * (the rest is never sent): shows that the server answered without waiting for the body.
  */
-export function sendPartial(port: number, options: { method?: string; path: string; declared: number; sent: number }): Promise<RawResponse & { closed: Promise<void> }> {
+export function sendPartial(
+  port: number,
+  options: { method?: string; path: string; declared: number; sent: number },
+): Promise<RawResponse & { closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: "127.0.0.1", port, method: options.method ?? "POST", path: options.path, headers: { "content-length": options.declared, "content-type": "application/octet-stream" }, agent: false },
+      {
+        host: "127.0.0.1",
+        port,
+        method: options.method ?? "POST",
+        path: options.path,
+        headers: { "content-length": options.declared, "content-type": "application/octet-stream" },
+        agent: false,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         const closed = new Promise<void>((done) => request.socket?.once("close", () => done()));
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), closed }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+            closed,
+          }),
+        );
       },
     );
     request.on("error", (error) => {
-      if ((error as NodeJS.ErrnoException).code !== "ECONNRESET" && (error as NodeJS.ErrnoException).code !== "EPIPE") reject(error);
+      if ((error as NodeJS.ErrnoException).code !== "ECONNRESET" && (error as NodeJS.ErrnoException).code !== "EPIPE")
+        reject(error);
     });
     request.write(Buffer.alloc(options.sent, 97));
   });

@@ -34,8 +34,14 @@ export function nextHeadersModule() {
 }
 
 export async function signInAs(user: { id: string; name: string; email: string }): Promise<void> {
-  const { sessionVersion } = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true } });
-  const token = await encode({ token: { sub: user.id, name: user.name, email: user.email, sv: sessionVersion }, secret: process.env.NEXTAUTH_SECRET! });
+  const { sessionVersion } = await db.prisma.user.findUniqueOrThrow({
+    where: { id: user.id },
+    select: { sessionVersion: true },
+  });
+  const token = await encode({
+    token: { sub: user.id, name: user.name, email: user.email, sv: sessionVersion },
+    secret: process.env.NEXTAUTH_SECRET!,
+  });
   jar.clear();
   jar.set("next-auth.session-token", token);
 }

@@ -1,11 +1,24 @@
 import crypto from "node:crypto";
-import { contactRoute, handoffRoute, pollMessagesRoute, postMessageRoute, startConversationRoute } from "@/lib/conversations/visitor-http";
+import {
+  contactRoute,
+  handoffRoute,
+  pollMessagesRoute,
+  postMessageRoute,
+  startConversationRoute,
+} from "@/lib/conversations/visitor-http";
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { createAccount } from "./factories";
 
 /* Calls the chat page's route exports the way Next does, from a client IP of the test's choosing. */
 
-export type VisitorMessage = { id: string; seq: number; author: string; author_name: string | null; text: string; created_at: string };
+export type VisitorMessage = {
+  id: string;
+  seq: number;
+  author: string;
+  author_name: string | null;
+  text: string;
+  created_at: string;
+};
 export type VisitorAnswer = {
   conversation: { id: string; status: string; contact_left: boolean };
   visitor_token?: string;
@@ -21,22 +34,42 @@ type Call = { ip: string; token?: string | null; body?: unknown; contentType?: s
 function request(method: string, path: string, call: Call): Request {
   const headers: Record<string, string> = { "x-client-ip": call.ip, "user-agent": "VisitorTest/1.0" };
   if (call.token) headers["X-Visitor-Token"] = call.token;
-  if (call.body !== undefined && call.contentType !== null) headers["Content-Type"] = call.contentType ?? "application/json";
-  const body = call.body === undefined ? undefined : typeof call.body === "string" || call.body instanceof Uint8Array ? call.body : JSON.stringify(call.body);
-  return new Request(`http://localhost/api/chat${path}${call.query ?? ""}`, { method, headers, body: body as BodyInit | undefined });
+  if (call.body !== undefined && call.contentType !== null)
+    headers["Content-Type"] = call.contentType ?? "application/json";
+  const body =
+    call.body === undefined
+      ? undefined
+      : typeof call.body === "string" || call.body instanceof Uint8Array
+        ? call.body
+        : JSON.stringify(call.body);
+  return new Request(`http://localhost/api/chat${path}${call.query ?? ""}`, {
+    method,
+    headers,
+    body: body as BodyInit | undefined,
+  });
 }
 
 export const visitor = {
   start: (widgetId: string, call: Call) =>
-    startConversationRoute(request("POST", `/${widgetId}/conversations`, call), { params: Promise.resolve({ widgetId }) }),
+    startConversationRoute(request("POST", `/${widgetId}/conversations`, call), {
+      params: Promise.resolve({ widgetId }),
+    }),
   send: (widgetId: string, conversationId: string, call: Call) =>
-    postMessageRoute(request("POST", `/${widgetId}/conversations/${conversationId}/messages`, call), { params: Promise.resolve({ widgetId, conversationId }) }),
+    postMessageRoute(request("POST", `/${widgetId}/conversations/${conversationId}/messages`, call), {
+      params: Promise.resolve({ widgetId, conversationId }),
+    }),
   poll: (widgetId: string, conversationId: string, call: Call) =>
-    pollMessagesRoute(request("GET", `/${widgetId}/conversations/${conversationId}/messages`, call), { params: Promise.resolve({ widgetId, conversationId }) }),
+    pollMessagesRoute(request("GET", `/${widgetId}/conversations/${conversationId}/messages`, call), {
+      params: Promise.resolve({ widgetId, conversationId }),
+    }),
   handoff: (widgetId: string, conversationId: string, call: Call) =>
-    handoffRoute(request("POST", `/${widgetId}/conversations/${conversationId}/handoff`, call), { params: Promise.resolve({ widgetId, conversationId }) }),
+    handoffRoute(request("POST", `/${widgetId}/conversations/${conversationId}/handoff`, call), {
+      params: Promise.resolve({ widgetId, conversationId }),
+    }),
   contact: (widgetId: string, conversationId: string, call: Call) =>
-    contactRoute(request("POST", `/${widgetId}/conversations/${conversationId}/contact`, call), { params: Promise.resolve({ widgetId, conversationId }) }),
+    contactRoute(request("POST", `/${widgetId}/conversations/${conversationId}/contact`, call), {
+      params: Promise.resolve({ widgetId, conversationId }),
+    }),
 };
 
 export const json = async (response: Response) => (await response.json()) as VisitorAnswer;

@@ -3,7 +3,15 @@ import zlib from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readBearerToken } from "@/lib/api-keys/authenticate";
-import { API_KEY_LENGTH, checksum, crc32, displayParts, generateApiKey, hashApiKey, isWellFormedApiKey } from "@/lib/api-keys/key-format";
+import {
+  API_KEY_LENGTH,
+  checksum,
+  crc32,
+  displayParts,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+} from "@/lib/api-keys/key-format";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
@@ -38,20 +46,36 @@ describe("API key format", () => {
 
   it("rejects swapped neighbours, truncation, other prefixes and stray characters", () => {
     const key = generateApiKey();
-    const swapAt = [...key.slice(8)].findIndex((char, index, chars) => chars[index + 1] !== undefined && chars[index + 1] !== char) + 8;
+    const swapAt =
+      [...key.slice(8)].findIndex((char, index, chars) => chars[index + 1] !== undefined && chars[index + 1] !== char) +
+      8;
     const swapped = key.slice(0, swapAt) + key[swapAt + 1] + key[swapAt] + key.slice(swapAt + 2);
-    for (const bad of [swapped, key.slice(0, -1), key + "a", key.replace("ik_live_", "ik_test_"), key.replace("ik_live_", "IK_LIVE_"), ` ${key}`, `${key}\n`, key.slice(0, 20) + "-" + key.slice(21), ""]) {
+    for (const bad of [
+      swapped,
+      key.slice(0, -1),
+      key + "a",
+      key.replace("ik_live_", "ik_test_"),
+      key.replace("ik_live_", "IK_LIVE_"),
+      ` ${key}`,
+      `${key}\n`,
+      key.slice(0, 20) + "-" + key.slice(21),
+      "",
+    ]) {
       expect(isWellFormedApiKey(bad), JSON.stringify(bad)).toBe(false);
     }
   });
 
   it("accepts random base62 bodies exactly when the checksum matches (property)", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...BASE62), minLength: 32, maxLength: 32 }), fc.string({ unit: fc.constantFrom(...BASE62), minLength: 6, maxLength: 6 }), (body, tail) => {
-        const text = `ik_live_${body}`;
-        expect(isWellFormedApiKey(text + checksum(text))).toBe(true);
-        expect(isWellFormedApiKey(text + tail)).toBe(tail === checksum(text));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...BASE62), minLength: 32, maxLength: 32 }),
+        fc.string({ unit: fc.constantFrom(...BASE62), minLength: 6, maxLength: 6 }),
+        (body, tail) => {
+          const text = `ik_live_${body}`;
+          expect(isWellFormedApiKey(text + checksum(text))).toBe(true);
+          expect(isWellFormedApiKey(text + tail)).toBe(tail === checksum(text));
+        },
+      ),
     );
   });
 });
@@ -107,6 +131,7 @@ describe("reading the Authorization header", () => {
   });
 
   it("accepts the Bearer scheme in any case, with surrounding spaces", () => {
-    for (const header of [`Bearer ${key}`, `bearer ${key}`, `BEARER  ${key} `]) expect(readBearerToken(header)).toEqual({ ok: true, token: key });
+    for (const header of [`Bearer ${key}`, `bearer ${key}`, `BEARER  ${key} `])
+      expect(readBearerToken(header)).toEqual({ ok: true, token: key });
   });
 });

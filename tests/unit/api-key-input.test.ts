@@ -9,8 +9,18 @@ const now = new Date("2026-06-15T12:00:00Z");
 
 describe("create-key input", () => {
   it("trims the name, orders and de-duplicates scopes, and reads the expiry", () => {
-    const result = parseCreateApiKey({ name: "  Zapier  ", scopes: ["webhooks", "read:leads", "webhooks"], expiresAt: "2026-07-01T23:59:59.999+02:00" }, now);
-    expect(result).toEqual({ ok: true, input: { name: "Zapier", scopes: ["read:leads", "webhooks"], expiresAt: new Date("2026-07-01T21:59:59.999Z") } });
+    const result = parseCreateApiKey(
+      {
+        name: "  Zapier  ",
+        scopes: ["webhooks", "read:leads", "webhooks"],
+        expiresAt: "2026-07-01T23:59:59.999+02:00",
+      },
+      now,
+    );
+    expect(result).toEqual({
+      ok: true,
+      input: { name: "Zapier", scopes: ["read:leads", "webhooks"], expiresAt: new Date("2026-07-01T21:59:59.999Z") },
+    });
   });
 
   it("accepts a 100-character name and no expiry", () => {
@@ -23,12 +33,21 @@ describe("create-key input", () => {
     [{ name: "   ", scopes: ["read:leads"], expiresAt: "" }, { name: "Enter a name for the key." }],
     [{ name: "x".repeat(101), scopes: ["read:leads"], expiresAt: "" }, { name: "Use at most 100 characters." }],
     [{ name: "ok", scopes: [], expiresAt: "" }, { scopes: "Choose at least one scope." }],
-    [{ name: "ok", scopes: ["read:leads", "admin"], expiresAt: "" }, { scopes: expect.stringContaining('Unknown scope "admin"') }],
+    [
+      { name: "ok", scopes: ["read:leads", "admin"], expiresAt: "" },
+      { scopes: expect.stringContaining('Unknown scope "admin"') },
+    ],
     [{ name: "ok", scopes: ["read:leads"], expiresAt: "2026-06-14" }, { expiresAt: "Choose a date in the future." }],
-    [{ name: "ok", scopes: ["read:leads"], expiresAt: "2026-06-15T11:59:59Z" }, { expiresAt: "Choose a date in the future." }],
+    [
+      { name: "ok", scopes: ["read:leads"], expiresAt: "2026-06-15T11:59:59Z" },
+      { expiresAt: "Choose a date in the future." },
+    ],
     [{ name: "ok", scopes: ["read:leads"], expiresAt: "2026-02-31" }, { expiresAt: "Enter a valid date." }],
     [{ name: "ok", scopes: ["read:leads"], expiresAt: "next week" }, { expiresAt: "Enter a valid date." }],
-    [{ name: null, scopes: [], expiresAt: "yesterday" }, { name: "Enter a name for the key.", scopes: "Choose at least one scope.", expiresAt: "Enter a valid date." }],
+    [
+      { name: null, scopes: [], expiresAt: "yesterday" },
+      { name: "Enter a name for the key.", scopes: "Choose at least one scope.", expiresAt: "Enter a valid date." },
+    ],
   ])("%j is refused with field errors", (raw, fieldErrors) => {
     expect(parseCreateApiKey(raw, now)).toEqual({ ok: false, fieldErrors });
   });
@@ -53,7 +72,8 @@ describe("create-key input", () => {
 describe("scope descriptions", () => {
   // A webhooks key receives every notification it subscribes to, lead and conversation payloads included:
   // whoever makes a key for a trigger-only tool must see that it reads that data.
-  const webhooksReads = "Create subscriptions and receive the notifications they carry, including lead and conversation data";
+  const webhooksReads =
+    "Create subscriptions and receive the notifications they carry, including lead and conversation data";
 
   it("say where keys are made that the webhooks scope receives lead and conversation data", () => {
     expect(SCOPE_DESCRIPTIONS.webhooks).toContain(webhooksReads);

@@ -3,7 +3,9 @@ import { appBaseUrl } from "@/lib/platform/http/app-url";
 
 describe("appBaseUrl", () => {
   it("prefers APP_BASE_URL over NEXTAUTH_URL and drops trailing slashes", () => {
-    expect(appBaseUrl({ APP_BASE_URL: "https://app.example.com//", NEXTAUTH_URL: "https://auth.example.com" })).toBe("https://app.example.com");
+    expect(appBaseUrl({ APP_BASE_URL: "https://app.example.com//", NEXTAUTH_URL: "https://auth.example.com" })).toBe(
+      "https://app.example.com",
+    );
     expect(appBaseUrl({ NEXTAUTH_URL: "https://auth.example.com/" })).toBe("https://auth.example.com");
   });
 

@@ -46,7 +46,11 @@ describe("what a visitor's message asks for", () => {
   });
 
   it("treats a message with a greeting and a question as a question", () => {
-    expect(read("Hi! Anything on tonight?")).toMatchObject({ kind: "search", topic: [], range: { label: "tonight, Wed 10 June" } });
+    expect(read("Hi! Anything on tonight?")).toMatchObject({
+      kind: "search",
+      topic: [],
+      range: { label: "tonight, Wed 10 June" },
+    });
   });
 
   it("reads free as a price filter, not a topic word", () => {
@@ -71,20 +75,40 @@ describe("the reply text", () => {
   });
 
   it("marks a request for a person", () => {
-    expect(composeReply(read("talk to a human"), null, "UTC", NOW)).toMatchObject({ handoffRequested: true, events: [] });
+    expect(composeReply(read("talk to a human"), null, "UTC", NOW)).toMatchObject({
+      handoffRequested: true,
+      events: [],
+    });
   });
 
   it("says honestly that nothing was found, with the date, and offers a person", () => {
     const reply = composeReply(read("salsa this weekend"), { events: [], complete: false }, "Europe/Berlin", NOW);
-    expect(reply.text).toBe("I found nothing for “salsa” this weekend, Sat 13 – Sun 14 June. Would you like to talk to a person?");
+    expect(reply.text).toBe(
+      "I found nothing for “salsa” this weekend, Sat 13 – Sun 14 June. Would you like to talk to a person?",
+    );
     expect(reply.offerHandoff).toBe(true);
   });
 
   it("lists an event with local time, location, price and link", () => {
-    const event = { id: "e1", title: "Jazz Night", startsAt: new Date("2026-06-13T17:30:00Z"), endsAt: null, location: "Old Mill", url: "https://example.test/jazz", price: "0", matched: 1, recurring: "" as const, seriesStartsAt: new Date("2026-06-13T17:30:00Z") };
+    const event = {
+      id: "e1",
+      title: "Jazz Night",
+      startsAt: new Date("2026-06-13T17:30:00Z"),
+      endsAt: null,
+      location: "Old Mill",
+      url: "https://example.test/jazz",
+      price: "0",
+      matched: 1,
+      recurring: "" as const,
+      seriesStartsAt: new Date("2026-06-13T17:30:00Z"),
+    };
     const reply = composeReply(read("jazz"), { events: [event], complete: true }, "Europe/Berlin", NOW);
-    expect(reply.text).toBe("Here is what I found for “jazz”:\n• Jazz Night — Sat 13 June, 19:30 · Old Mill · Free · https://example.test/jazz");
-    expect(reply.events).toEqual([{ id: "e1", title: "Jazz Night", starts_at: "2026-06-13T17:30:00.000Z", url: "https://example.test/jazz" }]);
+    expect(reply.text).toBe(
+      "Here is what I found for “jazz”:\n• Jazz Night — Sat 13 June, 19:30 · Old Mill · Free · https://example.test/jazz",
+    );
+    expect(reply.events).toEqual([
+      { id: "e1", title: "Jazz Night", starts_at: "2026-06-13T17:30:00.000Z", url: "https://example.test/jazz" },
+    ]);
   });
 
   it.each([

@@ -3,15 +3,21 @@ import { rateLimitKeyForIp, resolveClientIp, trustedProxyHops } from "@/lib/plat
 
 describe("resolveClientIp", () => {
   it("uses the socket address and ignores X-Forwarded-For when no proxy is trusted", () => {
-    expect(resolveClientIp({ remoteAddress: "203.0.113.9", forwardedFor: "198.51.100.1", trustedHops: 0 })).toBe("203.0.113.9");
+    expect(resolveClientIp({ remoteAddress: "203.0.113.9", forwardedFor: "198.51.100.1", trustedHops: 0 })).toBe(
+      "203.0.113.9",
+    );
   });
 
   it("takes the entry the one trusted proxy appended", () => {
-    expect(resolveClientIp({ remoteAddress: "10.0.0.2", forwardedFor: "1.1.1.1, 198.51.100.7", trustedHops: 1 })).toBe("198.51.100.7");
+    expect(resolveClientIp({ remoteAddress: "10.0.0.2", forwardedFor: "1.1.1.1, 198.51.100.7", trustedHops: 1 })).toBe(
+      "198.51.100.7",
+    );
   });
 
   it("walks back one entry per further trusted hop", () => {
-    expect(resolveClientIp({ remoteAddress: "10.0.0.2", forwardedFor: "6.6.6.6, 198.51.100.7, 10.0.0.9", trustedHops: 2 })).toBe("198.51.100.7");
+    expect(
+      resolveClientIp({ remoteAddress: "10.0.0.2", forwardedFor: "6.6.6.6, 198.51.100.7, 10.0.0.9", trustedHops: 2 }),
+    ).toBe("198.51.100.7");
   });
 
   it("falls back to the socket when the chain is shorter than the trusted hops or not an address", () => {
@@ -20,7 +26,9 @@ describe("resolveClientIp", () => {
   });
 
   it("reports an IPv4-mapped IPv6 peer as IPv4", () => {
-    expect(resolveClientIp({ remoteAddress: "::ffff:127.0.0.1", forwardedFor: undefined, trustedHops: 0 })).toBe("127.0.0.1");
+    expect(resolveClientIp({ remoteAddress: "::ffff:127.0.0.1", forwardedFor: undefined, trustedHops: 0 })).toBe(
+      "127.0.0.1",
+    );
   });
 });
 

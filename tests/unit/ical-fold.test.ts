@@ -5,7 +5,13 @@ import { foldLongLines } from "@/lib/events/ical-fold";
 
 describe("iCalendar line folding", () => {
   it("folds exactly as ical-generator's foldLines on random lines of any script, emoji included", () => {
-    const line = fc.string({ unit: fc.oneof(fc.constantFrom("a", " ", ";", "é", "€", "中", "😀", "👩‍👩‍👧"), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })), maxLength: 400 });
+    const line = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom("a", " ", ";", "é", "€", "中", "😀", "👩‍👩‍👧"),
+        fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+      ),
+      maxLength: 400,
+    });
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 5 }), (lines) => {
         const text = lines.join("\r\n");

@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { mergeMessages } from "@/app/(dashboard)/conversations/[id]/_components/use-conversation-poll";
 import type { MessageView } from "@/app/(dashboard)/conversations/view-model";
 
-const message = (seq: number, id = `msg_${seq}`): MessageView => ({ id, seq, author: "visitor", name: "Visitor", text: `m${seq}`, time: "", full: "", iso: "" });
+const message = (seq: number, id = `msg_${seq}`): MessageView => ({
+  id,
+  seq,
+  author: "visitor",
+  name: "Visitor",
+  text: `m${seq}`,
+  time: "",
+  full: "",
+  iso: "",
+});
 
 describe("the inbox's message merge", () => {
   it("adds what is new in seq order, once, even when the agent's own reply came first", () => {

@@ -49,17 +49,45 @@ describe("keyset cursors", () => {
   it("builds the SQL row comparison and the Prisma condition for either direction", () => {
     const params: unknown[] = [];
     const param = (value: string, cast: string) => `$${params.push(value)}::${cast}`;
-    expect(keysetCondition(["created_at", "id"], ["timestamptz", "uuid"], ["2026-05-01T10:00:00.000Z", id], "descending", param)).toBe(
-      "(created_at, id) < ($1::timestamptz, $2::uuid)",
-    );
+    expect(
+      keysetCondition(
+        ["created_at", "id"],
+        ["timestamptz", "uuid"],
+        ["2026-05-01T10:00:00.000Z", id],
+        "descending",
+        param,
+      ),
+    ).toBe("(created_at, id) < ($1::timestamptz, $2::uuid)");
     expect(params).toEqual(["2026-05-01T10:00:00.000Z", id]);
     const at = new Date("2026-05-01T10:00:00Z");
-    expect(prismaKeysetWhere([["createdAt", at], ["id", id]], "desc")).toEqual({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }] });
-    expect(prismaKeysetWhere([["createdAt", at], ["id", id]], "asc")).toEqual({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: id } }] });
+    expect(
+      prismaKeysetWhere(
+        [
+          ["createdAt", at],
+          ["id", id],
+        ],
+        "desc",
+      ),
+    ).toEqual({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: id } }] });
+    expect(
+      prismaKeysetWhere(
+        [
+          ["createdAt", at],
+          ["id", id],
+        ],
+        "asc",
+      ),
+    ).toEqual({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: id } }] });
   });
 
   it("clamps a requested page size", () => {
-    expect([pageLimit(undefined, 25, 100), pageLimit("500", 25, 100), pageLimit("0", 25, 100), pageLimit("x", 25, 100), pageLimit(10.7, 25, 100)]).toEqual([25, 100, 1, 25, 10]);
+    expect([
+      pageLimit(undefined, 25, 100),
+      pageLimit("500", 25, 100),
+      pageLimit("0", 25, 100),
+      pageLimit("x", 25, 100),
+      pageLimit(10.7, 25, 100),
+    ]).toEqual([25, 100, 1, 25, 10]);
   });
 
   it("turns limit + 1 rows into the page shape, with a cursor only when more follow", () => {

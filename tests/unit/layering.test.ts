@@ -36,7 +36,12 @@ describe("the layers of lib/", () => {
     expect(platform.flatMap(importsOf)).toContain("lib/platform/db/client");
     const offending = platform.flatMap((file) =>
       importsOf(file)
-        .filter((target) => (target.startsWith("lib/") && !target.startsWith("lib/platform/")) || target.startsWith("app/") || target.startsWith("components/"))
+        .filter(
+          (target) =>
+            (target.startsWith("lib/") && !target.startsWith("lib/platform/")) ||
+            target.startsWith("app/") ||
+            target.startsWith("components/"),
+        )
         .map((target) => `${relative(file)} → ${target}`),
     );
     expect(offending).toEqual([]);

@@ -4,14 +4,30 @@ import { encodeCursor } from "@/lib/platform/pagination/keyset";
 import { newPublicId, isPublicId } from "@/lib/platform/ids";
 import { parseWith } from "@/lib/api/validation";
 
-const fieldsOf = (result: ReturnType<typeof parseWith>) => (result.ok ? [] : result.details.map((detail) => detail.field));
+const fieldsOf = (result: ReturnType<typeof parseWith>) =>
+  result.ok ? [] : result.details.map((detail) => detail.field);
 
 describe("createLeadSchema", () => {
   it("trims, lower-cases the email, turns empty fields into null and drops null metadata values", () => {
-    const result = parseWith(createLeadSchema, { name: " Ada ", email: " ADA@Example.com ", phone: "", metadata: { a: "1", b: null }, extra: 1 });
+    const result = parseWith(createLeadSchema, {
+      name: " Ada ",
+      email: " ADA@Example.com ",
+      phone: "",
+      metadata: { a: "1", b: null },
+      extra: 1,
+    });
     expect(result).toEqual({
       ok: true,
-      value: { name: "Ada", email: "ada@example.com", phone: null, company: null, source: null, notes: null, stage: null, metadata: { a: "1" } },
+      value: {
+        name: "Ada",
+        email: "ada@example.com",
+        phone: null,
+        company: null,
+        source: null,
+        notes: null,
+        stage: null,
+        metadata: { a: "1" },
+      },
     });
   });
 
@@ -34,16 +50,23 @@ describe("createLeadSchema", () => {
     const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, "v"]));
     expect(parseWith(createLeadSchema, { name: "A", metadata: keys(50) }).ok).toBe(true);
     expect(fieldsOf(parseWith(createLeadSchema, { name: "A", metadata: keys(51) }))).toEqual(["metadata"]);
-    expect(fieldsOf(parseWith(createLeadSchema, { name: "A", metadata: { v: "x".repeat(501) } }))).toEqual(["metadata.v"]);
-    expect(parseWith(createLeadSchema, { name: "A", metadata: { v: "x".repeat(500), ["k".repeat(40)]: "v" } }).ok).toBe(true);
+    expect(fieldsOf(parseWith(createLeadSchema, { name: "A", metadata: { v: "x".repeat(501) } }))).toEqual([
+      "metadata.v",
+    ]);
+    expect(parseWith(createLeadSchema, { name: "A", metadata: { v: "x".repeat(500), ["k".repeat(40)]: "v" } }).ok).toBe(
+      true,
+    );
     expect(parseWith(createLeadSchema, { name: "A", metadata: { ["k".repeat(41)]: "v" } }).ok).toBe(false);
     expect(fieldsOf(parseWith(createLeadSchema, { name: "A", metadata: { n: 1 } }))).toEqual(["metadata.n"]);
-    for (const metadata of ["x", [], 1, true]) expect(fieldsOf(parseWith(createLeadSchema, { name: "A", metadata }))).toEqual(["metadata"]);
+    for (const metadata of ["x", [], 1, true])
+      expect(fieldsOf(parseWith(createLeadSchema, { name: "A", metadata }))).toEqual(["metadata"]);
   });
 
   it("validates email format and length", () => {
     expect(fieldsOf(parseWith(createLeadSchema, { email: "a@b" }))).toEqual(["email"]);
-    expect(fieldsOf(parseWith(createLeadSchema, { email: `${"a".repeat(60)}@${"b".repeat(260)}.com` }))).toEqual(["email"]);
+    expect(fieldsOf(parseWith(createLeadSchema, { email: `${"a".repeat(60)}@${"b".repeat(260)}.com` }))).toEqual([
+      "email",
+    ]);
   });
 });
 
@@ -72,7 +95,10 @@ describe("changeStageSchema", () => {
 
 describe("listLeadsQuerySchema", () => {
   it("defaults to 25 newest first", () => {
-    expect(parseWith(listLeadsQuerySchema, {})).toEqual({ ok: true, value: { limit: 25, order: "desc", cursor: null, q: null, stage: null } });
+    expect(parseWith(listLeadsQuerySchema, {})).toEqual({
+      ok: true,
+      value: { limit: 25, order: "desc", cursor: null, q: null, stage: null },
+    });
   });
 
   it.each(["0", "101", "-1", "2.5", "1e2", "ten"])("refuses limit=%s", (limit) => {

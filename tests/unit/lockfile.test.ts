@@ -4,7 +4,8 @@ import { completeLockfile } from "@/lib/cli/complete-lockfile.mjs";
 
 type Lock = { packages: Record<string, Record<string, unknown> & { optionalDependencies?: Record<string, string> }> };
 
-const lockfile = (packages: Lock["packages"]) => JSON.stringify({ name: "x", lockfileVersion: 3, requires: true, packages }, null, 2) + "\n";
+const lockfile = (packages: Lock["packages"]) =>
+  JSON.stringify({ name: "x", lockfileVersion: 3, requires: true, packages }, null, 2) + "\n";
 
 describe("package-lock.json", () => {
   it("records every optional dependency, so `npm ci` accepts it on a clean machine", () => {
@@ -29,8 +30,18 @@ describe("lockfile completion", () => {
   const input = lockfile({
     "": { name: "x", dependencies: { next: "1.0.0" }, devDependencies: { tw: "2.0.0" } },
     "node_modules/next": { version: "1.0.0", optionalDependencies: { "@next/swc-darwin-x64": "1.0.0" } },
-    "node_modules/tw": { version: "2.0.0", dev: true, optionalDependencies: { "tw-win32": "^2.0.0", "tw-linux": "2.0.0" } },
-    "node_modules/tw-linux": { version: "2.0.0", resolved: "https://registry/tw-linux.tgz", integrity: "sha512-x", dev: true, optional: true },
+    "node_modules/tw": {
+      version: "2.0.0",
+      dev: true,
+      optionalDependencies: { "tw-win32": "^2.0.0", "tw-linux": "2.0.0" },
+    },
+    "node_modules/tw-linux": {
+      version: "2.0.0",
+      resolved: "https://registry/tw-linux.tgz",
+      integrity: "sha512-x",
+      dev: true,
+      optional: true,
+    },
   });
 
   it("marks a placeholder `dev` exactly when its parent is a development dependency", () => {

@@ -10,6 +10,8 @@ describe("times in the delivery logs", () => {
   });
 
   it("name the zone in full and the UTC instant on hover", () => {
-    expect(formatInstantInFull(instant, "Europe/Berlin")).toBe("Tuesday, March 3, 2026 at 15:05:09 Central European Standard Time · 2026-03-03T14:05:09.120Z");
+    expect(formatInstantInFull(instant, "Europe/Berlin")).toBe(
+      "Tuesday, March 3, 2026 at 15:05:09 Central European Standard Time · 2026-03-03T14:05:09.120Z",
+    );
   });
 });

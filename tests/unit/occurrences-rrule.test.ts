@@ -58,7 +58,8 @@ function build(sample: Sample) {
   return { series, rule, from, to };
 }
 
-const walls = (instants: Date[], zone: string) => instants.map((instant) => new Date(wallClockOf(instant, zone)).toISOString());
+const walls = (instants: Date[], zone: string) =>
+  instants.map((instant) => new Date(wallClockOf(instant, zone)).toISOString());
 
 describe("occurrences agree with rrule's RFC 5545 expansion", () => {
   it("lists the same occurrences in any range, for random series, zones and ranges", () => {

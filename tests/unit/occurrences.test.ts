@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { describeRecurrence, nextOccurrence, occurrenceAt, occurrencesBetween, type Series } from "@/lib/events/occurrences";
+import {
+  describeRecurrence,
+  nextOccurrence,
+  occurrenceAt,
+  occurrencesBetween,
+  type Series,
+} from "@/lib/events/occurrences";
 import { wallClockInstant } from "@/lib/platform/format/zoned-time";
 
 const at = (iso: string) => new Date(iso);
@@ -13,12 +19,16 @@ const series = (fields: Partial<Series> & Pick<Series, "startsAt" | "recurring">
 describe("wall-clock times in a zone (RFC 5545 3.3.5)", () => {
   it("reads a time skipped by spring-forward with the offset before the gap", () => {
     // 2026-03-29 02:30 does not exist in Berlin (clocks go 02:00 → 03:00): it is 03:30 CEST, 01:30Z.
-    expect(wallClockInstant(Date.UTC(2026, 2, 29, 2, 30), "Europe/Berlin").toISOString()).toBe("2026-03-29T01:30:00.000Z");
+    expect(wallClockInstant(Date.UTC(2026, 2, 29, 2, 30), "Europe/Berlin").toISOString()).toBe(
+      "2026-03-29T01:30:00.000Z",
+    );
   });
 
   it("reads a time that occurs twice at fall-back as its first occurrence", () => {
     // 2026-11-01 01:30 happens twice in New York: first at EDT (-04:00).
-    expect(wallClockInstant(Date.UTC(2026, 10, 1, 1, 30), "America/New_York").toISOString()).toBe("2026-11-01T05:30:00.000Z");
+    expect(wallClockInstant(Date.UTC(2026, 10, 1, 1, 30), "America/New_York").toISOString()).toBe(
+      "2026-11-01T05:30:00.000Z",
+    );
   });
 });
 
@@ -37,14 +47,22 @@ describe("occurrences of a series", () => {
   });
 
   it("gives each occurrence the first one's exact duration", () => {
-    const course = series({ startsAt: at("2026-01-05T09:00:00Z"), endsAt: at("2026-01-05T10:30:00Z"), recurring: "daily" });
+    const course = series({
+      startsAt: at("2026-01-05T09:00:00Z"),
+      endsAt: at("2026-01-05T10:30:00Z"),
+      recurring: "daily",
+    });
     const [occurrence] = occurrencesBetween(course, at("2026-02-01T00:00:00Z"), at("2026-02-02T00:00:00Z"));
     expect(occurrence.startsAt.toISOString()).toBe("2026-02-01T09:00:00.000Z");
     expect(occurrence.endsAt?.toISOString()).toBe("2026-02-01T10:30:00.000Z");
   });
 
   it("counts an occurrence that is still running as not ended", () => {
-    const course = series({ startsAt: at("2026-01-05T09:00:00Z"), endsAt: at("2026-01-05T10:30:00Z"), recurring: "daily" });
+    const course = series({
+      startsAt: at("2026-01-05T09:00:00Z"),
+      endsAt: at("2026-01-05T10:30:00Z"),
+      recurring: "daily",
+    });
     expect(nextOccurrence(course, at("2026-02-01T10:00:00Z"))?.startsAt.toISOString()).toBe("2026-02-01T09:00:00.000Z");
     expect(nextOccurrence(course, at("2026-02-01T10:30:00Z"))?.startsAt.toISOString()).toBe("2026-02-02T09:00:00.000Z");
   });
@@ -89,12 +107,16 @@ describe("occurrences of a series", () => {
     expect(occurrenceAt(yoga, at("2026-07-04T09:01:00Z"))).toBeNull();
     expect(occurrenceAt(yoga, at("2026-07-05T09:00:00Z"))).toBeNull();
     expect(occurrenceAt(yoga, at("2026-05-30T09:00:00Z"))).toBeNull();
-    expect(occurrenceAt(series({ startsAt: at("2026-06-06T09:00:00Z"), recurring: "" }), at("2026-06-13T09:00:00Z"))).toBeNull();
+    expect(
+      occurrenceAt(series({ startsAt: at("2026-06-06T09:00:00Z"), recurring: "" }), at("2026-06-13T09:00:00Z")),
+    ).toBeNull();
   });
 
   it("treats a one-off event as its own single occurrence", () => {
     const concert = series({ startsAt: at("2026-06-06T19:00:00Z"), endsAt: at("2026-06-06T22:00:00Z"), recurring: "" });
-    expect(starts(occurrencesBetween(concert, at("2026-06-06T20:00:00Z"), at("2026-06-07T00:00:00Z")))).toEqual(["2026-06-06T19:00:00.000Z"]);
+    expect(starts(occurrencesBetween(concert, at("2026-06-06T20:00:00Z"), at("2026-06-07T00:00:00Z")))).toEqual([
+      "2026-06-06T19:00:00.000Z",
+    ]);
     expect(nextOccurrence(concert, at("2026-06-06T22:00:00Z"))).toBeNull();
   });
 
@@ -114,7 +136,9 @@ describe("occurrences of a series", () => {
 
   it("describes how a series repeats in the account's zone", () => {
     const start = at("2026-12-05T08:00:00Z");
-    expect(describeRecurrence({ startsAt: start, recurring: "weekly", timeZone: "Europe/Berlin" })).toBe("every Saturday, 09:00");
+    expect(describeRecurrence({ startsAt: start, recurring: "weekly", timeZone: "Europe/Berlin" })).toBe(
+      "every Saturday, 09:00",
+    );
     expect(describeRecurrence({ startsAt: start, recurring: "daily", timeZone: "UTC" })).toBe("every day, 08:00");
     expect(describeRecurrence({ startsAt: at("2026-01-31T20:00:00Z"), recurring: "monthly", timeZone: "UTC" })).toBe(
       "every month on the 31st, 20:00",
@@ -127,9 +151,16 @@ describe("occurrences of a series", () => {
 
 describe("series in the first century", () => {
   it("knows years 1–99 as themselves, not as 1900–1999", () => {
-    const ancient = { startsAt: new Date("0050-03-01T10:00:00Z"), endsAt: null, recurring: "daily" as const, timeZone: "UTC" };
+    const ancient = {
+      startsAt: new Date("0050-03-01T10:00:00Z"),
+      endsAt: null,
+      recurring: "daily" as const,
+      timeZone: "UTC",
+    };
     expect(occurrenceAt(ancient, new Date("0050-03-03T10:00:00Z"))).toEqual({ first: false });
-    expect(nextOccurrence(ancient, new Date("0050-03-02T11:00:00Z"))?.startsAt.toISOString()).toBe("0050-03-03T10:00:00.000Z");
+    expect(nextOccurrence(ancient, new Date("0050-03-02T11:00:00Z"))?.startsAt.toISOString()).toBe(
+      "0050-03-03T10:00:00.000Z",
+    );
     expect(describeRecurrence(ancient)).toBe("every day, 10:00");
   });
 });

@@ -69,10 +69,14 @@ describe("coalescing calls into one flush", () => {
 describe("coalescing with a linger", () => {
   it("flushes a lone call at once when no flush ran lately, and waits the linger after one before the next", async () => {
     const batches: number[][] = [];
-    const call = coalescing(async (items: number[]) => {
-      batches.push(items);
-      return items;
-    }, 10, 40);
+    const call = coalescing(
+      async (items: number[]) => {
+        batches.push(items);
+        return items;
+      },
+      10,
+      40,
+    );
     const started = Date.now();
     expect(await call(1)).toBe(1);
     expect(Date.now() - started).toBeLessThan(30);
@@ -86,10 +90,14 @@ describe("coalescing with a linger", () => {
 
   it("does not wait once maxBatch calls are waiting", async () => {
     const batches: number[][] = [];
-    const call = coalescing(async (items: number[]) => {
-      batches.push(items);
-      return items;
-    }, 2, 10_000);
+    const call = coalescing(
+      async (items: number[]) => {
+        batches.push(items);
+        return items;
+      },
+      2,
+      10_000,
+    );
     await call(1);
     const started = Date.now();
     await Promise.all([call(2), call(3)]);

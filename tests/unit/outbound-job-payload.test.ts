@@ -14,6 +14,7 @@ describe("the payload of a deliver job", () => {
   });
 
   it("is refused when it names nothing usable", () => {
-    for (const payload of [null, {}, { delivery_id: "x" }, { delivery_ids: "x" }, [a], "text"]) expect(parseJobPayload(payload)).toBeNull();
+    for (const payload of [null, {}, { delivery_id: "x" }, { delivery_ids: "x" }, [a], "text"])
+      expect(parseJobPayload(payload)).toBeNull();
   });
 });

@@ -64,7 +64,13 @@ describe("post", () => {
 
   it("refuses private IPv6 literals, and those that embed a private IPv4 address, without connecting", async () => {
     delete process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;
-    for (const url of ["http://[fd00::1]/hook", "http://[fe80::1]/hook", "http://[::ffff:10.0.0.1]/hook", "http://[64:ff9b::a00:1]/hook", "http://[::1]/hook"]) {
+    for (const url of [
+      "http://[fd00::1]/hook",
+      "http://[fe80::1]/hook",
+      "http://[::ffff:10.0.0.1]/hook",
+      "http://[64:ff9b::a00:1]/hook",
+      "http://[::1]/hook",
+    ]) {
       expect(await post(url, {}, "{}", 1_000)).toMatchObject({ statusCode: null, error: REFUSED, durationMs: 0 });
     }
   });
@@ -93,7 +99,10 @@ describe("post", () => {
     const server = await listen((req, res) => req.resume().on("end", () => res.writeHead(204).end()), undefined, "::1");
     try {
       process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
-      expect(await post(`http://[::1]:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({ statusCode: 204, error: null });
+      expect(await post(`http://[::1]:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({
+        statusCode: 204,
+        error: null,
+      });
     } finally {
       await server.close();
     }
@@ -130,7 +139,10 @@ describe("post", () => {
     });
     try {
       process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
-      expect(await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({ statusCode: 200, error: null });
+      expect(await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({
+        statusCode: 200,
+        error: null,
+      });
     } finally {
       await server.close();
     }
@@ -175,7 +187,10 @@ describe("post", () => {
       const busy = Array.from({ length: 256 }, (_, i) => post(`${url}/busy/${i}`, {}, "{}", 800));
       await expect.poll(() => paths.length, { timeout: 5_000 }).toBe(256);
       const waiting = await post(`${url}/waiting`, {}, "{}", 200);
-      expect(waiting).toMatchObject({ statusCode: null, error: "No connection to the receiver within 0.2 seconds (connect timeout)." });
+      expect(waiting).toMatchObject({
+        statusCode: null,
+        error: "No connection to the receiver within 0.2 seconds (connect timeout).",
+      });
       // The busy attempts time out and free their connections; the waiting one must not be sent then.
       await Promise.all(busy);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -220,10 +235,19 @@ describe("post", () => {
     process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
     for (const [answer, error] of [
       ["HTTP/1.1 200 OK\r\nnot a header\r\n\r\n", /^The receiver's answer was not valid HTTP \(.+\)\.$/],
-      ["HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", /^The receiver's answer was not valid HTTP \(an unrequested 100 Continue\)\.$/],
-      ["HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", /^The receiver's answer was not valid HTTP \(an unrequested protocol upgrade\)\.$/],
+      [
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n",
+        /^The receiver's answer was not valid HTTP \(an unrequested 100 Continue\)\.$/,
+      ],
+      [
+        "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n",
+        /^The receiver's answer was not valid HTTP \(an unrequested protocol upgrade\)\.$/,
+      ],
       ["HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", null],
-      [`HTTP/1.1 200 OK\r\nx-big: ${"a".repeat(70_000)}\r\n\r\n`, /^The receiver's answer had headers too large to read/],
+      [
+        `HTTP/1.1 200 OK\r\nx-big: ${"a".repeat(70_000)}\r\n\r\n`,
+        /^The receiver's answer had headers too large to read/,
+      ],
     ] as const) {
       const server = await answerWith(answer);
       try {
@@ -241,10 +265,15 @@ describe("post", () => {
   });
 
   it("takes the first Retry-After when an answer sends it twice", async () => {
-    const server = await answerWith("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nRetry-After: 9\r\nContent-Length: 0\r\n\r\n");
+    const server = await answerWith(
+      "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 7\r\nRetry-After: 9\r\nContent-Length: 0\r\n\r\n",
+    );
     try {
       process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
-      expect(await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({ statusCode: 429, retryAfter: "7" });
+      expect(await post(`http://127.0.0.1:${server.port}/hook`, {}, "{}", 1_000)).toMatchObject({
+        statusCode: 429,
+        retryAfter: "7",
+      });
     } finally {
       await server.close();
     }

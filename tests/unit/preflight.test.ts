@@ -37,7 +37,9 @@ describe("production start-up checks", () => {
   it("refuse a missing NEXTAUTH_URL, NEXTAUTH_SECRET or APP_ENCRYPTION_KEY, naming each", () => {
     const problems = preflightProblems({ ALLOW_INSECURE_HTTP: "1" });
     expect(problems).toHaveLength(3);
-    expect(problems.join("\n")).toMatch(/NEXTAUTH_URL is not set[\s\S]*APP_ENCRYPTION_KEY is not set[\s\S]*NEXTAUTH_SECRET is not set/);
+    expect(problems.join("\n")).toMatch(
+      /NEXTAUTH_URL is not set[\s\S]*APP_ENCRYPTION_KEY is not set[\s\S]*NEXTAUTH_SECRET is not set/,
+    );
   });
 });
 

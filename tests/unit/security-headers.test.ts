@@ -5,7 +5,8 @@ import { getPathMatch } from "next/dist/shared/lib/router/utils/path-match";
 import { SECURITY_HEADERS, securityHeadersFor } from "@/lib/platform/http/security-headers";
 import { config, proxy } from "@/proxy";
 
-const page = (path: string, cookie?: string) => new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} });
+const page = (path: string, cookie?: string) =>
+  new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} });
 const SESSION = "next-auth.session-token=abc";
 const saved = { NEXTAUTH_URL: process.env.NEXTAUTH_URL, APP_BASE_URL: process.env.APP_BASE_URL };
 afterEach(() => Object.assign(process.env, saved));
@@ -21,7 +22,13 @@ describe("proxy: Content-Security-Policy", () => {
     const response = await proxy(page("/sign-in"));
     const csp = response.headers.get("Content-Security-Policy");
     expect(csp).toContain(`script-src 'self' 'nonce-${nonceOf(csp)}' 'strict-dynamic'`);
-    for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "form-action 'self'", "default-src 'self'"]) {
+    for (const directive of [
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+      "form-action 'self'",
+      "default-src 'self'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain("unsafe-eval");
@@ -46,13 +53,17 @@ describe("proxy: Content-Security-Policy", () => {
     process.env.NEXTAUTH_URL = "http://localhost:3000";
     expect((await proxy(page("/sign-in"))).headers.get("Strict-Transport-Security")).toBeNull();
     process.env.NEXTAUTH_URL = "https://app.example.com";
-    expect((await proxy(page("/sign-in"))).headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
+    expect((await proxy(page("/sign-in"))).headers.get("Strict-Transport-Security")).toBe(
+      "max-age=63072000; includeSubDomains",
+    );
   });
 
   it("runs for pages, not for the API or static files", async () => {
     const pattern = new RegExp(`^${config.matcher[0].replace("/((?!", "/(?!").replace(").*)", ").*")}$`);
-    for (const path of ["/", "/sign-in", "/sign-up", "/knowledge/events", "/settings/api-keys", "/nope"]) expect(pattern.test(path), path).toBe(true);
-    for (const path of ["/api/health", "/api/v1/events/webhook/x", "/_next/static/chunk.js", "/favicon.ico"]) expect(pattern.test(path), path).toBe(false);
+    for (const path of ["/", "/sign-in", "/sign-up", "/knowledge/events", "/settings/api-keys", "/nope"])
+      expect(pattern.test(path), path).toBe(true);
+    for (const path of ["/api/health", "/api/v1/events/webhook/x", "/_next/static/chunk.js", "/favicon.ico"])
+      expect(pattern.test(path), path).toBe(false);
   });
 });
 
@@ -81,15 +92,31 @@ describe("security headers", () => {
     const rules = await nextConfig.headers!();
     // What Next.js sends for a path: the headers of every rule whose source matches it.
     const configuredFor = (path: string) =>
-      rules.filter((rule) => getPathMatch(rule.source)(path) !== false).flatMap((rule) => rule.headers.map(({ key, value }) => [key, value]));
-    for (const path of ["/", "/sign-in", "/settings/chat-widget", "/chat", "/chatter", "/widget.js", "/api/chat/wid_x/conversations", "/chat/wid_abc"]) {
-      expect(configuredFor(path).sort(), path).toEqual(securityHeadersFor(path).map(([name, value]) => [name, value]).sort());
+      rules
+        .filter((rule) => getPathMatch(rule.source)(path) !== false)
+        .flatMap((rule) => rule.headers.map(({ key, value }) => [key, value]));
+    for (const path of [
+      "/",
+      "/sign-in",
+      "/settings/chat-widget",
+      "/chat",
+      "/chatter",
+      "/widget.js",
+      "/api/chat/wid_x/conversations",
+      "/chat/wid_abc",
+    ]) {
+      expect(configuredFor(path).sort(), path).toEqual(
+        securityHeadersFor(path)
+          .map(([name, value]) => [name, value])
+          .sort(),
+      );
     }
     expect(securityHeadersFor("/sign-in")).toEqual(SECURITY_HEADERS);
   });
 
   it("leave X-Frame-Options off the widget's chat page only", () => {
     expect(securityHeadersFor("/chat/wid_abc").map(([name]) => name)).not.toContain("X-Frame-Options");
-    for (const path of ["/", "/sign-in", "/chatroom", "/api/chat/wid_abc/conversations"]) expect(securityHeadersFor(path)).toContainEqual(["X-Frame-Options", "DENY"]);
+    for (const path of ["/", "/sign-in", "/chatroom", "/api/chat/wid_abc/conversations"])
+      expect(securityHeadersFor(path)).toContainEqual(["X-Frame-Options", "DENY"]);
   });
 });

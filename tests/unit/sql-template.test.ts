@@ -56,7 +56,9 @@ describe("statements with named placeholders", () => {
       sql`SELECT 1 WHERE ${raw(helper)} AND title = ${p.title}::text
         AND ${sql`owner = ${p.account}::uuid`} LIMIT ${p.limit}`,
     );
-    expect(query.text).toBe("SELECT 1 WHERE account_id = $1::uuid AND title = $2::text\n        AND owner = $1::uuid LIMIT $3");
+    expect(query.text).toBe(
+      "SELECT 1 WHERE account_id = $1::uuid AND title = $2::text\n        AND owner = $1::uuid LIMIT $3",
+    );
     expect(query.values({ limit: 5, title: "T", account: "a" })).toEqual(["a", "T", 5]);
   });
 

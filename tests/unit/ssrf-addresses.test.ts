@@ -1,6 +1,12 @@
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { allowLoopbackTargets, assertPublicAddress, createSafeLookup, isAllowedAddress, type LookupAddress } from "@/lib/webhook-subscriptions/addresses";
+import {
+  allowLoopbackTargets,
+  assertPublicAddress,
+  createSafeLookup,
+  isAllowedAddress,
+  type LookupAddress,
+} from "@/lib/webhook-subscriptions/addresses";
 
 // [address, allowed without the loopback flag, allowed with it]
 const TABLE: [string, boolean, boolean][] = [
@@ -102,16 +108,24 @@ describe("allowLoopbackTargets", () => {
 
 describe("assertPublicAddress", () => {
   it("throws an error with code ESSRF for a refused address", () => {
-    expect(() => assertPublicAddress("169.254.169.254", { allowLoopback: true })).toThrow(expect.objectContaining({ code: "ESSRF" }));
+    expect(() => assertPublicAddress("169.254.169.254", { allowLoopback: true })).toThrow(
+      expect.objectContaining({ code: "ESSRF" }),
+    );
     expect(() => assertPublicAddress("8.8.8.8", { allowLoopback: false })).not.toThrow();
   });
 });
 
 /** Calls a lookup function the way net.connect does and returns what its callback got. */
-function callLookup(lookup: ReturnType<typeof createSafeLookup>, hostname: string, options: { all?: boolean; family?: number }) {
-  return new Promise<{ error: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>((resolve) => {
-    lookup(hostname, options, (error, address, family) => resolve({ error, address, family }));
-  });
+function callLookup(
+  lookup: ReturnType<typeof createSafeLookup>,
+  hostname: string,
+  options: { all?: boolean; family?: number },
+) {
+  return new Promise<{ error: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>(
+    (resolve) => {
+      lookup(hostname, options, (error, address, family) => resolve({ error, address, family }));
+    },
+  );
 }
 
 const resolverOf = (answers: Record<string, LookupAddress[]>) => async (hostname: string) => {
@@ -122,9 +136,15 @@ const resolverOf = (answers: Record<string, LookupAddress[]>) => async (hostname
 
 describe("safeLookup (connect-time check)", () => {
   const resolve = resolverOf({
-    "public.test": [{ address: "93.184.215.14", family: 4 }, { address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c", family: 6 }],
+    "public.test": [
+      { address: "93.184.215.14", family: 4 },
+      { address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c", family: 6 },
+    ],
     "metadata.test": [{ address: "169.254.169.254", family: 4 }],
-    "mixed.test": [{ address: "93.184.215.14", family: 4 }, { address: "10.0.0.1", family: 4 }],
+    "mixed.test": [
+      { address: "93.184.215.14", family: 4 },
+      { address: "10.0.0.1", family: 4 },
+    ],
     "loop.test": [{ address: "127.0.0.1", family: 4 }],
   });
   const strict = createSafeLookup({ resolve, allowLoopback: () => false });
@@ -135,7 +155,10 @@ describe("safeLookup (connect-time check)", () => {
     const all = await callLookup(strict, "public.test", { all: true });
     expect(all.error).toBeNull();
     expect(all.address).toHaveLength(2);
-    expect(await callLookup(strict, "public.test", { family: 6 })).toMatchObject({ address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c", family: 6 });
+    expect(await callLookup(strict, "public.test", { family: 6 })).toMatchObject({
+      address: "2606:2800:21f:cb07:6820:80da:af6b:8b2c",
+      family: 6,
+    });
   });
 
   it("refuses a host that resolves to a private address with code ESSRF", async () => {
@@ -158,7 +181,12 @@ describe("safeLookup (connect-time check)", () => {
   });
 
   it("stops a real connection attempt before any packet leaves (the lookup refuses first)", async () => {
-    const socket = net.connect({ host: "metadata.test", port: 80, lookup: strict as unknown as net.LookupFunction, autoSelectFamily: false });
+    const socket = net.connect({
+      host: "metadata.test",
+      port: 80,
+      lookup: strict as unknown as net.LookupFunction,
+      autoSelectFamily: false,
+    });
     const error = await new Promise<NodeJS.ErrnoException>((resolve) => socket.once("error", resolve));
     expect(error.code).toBe("ESSRF");
     socket.destroy();

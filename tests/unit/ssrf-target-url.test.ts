@@ -52,11 +52,23 @@ describe("parseTargetUrl", () => {
   });
 
   it("accepts loopback targets, also over http, only with loopback targets allowed", () => {
-    for (const raw of ["http://127.0.0.1:4000/hook", "http://[::1]:4000/hook", "http://localhost:4000/hook", "https://127.0.0.2/", "http://2130706433/"]) {
+    for (const raw of [
+      "http://127.0.0.1:4000/hook",
+      "http://[::1]:4000/hook",
+      "http://localhost:4000/hook",
+      "https://127.0.0.2/",
+      "http://2130706433/",
+    ]) {
       expect(reasonOf(raw, loose)).toBe("ok");
       expect(reasonOf(raw, strict)).toBe("private_address");
     }
-    for (const raw of ["http://169.254.169.254", "http://10.0.0.1", "ftp://127.0.0.1/", "http://hooks.example.com/", "https://user:pw@127.0.0.1/"]) {
+    for (const raw of [
+      "http://169.254.169.254",
+      "http://10.0.0.1",
+      "ftp://127.0.0.1/",
+      "http://hooks.example.com/",
+      "https://user:pw@127.0.0.1/",
+    ]) {
       expect(reasonOf(raw, loose)).not.toBe("ok");
     }
   });
@@ -70,8 +82,14 @@ describe("parseTargetUrl", () => {
   });
 
   it("stores the normalised URL without its fragment", () => {
-    expect(parseTargetUrl("https://0x5d.0xb8.0xd7.0x0e/hook#part", strict)).toMatchObject({ ok: true, value: { url: "https://93.184.215.14/hook" } });
-    expect(parseTargetUrl(" https://Hooks.Example.com ", strict)).toMatchObject({ ok: true, value: { url: "https://hooks.example.com/" } });
+    expect(parseTargetUrl("https://0x5d.0xb8.0xd7.0x0e/hook#part", strict)).toMatchObject({
+      ok: true,
+      value: { url: "https://93.184.215.14/hook" },
+    });
+    expect(parseTargetUrl(" https://Hooks.Example.com ", strict)).toMatchObject({
+      ok: true,
+      value: { url: "https://hooks.example.com/" },
+    });
   });
 
   it("allows 2,048 characters and refuses 2,049", () => {
@@ -86,7 +104,10 @@ describe("validateTargetUrl", () => {
     const answers: Record<string, { address: string; family: number }[]> = {
       "public.test": [{ address: "93.184.215.14", family: 4 }],
       "internal.test": [{ address: "10.1.2.3", family: 4 }],
-      "sneaky.test": [{ address: "93.184.215.14", family: 4 }, { address: "fd00::5", family: 6 }],
+      "sneaky.test": [
+        { address: "93.184.215.14", family: 4 },
+        { address: "fd00::5", family: 6 },
+      ],
       "loop.test": [{ address: "127.0.0.1", family: 4 }],
     };
     if (!answers[host]) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
@@ -110,7 +131,11 @@ describe("validateTargetUrl", () => {
     // One answer for both, so that subscribing cannot tell which internal names exist.
     const privately = await validateTargetUrl("https://internal.test/hook", { allowLoopback: false, resolve });
     const nowhere = await validateTargetUrl("https://nowhere.test/hook", { allowLoopback: false, resolve });
-    const stalled = await validateTargetUrl("https://slow.test/", { allowLoopback: false, resolve: () => new Promise(() => {}), timeoutMs: 20 });
+    const stalled = await validateTargetUrl("https://slow.test/", {
+      allowLoopback: false,
+      resolve: () => new Promise(() => {}),
+      timeoutMs: 20,
+    });
     expect(privately).toMatchObject({ ok: false, problem: { reason: "private_address" } });
     const words = (result: typeof privately, host: string) =>
       result.ok ? "" : result.problem.message.replace(host, "HOST");
@@ -128,7 +153,11 @@ describe("validateTargetUrl", () => {
     const refuse = async () => {
       throw new Error("must not resolve");
     };
-    expect(await validateTargetUrl("https://93.184.215.14/", { allowLoopback: false, resolve: refuse })).toMatchObject({ ok: true });
-    expect(await validateTargetUrl("http://localhost:3000/", { allowLoopback: true, resolve: refuse })).toMatchObject({ ok: true });
+    expect(await validateTargetUrl("https://93.184.215.14/", { allowLoopback: false, resolve: refuse })).toMatchObject({
+      ok: true,
+    });
+    expect(await validateTargetUrl("http://localhost:3000/", { allowLoopback: true, resolve: refuse })).toMatchObject({
+      ok: true,
+    });
   });
 });

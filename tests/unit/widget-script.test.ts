@@ -31,17 +31,43 @@ class FakeElement {
   title = "";
   src = "";
   contentWindow = { postMessage: () => {} };
-  constructor(readonly tag: string, private readonly world: World) {}
-  setAttribute(name: string, value: string) { this.attributes.set(name, String(value)); }
-  getAttribute(name: string) { return this.attributes.get(name) ?? null; }
-  hasAttribute(name: string) { return this.attributes.has(name); }
-  appendChild(child: FakeElement) { this.children.push(child); return child; }
-  insertBefore(child: FakeElement) { this.children.unshift(child); return child; }
-  addEventListener(type: string, listener: Listener) { this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]); }
-  attachShadow() { this.shadow = new FakeElement("#shadow", this.world); return this.shadow; }
-  focus() { this.world.focused = this; }
-  fire(type: string, event: Record<string, unknown> = {}) { for (const listener of this.listeners.get(type) ?? []) listener(event); }
-  all(): FakeElement[] { return [this, ...(this.shadow?.all() ?? []), ...this.children.flatMap((child) => child.all())]; }
+  constructor(
+    readonly tag: string,
+    private readonly world: World,
+  ) {}
+  setAttribute(name: string, value: string) {
+    this.attributes.set(name, String(value));
+  }
+  getAttribute(name: string) {
+    return this.attributes.get(name) ?? null;
+  }
+  hasAttribute(name: string) {
+    return this.attributes.has(name);
+  }
+  appendChild(child: FakeElement) {
+    this.children.push(child);
+    return child;
+  }
+  insertBefore(child: FakeElement) {
+    this.children.unshift(child);
+    return child;
+  }
+  addEventListener(type: string, listener: Listener) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  attachShadow() {
+    this.shadow = new FakeElement("#shadow", this.world);
+    return this.shadow;
+  }
+  focus() {
+    this.world.focused = this;
+  }
+  fire(type: string, event: Record<string, unknown> = {}) {
+    for (const listener of this.listeners.get(type) ?? []) listener(event);
+  }
+  all(): FakeElement[] {
+    return [this, ...(this.shadow?.all() ?? []), ...this.children.flatMap((child) => child.all())];
+  }
 }
 
 type World = { focused: FakeElement | null };
@@ -87,7 +113,7 @@ describe("widget.js", () => {
     expect(zlib.gzipSync(SOURCE, { level: 9 }).byteLength).toBeLessThan(10 * 1024);
   });
 
-  it("adds one launcher named \"Open chat\" however often it is included, and defines no globals", () => {
+  it('adds one launcher named "Open chat" however often it is included, and defines no globals', () => {
     const browser = page();
     browser.run();
     browser.run();
@@ -130,10 +156,18 @@ describe("widget.js", () => {
     const [frame] = browser.find((element) => element.tag === "iframe");
     const [panel] = browser.find((element) => element.getAttribute("role") === "dialog");
     const request = { data: { type: "chat-widget:close" } };
-    browser.windowListeners.fire("message", { ...request, source: frame!.contentWindow, origin: "https://evil.example" });
+    browser.windowListeners.fire("message", {
+      ...request,
+      source: frame!.contentWindow,
+      origin: "https://evil.example",
+    });
     browser.windowListeners.fire("message", { ...request, source: {}, origin: "https://chat.example.com" });
     expect(panel!.hidden).toBe(false);
-    browser.windowListeners.fire("message", { ...request, source: frame!.contentWindow, origin: "https://chat.example.com" });
+    browser.windowListeners.fire("message", {
+      ...request,
+      source: frame!.contentWindow,
+      origin: "https://chat.example.com",
+    });
     expect(panel!.hidden).toBe(true);
   });
 

@@ -5,21 +5,50 @@ import { zoneOffsetMinutes } from "@/lib/platform/format/zoned-time";
 /* The cached offsets of a zone agree with what Intl says at every instant, across DST changes. */
 
 function intlOffset(instant: Date, timeZone: string): number {
-  const format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
   const part = Object.fromEntries(format.formatToParts(instant).map((each) => [each.type, each.value]));
-  const wall = Date.UTC(Number(part.year), Number(part.month) - 1, Number(part.day), Number(part.hour), Number(part.minute), Number(part.second));
+  const wall = Date.UTC(
+    Number(part.year),
+    Number(part.month) - 1,
+    Number(part.day),
+    Number(part.hour),
+    Number(part.minute),
+    Number(part.second),
+  );
   return Math.round((wall - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
 }
 
-const ZONES = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham", "Africa/Casablanca", "America/Santiago", "Asia/Kolkata", "UTC"];
+const ZONES = [
+  "Europe/Berlin",
+  "America/New_York",
+  "Australia/Lord_Howe",
+  "Pacific/Chatham",
+  "Africa/Casablanca",
+  "America/Santiago",
+  "Asia/Kolkata",
+  "UTC",
+];
 
 describe("zone offsets", () => {
   it("agree with Intl at random instants from 1700 to 2300", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: Date.UTC(1700, 0, 1), max: Date.UTC(2300, 0, 1) }), (zone, ms) => {
-        const instant = new Date(ms);
-        expect(zoneOffsetMinutes(instant, zone)).toBe(intlOffset(instant, zone));
-      }),
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.integer({ min: Date.UTC(1700, 0, 1), max: Date.UTC(2300, 0, 1) }),
+        (zone, ms) => {
+          const instant = new Date(ms);
+          expect(zoneOffsetMinutes(instant, zone)).toBe(intlOffset(instant, zone));
+        },
+      ),
       { numRuns: 3_000 },
     );
   });
@@ -36,7 +65,10 @@ describe("zone offsets", () => {
     const started = performance.now();
     for (let index = 0; index < 20_000; index++) {
       const year = 1 + ((index * 7919) % 9999);
-      zoneOffsetMinutes(new Date(Date.UTC(2000, index % 12, 1 + (index % 28)) + (year - 2000) * 365.2425 * 86_400_000), "Europe/Berlin");
+      zoneOffsetMinutes(
+        new Date(Date.UTC(2000, index % 12, 1 + (index % 28)) + (year - 2000) * 365.2425 * 86_400_000),
+        "Europe/Berlin",
+      );
     }
     expect(performance.now() - started).toBeLessThan(2_000);
   });

@@ -15,7 +15,8 @@ const signInInput = z
 export const signInAction = defineAction({ role: "public", input: signInInput }, async (input) => {
   const result = await checkCredentials(input.email, input.password, await clientIp());
   if (!result.ok) {
-    if (result.reason === "throttled") return fail(`Too many failed attempts. Try again in ${result.retryAfterSeconds} seconds.`);
+    if (result.reason === "throttled")
+      return fail(`Too many failed attempts. Try again in ${result.retryAfterSeconds} seconds.`);
     // One message for unknown email and wrong password, so neither can be probed.
     return fail("The email or password is incorrect.");
   }

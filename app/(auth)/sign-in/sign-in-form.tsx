@@ -15,7 +15,16 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   return (
     <form action={action} className="space-y-5" noValidate>
       <input type="hidden" name="callbackUrl" value={callbackUrl ?? ""} />
-      <Field label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} required autoFocus />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        required
+        autoFocus
+      />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       <FormAlert>{formError(state)}</FormAlert>
       <Button type="submit" className="w-full" disabled={pending}>
@@ -23,7 +32,10 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
       </Button>
       <p className="text-center text-sm text-zinc-600">
         New here?{" "}
-        <Link href={callbackUrl ? `/sign-up?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/sign-up"} className="font-medium text-indigo-600 hover:text-indigo-500">
+        <Link
+          href={callbackUrl ? `/sign-up?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/sign-up"}
+          className="font-medium text-indigo-600 hover:text-indigo-500"
+        >
           Create an account
         </Link>
       </p>

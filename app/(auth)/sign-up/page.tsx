@@ -11,7 +11,9 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1 className="text-xl font-semibold tracking-tight text-zinc-900">Create your account</h1>
-      <p className="mt-1 mb-6 text-sm text-zinc-600">Connect automation tools and push events from your CRM in minutes.</p>
+      <p className="mt-1 mb-6 text-sm text-zinc-600">
+        Connect automation tools and push events from your CRM in minutes.
+      </p>
       <SignUpForm callbackUrl={callbackUrl} />
     </>
   );

@@ -25,8 +25,26 @@ export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
     <form action={action} className="space-y-5" noValidate>
       <input type="hidden" name="callbackUrl" value={callbackUrl ?? ""} />
       <input type="hidden" name="timezone" value={timezone} />
-      <Field label="Name" name="name" autoComplete="name" value={name} onChange={(event) => setName(event.target.value)} error={errors.name} required autoFocus />
-      <Field label="Email" name="email" type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} error={errors.email} required />
+      <Field
+        label="Name"
+        name="name"
+        autoComplete="name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={errors.name}
+        required
+        autoFocus
+      />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        error={errors.email}
+        required
+      />
       <Field
         label="Password"
         name="password"
@@ -44,7 +62,10 @@ export function SignUpForm({ callbackUrl }: { callbackUrl?: string }) {
       </Button>
       <p className="text-center text-sm text-zinc-600">
         Already have an account?{" "}
-        <Link href={callbackUrl ? `/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/sign-in"} className="font-medium text-indigo-600 hover:text-indigo-500">
+        <Link
+          href={callbackUrl ? `/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}` : "/sign-in"}
+          className="font-medium text-indigo-600 hover:text-indigo-500"
+        >
           Sign in
         </Link>
       </p>

@@ -1,6 +1,18 @@
 "use client";
 
-import { CalendarDays, KeyRound, Kanban, MessageSquareText, MessagesSquare, ReceiptText, Rss, ScrollText, Send, Users, Webhook } from "lucide-react";
+import {
+  CalendarDays,
+  KeyRound,
+  Kanban,
+  MessageSquareText,
+  MessagesSquare,
+  ReceiptText,
+  Rss,
+  ScrollText,
+  Send,
+  Users,
+  Webhook,
+} from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useId } from "react";
@@ -55,7 +67,8 @@ export function NavLinks({ onNavigate, counts = {} }: { onNavigate?: () => void;
               // A lead's (or a subscription's) own page keeps its list marked as the current section.
               const active =
                 pathname === href ||
-                ((href === "/leads" || href === "/settings/webhooks" || href === "/conversations") && pathname.startsWith(`${href}/`)) ||
+                ((href === "/leads" || href === "/settings/webhooks" || href === "/conversations") &&
+                  pathname.startsWith(`${href}/`)) ||
                 // An event's page (its id) keeps All Events marked; the Events group's other pages are links of their own.
                 (href === "/knowledge/events" && /^\/knowledge\/events\/[0-9a-f-]{36}$/.test(pathname));
               const count = counts[href] ?? 0;
@@ -92,7 +105,10 @@ export function NavLinks({ onNavigate, counts = {} }: { onNavigate?: () => void;
 function NavCount({ id, count }: { id: string; count: number }) {
   return (
     <>
-      <span aria-hidden className="ml-auto rounded-full bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-800 tabular-nums">
+      <span
+        aria-hidden
+        className="ml-auto rounded-full bg-amber-100 px-1.5 py-0.5 text-xs font-semibold text-amber-800 tabular-nums"
+      >
         {count > 99 ? "99+" : count}
       </span>
       <span id={id} hidden>

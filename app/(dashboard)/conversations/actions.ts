@@ -36,23 +36,29 @@ const revalidate = (id: string) => {
   revalidatePath(`/conversations/${id}`);
 };
 
-export const replyToConversationAction = defineAction({ role: "manager", input: conversation.extend({ text: z.unknown() }) }, async ({ conversationId, text }, { account, user }) => {
-  const checked = checkMessageText(text);
-  if (!checked.ok) return fail(checked.problem.message, { text: checked.problem.message });
-  // The visitor sees the agent's name above the reply.
-  const authorName = [...(user.name.trim() || user.email)].slice(0, MAX_AUTHOR_NAME_LENGTH).join("");
-  const result = await agentReply(account.id, conversationId, { text: checked.text, authorName });
-  if (!result.ok) return fail(result.code === "not_found" ? NOT_FOUND : REFUSED[result.status]);
-  revalidate(conversationId);
-  return ok<{ message: MessageView }>({ message: messageView(result.message, account.timezone) });
-});
+export const replyToConversationAction = defineAction(
+  { role: "manager", input: conversation.extend({ text: z.unknown() }) },
+  async ({ conversationId, text }, { account, user }) => {
+    const checked = checkMessageText(text);
+    if (!checked.ok) return fail(checked.problem.message, { text: checked.problem.message });
+    // The visitor sees the agent's name above the reply.
+    const authorName = [...(user.name.trim() || user.email)].slice(0, MAX_AUTHOR_NAME_LENGTH).join("");
+    const result = await agentReply(account.id, conversationId, { text: checked.text, authorName });
+    if (!result.ok) return fail(result.code === "not_found" ? NOT_FOUND : REFUSED[result.status]);
+    revalidate(conversationId);
+    return ok<{ message: MessageView }>({ message: messageView(result.message, account.timezone) });
+  },
+);
 
-export const closeConversationAction = defineAction({ role: "manager", input: conversation }, async ({ conversationId }, { account, user }) => {
-  const result = await closeConversation(account.id, conversationId, "agent", { auditUserId: user.id });
-  if (!result.ok) return fail(NOT_FOUND);
-  revalidate(conversationId);
-  return ok({ message: result.changed ? "Conversation closed." : "This conversation was already closed." });
-});
+export const closeConversationAction = defineAction(
+  { role: "manager", input: conversation },
+  async ({ conversationId }, { account, user }) => {
+    const result = await closeConversation(account.id, conversationId, "agent", { auditUserId: user.id });
+    if (!result.ok) return fail(NOT_FOUND);
+    revalidate(conversationId);
+    return ok({ message: result.changed ? "Conversation closed." : "This conversation was already closed." });
+  },
+);
 
 /*
  * "Link to lead": the agent's word that the visitor who left an existing lead's email is that person.
@@ -60,7 +66,10 @@ export const closeConversationAction = defineAction({ role: "manager", input: co
  * conversation_id and announces lead.updated); audited by the domain.
  */
 export const linkConversationToLeadAction = defineAction(
-  { role: "manager", input: conversation.extend({ leadId: z.string().refine((id) => isPublicId(id, "lead"), "Not a lead id.") }) },
+  {
+    role: "manager",
+    input: conversation.extend({ leadId: z.string().refine((id) => isPublicId(id, "lead"), "Not a lead id.") }),
+  },
   async ({ conversationId, leadId }, { account, user }) => {
     const result = await linkClaimedLead(account.id, conversationId, leadId, user.id);
     if (!result.ok) return fail(result.code === "not_found" ? NOT_FOUND : NO_MATCHING_LEAD);

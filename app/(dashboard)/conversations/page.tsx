@@ -22,7 +22,8 @@ const REFRESH_MS = 4_000;
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-const tabHref = (tab: InboxTab, cursor?: string) => `/conversations?tab=${tab.key}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+const tabHref = (tab: InboxTab, cursor?: string) =>
+  `/conversations?tab=${tab.key}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
 
 export default async function ConversationsPage({ searchParams }: Props) {
   const context = await requireSession();
@@ -33,7 +34,10 @@ export default async function ConversationsPage({ searchParams }: Props) {
   // A page link this inbox did not issue (stale, or edited by hand) shows the newest page, and says so.
   const staleLink = !isInboxCursor(given);
   const cursor = staleLink ? null : given;
-  const [page, needing] = await Promise.all([listInbox(account.id, { status: tab.status, cursor, limit: PAGE_SIZE }), countNeedingPerson(account.id)]);
+  const [page, needing] = await Promise.all([
+    listInbox(account.id, { status: tab.status, cursor, limit: PAGE_SIZE }),
+    countNeedingPerson(account.id),
+  ]);
   const now = new Date();
   const rows = page.data.map((item) => inboxRow(item, account.timezone, now));
 
@@ -41,22 +45,31 @@ export default async function ConversationsPage({ searchParams }: Props) {
     key: each.key,
     label: each.label,
     href: tabHref(each),
-    ...(each.status === "handoff_requested" && needing > 0 ? { count: needing, countDescription: `${needing} waiting` } : {}),
+    ...(each.status === "handoff_requested" && needing > 0
+      ? { count: needing, countDescription: `${needing} waiting` }
+      : {}),
   }));
 
   return (
     <>
-      <PageHeader title="Conversations" description="Chats of visitors with your assistant. When a visitor asks for a person, the conversation waits here for your team." />
+      <PageHeader
+        title="Conversations"
+        description="Chats of visitors with your assistant. When a visitor asks for a person, the conversation waits here for your team."
+      />
       <AutoRefresh intervalMs={REFRESH_MS} />
       {canManage(context) ? null : (
         <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
           <Info className="size-4 shrink-0 text-zinc-500" aria-hidden />
-          You can read this account&apos;s conversations. Only owners and admins can reply to visitors or close conversations.
+          You can read this account&apos;s conversations. Only owners and admins can reply to visitors or close
+          conversations.
         </p>
       )}
       <InboxTabs tabs={tabs} current={tab.key} label="Conversations by status" />
       {staleLink ? (
-        <p role="status" className="mt-4 flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <p
+          role="status"
+          className="mt-4 flex items-center gap-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
           <Info className="size-4 shrink-0 text-amber-600" aria-hidden />
           That page link is out of date or was changed, so the newest conversations are shown.
         </p>
@@ -104,8 +117,17 @@ function inboxRow(item: InboxItem, timezone: string, now: Date): InboxRow {
     leadExists: matchingLead !== null,
     status: conversation.status,
     topic: firstQuestion?.text ?? null,
-    latest: latest ? { by: latest.author === "visitor" ? visitor : latest.authorName || EXCERPT_AUTHOR[latest.author], text: latest.text } : null,
-    when: { relative: relativeTime(conversation.lastMessageAt, now), full: formatDateTime(conversation.lastMessageAt, timezone), iso: conversation.lastMessageAt.toISOString() },
+    latest: latest
+      ? {
+          by: latest.author === "visitor" ? visitor : latest.authorName || EXCERPT_AUTHOR[latest.author],
+          text: latest.text,
+        }
+      : null,
+    when: {
+      relative: relativeTime(conversation.lastMessageAt, now),
+      full: formatDateTime(conversation.lastMessageAt, timezone),
+      iso: conversation.lastMessageAt.toISOString(),
+    },
     page: pageLabel(conversation.pageUrl),
   };
 }

@@ -22,7 +22,8 @@ export const INBOX_TABS: readonly InboxTab[] = [
 export const INBOX_PANEL_ID = "inbox-panel";
 export const tabId = (key: string) => `inbox-tab-${key}`;
 
-export const inboxTab = (key: string | undefined): InboxTab => INBOX_TABS.find((tab) => tab.key === key) ?? INBOX_TABS[0];
+export const inboxTab = (key: string | undefined): InboxTab =>
+  INBOX_TABS.find((tab) => tab.key === key) ?? INBOX_TABS[0];
 
 export const STATUS_BADGES: Record<ConversationStatus, { label: string; tone: BadgeTone }> = {
   handoff_requested: { label: "Needs a person", tone: "amber" },
@@ -45,8 +46,11 @@ export const UNVERIFIED_BADGE = {
  * The visitor as the inbox names them: what they told us, else where they were ("Visitor from /pricing")
  * and the end of the conversation's id, so two anonymous visitors on the same page read apart.
  */
-export function visitorLabel(conversation: Pick<Conversation, "id" | "visitorName" | "visitorEmail" | "pageUrl">): string {
-  if (conversation.visitorName || conversation.visitorEmail) return (conversation.visitorName || conversation.visitorEmail)!;
+export function visitorLabel(
+  conversation: Pick<Conversation, "id" | "visitorName" | "visitorEmail" | "pageUrl">,
+): string {
+  if (conversation.visitorName || conversation.visitorEmail)
+    return (conversation.visitorName || conversation.visitorEmail)!;
   const short = conversation.id.slice(-4);
   const path = pagePath(conversation.pageUrl);
   return path ? `Visitor from ${path} · ${short}` : `Visitor · ${short}`;
@@ -74,7 +78,12 @@ export type MessageView = {
   iso: string;
 };
 
-const AUTHOR_FALLBACK: Record<MessageAuthor, string> = { visitor: "Visitor", assistant: "Assistant", agent: "Team", system: "" };
+const AUTHOR_FALLBACK: Record<MessageAuthor, string> = {
+  visitor: "Visitor",
+  assistant: "Assistant",
+  agent: "Team",
+  system: "",
+};
 
 export function messageView(message: Message, timezone: string): MessageView {
   return {

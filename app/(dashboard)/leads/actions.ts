@@ -17,16 +17,34 @@ import { parseWith, type FieldError } from "@/lib/api/validation";
  * the lead rules are lib/leads' schemas and domain functions, the same the public API runs.
  */
 
-const leadContext = ({ account, user }: SessionContext): LeadContext => ({ accountId: account.id, actor: { type: "user", userId: user.id } });
+const leadContext = ({ account, user }: SessionContext): LeadContext => ({
+  accountId: account.id,
+  actor: { type: "user", userId: user.id },
+});
 
 const EDITABLE = ["name", "email", "phone", "company", "notes"] as const;
 const text = z.string().default("");
-const leadForm = z.object({ leadId: z.string().optional(), name: text, email: text, phone: text, company: text, notes: text, stage: z.string().optional() });
+const leadForm = z.object({
+  leadId: z.string().optional(),
+  name: text,
+  email: text,
+  phone: text,
+  company: text,
+  notes: text,
+  stage: z.string().optional(),
+});
 
-const DASHBOARD_MESSAGES: Record<string, string> = { [AT_LEAST_ONE]: "Enter at least a name, an email or a phone number." };
+const DASHBOARD_MESSAGES: Record<string, string> = {
+  [AT_LEAST_ONE]: "Enter at least a name, an email or a phone number.",
+};
 
 function fieldFailure(details: FieldError[]) {
-  return fail(CHECK_FIELDS, Object.fromEntries(details.map((detail) => [detail.field.split(".")[0], DASHBOARD_MESSAGES[detail.message] ?? detail.message])));
+  return fail(
+    CHECK_FIELDS,
+    Object.fromEntries(
+      details.map((detail) => [detail.field.split(".")[0], DASHBOARD_MESSAGES[detail.message] ?? detail.message]),
+    ),
+  );
 }
 
 function writeFailure(result: Exclude<LeadWriteResult, { ok: true }>) {
@@ -46,7 +64,10 @@ function revalidateLeads(id?: string) {
 }
 
 export const createLeadAction = defineAction({ role: "manager", input: leadForm }, async (values, context) => {
-  const parsed = parseWith(createLeadSchema, { ...Object.fromEntries(EDITABLE.map((field) => [field, values[field]])), stage: values.stage || null });
+  const parsed = parseWith(createLeadSchema, {
+    ...Object.fromEntries(EDITABLE.map((field) => [field, values[field]])),
+    stage: values.stage || null,
+  });
   if (!parsed.ok) return fieldFailure(parsed.details);
   const result = await createLead(leadContext(context), parsed.value);
   if (!result.ok) return writeFailure(result);
@@ -54,27 +75,37 @@ export const createLeadAction = defineAction({ role: "manager", input: leadForm 
   return ok({ id: result.lead.id, message: "Lead created." });
 });
 
-export const updateLeadAction = defineAction({ role: "manager", input: leadForm.extend({ leadId: z.string() }) }, async (values, context) => {
-  // Only the form's fields: a cleared field is sent as "" and clears the value.
-  const parsed = parseWith(updateLeadSchema, Object.fromEntries(EDITABLE.map((field) => [field, values[field]])));
-  if (!parsed.ok) return fieldFailure(parsed.details);
-  const result = await updateLead(leadContext(context), values.leadId, parsed.value);
-  if (!result.ok) return writeFailure(result);
-  revalidateLeads(values.leadId);
-  return ok({ id: result.lead.id, message: "Lead saved." });
-});
+export const updateLeadAction = defineAction(
+  { role: "manager", input: leadForm.extend({ leadId: z.string() }) },
+  async (values, context) => {
+    // Only the form's fields: a cleared field is sent as "" and clears the value.
+    const parsed = parseWith(updateLeadSchema, Object.fromEntries(EDITABLE.map((field) => [field, values[field]])));
+    if (!parsed.ok) return fieldFailure(parsed.details);
+    const result = await updateLead(leadContext(context), values.leadId, parsed.value);
+    if (!result.ok) return writeFailure(result);
+    revalidateLeads(values.leadId);
+    return ok({ id: result.lead.id, message: "Lead saved." });
+  },
+);
 
-export const changeLeadStageAction = defineAction({ role: "manager", input: z.object({ leadId: z.string(), stage: z.string().min(1) }) }, async ({ leadId, stage }, context) => {
-  const result = await changeLeadStage(leadContext(context), leadId, stage);
-  if (!result.ok) return result.code === "invalid" ? fail("That stage no longer exists. Reload the page.") : writeFailure(result);
-  revalidateLeads(leadId);
-  return ok({ id: result.lead.id, stage: result.lead.stage });
-});
+export const changeLeadStageAction = defineAction(
+  { role: "manager", input: z.object({ leadId: z.string(), stage: z.string().min(1) }) },
+  async ({ leadId, stage }, context) => {
+    const result = await changeLeadStage(leadContext(context), leadId, stage);
+    if (!result.ok)
+      return result.code === "invalid" ? fail("That stage no longer exists. Reload the page.") : writeFailure(result);
+    revalidateLeads(leadId);
+    return ok({ id: result.lead.id, stage: result.lead.stage });
+  },
+);
 
-export const deleteLeadAction = defineAction({ role: "manager", input: z.object({ leadId: z.string() }) }, async ({ leadId }, context) => {
-  const result = await deleteLead(leadContext(context), leadId);
-  if (!result.ok) return fail("This lead no longer exists.");
-  // No revalidation: it would re-render the lead's page, now a 404, before the client leaves for /leads
-  // (a dynamic page, fetched fresh on that navigation).
-  return ok({ message: `Deleted “${result.name}”.` });
-});
+export const deleteLeadAction = defineAction(
+  { role: "manager", input: z.object({ leadId: z.string() }) },
+  async ({ leadId }, context) => {
+    const result = await deleteLead(leadContext(context), leadId);
+    if (!result.ok) return fail("This lead no longer exists.");
+    // No revalidation: it would re-render the lead's page, now a 404, before the client leaves for /leads
+    // (a dynamic page, fetched fresh on that navigation).
+    return ok({ message: `Deleted “${result.name}”.` });
+  },
+);

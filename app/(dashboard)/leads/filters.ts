@@ -19,7 +19,10 @@ export function leadParams(raw: Record<string, string | string[] | undefined>): 
 }
 
 /** The parameters with the search and stage filter left out when either is refused, and the notice saying so. */
-export function checkedLeadParams(raw: Record<string, string | string[] | undefined>): { params: LeadSearchParams; notice: string | null } {
+export function checkedLeadParams(raw: Record<string, string | string[] | undefined>): {
+  params: LeadSearchParams;
+  notice: string | null;
+} {
   const params = leadParams(raw);
   const { problems } = readLeadFilters(params);
   if (problems.length === 0) return { params, notice: null };
@@ -29,9 +32,17 @@ export function checkedLeadParams(raw: Record<string, string | string[] | undefi
 export const hasFilters = (params: LeadSearchParams) => Boolean(params.q || params.stage);
 
 /** A link to this page with some parameters changed (undefined removes one); paging resets unless set. */
-export function leadsHref(params: LeadSearchParams, changes: Partial<Record<keyof LeadSearchParams, string | null>>): string {
+export function leadsHref(
+  params: LeadSearchParams,
+  changes: Partial<Record<keyof LeadSearchParams, string | null>>,
+): string {
   const next = new URLSearchParams();
-  const merged: Record<string, string | null | undefined> = { ...params, cursor: undefined, dir: undefined, ...changes };
+  const merged: Record<string, string | null | undefined> = {
+    ...params,
+    cursor: undefined,
+    dir: undefined,
+    ...changes,
+  };
   for (const key of ["view", "q", "stage", "cursor", "dir"]) {
     const value = merged[key];
     if (value) next.set(key, value);

@@ -81,18 +81,29 @@ export default async function LeadsPage({ searchParams }: Props) {
           }
         >
           <p>
-            Leads arrive when visitors leave their contact details in the chat, or when a CRM or automation tool creates them through the API with a{" "}
-            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs">write:leads</code> key. You can also add them by hand or import a CSV file.
+            Leads arrive when visitors leave their contact details in the chat, or when a CRM or automation tool creates
+            them through the API with a{" "}
+            <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs">write:leads</code> key. You can also add
+            them by hand or import a CSV file.
           </p>
         </EmptyState>
       </>
     );
   }
 
-  const toggle = <ViewToggle current={view} tableHref={leadsHref(params, { view: null })} boardHref={leadsHref(params, { view: "board", q: null, stage: null })} />;
+  const toggle = (
+    <ViewToggle
+      current={view}
+      tableHref={leadsHref(params, { view: null })}
+      boardHref={leadsHref(params, { view: "board", q: null, stage: null })}
+    />
+  );
 
   if (view === "board") {
-    const [board, counts] = await Promise.all([readBoard(account.id, BOARD_PER_STAGE), stageLeadCounts(account.id, COUNT_CAP)]);
+    const [board, counts] = await Promise.all([
+      readBoard(account.id, BOARD_PER_STAGE),
+      stageLeadCounts(account.id, COUNT_CAP),
+    ]);
     const columns: BoardColumnView[] = board.map((column) => ({
       key: column.key,
       label: column.label,
@@ -107,7 +118,8 @@ export default async function LeadsPage({ searchParams }: Props) {
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
           {toggle}
           <p className="text-xs text-zinc-500">
-            {manager ? "Drag a card to another column, or use its move button. " : ""}Each column shows its {BOARD_PER_STAGE} newest leads.
+            {manager ? "Drag a card to another column, or use its move button. " : ""}Each column shows its{" "}
+            {BOARD_PER_STAGE} newest leads.
           </p>
         </div>
         <LeadsBoard columns={columns} canManage={manager} countCap={COUNT_CAP} />
@@ -115,7 +127,13 @@ export default async function LeadsPage({ searchParams }: Props) {
     );
   }
 
-  const page = await listLeadsTable(account.id, { q: params.q, stage: params.stage, cursor: params.cursor, dir: params.dir === "prev" ? "prev" : "next", limit: PAGE_SIZE });
+  const page = await listLeadsTable(account.id, {
+    q: params.q,
+    stage: params.stage,
+    cursor: params.cursor,
+    dir: params.dir === "prev" ? "prev" : "next",
+    limit: PAGE_SIZE,
+  });
   return (
     <>
       {header}
@@ -133,14 +151,28 @@ export default async function LeadsPage({ searchParams }: Props) {
             {notice}
           </p>
         ) : null}
-        <LeadsTable rows={page.leads.map((lead) => leadCardView(lead, account.timezone))} stages={stageOptions} emptyMessage="No leads match your search and filter." />
+        <LeadsTable
+          rows={page.leads.map((lead) => leadCardView(lead, account.timezone))}
+          stages={stageOptions}
+          emptyMessage="No leads match your search and filter."
+        />
         <PageLinks params={params} prev={page.prevCursor} next={page.nextCursor} timezone={account.timezone} />
       </div>
     </>
   );
 }
 
-function PageLinks({ params, prev, next, timezone }: { params: LeadSearchParams; prev: string | null; next: string | null; timezone: string }) {
+function PageLinks({
+  params,
+  prev,
+  next,
+  timezone,
+}: {
+  params: LeadSearchParams;
+  prev: string | null;
+  next: string | null;
+  timezone: string;
+}) {
   const link = (cursor: string | null, dir: "prev" | "next", children: React.ReactNode) => (
     <Link
       href={cursor ? leadsHref(params, { cursor, dir }) : leadsHref(params, {})}

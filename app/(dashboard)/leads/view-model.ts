@@ -36,4 +36,10 @@ export function leadCardView(lead: Lead, timezone: string): LeadCardView {
 }
 
 /** For the lead form's maxLength attributes (server components pass it down). */
-export const LEAD_FORM_LIMITS = { name: LEAD_LIMITS.name, email: LEAD_LIMITS.email, phone: LEAD_LIMITS.phone, company: LEAD_LIMITS.company, notes: LEAD_LIMITS.notes };
+export const LEAD_FORM_LIMITS = {
+  name: LEAD_LIMITS.name,
+  email: LEAD_LIMITS.email,
+  phone: LEAD_LIMITS.phone,
+  company: LEAD_LIMITS.company,
+  notes: LEAD_LIMITS.notes,
+};

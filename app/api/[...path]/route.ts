@@ -4,4 +4,12 @@ import { apiNotFoundResponse } from "@/lib/platform/http/api-error";
 export const dynamic = "force-dynamic";
 
 const notFound = () => apiNotFoundResponse();
-export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
+export {
+  notFound as GET,
+  notFound as HEAD,
+  notFound as POST,
+  notFound as PUT,
+  notFound as PATCH,
+  notFound as DELETE,
+  notFound as OPTIONS,
+};

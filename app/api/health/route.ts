@@ -7,6 +7,9 @@ export async function GET() {
     await db.pool.query("SELECT 1");
     return Response.json({ ok: true, db: true }, { headers: { "Cache-Control": "no-store" } });
   } catch {
-    return Response.json({ ok: false, db: false }, { status: 503, headers: { "Cache-Control": "no-store", "Retry-After": "5" } });
+    return Response.json(
+      { ok: false, db: false },
+      { status: 503, headers: { "Cache-Control": "no-store", "Retry-After": "5" } },
+    );
   }
 }

@@ -10,13 +10,19 @@ import { ChatWindow } from "./_components/chat-window";
  * once the visitor writes. Which sites may frame it is decided in proxy.ts.
  */
 
-type Props = { params: Promise<{ widgetId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ widgetId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const widget = await findWidget((await params).widgetId);
-  return { title: widget ? `Chat with ${widget.assistantName}` : "Chat not found", robots: { index: false, follow: false } };
+  return {
+    title: widget ? `Chat with ${widget.assistantName}` : "Chat not found",
+    robots: { index: false, follow: false },
+  };
 }
 
 export default async function ChatPage({ params, searchParams }: Props) {

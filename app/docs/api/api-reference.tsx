@@ -9,10 +9,13 @@ import "@scalar/api-reference-react/style.css";
  * localhost), the "open in API client" and "test request" buttons, the download menu and the developer
  * toolbar. Scalar mounts a Vue app in the browser, so it is rendered on the client only.
  */
-const ApiReferenceReact = dynamic(() => import("@scalar/api-reference-react").then((scalar) => scalar.ApiReferenceReact), {
-  ssr: false,
-  loading: () => <p className="p-6 text-sm text-zinc-500">Loading the API reference…</p>,
-});
+const ApiReferenceReact = dynamic(
+  () => import("@scalar/api-reference-react").then((scalar) => scalar.ApiReferenceReact),
+  {
+    ssr: false,
+    loading: () => <p className="p-6 text-sm text-zinc-500">Loading the API reference…</p>,
+  },
+);
 
 export function ApiReference({ document }: { document: object }) {
   return (

@@ -3,7 +3,10 @@ import { openApiDocument } from "@/lib/openapi/document";
 import { OPENAPI_PATH } from "@/lib/openapi/reference";
 import { ApiReference } from "./api-reference";
 
-export const metadata: Metadata = { title: "API reference", description: "The public API and the Events Webhook, with every status and error code." };
+export const metadata: Metadata = {
+  title: "API reference",
+  description: "The public API and the Events Webhook, with every status and error code.",
+};
 
 /*
  * Public (no session): the reference an integrator reads before having a key. The document is handed to

@@ -1,6 +1,6 @@
-'use strict';
+"use strict";
 
-const { parseBaseUrl } = require('./base-url');
+const { parseBaseUrl } = require("./base-url");
 
 /*
  * How the integration talks to the app's public API: the base URL from the connection, the bearer key
@@ -28,7 +28,7 @@ const addApiKey = (request, z, bundle) => {
 const apiErrorOf = (response) => {
   try {
     const body = response.data !== undefined ? response.data : JSON.parse(response.content);
-    return body && typeof body.error === 'object' && body.error ? body.error : null;
+    return body && typeof body.error === "object" && body.error ? body.error : null;
   } catch {
     return null;
   }
@@ -36,7 +36,7 @@ const apiErrorOf = (response) => {
 
 /** Seconds from Retry-After (delta-seconds or an HTTP date), or null when absent or unreadable. */
 const retryAfterSeconds = (response) => {
-  const header = response.headers && response.headers.get('retry-after');
+  const header = response.headers && response.headers.get("retry-after");
   if (!header) return null;
   if (/^\d+$/.test(header.trim())) return Number(header.trim());
   const date = Date.parse(header);
@@ -57,9 +57,11 @@ const throwApiError = (z, response) => {
   }
   const details = error && Array.isArray(error.details) ? error.details : [];
   const fields = details
-    .map((detail) => (detail && detail.field ? `${detail.field}: ${detail.message || detail.reason || 'invalid'}` : null))
+    .map((detail) =>
+      detail && detail.field ? `${detail.field}: ${detail.message || detail.reason || "invalid"}` : null,
+    )
     .filter(Boolean);
-  throw new z.errors.Error(fields.length ? `${message} (${fields.join('; ')})` : message, code, response.status);
+  throw new z.errors.Error(fields.length ? `${message} (${fields.join("; ")})` : message, code, response.status);
 };
 
 /**

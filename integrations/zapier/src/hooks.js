@@ -1,7 +1,7 @@
-'use strict';
+"use strict";
 
-const { apiUrl, throwApiError } = require('./api');
-const { verifyNotification } = require('./signature');
+const { apiUrl, throwApiError } = require("./api");
+const { verifyNotification } = require("./signature");
 
 /*
  * REST-hook plumbing shared by the triggers: subscribe and unsubscribe through /api/public/webhooks
@@ -14,8 +14,8 @@ const LIST_LIMIT = 25;
 /** POST /api/public/webhooks with Zapier's target URL; what it returns becomes bundle.subscribeData. */
 const subscribe = (eventTypes, description) => async (z, bundle) => {
   const response = await z.request({
-    url: apiUrl(bundle, '/webhooks'),
-    method: 'POST',
+    url: apiUrl(bundle, "/webhooks"),
+    method: "POST",
     body: { url: bundle.targetUrl, event_types: eventTypes, description },
   });
   // Zapier keeps what this returns as bundle.subscribeData, secret included: perform verifies with it.
@@ -28,7 +28,7 @@ const unsubscribe = async (z, bundle) => {
   if (!id) return {};
   const response = await z.request({
     url: apiUrl(bundle, `/webhooks/${encodeURIComponent(id)}`),
-    method: 'DELETE',
+    method: "DELETE",
     skipThrowForStatus: true,
   });
   if (response.status >= 400 && response.status !== 404) throwApiError(z, response);
@@ -38,7 +38,7 @@ const unsubscribe = async (z, bundle) => {
 /** The object of one notification, with an `id` for Zapier's de-duplication. */
 const objectOf = (notification) => {
   const data = notification && notification.data;
-  if (!data || typeof data !== 'object') return null;
+  if (!data || typeof data !== "object") return null;
   return data.id ? data : { ...data, id: notification.id };
 };
 
@@ -51,9 +51,9 @@ const perform = async (z, bundle) => {
   const secret = bundle.subscribeData && bundle.subscribeData.secret;
   if (!secret) {
     throw new z.errors.Error(
-      'This Zap subscribed before the integration kept the signing secret, so it cannot tell a real notification ' +
-        'from a forged one. Turn the Zap off and on again to subscribe anew.',
-      'resubscribe_required',
+      "This Zap subscribed before the integration kept the signing secret, so it cannot tell a real notification " +
+        "from a forged one. Turn the Zap off and on again to subscribe anew.",
+      "resubscribe_required",
       401,
     );
   }
@@ -66,7 +66,7 @@ const perform = async (z, bundle) => {
   try {
     notification = JSON.parse(rawRequest.content);
   } catch {
-    throw new z.errors.HaltedError('Refused a notification whose body is not JSON.');
+    throw new z.errors.HaltedError("Refused a notification whose body is not JSON.");
   }
   const object = objectOf(notification);
   return object ? [object] : [];
@@ -79,7 +79,7 @@ const perform = async (z, bundle) => {
 const listNotifications = (eventTypes) => async (z, bundle) => {
   const pages = await Promise.all(
     eventTypes.map((type) =>
-      z.request({ url: apiUrl(bundle, '/webhook-events'), method: 'GET', params: { type, limit: LIST_LIMIT } }),
+      z.request({ url: apiUrl(bundle, "/webhook-events"), method: "GET", params: { type, limit: LIST_LIMIT } }),
     ),
   );
   const notifications = pages.flatMap((response) => response.data.data);
@@ -89,7 +89,7 @@ const listNotifications = (eventTypes) => async (z, bundle) => {
 
 /** The newest leads (GET /api/public/leads, newest first by default). */
 const listLeads = async (z, bundle) => {
-  const response = await z.request({ url: apiUrl(bundle, '/leads'), method: 'GET', params: { limit: LIST_LIMIT } });
+  const response = await z.request({ url: apiUrl(bundle, "/leads"), method: "GET", params: { limit: LIST_LIMIT } });
   return response.data.data;
 };
 
@@ -98,7 +98,11 @@ const listLeads = async (z, bundle) => {
  * for a conversation waiting for a person, that is the newest request first.
  */
 const listConversations = (status) => async (z, bundle) => {
-  const response = await z.request({ url: apiUrl(bundle, '/conversations'), method: 'GET', params: { status, limit: LIST_LIMIT } });
+  const response = await z.request({
+    url: apiUrl(bundle, "/conversations"),
+    method: "GET",
+    params: { status, limit: LIST_LIMIT },
+  });
   return response.data.data;
 };
 

@@ -1,6 +1,6 @@
-'use strict';
+"use strict";
 
-const crypto = require('node:crypto');
+const crypto = require("node:crypto");
 
 /*
  * Verifies a delivered notification as Standard Webhooks does (docs/outbound-webhooks.md, "Verifying
@@ -11,7 +11,7 @@ const crypto = require('node:crypto');
  */
 
 const TOLERANCE_SECONDS = 5 * 60;
-const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = "whsec_";
 
 /** A header of the delivered request: Zapier hands them over as "Http-Webhook-Id"; plain names also work. */
 const headerOf = (headers, name) => {
@@ -24,14 +24,14 @@ const headerOf = (headers, name) => {
 };
 
 const expectedSignature = (secret, id, timestamp, body) => {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  return crypto.createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, "base64");
+  return crypto.createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest();
 };
 
 const matches = (expected, candidate) => {
-  const [version, value] = candidate.split(',', 2);
-  if (version !== 'v1' || !value) return false;
-  const given = Buffer.from(value, 'base64');
+  const [version, value] = candidate.split(",", 2);
+  if (version !== "v1" || !value) return false;
+  const given = Buffer.from(value, "base64");
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 };
 
@@ -40,26 +40,31 @@ const matches = (expected, candidate) => {
  * { ok: false, reason } in words for the Zap's history.
  */
 const verifyNotification = (secret, rawRequest, now = Date.now()) => {
-  if (typeof secret !== 'string' || !secret) {
-    return { ok: false, reason: 'no signing secret is stored for this subscription' };
+  if (typeof secret !== "string" || !secret) {
+    return { ok: false, reason: "no signing secret is stored for this subscription" };
   }
   const headers = (rawRequest && rawRequest.headers) || {};
-  const id = headerOf(headers, 'webhook-id');
-  const timestamp = headerOf(headers, 'webhook-timestamp');
-  const signatures = headerOf(headers, 'webhook-signature');
+  const id = headerOf(headers, "webhook-id");
+  const timestamp = headerOf(headers, "webhook-timestamp");
+  const signatures = headerOf(headers, "webhook-signature");
   if (!id || !timestamp || !signatures) {
-    return { ok: false, reason: 'the webhook-id, webhook-timestamp or webhook-signature header is missing' };
+    return { ok: false, reason: "the webhook-id, webhook-timestamp or webhook-signature header is missing" };
   }
   if (!/^\d{1,12}$/.test(timestamp.trim())) {
-    return { ok: false, reason: 'the webhook-timestamp header is not a Unix time' };
+    return { ok: false, reason: "the webhook-timestamp header is not a Unix time" };
   }
   if (Math.abs(now / 1000 - Number(timestamp.trim())) > TOLERANCE_SECONDS) {
-    return { ok: false, reason: 'the webhook-timestamp is more than five minutes away from now' };
+    return { ok: false, reason: "the webhook-timestamp is more than five minutes away from now" };
   }
-  const body = rawRequest && typeof rawRequest.content === 'string' ? rawRequest.content : '';
+  const body = rawRequest && typeof rawRequest.content === "string" ? rawRequest.content : "";
   const expected = expectedSignature(secret, id, timestamp.trim(), body);
-  if (!signatures.trim().split(/\s+/).some((candidate) => matches(expected, candidate))) {
-    return { ok: false, reason: 'no signature matches the subscription secret' };
+  if (
+    !signatures
+      .trim()
+      .split(/\s+/)
+      .some((candidate) => matches(expected, candidate))
+  ) {
+    return { ok: false, reason: "no signature matches the subscription secret" };
   }
   return { ok: true };
 };

@@ -30,9 +30,26 @@ describe("Create Lead", () => {
     const [, contacted] = await appTester(stages, bundle());
     const lead = await appTester(
       createLead,
-      bundle({ inputData: { name: "Grace Hopper", email: "Grace@Example.com", phone: "+1 555 0100", company: "Navy", notes: "Met at a conference.", stage: contacted.id } }),
+      bundle({
+        inputData: {
+          name: "Grace Hopper",
+          email: "Grace@Example.com",
+          phone: "+1 555 0100",
+          company: "Navy",
+          notes: "Met at a conference.",
+          stage: contacted.id,
+        },
+      }),
     );
-    expect(lead).toMatchObject({ name: "Grace Hopper", email: "grace@example.com", phone: "+1 555 0100", company: "Navy", notes: "Met at a conference.", stage: "contacted", source: "zapier" });
+    expect(lead).toMatchObject({
+      name: "Grace Hopper",
+      email: "grace@example.com",
+      phone: "+1 555 0100",
+      company: "Navy",
+      notes: "Met at a conference.",
+      stage: "contacted",
+      source: "zapier",
+    });
     const stored = await api(`/leads/${lead.id}`);
     expect(stored.body).toEqual(lead);
   });
@@ -50,7 +67,9 @@ describe("Create Lead", () => {
   });
 
   it("names the invalid field when the API refuses the input", async () => {
-    const error = await failureOf(appTester(createLead, bundle({ inputData: { name: "Bad Mail", email: "not-an-email" } })));
+    const error = await failureOf(
+      appTester(createLead, bundle({ inputData: { name: "Bad Mail", email: "not-an-email" } })),
+    );
     const { code, status, message } = JSON.parse(error.message);
     expect({ code, status }).toEqual({ code: "invalid_request", status: 400 });
     expect(message).toMatch(/email: /);
@@ -69,7 +88,9 @@ describe("Change Lead Stage", () => {
   });
 
   it("reports 404 not_found for a lead that does not exist", async () => {
-    const error = await failureOf(appTester(changeStage, bundle({ inputData: { lead_id: "lead_doesnotexist0000000000", stage: "won" } })));
+    const error = await failureOf(
+      appTester(changeStage, bundle({ inputData: { lead_id: "lead_doesnotexist0000000000", stage: "won" } })),
+    );
     expect(JSON.parse(error.message)).toMatchObject({ code: "not_found", status: 404 });
   });
 });

@@ -8,7 +8,9 @@ const zapier = require("zapier-platform-core");
 describe("the app definition", () => {
   it("passes the Zapier platform's schema validation", async () => {
     const handler = zapier.createAppHandler(App);
-    const result = await new Promise((resolve, reject) => handler({ command: "validate" }, {}, (error, value) => (error ? reject(error) : resolve(value))));
+    const result = await new Promise((resolve, reject) =>
+      handler({ command: "validate" }, {}, (error, value) => (error ? reject(error) : resolve(value))),
+    );
     expect(result.results).toEqual([]);
   });
 });
@@ -24,7 +26,10 @@ describe("authentication", () => {
   });
 
   it("accepts the base URL with a trailing slash and spaces around it", async () => {
-    const me = await appTester(App.authentication.test, { authData: { ...authData(), base_url: ` ${baseUrl()}/ ` }, inputData: {} });
+    const me = await appTester(App.authentication.test, {
+      authData: { ...authData(), base_url: ` ${baseUrl()}/ ` },
+      inputData: {},
+    });
     expect(me.account.name).toBe("Zapier Test Co");
   });
 
@@ -51,7 +56,11 @@ describe("authentication", () => {
     let limited = false;
     for (let sent = 0; sent < inject("zapierRateLimit") + 50 && !limited; sent += 25) {
       const statuses = await Promise.all(
-        Array.from({ length: 25 }, () => fetch(`${baseUrl()}/api/public/zapier/me`, { headers: { Authorization: `Bearer ${key}` } }).then((response) => response.status)),
+        Array.from({ length: 25 }, () =>
+          fetch(`${baseUrl()}/api/public/zapier/me`, { headers: { Authorization: `Bearer ${key}` } }).then(
+            (response) => response.status,
+          ),
+        ),
       );
       limited = statuses.includes(429);
     }

@@ -19,7 +19,11 @@ describe("Handoff Requested", () => {
     const results = await appTester(handoffRequested.performList, bundle());
     expect(results.slice(0, 2).map((conversation) => conversation.id)).toEqual([newer.id, older.id]);
     expect(results.map((conversation) => conversation.id)).not.toContain(withAssistant.id);
-    expect(results.every((conversation) => conversation.status === "handoff_requested" && conversation.id.startsWith("conv_"))).toBe(true);
+    expect(
+      results.every(
+        (conversation) => conversation.status === "handoff_requested" && conversation.id.startsWith("conv_"),
+      ),
+    ).toBe(true);
     // Exactly what the API answers for the conversation.
     expect(results[0]).toEqual((await api(`/conversations/${newer.id}`)).body);
   });
@@ -27,7 +31,12 @@ describe("Handoff Requested", () => {
   it("triggers with the conversation of a delivered conversation.handoff_requested notification", async () => {
     const conversation = await conversationIn("handoff_requested");
     const data = (await api(`/conversations/${conversation.id}`)).body;
-    const notification = { id: `whmsg_${crypto.randomBytes(8).toString("hex")}`, type: "conversation.handoff_requested", created_at: new Date().toISOString(), data };
+    const notification = {
+      id: `whmsg_${crypto.randomBytes(8).toString("hex")}`,
+      type: "conversation.handoff_requested",
+      created_at: new Date().toISOString(),
+      data,
+    };
     const results = await appTester(handoffRequested.perform, bundle(delivered(notification)));
     expect(results).toEqual([data]);
   });
@@ -59,8 +68,22 @@ describe("the Conversation dropdown", () => {
 describe("Send Message to Conversation", () => {
   it("sends the message as the agent, and the conversation becomes handoff_active", async () => {
     const conversation = await conversationIn("handoff_requested");
-    const message = await appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "Hi, Grace here. <b>Seats</b> are left.", author_name: "Grace" } }));
-    expect(message).toMatchObject({ conversation_id: conversation.id, author: "agent", author_name: "Grace", text: "Hi, Grace here. <b>Seats</b> are left." });
+    const message = await appTester(
+      sendMessage,
+      bundle({
+        inputData: {
+          conversation_id: conversation.id,
+          text: "Hi, Grace here. <b>Seats</b> are left.",
+          author_name: "Grace",
+        },
+      }),
+    );
+    expect(message).toMatchObject({
+      conversation_id: conversation.id,
+      author: "agent",
+      author_name: "Grace",
+      text: "Hi, Grace here. <b>Seats</b> are left.",
+    });
     expect(message.id).toMatch(/^msg_/);
     const messages = await api(`/conversations/${conversation.id}/messages?limit=100`);
     expect(messages.body.data.at(-1)).toEqual(message);
@@ -69,13 +92,18 @@ describe("Send Message to Conversation", () => {
 
   it("leaves the author name out when it is empty", async () => {
     const conversation = await conversationIn("handoff_requested");
-    const message = await appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "No name", author_name: "  " } }));
+    const message = await appTester(
+      sendMessage,
+      bundle({ inputData: { conversation_id: conversation.id, text: "No name", author_name: "  " } }),
+    );
     expect(message.author_name).toBeNull();
   });
 
   it("explains that the visitor has not asked for a person when the conversation is still with the assistant", async () => {
     const conversation = await conversationIn("bot");
-    const error = await failureOf(appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "Hello?" } })));
+    const error = await failureOf(
+      appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "Hello?" } })),
+    );
     expect(error.name).toBe("AppError");
     const { code, status, message } = JSON.parse(error.message);
     expect({ code, status }).toEqual({ code: "conversation_not_in_handoff", status: 409 });
@@ -86,20 +114,26 @@ describe("Send Message to Conversation", () => {
 
   it("explains that a closed conversation takes no message", async () => {
     const conversation = await conversationIn("closed");
-    const error = await failureOf(appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "Hello?" } })));
+    const error = await failureOf(
+      appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "Hello?" } })),
+    );
     const { code, status, message } = JSON.parse(error.message);
     expect({ code, status }).toEqual({ code: "conversation_not_in_handoff", status: 409 });
     expect(message).toMatch(/is closed/);
   });
 
   it("reports 404 not_found for a conversation that does not exist", async () => {
-    const error = await failureOf(appTester(sendMessage, bundle({ inputData: { conversation_id: "conv_doesnotexist0000000000", text: "Hi" } })));
+    const error = await failureOf(
+      appTester(sendMessage, bundle({ inputData: { conversation_id: "conv_doesnotexist0000000000", text: "Hi" } })),
+    );
     expect(JSON.parse(error.message)).toMatchObject({ code: "not_found", status: 404 });
   });
 
   it("names the text field when the message is too long", async () => {
     const conversation = await conversationIn("handoff_requested");
-    const error = await failureOf(appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "x".repeat(4001) } })));
+    const error = await failureOf(
+      appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "x".repeat(4001) } })),
+    );
     const { code, status, message } = JSON.parse(error.message);
     expect({ code, status }).toEqual({ code: "invalid_request", status: 400 });
     expect(message).toMatch(/text: /);

@@ -13,7 +13,12 @@ import { db } from "@/lib/platform/db/client";
 
 process.env.DATABASE_URL = inject("zapierDatabaseUrl");
 
-const session = { pageUrl: "https://example.com/events", referrer: null, userAgent: "Zapier test visitor", locale: "en-GB" };
+const session = {
+  pageUrl: "https://example.com/events",
+  referrer: null,
+  userAgent: "Zapier test visitor",
+  locale: "en-GB",
+};
 
 /** A new conversation: `bot` (with the assistant), `handoff_requested` (the visitor asked for a person) or `closed`. */
 export async function conversationIn(status: "bot" | "handoff_requested" | "closed"): Promise<Conversation> {

@@ -38,10 +38,17 @@ async function seedAccount(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const account = await client.query<{ id: string }>("INSERT INTO accounts (name) VALUES ('Zapier Test Co') RETURNING id");
+    const account = await client.query<{ id: string }>(
+      "INSERT INTO accounts (name) VALUES ('Zapier Test Co') RETURNING id",
+    );
     const accountId = account.rows[0].id;
     for (const [position, stage] of DEFAULT_STAGES.entries()) {
-      await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [accountId, stage.key, stage.label, position]);
+      await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [
+        accountId,
+        stage.key,
+        stage.label,
+        position,
+      ]);
     }
     const insertKey = async (name: string, revoked = false) => {
       const key = generateApiKey();
@@ -53,7 +60,12 @@ async function seedAccount(databaseUrl: string) {
       );
       return key;
     };
-    return { accountId, main: await insertKey("Zapier"), throttle: await insertKey("Zapier burst"), revoked: await insertKey("Zapier old", true) };
+    return {
+      accountId,
+      main: await insertKey("Zapier"),
+      throttle: await insertKey("Zapier burst"),
+      revoked: await insertKey("Zapier old", true),
+    };
   } finally {
     await client.end();
   }
@@ -62,7 +74,10 @@ async function seedAccount(databaseUrl: string) {
 async function waitForServer(baseUrl: string, key: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the app server exited with code ${child.exitCode} (is there a production build? run \`npm run build\`)`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `the app server exited with code ${child.exitCode} (is there a production build? run \`npm run build\`)`,
+      );
     const status = await fetch(`${baseUrl}/api/public/zapier/me`, { headers: { Authorization: `Bearer ${key}` } }).then(
       (response) => response.status,
       () => 0,
@@ -86,7 +101,9 @@ async function stop(child: ChildProcess): Promise<void> {
 export default async function setup(project: TestProject) {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
-    throw new Error(`No production build in ${distDir}: run \`npm run build\` first (npm test builds before this step).`);
+    throw new Error(
+      `No production build in ${distDir}: run \`npm run build\` first (npm test builds before this step).`,
+    );
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "zapier-pg-"));
   const database = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false });

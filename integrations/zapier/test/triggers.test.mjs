@@ -40,8 +40,16 @@ describe("unsubscribing", () => {
 
 describe("a delivered notification", () => {
   it("becomes the notification's object, the lead as the API returns it", async () => {
-    const created = await api("/leads", { method: "POST", body: JSON.stringify({ name: "Hook Person", email: "hook@example.com" }) });
-    const notification = { id: `whmsg_${crypto.randomBytes(8).toString("hex")}`, type: "lead.created", created_at: new Date().toISOString(), data: created.body };
+    const created = await api("/leads", {
+      method: "POST",
+      body: JSON.stringify({ name: "Hook Person", email: "hook@example.com" }),
+    });
+    const notification = {
+      id: `whmsg_${crypto.randomBytes(8).toString("hex")}`,
+      type: "lead.created",
+      created_at: new Date().toISOString(),
+      data: created.body,
+    };
     const subscribeData = await appTester(trigger("new_lead").performSubscribe, bundle({ targetUrl: targetUrl() }));
     const delivery = delivered(notification, subscribeData.secret, subscribeData);
     const results = await appTester(trigger("new_lead").perform, bundle(delivery));
@@ -51,7 +59,12 @@ describe("a delivered notification", () => {
   });
 
   it("keeps an id for de-duplication when the object has none", async () => {
-    const notification = { id: "whmsg_no_object_id", type: "event.updated", created_at: new Date().toISOString(), data: { title: "Untitled" } };
+    const notification = {
+      id: "whmsg_no_object_id",
+      type: "event.updated",
+      created_at: new Date().toISOString(),
+      data: { title: "Untitled" },
+    };
     const results = await appTester(trigger("event_changed").perform, bundle(delivered(notification)));
     expect(results).toEqual([{ title: "Untitled", id: "whmsg_no_object_id" }]);
   });
@@ -91,13 +104,10 @@ describe("performList of the notification triggers", () => {
   const insert = async (type, data, createdAt) => {
     const id = `whmsg_${crypto.randomBytes(11).toString("hex")}`;
     const payload = { id, type, created_at: createdAt.toISOString(), data };
-    await client.query("INSERT INTO outbound_messages (id, account_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)", [
-      id,
-      inject("zapierAccountId"),
-      type,
-      payload,
-      createdAt,
-    ]);
+    await client.query(
+      "INSERT INTO outbound_messages (id, account_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)",
+      [id, inject("zapierAccountId"), type, payload, createdAt],
+    );
   };
 
   beforeAll(async () => {

@@ -103,8 +103,16 @@ type ParsedRecord = { record: string[]; info: { lines: number } };
  * is crossed. Rows with the wrong number of fields are reported as problems; the rest are returned (or
  * handed to `onRow`).
  */
-export async function parseCsv<C extends string>(source: CsvSource, layout: CsvLayout<C>, options: ParseCsvOptions<C> = {}): Promise<ParsedCsv<C>> {
-  if (typeof source === "string" ? Buffer.byteLength(source) > MAX_CSV_BYTES : source instanceof Uint8Array && source.byteLength > MAX_CSV_BYTES) {
+export async function parseCsv<C extends string>(
+  source: CsvSource,
+  layout: CsvLayout<C>,
+  options: ParseCsvOptions<C> = {},
+): Promise<ParsedCsv<C>> {
+  if (
+    typeof source === "string"
+      ? Buffer.byteLength(source) > MAX_CSV_BYTES
+      : source instanceof Uint8Array && source.byteLength > MAX_CSV_BYTES
+  ) {
     return { ok: false, message: TOO_LARGE };
   }
   let columns: C[] | null = null;
@@ -144,13 +152,20 @@ export async function parseCsv<C extends string>(source: CsvSource, layout: CsvL
   };
 
   try {
-    await pipeline(Readable.from(capped(source)), parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true }), consume);
+    await pipeline(
+      Readable.from(capped(source)),
+      parse({ bom: true, info: true, skip_empty_lines: true, relax_column_count: true }),
+      consume,
+    );
   } catch (caught) {
     const error = stop ?? caught;
     if (error instanceof CsvStop) return { ok: false, message: error.message };
     if (error instanceof CsvError) {
       const line = (error as { lines?: number }).lines;
-      return { ok: false, message: `The file is not valid CSV${line ? ` (near line ${line})` : ""}: check for an unclosed quote.` };
+      return {
+        ok: false,
+        message: `The file is not valid CSV${line ? ` (near line ${line})` : ""}: check for an unclosed quote.`,
+      };
     }
     throw error;
   }

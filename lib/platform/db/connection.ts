@@ -16,7 +16,10 @@ import pg from "pg";
  */
 export function onOneConnection<T>(client: pg.Pool, work: (connection: pg.PoolClient) => Promise<T>): Promise<T>;
 /** `client` typed by what `work` needs of it (a `query`), which a pooled connection has too. */
-export function onOneConnection<C extends { query: unknown }, T>(client: C, work: (connection: C) => Promise<T>): Promise<T>;
+export function onOneConnection<C extends { query: unknown }, T>(
+  client: C,
+  work: (connection: C) => Promise<T>,
+): Promise<T>;
 export async function onOneConnection<T>(client: unknown, work: (connection: never) => Promise<T>): Promise<T> {
   if (!(client instanceof pg.Pool)) return work(client as never);
   const connection = await client.connect();

@@ -29,7 +29,10 @@ export function dataFolderInUse(dataDir: string): EmbeddedDatabaseError {
 }
 
 /** Turns what initdb/postgres printed into one paragraph that says what to do. */
-export function explainFailure(failure: ProcessFailure, context: { dataDir: string; binDir: string; port: number; user: string }): EmbeddedDatabaseError {
+export function explainFailure(
+  failure: ProcessFailure,
+  context: { dataDir: string; binDir: string; port: number; user: string },
+): EmbeddedDatabaseError {
   const { output, step } = failure;
   const { dataDir, binDir, user } = context;
   if (failure.code === "EACCES" || failure.code === "ENOENT") {
@@ -38,8 +41,10 @@ export function explainFailure(failure: ProcessFailure, context: { dataDir: stri
         `Reinstall the dependencies (\`rm -rf node_modules && npm install\`), make sure the folder is readable and executable by that user, ${OWN_DATABASE}.`,
     );
   }
-  if (/lock file "postmaster\.pid" already exists|another server might be running/i.test(output)) return dataFolderInUse(dataDir);
-  if (/could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(output)) return portInUse(context.port);
+  if (/lock file "postmaster\.pid" already exists|another server might be running/i.test(output))
+    return dataFolderInUse(dataDir);
+  if (/could not bind|Address already in use|could not create any TCP\/IP sockets/i.test(output))
+    return portInUse(context.port);
   if (/exists but is not empty/i.test(output)) {
     return new EmbeddedDatabaseError(
       `The folder ${dataDir} holds files but no PostgreSQL database, so the embedded database cannot be created there. ` +
@@ -66,7 +71,10 @@ export function explainFailure(failure: ProcessFailure, context: { dataDir: stri
 }
 
 function lastLine(output: string): string {
-  const lines = output.split("\n").map((line) => line.replace(/^\S+ \S+ \S+ \[\d+\] /, "").trim()).filter(Boolean);
+  const lines = output
+    .split("\n")
+    .map((line) => line.replace(/^\S+ \S+ \S+ \[\d+\] /, "").trim())
+    .filter(Boolean);
   const errors = lines.filter((line) => /FATAL|ERROR|PANIC|error|could not|cannot/i.test(line));
   return (errors.at(-1) ?? lines.at(-1) ?? "").slice(0, 300);
 }

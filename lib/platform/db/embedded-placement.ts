@@ -40,7 +40,12 @@ export function packagedBinaries(): string {
   }
 }
 
-export function placeCluster(options: { dir: string; binaries?: string; persistent: boolean; reachableRoot?: string }): Placement {
+export function placeCluster(options: {
+  dir: string;
+  binaries?: string;
+  persistent: boolean;
+  reachableRoot?: string;
+}): Placement {
   const source = options.binaries ?? packagedBinaries();
   for (const program of ["initdb", "postgres"]) {
     if (!fs.existsSync(path.join(source, "bin", program))) {
@@ -82,7 +87,11 @@ function ensureExecutable(source: string): void {
 function clusterName(dir: string): string {
   const real = path.join(fs.realpathSync(path.dirname(dir)), path.basename(dir));
   const hash = crypto.createHash("sha256").update(real).digest("hex").slice(0, 10);
-  const tail = real.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(-40).replace(/^-/, "");
+  const tail = real
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(-40)
+    .replace(/^-/, "");
   return `${tail}-${hash}`;
 }
 
@@ -113,7 +122,11 @@ function ensureTraversable(root: string, user: RunAs): void {
 /** A root-owned copy of the installation, keyed by where it came from and which build it is. */
 function copyBinaries(source: string, root: string, user: RunAs): string {
   const postgres = fs.statSync(path.join(source, "bin", "postgres"));
-  const key = crypto.createHash("sha256").update(`${fs.realpathSync(source)}:${postgres.size}:${postgres.mtimeMs}`).digest("hex").slice(0, 12);
+  const key = crypto
+    .createHash("sha256")
+    .update(`${fs.realpathSync(source)}:${postgres.size}:${postgres.mtimeMs}`)
+    .digest("hex")
+    .slice(0, 12);
   const target = path.join(root, `postgres-${key}`);
   ensureTraversable(root, user);
   if (!fs.existsSync(path.join(target, "bin", "postgres"))) {
@@ -140,11 +153,15 @@ function postgresUser(): RunAs {
   const lookup = () => {
     const uid = spawnSync("id", ["-u", PG_USER], { encoding: "utf8" });
     const gid = spawnSync("id", ["-g", PG_USER], { encoding: "utf8" });
-    return uid.status === 0 && gid.status === 0 ? { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()), name: PG_USER } : null;
+    return uid.status === 0 && gid.status === 0
+      ? { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()), name: PG_USER }
+      : null;
   };
   const existing = lookup();
   if (existing) return existing;
-  spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_USER], { stdio: "ignore" });
+  spawnSync("useradd", ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_USER], {
+    stdio: "ignore",
+  });
   const created = lookup();
   if (created) return created;
   throw new EmbeddedDatabaseError(

@@ -1,4 +1,11 @@
-import { execSync, spawn, type ChildProcess, type SpawnOptionsWithStdioTuple, type StdioNull, type StdioPipe } from "node:child_process";
+import {
+  execSync,
+  spawn,
+  type ChildProcess,
+  type SpawnOptionsWithStdioTuple,
+  type StdioNull,
+  type StdioPipe,
+} from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -37,7 +44,11 @@ function bestLocale(): string {
   }
 }
 
-export async function initCluster(placement: Placement, credentials: { user: string; password: string }, log?: (line: string) => void): Promise<void> {
+export async function initCluster(
+  placement: Placement,
+  credentials: { user: string; password: string },
+  log?: (line: string) => void,
+): Promise<void> {
   const { dataDir, runAs } = placement;
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // initdb reads the password from a file; keep it private to the user that runs initdb.
@@ -55,7 +66,15 @@ export async function initCluster(placement: Placement, credentials: { user: str
       let output = "";
       const child = spawn(
         path.join(placement.binDir, "bin", "initdb"),
-        [`--pgdata=${dataDir}`, "--auth=password", `--username=${credentials.user}`, `--pwfile=${passwordFile}`, "--encoding=UTF8", `--locale=${locale}`, "--lc-messages=C"],
+        [
+          `--pgdata=${dataDir}`,
+          "--auth=password",
+          `--username=${credentials.user}`,
+          `--pwfile=${passwordFile}`,
+          "--encoding=UTF8",
+          `--locale=${locale}`,
+          "--lc-messages=C",
+        ],
         spawnOptions(placement),
       );
       const collect = (chunk: Buffer) => {
@@ -74,7 +93,12 @@ export async function initCluster(placement: Placement, credentials: { user: str
 
 export type Server = { stop: () => Promise<void> };
 
-export async function startServer(placement: Placement, port: number, flags: string[], log?: (line: string) => void): Promise<Server> {
+export async function startServer(
+  placement: Placement,
+  port: number,
+  flags: string[],
+  log?: (line: string) => void,
+): Promise<Server> {
   const child = spawn(
     path.join(placement.binDir, "bin", "postgres"),
     ["-D", placement.dataDir, "-p", String(port), "-c", "lc_messages=C", ...flags],

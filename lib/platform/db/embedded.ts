@@ -64,7 +64,10 @@ async function choosePort(options: { port?: number; portFile?: string }, notes: 
   const port = await freePort();
   fs.mkdirSync(path.dirname(options.portFile), { recursive: true });
   fs.writeFileSync(options.portFile, JSON.stringify({ port }, null, 2) + "\n");
-  if (recorded) notes.push(`port ${recorded} is taken by another program, so the embedded PostgreSQL now uses port ${port} (recorded in ${options.portFile})`);
+  if (recorded)
+    notes.push(
+      `port ${recorded} is taken by another program, so the embedded PostgreSQL now uses port ${port} (recorded in ${options.portFile})`,
+    );
   return port;
 }
 
@@ -130,16 +133,31 @@ export async function startEmbeddedPostgres(options: {
   const notes: string[] = [];
   if (placement.relocatedFrom) {
     const user = placement.runAs?.name;
-    notes.push(`the data lives in ${dataDir} rather than in ${placement.relocatedFrom}: PostgreSQL refuses to run as root, so it runs as the "${user}" user, who cannot reach that folder`);
+    notes.push(
+      `the data lives in ${dataDir} rather than in ${placement.relocatedFrom}: PostgreSQL refuses to run as root, so it runs as the "${user}" user, who cannot reach that folder`,
+    );
   }
   if (clusterIsRunning(dataDir)) throw dataFolderInUse(dataDir);
   const port = await choosePort(options, notes);
 
-  const flags = ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", `fsync=${options.persistent ? "on" : "off"}`];
-  const context = { dataDir, binDir: placement.binDir, port, user: placement.runAs?.name ?? (process.env.USER || "current") };
+  const flags = [
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    "max_connections=200",
+    "-c",
+    `fsync=${options.persistent ? "on" : "off"}`,
+  ];
+  const context = {
+    dataDir,
+    binDir: placement.binDir,
+    port,
+    user: placement.runAs?.name ?? (process.env.USER || "current"),
+  };
   let server: Server;
   try {
-    if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initCluster(placement, { user: USER, password: PASSWORD }, options.log);
+    if (!fs.existsSync(path.join(dataDir, "PG_VERSION")))
+      await initCluster(placement, { user: USER, password: PASSWORD }, options.log);
     server = await startServer(placement, port, flags, options.log);
   } catch (error) {
     if (error instanceof ProcessFailure) throw explainFailure(error, context);

@@ -1,5 +1,10 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum, type SqlQuery, type SqlResultSet } from "@prisma/driver-adapter-utils";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  ColumnTypeEnum,
+  type SqlQuery,
+  type SqlResultSet,
+} from "@prisma/driver-adapter-utils";
 import * as engineGlue from "@prisma/schema-engine-wasm/schema_engine_bg";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import { Logger, runMigrations as runQueueMigrations } from "graphile-worker";
@@ -168,12 +173,10 @@ async function withEngine<T>(databaseUrl: string, run: (engine: SchemaEngine) =>
   // The engine holds an advisory lock on a pooled session; ending the pool releases it.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, Client: CatalogFriendlyClient });
   const factory = bindMigrationAwareSqlAdapterFactory(adapterFactory(pool) as unknown as PrismaPg);
-  const { SchemaEngine } = engineGlue as unknown as { SchemaEngine: typeof import("@prisma/schema-engine-wasm").SchemaEngine };
-  const engine = await SchemaEngine.new(
-    { datamodels: [[SCHEMA_PATH, readSchema()]] },
-    () => {},
-    factory,
-  );
+  const { SchemaEngine } = engineGlue as unknown as {
+    SchemaEngine: typeof import("@prisma/schema-engine-wasm").SchemaEngine;
+  };
+  const engine = await SchemaEngine.new({ datamodels: [[SCHEMA_PATH, readSchema()]] }, () => {}, factory);
   try {
     return await run(engine);
   } catch (error) {
@@ -267,7 +270,11 @@ export async function pendingSchemaChanges(databaseUrl: string): Promise<string>
 export async function createMigration(databaseUrl: string, name: string): Promise<string | null> {
   const sql = await pendingSchemaChanges(databaseUrl);
   if (!sql) return null;
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "") || "migration";
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_")
+      .replace(/^_|_$/g, "") || "migration";
   const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
   const folder = path.join(MIGRATIONS_DIR, `${stamp}_${slug}`);
   fs.mkdirSync(folder, { recursive: true });

@@ -36,7 +36,12 @@ export function formatDate(date: Date, timeZone = "UTC"): string {
 
 /** "14:05 UTC" */
 export function formatTime(date: Date, timeZone = "UTC"): string {
-  return cached(timeFormats, timeZone, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" }).format(date);
+  return cached(timeFormats, timeZone, {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "short",
+  }).format(date);
 }
 
 /** Date and time as two parts, for compact two-line table cells. */
@@ -50,7 +55,15 @@ const shortDayTimes = new Map<string, Intl.DateTimeFormat>();
 export function formatShortDayTime(date: Date, timeZone = "UTC"): string {
   let format = shortDayTimes.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    format = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
     shortDayTimes.set(timeZone, format);
   }
   const part = Object.fromEntries(format.formatToParts(date).map((each) => [each.type, each.value]));

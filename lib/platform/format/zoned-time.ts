@@ -48,7 +48,11 @@ export function utcDate(year: number, month: number, day: number): number {
 
 /** The offset Intl reports at an instant, in minutes: one formatToParts call (a few microseconds). */
 function intlOffsetMinutes(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(zoneParts(timeZone).formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    zoneParts(timeZone)
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
   const time = ((Number(parts.hour) * 60 + Number(parts.minute)) * 60 + Number(parts.second)) * 1000;
   const wall = utcDate(Number(parts.year), Number(parts.month) - 1, Number(parts.day)) + time;
   return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
@@ -138,7 +142,8 @@ export function zonedInputToIso(value: string, timeZone: string): string | null 
   const match = LOCAL.exec(value.trim());
   if (!match) return null;
   const [, y, mo, d, h, mi, s] = match;
-  const asUtc = utcDate(Number(y), Number(mo) - 1, Number(d)) + ((Number(h) * 60 + Number(mi)) * 60 + Number(s ?? 0)) * 1000;
+  const asUtc =
+    utcDate(Number(y), Number(mo) - 1, Number(d)) + ((Number(h) * 60 + Number(mi)) * 60 + Number(s ?? 0)) * 1000;
   let offset = zoneOffsetMinutes(new Date(asUtc), timeZone);
   const corrected = zoneOffsetMinutes(new Date(asUtc - offset * 60_000), timeZone);
   if (corrected !== offset) offset = corrected;
@@ -165,7 +170,9 @@ export function wallClockOf(instant: Date, timeZone: string): number {
 export function wallClockInstant(wall: number, timeZone: string): Date {
   const before = zoneOffsetMinutes(new Date(wall - DAY_MS), timeZone) * MINUTE_MS;
   const after = zoneOffsetMinutes(new Date(wall + DAY_MS), timeZone) * MINUTE_MS;
-  const candidates = [wall - before, wall - after].filter((instant) => wallClockOf(new Date(instant), timeZone) === wall);
+  const candidates = [wall - before, wall - after].filter(
+    (instant) => wallClockOf(new Date(instant), timeZone) === wall,
+  );
   if (candidates.length === 0) return new Date(wall - before);
   return new Date(Math.min(...candidates));
 }

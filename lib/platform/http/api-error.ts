@@ -47,7 +47,9 @@ export function apiNotFoundResponse(): Response {
 
 /** A known path asked with a method it does not take; `Allow` lists the ones it does. */
 export function methodNotAllowedResponse(allow: readonly string[]): Response {
-  return errorResponse(405, "method_not_allowed", `This endpoint accepts ${allow.join(", ")} only.`, { headers: { Allow: allow.join(", ") } });
+  return errorResponse(405, "method_not_allowed", `This endpoint accepts ${allow.join(", ")} only.`, {
+    headers: { Allow: allow.join(", ") },
+  });
 }
 
 export function internalErrorResponse(): Response {

@@ -50,7 +50,12 @@ export function rateLimitKeyForIp(ip: string): string {
   const mappedIpv4 = groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff;
   if (mappedIpv4) return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".");
   // The WHATWG URL serialiser writes RFC 5952's form: lower case, no leading zeros, longest zero run as "::".
-  const prefix = new URL(`http://[${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::]`).hostname;
+  const prefix = new URL(
+    `http://[${groups
+      .slice(0, 4)
+      .map((group) => group.toString(16))
+      .join(":")}::]`,
+  ).hostname;
   return `${prefix.slice(1, -1)}/64`;
 }
 

@@ -8,10 +8,22 @@
 type CodeSpec = { status: number; meaning: string; openapi: boolean };
 
 const CODES = {
-  invalid_request: { status: 400, meaning: "A field, header or query parameter is not valid; see details.", openapi: true },
+  invalid_request: {
+    status: 400,
+    meaning: "A field, header or query parameter is not valid; see details.",
+    openapi: true,
+  },
   invalid_json: { status: 400, meaning: "The body is not valid JSON.", openapi: true },
-  invalid_payload: { status: 400, meaning: "The webhook body is not a valid event action; see details.", openapi: true },
-  invalid_timestamp: { status: 400, meaning: "The webhook timestamp is missing, malformed or too far off.", openapi: true },
+  invalid_payload: {
+    status: 400,
+    meaning: "The webhook body is not a valid event action; see details.",
+    openapi: true,
+  },
+  invalid_timestamp: {
+    status: 400,
+    meaning: "The webhook timestamp is missing, malformed or too far off.",
+    openapi: true,
+  },
   unauthorized: { status: 401, meaning: "No API key or session was sent.", openapi: true },
   invalid_token: { status: 401, meaning: "The API key is malformed, unknown, revoked or expired.", openapi: true },
   invalid_signature: { status: 401, meaning: "The webhook signature is missing or does not match.", openapi: true },
@@ -21,9 +33,17 @@ const CODES = {
   not_found: { status: 404, meaning: "No such path, or no such resource in the caller's account.", openapi: true },
   source_not_found: { status: 404, meaning: "No webhook source has this id.", openapi: true },
   event_not_found: { status: 404, meaning: "The webhook's cancel or delete names no existing event.", openapi: true },
-  method_not_allowed: { status: 405, meaning: "The path does not take this method; Allow lists those it does.", openapi: false },
+  method_not_allowed: {
+    status: 405,
+    meaning: "The path does not take this method; Allow lists those it does.",
+    openapi: false,
+  },
   lead_exists: { status: 409, meaning: "The email belongs to another lead of the account.", openapi: true },
-  idempotency_key_reused: { status: 409, meaning: "The Idempotency-Key was used for a different request.", openapi: true },
+  idempotency_key_reused: {
+    status: 409,
+    meaning: "The Idempotency-Key was used for a different request.",
+    openapi: true,
+  },
   idempotency_request_in_progress: {
     status: 409,
     meaning: "The first request with this Idempotency-Key is still running.",
@@ -31,7 +51,11 @@ const CODES = {
   },
   conversation_not_in_handoff: { status: 409, meaning: "The conversation is not waiting for a person.", openapi: true },
   conversation_closed: { status: 409, meaning: "The visitor's conversation is closed.", openapi: false },
-  payload_too_large: { status: 413, meaning: "The body is larger than the route's limit; it was not read.", openapi: true },
+  payload_too_large: {
+    status: 413,
+    meaning: "The body is larger than the route's limit; it was not read.",
+    openapi: true,
+  },
   unsupported_media_type: { status: 415, meaning: "The visitor endpoint takes JSON only.", openapi: false },
   rate_limited: { status: 429, meaning: "Too many requests in this window; wait Retry-After seconds.", openapi: true },
   internal_error: { status: 500, meaning: "An unexpected error; its cause is not disclosed.", openapi: true },

@@ -16,7 +16,12 @@ export const RATE_WINDOW_MS = 60_000;
  * when the request is to be counted (and none when not); `windowMs` a SQL bigint expression; `name` the
  * CTE's, when one statement takes more than one point.
  */
-export function fixedWindowCounterCte(key: string, from: string, windowMs: string = String(RATE_WINDOW_MS), name = "rl"): string {
+export function fixedWindowCounterCte(
+  key: string,
+  from: string,
+  windowMs: string = String(RATE_WINDOW_MS),
+  name = "rl",
+): string {
   return `${name} AS (
     INSERT INTO rate_limits AS r (key, points, expire)
     SELECT ${key}, 1, clock.ms + ${windowMs} FROM ${from}
@@ -45,7 +50,12 @@ export function isOverLimit(rate: RateState): boolean {
 
 export function rateLimitedResponse(rate: RateState, what: string): Response {
   const retryAfter = Math.max(1, Math.ceil(rate.resetMs / 1000));
-  return errorResponse(429, "rate_limited", `Too many requests for ${what}. Retry after ${retryAfter} seconds, with exponential backoff.`, {
-    headers: { ...rateLimitHeaders(rate), "Retry-After": String(retryAfter) },
-  });
+  return errorResponse(
+    429,
+    "rate_limited",
+    `Too many requests for ${what}. Retry after ${retryAfter} seconds, with exponential backoff.`,
+    {
+      headers: { ...rateLimitHeaders(rate), "Retry-After": String(retryAfter) },
+    },
+  );
 }

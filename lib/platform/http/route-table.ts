@@ -19,7 +19,10 @@ export const table = (path: string, methods: Record<string, Handlers<never>>): P
 });
 
 /** The route and its decoded path params for a pathname, or null. `{name}` matches one non-empty segment. */
-export function matchRoute(pathname: string, routes: readonly PublicRoute[]): { route: PublicRoute; params: RouteParams } | null {
+export function matchRoute(
+  pathname: string,
+  routes: readonly PublicRoute[],
+): { route: PublicRoute; params: RouteParams } | null {
   const segments = pathname.split("/");
   for (const candidate of routes) {
     const pattern = candidate.path.split("/");

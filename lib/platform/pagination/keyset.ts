@@ -58,7 +58,11 @@ export function decodeCursor(cursor: string, tag: string, parts: readonly KeyPar
 }
 
 /** For dashboard lists, where a stale or edited cursor simply shows the first page: null instead of throwing. */
-export function tryDecodeCursor(cursor: string | null | undefined, tag: string, parts: readonly KeyPart[]): string[] | null {
+export function tryDecodeCursor(
+  cursor: string | null | undefined,
+  tag: string,
+  parts: readonly KeyPart[],
+): string[] | null {
   if (!cursor) return null;
   try {
     return decodeCursor(cursor, tag, parts);
@@ -91,7 +95,10 @@ export function keysetOrder(columns: readonly string[], direction: "ascending" |
  * The same condition for Prisma: rows after `key` in the given order, as nested OR/AND of the columns
  * (e.g. newest first by createdAt then id: createdAt < c OR (createdAt = c AND id < i)).
  */
-export function prismaKeysetWhere(key: ReadonlyArray<readonly [field: string, value: unknown]>, direction: "asc" | "desc"): Record<string, unknown> {
+export function prismaKeysetWhere(
+  key: ReadonlyArray<readonly [field: string, value: unknown]>,
+  direction: "asc" | "desc",
+): Record<string, unknown> {
   const operator = direction === "asc" ? "gt" : "lt";
   const branches = key.map((_, index) => ({
     ...Object.fromEntries(key.slice(0, index).map(([field, value]) => [field, value])),

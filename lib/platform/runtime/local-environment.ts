@@ -57,7 +57,9 @@ function fixedPort(): number | undefined {
   if (!value) return undefined;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new EmbeddedDatabaseError(`EMBEDDED_DB_PORT is "${value}", which is not a port number (1-65535). Set it to a free port, or unset it to let a free port be picked.`);
+    throw new EmbeddedDatabaseError(
+      `EMBEDDED_DB_PORT is "${value}", which is not a port number (1-65535). Set it to a free port, or unset it to let a free port be picked.`,
+    );
   }
   return port;
 }

@@ -14,36 +14,141 @@ import { createAccount } from "../../support/factories";
 const NOW = new Date("2026-06-10T08:00:00Z");
 const ZONE = "Europe/Berlin";
 
-type Seed = { title: string; at: string; ends?: string; location?: string; description?: string; price?: string; status?: "cancelled" };
+type Seed = {
+  title: string;
+  at: string;
+  ends?: string;
+  location?: string;
+  description?: string;
+  price?: string;
+  status?: "cancelled";
+};
 
 const EVENTS: Seed[] = [
-  { title: "Yoga in the park", at: "2026-06-10T18:30", location: "Görlitzer Park, Kreuzberg", description: "Bring a mat", price: "0" },
+  {
+    title: "Yoga in the park",
+    at: "2026-06-10T18:30",
+    location: "Görlitzer Park, Kreuzberg",
+    description: "Bring a mat",
+    price: "0",
+  },
   { title: "Book club: The Hobbit", at: "2026-06-11T19:00", location: "Library, Prenzlauer Berg" },
-  { title: "Jazz Night", at: "2026-06-12T20:00", location: "Old Mill, Kreuzberg", description: "Live jazz with the Anna Berg Trio", price: "€15" },
-  { title: "Kids' pottery workshop", at: "2026-06-13T10:00", location: "Clay Studio, Neukölln", description: "For children aged 6 to 12; aprons provided", price: "€8" },
-  { title: "Wine tasting at the Old Mill", at: "2026-06-13T18:00", location: "Old Mill, Kreuzberg", description: "Five natural wines from Brandenburg", price: "€25" },
-  { title: "Sunday brunch concert", at: "2026-06-14T11:00", location: "Café Müller, Schöneberg", description: "Piano and strings over brunch", price: "Free" },
-  { title: "Chess meetup", at: "2026-06-15T18:00", location: "Café Müller, Schöneberg", description: "All levels welcome", price: "Free" },
-  { title: "Open mic", at: "2026-06-16T20:00", location: "Cellar Bar, Mitte", description: "Poetry, music, comedy", price: "Free" },
-  { title: "Swing dance class", at: "2026-06-17T19:30", location: "Ballroom, Kreuzberg", description: "No partner needed", price: "€12" },
-  { title: "Film screening: Metropolis", at: "2026-06-18T21:30", location: "Rooftop Cinema, Friedrichshain", description: "Silent film with live piano", price: "€9" },
+  {
+    title: "Jazz Night",
+    at: "2026-06-12T20:00",
+    location: "Old Mill, Kreuzberg",
+    description: "Live jazz with the Anna Berg Trio",
+    price: "€15",
+  },
+  {
+    title: "Kids' pottery workshop",
+    at: "2026-06-13T10:00",
+    location: "Clay Studio, Neukölln",
+    description: "For children aged 6 to 12; aprons provided",
+    price: "€8",
+  },
+  {
+    title: "Wine tasting at the Old Mill",
+    at: "2026-06-13T18:00",
+    location: "Old Mill, Kreuzberg",
+    description: "Five natural wines from Brandenburg",
+    price: "€25",
+  },
+  {
+    title: "Sunday brunch concert",
+    at: "2026-06-14T11:00",
+    location: "Café Müller, Schöneberg",
+    description: "Piano and strings over brunch",
+    price: "Free",
+  },
+  {
+    title: "Chess meetup",
+    at: "2026-06-15T18:00",
+    location: "Café Müller, Schöneberg",
+    description: "All levels welcome",
+    price: "Free",
+  },
+  {
+    title: "Open mic",
+    at: "2026-06-16T20:00",
+    location: "Cellar Bar, Mitte",
+    description: "Poetry, music, comedy",
+    price: "Free",
+  },
+  {
+    title: "Swing dance class",
+    at: "2026-06-17T19:30",
+    location: "Ballroom, Kreuzberg",
+    description: "No partner needed",
+    price: "€12",
+  },
+  {
+    title: "Film screening: Metropolis",
+    at: "2026-06-18T21:30",
+    location: "Rooftop Cinema, Friedrichshain",
+    description: "Silent film with live piano",
+    price: "€9",
+  },
   { title: "Craft beer tasting", at: "2026-06-19T19:00", location: "Brewery Yard, Wedding", price: "€20" },
-  { title: "Salsa evening", at: "2026-06-20T21:00", location: "Markthalle, Kreuzberg", description: "Beginners' lesson at 20:30", price: "€10" },
-  { title: "Street food market", at: "2026-06-21T12:00", location: "Markthalle, Kreuzberg", description: "Thirty stalls", price: "Free entry" },
+  {
+    title: "Salsa evening",
+    at: "2026-06-20T21:00",
+    location: "Markthalle, Kreuzberg",
+    description: "Beginners' lesson at 20:30",
+    price: "€10",
+  },
+  {
+    title: "Street food market",
+    at: "2026-06-21T12:00",
+    location: "Markthalle, Kreuzberg",
+    description: "Thirty stalls",
+    price: "Free entry",
+  },
   { title: "History talk: Berlin in 1920", at: "2026-06-23T19:00", location: "Town Hall, Mitte", price: "€5" },
-  { title: "Jazz Night", at: "2026-06-26T20:00", location: "Old Mill, Kreuzberg", description: "Live jazz with the Anna Berg Trio", price: "€15" },
+  {
+    title: "Jazz Night",
+    at: "2026-06-26T20:00",
+    location: "Old Mill, Kreuzberg",
+    description: "Live jazz with the Anna Berg Trio",
+    price: "€15",
+  },
   { title: "Photography walk", at: "2026-06-27T09:00", location: "Riverside, Treptow", price: "€12" },
-  { title: "Cheese and wine evening", at: "2026-07-03T19:00", location: "Old Mill, Kreuzberg", description: "Pairings from local farms", price: "€30" },
+  {
+    title: "Cheese and wine evening",
+    at: "2026-07-03T19:00",
+    location: "Old Mill, Kreuzberg",
+    description: "Pairings from local farms",
+    price: "€30",
+  },
   { title: "Flea market", at: "2026-07-05T08:00", location: "Mauerpark, Prenzlauer Berg", price: "Free" },
   { title: "Pottery for adults", at: "2026-07-07T18:00", location: "Clay Studio, Neukölln", price: "€40" },
   { title: "Poetry slam", at: "2026-07-09T20:00", location: "Cellar Bar, Mitte", price: "€7" },
-  { title: "Summer jazz festival", at: "2026-07-11T14:00", ends: "2026-07-12T22:00", location: "Riverside Park, Treptow", description: "Three stages", price: "€35" },
+  {
+    title: "Summer jazz festival",
+    at: "2026-07-11T14:00",
+    ends: "2026-07-12T22:00",
+    location: "Riverside Park, Treptow",
+    description: "Three stages",
+    price: "€35",
+  },
   { title: "Garden tour", at: "2026-07-18T10:00", location: "Botanic Garden, Dahlem", price: "€6" },
   { title: "Stand-up comedy night", at: "2026-07-24T20:30", location: "Cellar Bar, Mitte", price: "€14" },
   { title: "Choir concert", at: "2026-08-02T17:00", location: "St. Mary's Church, Mitte", price: "Pay what you can" },
   // Still running: started two hours before "now", and (a longer one) before "now", open until 21 June.
-  { title: "Farmers' market", at: "2026-06-10T08:00", ends: "2026-06-10T14:00", location: "Winterfeldtplatz, Schöneberg", price: "Free" },
-  { title: "Photo exhibition: Faces of Kreuzberg", at: "2026-06-01T10:00", ends: "2026-06-21T18:00", location: "Gallery Nord, Kreuzberg", price: "€4" },
+  {
+    title: "Farmers' market",
+    at: "2026-06-10T08:00",
+    ends: "2026-06-10T14:00",
+    location: "Winterfeldtplatz, Schöneberg",
+    price: "Free",
+  },
+  {
+    title: "Photo exhibition: Faces of Kreuzberg",
+    at: "2026-06-01T10:00",
+    ends: "2026-06-21T18:00",
+    location: "Gallery Nord, Kreuzberg",
+    price: "€4",
+  },
   // Never answered: cancelled, and over.
   { title: "Jazz brunch", at: "2026-06-14T11:00", location: "Old Mill, Kreuzberg", price: "€20", status: "cancelled" },
   { title: "Jazz Night", at: "2026-06-05T20:00", location: "Old Mill, Kreuzberg", price: "€15" },
@@ -56,7 +161,11 @@ const JAZZ = ["Jazz Night", "Jazz Night", "Summer jazz festival"];
 const QUESTIONS: Array<[string, Expect, string?]> = [
   // Topics, exact and with typos
   ["jazz", JAZZ],
-  ["Any jazz concerts?", ["Jazz Night", "Sunday brunch concert", "Jazz Night"], "I found nothing matching all of “jazz concerts”. The closest matches:"],
+  [
+    "Any jazz concerts?",
+    ["Jazz Night", "Sunday brunch concert", "Jazz Night"],
+    "I found nothing matching all of “jazz concerts”. The closest matches:",
+  ],
   ["jaz nite", JAZZ, "closest matches"],
   ["wine tasting", ["Wine tasting at the Old Mill"]],
   // The typo is corrected against the account's words ("tastng" → "tasting"), so both words match.
@@ -131,8 +240,17 @@ beforeAll(async () => {
     const { rows } = await db.pool.query<{ id: string }>(
       `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, location, description, price, url, status)
        VALUES ($1, $2, $3, '+02:00', $4, $5, $6, $7, $8, $9::"EventStatus") RETURNING id`,
-      [account, event.title, `${event.at}:00+02:00`, event.ends ? `${event.ends}:00+02:00` : null, event.location ?? "", event.description ?? "",
-        event.price ?? "", `https://venue.example/${encodeURIComponent(event.title)}`, event.status ?? "upcoming"],
+      [
+        account,
+        event.title,
+        `${event.at}:00+02:00`,
+        event.ends ? `${event.ends}:00+02:00` : null,
+        event.location ?? "",
+        event.description ?? "",
+        event.price ?? "",
+        `https://venue.example/${encodeURIComponent(event.title)}`,
+        event.status ?? "upcoming",
+      ],
     );
     return rows[0].id;
   };
@@ -142,13 +260,19 @@ beforeAll(async () => {
     if (event.status !== "cancelled" && new Date(`${event.ends ?? event.at}:00+02:00`) >= NOW) allowed.add(id);
   }
   // Another account's matching event must never be answered.
-  await insert(other.accountId, { title: "Jazz Night", at: "2026-06-13T20:00", location: "Old Mill, Kreuzberg", price: "€10" });
+  await insert(other.accountId, {
+    title: "Jazz Night",
+    at: "2026-06-13T20:00",
+    location: "Old Mill, Kreuzberg",
+    price: "€10",
+  });
 });
 
 const ask = (message: string) => answerVisitor({ accountId, timezone: ZONE, message, now: NOW });
 
 function assertHonest(reply: AssistantReply) {
-  for (const event of reply.events) expect(allowed.has(event.id), `${event.title} is not an upcoming event of this account`).toBe(true);
+  for (const event of reply.events)
+    expect(allowed.has(event.id), `${event.title} is not an upcoming event of this account`).toBe(true);
   // Every title the text names belongs to an event it returned.
   const named = [...new Set(titles.values())].filter((title) => reply.text.includes(`• ${title} —`));
   expect(named.sort()).toEqual([...new Set(reply.events.map((event) => event.title))].sort());

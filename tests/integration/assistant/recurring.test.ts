@@ -13,7 +13,12 @@ const ZONE = "Europe/Berlin";
 
 let accountId = "";
 
-async function insert(title: string, startsAt: string, recurring: string, extra: { endsAt?: string; status?: string; location?: string } = {}) {
+async function insert(
+  title: string,
+  startsAt: string,
+  recurring: string,
+  extra: { endsAt?: string; status?: string; location?: string } = {},
+) {
   const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, location, recurring, status)
      VALUES ($1, $2, $3, '+01:00', $4, $5, $6, $7::"EventStatus") RETURNING id`,
@@ -38,23 +43,29 @@ describe("the assistant and recurring events", () => {
 
   it("lists this Saturday's yoga class among this weekend's events", async () => {
     const reply = await ask("What is on this weekend?");
-    expect(reply.events.map((event) => [event.title, event.starts_at])).toEqual([
-      ["Christmas market opening", "2026-12-05T16:00:00.000Z"],
-      ["Morning Yoga", "2026-12-05T08:00:00.000Z"],
-    ].sort((a, b) => a[1].localeCompare(b[1])));
+    expect(reply.events.map((event) => [event.title, event.starts_at])).toEqual(
+      [
+        ["Christmas market opening", "2026-12-05T16:00:00.000Z"],
+        ["Morning Yoga", "2026-12-05T08:00:00.000Z"],
+      ].sort((a, b) => a[1].localeCompare(b[1])),
+    );
     expect(reply.text).toContain("Morning Yoga — Sat 5 December, 09:00 · every Saturday, 09:00 · Studio 2");
   });
 
   it("answers a topic question with the next occurrence and how it repeats", async () => {
     const reply = await ask("when is the next yoga?");
-    expect(reply.events).toEqual([expect.objectContaining({ id: yogaId, title: "Morning Yoga", starts_at: "2026-12-05T08:00:00.000Z" })]);
+    expect(reply.events).toEqual([
+      expect.objectContaining({ id: yogaId, title: "Morning Yoga", starts_at: "2026-12-05T08:00:00.000Z" }),
+    ]);
     expect(reply.text).toContain("every Saturday, 09:00");
   });
 
   it("keeps a monthly series on the 31st to the months that have one", async () => {
     const reply = await ask("book club in December");
     expect(reply.events.map((event) => event.starts_at)).toEqual(["2026-12-31T18:00:00.000Z"]);
-    expect((await ask("book club next month")).events.map((event) => event.starts_at)).toEqual(["2027-01-31T18:00:00.000Z"]);
+    expect((await ask("book club next month")).events.map((event) => event.starts_at)).toEqual([
+      "2027-01-31T18:00:00.000Z",
+    ]);
     expect((await ask("book club in February")).events).toEqual([]);
   });
 
@@ -84,7 +95,12 @@ describe("the assistant and recurring events", () => {
   });
 
   it("counts an occurrence that is still running", async () => {
-    const during = await answerVisitor({ accountId, timezone: ZONE, message: "pottery", now: new Date("2026-12-07T18:00:00Z") });
+    const during = await answerVisitor({
+      accountId,
+      timezone: ZONE,
+      message: "pottery",
+      now: new Date("2026-12-07T18:00:00Z"),
+    });
     expect(during.events.map((event) => event.starts_at)).toEqual(["2026-12-07T17:00:00.000Z"]);
   });
 });

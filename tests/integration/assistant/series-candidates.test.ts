@@ -46,7 +46,10 @@ beforeAll(async () => {
   for (const series of all.filter((_, index) => index % 7 === 0)) {
     const [next] = occurrencesBetween(series, new Date(NOW), new Date(NOW + 400 * DAY), 1);
     if (!next) continue;
-    await db.pool.query("INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind) VALUES ($1, $2, $3, 'cancelled')", [accountId, series.id, next.startsAt]);
+    await db.pool.query(
+      "INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind) VALUES ($1, $2, $3, 'cancelled')",
+      [accountId, series.id, next.startsAt],
+    );
     series.exceptions = new Set([next.startsAt.getTime()]);
   }
   all = all.map((series) => ({ ...series, exceptions: series.exceptions ?? new Set() }));
@@ -71,7 +74,12 @@ describe("the series the assistant reads for a window", () => {
           const found = await seriesOccurrences(db.pool, input, topic ? TOPIC : null, { from, to }, 3, 3);
           const horizon = to ?? new Date(from.getTime() + 400 * DAY);
           const expected = all
-            .flatMap((series) => occurrencesBetween(series, from, horizon, to ? 3 : 1).map((occurrence) => ({ id: series.id, ...occurrence })))
+            .flatMap((series) =>
+              occurrencesBetween(series, from, horizon, to ? 3 : 1).map((occurrence) => ({
+                id: series.id,
+                ...occurrence,
+              })),
+            )
             .filter((occurrence) => occurrence.startsAt >= from)
             .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime())
             .slice(0, 3)

@@ -6,7 +6,11 @@ import { createAccount } from "../../support/factories";
 /* The account's vocabulary (event_words), which typos are corrected against, follows every writer of events. */
 
 const words = async (accountId: string) =>
-  (await db.pool.query<{ word: string }>("SELECT word FROM event_words WHERE account_id = $1 ORDER BY word", [accountId])).rows.map((row) => row.word);
+  (
+    await db.pool.query<{ word: string }>("SELECT word FROM event_words WHERE account_id = $1 ORDER BY word", [
+      accountId,
+    ])
+  ).rows.map((row) => row.word);
 
 const addEvent = (accountId: string, title: string, location: string) =>
   db.pool.query<{ id: string }>(
@@ -42,7 +46,8 @@ describe("the vocabulary of an account's events", () => {
 
 describe("the search words of an event", () => {
   const searchWords = async (id: string) =>
-    (await db.pool.query<{ search_words: string[] }>("SELECT search_words FROM events WHERE id = $1", [id])).rows[0].search_words;
+    (await db.pool.query<{ search_words: string[] }>("SELECT search_words FROM events WHERE id = $1", [id])).rows[0]
+      .search_words;
 
   it("hold every word of title, location and description, lower-cased, with its prefixes from three letters", async () => {
     const { accountId } = await createAccount();
@@ -51,7 +56,20 @@ describe("the search words of an event", () => {
       [accountId],
     );
     const found = await searchWords(rows[0].id);
-    expect(found).toEqual(expect.arrayContaining(["pot", "pott", "pottery", "workshop", "caf", "café", "müller", "apr", "aprons", "provided"]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "pot",
+        "pott",
+        "pottery",
+        "workshop",
+        "caf",
+        "café",
+        "müller",
+        "apr",
+        "aprons",
+        "provided",
+      ]),
+    );
     expect(found).not.toContain("po");
   });
 
@@ -64,7 +82,9 @@ describe("the search words of an event", () => {
     await db.pool.query("UPDATE events SET description = 'Bring your own easel' WHERE id = $1", [rows[0].id]);
     expect(await searchWords(rows[0].id)).toEqual(expect.arrayContaining(["eas", "easel"]));
     expect(await searchWords(rows[0].id)).not.toContain("aprons");
-    expect((await answerVisitor({ accountId, timezone: "UTC", message: "easels" })).events.map((event) => event.title)).toEqual(["Open studio"]);
+    expect(
+      (await answerVisitor({ accountId, timezone: "UTC", message: "easels" })).events.map((event) => event.title),
+    ).toEqual(["Open studio"]);
     expect((await answerVisitor({ accountId, timezone: "UTC", message: "aprons" })).events).toEqual([]);
   });
 });

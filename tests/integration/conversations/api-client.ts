@@ -15,17 +15,27 @@ import { errorOf, idParams, noParams, publicRequest, type Body, type Options } f
 export const api = {
   list: (secret: string, query = "") => listExport(publicRequest("GET", `/conversations${query}`, secret), noParams),
   get: (secret: string, id: string) => getExport(publicRequest("GET", `/conversations/${id}`, secret), idParams(id)),
-  messages: (secret: string, id: string, query = "") => messagesExport(publicRequest("GET", `/conversations/${id}/messages${query}`, secret), idParams(id)),
+  messages: (secret: string, id: string, query = "") =>
+    messagesExport(publicRequest("GET", `/conversations/${id}/messages${query}`, secret), idParams(id)),
   post: (secret: string, id: string, body: Body, options?: Options) =>
     postMessageExport(publicRequest("POST", `/conversations/${id}/messages`, secret, body, options), idParams(id)),
-  close: (secret: string, id: string, options?: Options) => closeExport(publicRequest("POST", `/conversations/${id}/close`, secret, undefined, options), idParams(id)),
+  close: (secret: string, id: string, options?: Options) =>
+    closeExport(publicRequest("POST", `/conversations/${id}/close`, secret, undefined, options), idParams(id)),
 };
 
-export async function conversationKey(owner: TestAccount, scopes: Scope[] = ["read:conversations", "write:conversations"]): Promise<string> {
+export async function conversationKey(
+  owner: TestAccount,
+  scopes: Scope[] = ["read:conversations", "write:conversations"],
+): Promise<string> {
   return (await createKey(owner, { name: "Conversations", scopes })).secret;
 }
 
-const session = { pageUrl: "https://example.com/events", referrer: "https://search.example/", userAgent: "Mozilla/5.0 (test)", locale: "en-GB" };
+const session = {
+  pageUrl: "https://example.com/events",
+  referrer: "https://search.example/",
+  userAgent: "Mozilla/5.0 (test)",
+  locale: "en-GB",
+};
 
 /** A conversation as a visitor starts it, in `bot` state; `handoff` also asks for a person. */
 export async function startedConversation(owner: TestAccount, options: { handoff?: boolean } = {}) {
@@ -38,7 +48,10 @@ export async function startedConversation(owner: TestAccount, options: { handoff
 }
 
 export async function messageCount(conversationId: string): Promise<number> {
-  const { rows } = await db.pool.query<{ count: string }>("SELECT count(*) FROM conversation_messages WHERE conversation_id = $1", [conversationId]);
+  const { rows } = await db.pool.query<{ count: string }>(
+    "SELECT count(*) FROM conversation_messages WHERE conversation_id = $1",
+    [conversationId],
+  );
   return Number(rows[0].count);
 }
 

@@ -7,7 +7,11 @@ import { api, conversationKey, errorOf, startedConversation } from "./api-client
 
 /* GET /api/public/conversations, …/{id} and …/{id}/messages: lists, filters, paging, account scoping. */
 
-type Page = { data: { id: string; status: string; updated_at: string }[]; has_more: boolean; next_cursor: string | null };
+type Page = {
+  data: { id: string; status: string; updated_at: string }[];
+  has_more: boolean;
+  next_cursor: string | null;
+};
 
 let owner: TestAccount;
 let secret: string;
@@ -21,7 +25,10 @@ async function seedActive(account: TestAccount, count: number, handoffEvery = 0)
   const ids: string[] = [];
   for (let n = 0; n < count; n++) {
     const conversation = await startedConversation(account, { handoff: handoffEvery > 0 && n % handoffEvery === 0 });
-    await db.pool.query("UPDATE conversations SET updated_at = timestamptz '2026-02-01T10:00:00Z' + make_interval(mins => $2) WHERE id = $1", [conversation.id, n]);
+    await db.pool.query(
+      "UPDATE conversations SET updated_at = timestamptz '2026-02-01T10:00:00Z' + make_interval(mins => $2) WHERE id = $1",
+      [conversation.id, n],
+    );
     ids.push(conversation.id);
   }
   return ids;
@@ -116,7 +123,9 @@ describe("GET /api/public/conversations", () => {
     const mine = await startedConversation(owner);
     const ids = await readAll(secret, "?limit=100");
     expect(ids).toContain(mine.id);
-    const { rows } = await db.pool.query<{ id: string }>("SELECT id FROM conversations WHERE account_id = $1", [other.accountId]);
+    const { rows } = await db.pool.query<{ id: string }>("SELECT id FROM conversations WHERE account_id = $1", [
+      other.accountId,
+    ]);
     expect(ids.filter((id) => rows.some((row) => row.id === id))).toEqual([]);
   });
 });
@@ -128,7 +137,11 @@ describe("GET /api/public/conversations/{id}", () => {
     for (const id of [theirs.id, "conv_0000000000000000000000", "not-an-id", "conv_' OR 1=1 --"]) {
       const response = await api.get(secret, id);
       expect(response.status, id).toBe(404);
-      expect(await errorOf(response)).toEqual({ code: "not_found", message: "The conversation was not found.", details: [] });
+      expect(await errorOf(response)).toEqual({
+        code: "not_found",
+        message: "The conversation was not found.",
+        details: [],
+      });
       expect((await api.messages(secret, id)).status, id).toBe(404);
     }
   });
@@ -138,13 +151,29 @@ describe("GET /api/public/conversations/{id}/messages", () => {
   it("lists the messages oldest first, paging by cursor in the order they were written", async () => {
     const conversation = await startedConversation(owner);
     const widget = await getOrCreateWidget(owner.accountId);
-    for (const text of ["first question", "second question", "third question"]) await postVisitorMessage(widget, conversation, text);
+    for (const text of ["first question", "second question", "third question"])
+      await postVisitorMessage(widget, conversation, text);
 
-    const all = (await (await api.messages(secret, conversation.id, "?limit=100")).json()) as { data: { author: string; text: string }[]; has_more: boolean };
+    const all = (await (await api.messages(secret, conversation.id, "?limit=100")).json()) as {
+      data: { author: string; text: string }[];
+      has_more: boolean;
+    };
     expect(all.has_more).toBe(false);
     // The greeting, then each visitor question with the assistant's answer.
-    expect(all.data.map((message) => message.author)).toEqual(["assistant", "visitor", "assistant", "visitor", "assistant", "visitor", "assistant"]);
-    expect(all.data.filter((message) => message.author === "visitor").map((message) => message.text)).toEqual(["first question", "second question", "third question"]);
+    expect(all.data.map((message) => message.author)).toEqual([
+      "assistant",
+      "visitor",
+      "assistant",
+      "visitor",
+      "assistant",
+      "visitor",
+      "assistant",
+    ]);
+    expect(all.data.filter((message) => message.author === "visitor").map((message) => message.text)).toEqual([
+      "first question",
+      "second question",
+      "third question",
+    ]);
     expect(all.data[1]).toEqual({
       id: expect.stringMatching(/^msg_[0-9A-Za-z]{22}$/),
       conversation_id: conversation.id,
@@ -157,7 +186,9 @@ describe("GET /api/public/conversations/{id}/messages", () => {
     const paged: unknown[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await (await api.messages(secret, conversation.id, `?limit=3${cursor ? `&cursor=${cursor}` : ""}`)).json()) as Page;
+      const page = (await (
+        await api.messages(secret, conversation.id, `?limit=3${cursor ? `&cursor=${cursor}` : ""}`)
+      ).json()) as Page;
       paged.push(...page.data);
       cursor = page.next_cursor;
     } while (cursor);

@@ -6,7 +6,14 @@ import { api, conversationKey, errorOf, messageCount, notifications, startedConv
 
 /* POST /api/public/conversations/{id}/messages and …/close: handoff states, bad input, concurrency, scopes. */
 
-type Message = { id: string; conversation_id: string; author: string; author_name: string | null; text: string; created_at: string };
+type Message = {
+  id: string;
+  conversation_id: string;
+  author: string;
+  author_name: string | null;
+  text: string;
+  created_at: string;
+};
 
 let owner: TestAccount;
 let secret: string;
@@ -19,7 +26,11 @@ describe("POST /api/public/conversations/{id}/messages", () => {
   it("answers 201 with the agent's message in handoff, makes the conversation handoff_active and announces message.created", async () => {
     const conversation = await startedConversation(owner, { handoff: true });
     expect(conversation.status).toBe("handoff_requested");
-    const response = await api.post(secret, conversation.id, { text: "  Hi, Grace here. How can I help?  ", author_name: " Grace ", channel: "ignored" });
+    const response = await api.post(secret, conversation.id, {
+      text: "  Hi, Grace here. How can I help?  ",
+      author_name: " Grace ",
+      channel: "ignored",
+    });
     expect(response.status).toBe(201);
     const message = (await response.json()) as Message;
     expect(message).toEqual({
@@ -44,7 +55,10 @@ describe("POST /api/public/conversations/{id}/messages", () => {
 
   it("answers 409 conversation_not_in_handoff to a conversation still with the assistant, storing and announcing nothing", async () => {
     const conversation = await startedConversation(owner);
-    const before = { messages: await messageCount(conversation.id), notes: (await notifications(owner.accountId)).length };
+    const before = {
+      messages: await messageCount(conversation.id),
+      notes: (await notifications(owner.accountId)).length,
+    };
     const response = await api.post(secret, conversation.id, { text: "Hello from the API" });
     expect(response.status).toBe(409);
     const error = await errorOf(response);
@@ -61,7 +75,10 @@ describe("POST /api/public/conversations/{id}/messages", () => {
     const stored = await messageCount(conversation.id);
     const response = await api.post(secret, conversation.id, { text: "Are you still there?" });
     expect(response.status).toBe(409);
-    expect(await errorOf(response)).toMatchObject({ code: "conversation_not_in_handoff", details: [{ status: "closed" }] });
+    expect(await errorOf(response)).toMatchObject({
+      code: "conversation_not_in_handoff",
+      details: [{ status: "closed" }],
+    });
     expect(await messageCount(conversation.id)).toBe(stored);
   });
 
@@ -91,13 +108,19 @@ describe("POST /api/public/conversations/{id}/messages", () => {
     const poller = (async () => {
       while (posting) await poll();
     })();
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post(secret, conversation.id, { text: `reply ${i}`, author_name: "Grace" })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        api.post(secret, conversation.id, { text: `reply ${i}`, author_name: "Grace" }),
+      ),
+    );
     posting = false;
     await poller;
     await poll();
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
     const created = await Promise.all(responses.map((response) => response.json() as Promise<Message>));
-    const listed = ((await (await api.messages(secret, conversation.id, "?limit=100")).json()) as { data: Message[] }).data.filter((m) => m.author === "agent");
+    const listed = (
+      (await (await api.messages(secret, conversation.id, "?limit=100")).json()) as { data: Message[] }
+    ).data.filter((m) => m.author === "agent");
     expect(listed).toHaveLength(20);
     expect(new Set(listed.map((message) => message.text)).size).toBe(20);
     expect(listed.map((message) => message.id).sort()).toEqual(created.map((message) => message.id).sort());
@@ -119,10 +142,20 @@ describe("POST /api/public/conversations/{id}/messages", () => {
     { label: "an empty text", body: { text: "" }, field: "text", message: /Write a message/ },
     { label: "a text of white space", body: { text: " \n\t " }, field: "text", message: /Write a message/ },
     { label: "no text", body: { author_name: "Grace" }, field: "text", message: /Write a message/ },
-    { label: "binary (control characters)", body: { text: "\u0000\u0001\u0002PNG\u001a" }, field: "text", message: /not text/ },
+    {
+      label: "binary (control characters)",
+      body: { text: "\u0000\u0001\u0002PNG\u001a" },
+      field: "text",
+      message: /not text/,
+    },
     { label: "a lone surrogate", body: { text: "broken \ud800 text" }, field: "text", message: /not text/ },
     { label: "a number as text", body: { text: 42 }, field: "text", message: /string/ },
-    { label: "a 101-character author name", body: { text: "Hi", author_name: "x".repeat(101) }, field: "author_name", message: /at most 100/ },
+    {
+      label: "a 101-character author name",
+      body: { text: "Hi", author_name: "x".repeat(101) },
+      field: "author_name",
+      message: /at most 100/,
+    },
   ])("answers 400 invalid_request naming the field for $label, storing nothing", async ({ body, field, message }) => {
     const conversation = await startedConversation(owner, { handoff: true });
     const stored = await messageCount(conversation.id);
@@ -162,7 +195,9 @@ describe("POST /api/public/conversations/{id}/messages", () => {
     expect(other.status).toBe(409);
     expect((await errorOf(other)).code).toBe("idempotency_key_reused");
     const listed = (await (await api.messages(secret, conversation.id, "?limit=100")).json()) as { data: Message[] };
-    expect(listed.data.filter((message) => message.author === "agent").map((message) => message.text)).toEqual(["Only once"]);
+    expect(listed.data.filter((message) => message.author === "agent").map((message) => message.text)).toEqual([
+      "Only once",
+    ]);
   });
 });
 
@@ -171,13 +206,18 @@ describe("scopes", () => {
     const reader = await conversationKey(owner, ["read:conversations", "read:leads", "write:leads", "webhooks"]);
     const conversation = await startedConversation(owner, { handoff: true });
     const stored = await messageCount(conversation.id);
-    for (const response of [await api.post(reader, conversation.id, { text: "Hi" }), await api.close(reader, conversation.id)]) {
+    for (const response of [
+      await api.post(reader, conversation.id, { text: "Hi" }),
+      await api.close(reader, conversation.id),
+    ]) {
       expect(response.status).toBe(403);
       const error = await errorOf(response);
       expect(error.code).toBe("insufficient_scope");
       expect(error.message).toContain("write:conversations");
       expect(error.details).toEqual([expect.objectContaining({ scope: "write:conversations" })]);
-      expect(response.headers.get("WWW-Authenticate")).toBe('Bearer error="insufficient_scope", scope="write:conversations"');
+      expect(response.headers.get("WWW-Authenticate")).toBe(
+        'Bearer error="insufficient_scope", scope="write:conversations"',
+      );
     }
     expect(await messageCount(conversation.id)).toBe(stored);
     expect(await getConversation(owner.accountId, conversation.id)).toMatchObject({ status: "handoff_requested" });
@@ -186,9 +226,16 @@ describe("scopes", () => {
   it("answers 403 naming read:conversations to a key without it on every read", async () => {
     const writer = await conversationKey(owner, ["write:conversations"]);
     const conversation = await startedConversation(owner);
-    for (const response of [await api.list(writer), await api.get(writer, conversation.id), await api.messages(writer, conversation.id)]) {
+    for (const response of [
+      await api.list(writer),
+      await api.get(writer, conversation.id),
+      await api.messages(writer, conversation.id),
+    ]) {
       expect(response.status).toBe(403);
-      expect(await errorOf(response)).toMatchObject({ code: "insufficient_scope", details: [{ scope: "read:conversations" }] });
+      expect(await errorOf(response)).toMatchObject({
+        code: "insufficient_scope",
+        details: [{ scope: "read:conversations" }],
+      });
     }
   });
 });
@@ -199,11 +246,18 @@ describe("POST /api/public/conversations/{id}/close", () => {
     const response = await api.close(secret, conversation.id);
     expect(response.status).toBe(200);
     const closed = (await response.json()) as { id: string; status: string; closed_reason: string; closed_at: string };
-    expect(closed).toMatchObject({ id: conversation.id, status: "closed", closed_reason: "api", closed_at: expect.stringMatching(/Z$/) });
+    expect(closed).toMatchObject({
+      id: conversation.id,
+      status: "closed",
+      closed_reason: "api",
+      closed_at: expect.stringMatching(/Z$/),
+    });
     const again = await api.close(secret, conversation.id);
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual(closed);
-    const announced = (await notifications(owner.accountId, "conversation.closed")).filter((row) => row.payload.data.id === conversation.id);
+    const announced = (await notifications(owner.accountId, "conversation.closed")).filter(
+      (row) => row.payload.data.id === conversation.id,
+    );
     expect(announced.map((row) => row.payload.data)).toEqual([closed]);
     expect((await api.post(secret, conversation.id, { text: "Too late" })).status).toBe(409);
   });

@@ -22,10 +22,12 @@ import { api, conversationKey, notifications } from "./api-client";
 
 const leadRow = async (id: string) => (await db.pool.query(`SELECT * FROM leads WHERE id = $1`, [id])).rows[0];
 const conversationRow = async (id: string) =>
-  (await db.pool.query<{ lead_id: string | null; visitor_name: string | null; visitor_email: string | null }>(
-    `SELECT lead_id, visitor_name, visitor_email FROM conversations WHERE id = $1`,
-    [id],
-  )).rows[0];
+  (
+    await db.pool.query<{ lead_id: string | null; visitor_name: string | null; visitor_email: string | null }>(
+      `SELECT lead_id, visitor_name, visitor_email FROM conversations WHERE id = $1`,
+      [id],
+    )
+  ).rows[0];
 const linkAudits = (accountId: string) =>
   db.prisma.auditLog.findMany({ where: { accountId, action: "conversation.lead_linked" } });
 
@@ -184,7 +186,8 @@ describe("a visitor who leaves an email of no lead", () => {
     const ip = randomIp();
     const started = await json(await visitor.start(widget.id, { ip, body: { text: "Hello" } }));
     const conversationId = started.conversation.id;
-    const leave = (email: string) => visitor.contact(widget.id, conversationId, { ip, token: started.visitor_token, body: { name: "Ada", email } });
+    const leave = (email: string) =>
+      visitor.contact(widget.id, conversationId, { ip, token: started.visitor_token, body: { name: "Ada", email } });
     await leave("ada@example.com");
     await signInAs(owner.user);
     expect(await linkConversationToLeadAction({ conversationId, leadId: lead.id })).toMatchObject({ ok: true });
@@ -192,7 +195,10 @@ describe("a visitor who leaves an email of no lead", () => {
     expect((await leave("someone.else@example.com")).status).toBeLessThan(300);
     expect((await conversationRow(conversationId))?.lead_id).toBe(lead.id);
     expect(await leadRow(lead.id)).toMatchObject({ conversation_id: conversationId });
-    const made = await db.pool.query("SELECT conversation_id FROM leads WHERE account_id = $1 AND email = 'someone.else@example.com'", [owner.accountId]);
+    const made = await db.pool.query(
+      "SELECT conversation_id FROM leads WHERE account_id = $1 AND email = 'someone.else@example.com'",
+      [owner.accountId],
+    );
     expect(made.rows).toEqual([{ conversation_id: null }]);
   });
 

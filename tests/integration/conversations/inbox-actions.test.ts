@@ -13,7 +13,8 @@ import { messagesOf, openConversation, statusOf } from "./inbox-support";
  * refusals a person reads, and the audit entry of a close.
  */
 
-const closeAudits = (accountId: string) => db.prisma.auditLog.findMany({ where: { accountId, action: "conversation.closed" } });
+const closeAudits = (accountId: string) =>
+  db.prisma.auditLog.findMany({ where: { accountId, action: "conversation.closed" } });
 
 beforeEach(() => signOut());
 
@@ -23,9 +24,19 @@ describe("replying from the inbox", () => {
     const { conversation } = await openConversation(owner.accountId);
     await signInAs(await addMember(owner.accountId, "admin", "Grace Hopper"));
 
-    const result = await replyToConversationAction({ conversationId: conversation.id, text: "  Hi, Grace here. <b>How can I help?</b>  " });
-    expect(result).toMatchObject({ ok: true, data: { message: { author: "agent", name: "Grace Hopper", text: "Hi, Grace here. <b>How can I help?</b>" } } });
-    expect((await messagesOf(conversation.id)).at(-1)).toEqual({ author: "agent", author_name: "Grace Hopper", text: "Hi, Grace here. <b>How can I help?</b>" });
+    const result = await replyToConversationAction({
+      conversationId: conversation.id,
+      text: "  Hi, Grace here. <b>How can I help?</b>  ",
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { message: { author: "agent", name: "Grace Hopper", text: "Hi, Grace here. <b>How can I help?</b>" } },
+    });
+    expect((await messagesOf(conversation.id)).at(-1)).toEqual({
+      author: "agent",
+      author_name: "Grace Hopper",
+      text: "Hi, Grace here. <b>How can I help?</b>",
+    });
     expect(await statusOf(conversation.id)).toBe("handoff_active");
   });
 
@@ -35,7 +46,10 @@ describe("replying from the inbox", () => {
     const before = await messagesOf(conversation.id);
     await signInAs(await addMember(owner.accountId, "member"));
 
-    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hello" })).toEqual({ ok: false, error: MANAGERS_ONLY });
+    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hello" })).toEqual({
+      ok: false,
+      error: MANAGERS_ONLY,
+    });
     expect(await messagesOf(conversation.id)).toEqual(before);
     expect(await statusOf(conversation.id)).toBe("handoff_requested");
   });
@@ -47,7 +61,10 @@ describe("replying from the inbox", () => {
     await signInAs(owner.user);
 
     const result = await replyToConversationAction({ conversationId: conversation.id, text: "hello" });
-    expect(result).toEqual({ ok: false, error: "The assistant is handling this conversation. You can reply once the visitor asks for a person." });
+    expect(result).toEqual({
+      ok: false,
+      error: "The assistant is handling this conversation. You can reply once the visitor asks for a person.",
+    });
     expect(await messagesOf(conversation.id)).toEqual(before);
     expect(await statusOf(conversation.id)).toBe("bot");
   });
@@ -59,7 +76,10 @@ describe("replying from the inbox", () => {
     const before = await messagesOf(conversation.id);
     await signInAs(owner.user);
 
-    expect(await replyToConversationAction({ conversationId: conversation.id, text: "still there?" })).toEqual({ ok: false, error: "This conversation was closed, so your reply was not sent." });
+    expect(await replyToConversationAction({ conversationId: conversation.id, text: "still there?" })).toEqual({
+      ok: false,
+      error: "This conversation was closed, so your reply was not sent.",
+    });
     expect(await messagesOf(conversation.id)).toEqual(before);
   });
 
@@ -75,7 +95,11 @@ describe("replying from the inbox", () => {
       ["\u0000\u0001binary", "The message contains characters that are not text."],
       [undefined, "Write a message."],
     ] as const) {
-      expect(await replyToConversationAction({ conversationId: conversation.id, text })).toEqual({ ok: false, error: reason, fieldErrors: { text: [reason] } });
+      expect(await replyToConversationAction({ conversationId: conversation.id, text })).toEqual({
+        ok: false,
+        error: reason,
+        fieldErrors: { text: [reason] },
+      });
     }
     expect(await messagesOf(conversation.id)).toEqual(before);
   });
@@ -86,9 +110,18 @@ describe("replying from the inbox", () => {
     const before = await messagesOf(conversation.id);
     await signInAs((await createAccount("Mallory")).user);
 
-    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hi" })).toEqual({ ok: false, error: "This conversation no longer exists." });
-    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({ ok: false, error: "This conversation no longer exists." });
-    expect(await replyToConversationAction({ conversationId: "not-an-id", text: "hi" })).toEqual({ ok: false, error: "This conversation no longer exists." });
+    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hi" })).toEqual({
+      ok: false,
+      error: "This conversation no longer exists.",
+    });
+    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({
+      ok: false,
+      error: "This conversation no longer exists.",
+    });
+    expect(await replyToConversationAction({ conversationId: "not-an-id", text: "hi" })).toEqual({
+      ok: false,
+      error: "This conversation no longer exists.",
+    });
     expect(await messagesOf(conversation.id)).toEqual(before);
     expect(await statusOf(conversation.id)).toBe("handoff_requested");
   });
@@ -96,8 +129,14 @@ describe("replying from the inbox", () => {
   it("asks to sign in again when the session has ended", async () => {
     const owner = await createAccount();
     const { conversation } = await openConversation(owner.accountId);
-    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hi" })).toEqual({ ok: false, error: SESSION_ENDED });
-    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({ ok: false, error: SESSION_ENDED });
+    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hi" })).toEqual({
+      ok: false,
+      error: SESSION_ENDED,
+    });
+    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({
+      ok: false,
+      error: SESSION_ENDED,
+    });
   });
 });
 
@@ -107,7 +146,10 @@ describe("closing from the inbox", () => {
     const { conversation } = await openConversation(owner.accountId);
     await signInAs(await addMember(owner.accountId, "member"));
 
-    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({ ok: false, error: MANAGERS_ONLY });
+    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({
+      ok: false,
+      error: MANAGERS_ONLY,
+    });
     expect(await statusOf(conversation.id)).toBe("handoff_requested");
     expect(await closeAudits(owner.accountId)).toHaveLength(0);
   });
@@ -117,14 +159,25 @@ describe("closing from the inbox", () => {
     const { conversation } = await openConversation(owner.accountId, "bot");
     await signInAs(owner.user);
 
-    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({ ok: true, data: { message: "Conversation closed." } });
+    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({
+      ok: true,
+      data: { message: "Conversation closed." },
+    });
     expect(await statusOf(conversation.id)).toBe("closed");
     expect((await messagesOf(conversation.id)).at(-1)).toMatchObject({ author: "system" });
     const audits = await closeAudits(owner.accountId);
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ actorId: owner.user.id, targetType: "conversation", targetId: conversation.id, targetLabel: "Visitor" });
+    expect(audits[0]).toMatchObject({
+      actorId: owner.user.id,
+      targetType: "conversation",
+      targetId: conversation.id,
+      targetLabel: "Visitor",
+    });
 
-    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({ ok: true, data: { message: "This conversation was already closed." } });
+    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({
+      ok: true,
+      data: { message: "This conversation was already closed." },
+    });
     expect(await closeAudits(owner.accountId)).toHaveLength(1);
   });
 });

@@ -52,10 +52,17 @@ describe("the inbox list", () => {
 
     const needing = await listInbox(owner.accountId, { status: "handoff_requested", limit: 10 });
     expect(needing.data.map((item) => item.conversation.id)).toEqual([older.conversation.id, newer.conversation.id]);
-    expect(needing.data[0]).toMatchObject({ firstQuestion: { author: "visitor", text: "first question" }, lastMessage: { author: "visitor", text: "still waiting" } });
+    expect(needing.data[0]).toMatchObject({
+      firstQuestion: { author: "visitor", text: "first question" },
+      lastMessage: { author: "visitor", text: "still waiting" },
+    });
     expect(needing.data[1]).toMatchObject({ firstQuestion: null, lastMessage: { author: "assistant" } });
-    expect((await listInbox(owner.accountId, { status: "handoff_active", limit: 10 })).data.map((item) => item.lastMessage)).toMatchObject([{ author: "agent", text: "On it" }]);
-    expect((await listInbox(owner.accountId, { status: "bot", limit: 10 })).data.map((item) => item.conversation.id)).toEqual([bot.conversation.id]);
+    expect(
+      (await listInbox(owner.accountId, { status: "handoff_active", limit: 10 })).data.map((item) => item.lastMessage),
+    ).toMatchObject([{ author: "agent", text: "On it" }]);
+    expect(
+      (await listInbox(owner.accountId, { status: "bot", limit: 10 })).data.map((item) => item.conversation.id),
+    ).toEqual([bot.conversation.id]);
     expect(await countNeedingPerson(owner.accountId)).toBe(2);
   });
 
@@ -66,9 +73,15 @@ describe("the inbox list", () => {
     const first = await listInbox(owner.accountId, { status: "bot", limit: 2 });
     const second = await listInbox(owner.accountId, { status: "bot", limit: 2, cursor: first.nextCursor });
     const third = await listInbox(owner.accountId, { status: "bot", limit: 2, cursor: second.nextCursor });
-    expect([...first.data, ...second.data, ...third.data].map((item) => item.conversation.id)).toEqual([...ids].reverse());
+    expect([...first.data, ...second.data, ...third.data].map((item) => item.conversation.id)).toEqual(
+      [...ids].reverse(),
+    );
     expect(third.nextCursor).toBeNull();
-    expect((await listInbox(owner.accountId, { status: "bot", limit: 2, cursor: "forged" })).data.map((item) => item.conversation.id)).toEqual(first.data.map((item) => item.conversation.id));
+    expect(
+      (await listInbox(owner.accountId, { status: "bot", limit: 2, cursor: "forged" })).data.map(
+        (item) => item.conversation.id,
+      ),
+    ).toEqual(first.data.map((item) => item.conversation.id));
   });
 
   it("renders the tab named in the URL, and only this account's conversations", async () => {
@@ -115,7 +128,15 @@ describe("the conversation page", () => {
   it("offers no close button once the conversation is closed, and links the visitor's lead", async () => {
     const owner = await createAccount();
     const { conversation } = await openConversation(owner.accountId);
-    const lead = await db.prisma.lead.create({ data: { id: "lead_0123456789abcdefghijkl", accountId: owner.accountId, name: "Ada Visitor", stage: "new", source: "chat" } });
+    const lead = await db.prisma.lead.create({
+      data: {
+        id: "lead_0123456789abcdefghijkl",
+        accountId: owner.accountId,
+        name: "Ada Visitor",
+        stage: "new",
+        source: "chat",
+      },
+    });
     await db.pool.query(`UPDATE conversations SET lead_id = $2 WHERE id = $1`, [conversation.id, lead.id]);
     await closeConversation(owner.accountId, conversation.id, "agent");
     await signInAs(owner.user);

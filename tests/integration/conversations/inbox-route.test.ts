@@ -13,11 +13,17 @@ import { openConversation } from "./inbox-support";
 /* The conversation page's polling route: the session decides the account; answers only what is new. */
 
 const poll = (id: string, after?: string) =>
-  GET(new Request(`http://localhost/api/dashboard/conversations/${id}/messages${after === undefined ? "" : `?after=${encodeURIComponent(after)}`}`), {
-    params: Promise.resolve({ id }),
-  });
+  GET(
+    new Request(
+      `http://localhost/api/dashboard/conversations/${id}/messages${after === undefined ? "" : `?after=${encodeURIComponent(after)}`}`,
+    ),
+    {
+      params: Promise.resolve({ id }),
+    },
+  );
 
-const lastSeq = async (accountId: string, id: string) => (await listMessages(accountId, id, { limit: 100 })).data.at(-1)!.seq;
+const lastSeq = async (accountId: string, id: string) =>
+  (await listMessages(accountId, id, { limit: 100 })).data.at(-1)!.seq;
 
 beforeEach(() => signOut());
 
@@ -49,7 +55,11 @@ describe("GET /api/dashboard/conversations/{id}/messages", () => {
     expect(body.messages[0].seq).toBeGreaterThan(seen);
     // An anonymous visitor is named by the page they chat from and the end of the conversation's id.
     expect(body).toMatchObject({
-      conversation: { status: "handoff_active", leadId: null, visitor: `Visitor from /events · ${conversation.id.slice(-4)}` },
+      conversation: {
+        status: "handoff_active",
+        leadId: null,
+        visitor: `Visitor from /events · ${conversation.id.slice(-4)}`,
+      },
       has_more: false,
     });
 
@@ -60,7 +70,8 @@ describe("GET /api/dashboard/conversations/{id}/messages", () => {
   it("answers everything from the start without after, a page at a time", async () => {
     const owner = await createAccount();
     const { conversation } = await openConversation(owner.accountId);
-    for (let i = 0; i < 100; i++) await agentReply(owner.accountId, conversation.id, { text: `reply ${i}`, authorName: "Grace" });
+    for (let i = 0; i < 100; i++)
+      await agentReply(owner.accountId, conversation.id, { text: `reply ${i}`, authorName: "Grace" });
     await signInAs(owner.user);
 
     const first = (await (await poll(conversation.id)).json()) as MessagesPoll;
@@ -68,7 +79,9 @@ describe("GET /api/dashboard/conversations/{id}/messages", () => {
     expect(first.has_more).toBe(true);
     const rest = (await (await poll(conversation.id, String(first.messages.at(-1)!.seq))).json()) as MessagesPoll;
     expect(rest.has_more).toBe(false);
-    expect([...first.messages, ...rest.messages].filter((m) => m.author === "agent").map((m) => m.text)).toEqual(Array.from({ length: 100 }, (_, i) => `reply ${i}`));
+    expect([...first.messages, ...rest.messages].filter((m) => m.author === "agent").map((m) => m.text)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `reply ${i}`),
+    );
   });
 
   it("answers 404 for another account's conversation and for an unknown id", async () => {
@@ -90,7 +103,10 @@ describe("GET /api/dashboard/conversations/{id}/messages", () => {
     for (const after of ["-1", "1.5", "abc", "1e3", "9".repeat(16)]) {
       const response = await poll(conversation.id, after);
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ ok: false, error: { code: "invalid_request", details: [{ field: "after" }] } });
+      expect(await response.json()).toMatchObject({
+        ok: false,
+        error: { code: "invalid_request", details: [{ field: "after" }] },
+      });
     }
   });
 });

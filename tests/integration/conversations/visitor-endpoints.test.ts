@@ -38,7 +38,7 @@ describe("starting a conversation", () => {
     expect(await conversationsOf(accountId)).toHaveLength(1);
   });
 
-  it("starts straight in handoff when the first thing the visitor does is press \"Talk to a person\"", async () => {
+  it('starts straight in handoff when the first thing the visitor does is press "Talk to a person"', async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
     const body = await json(await visitor.start(widget.id, { ip: randomIp(), body: { handoff: true } }));
@@ -59,7 +59,15 @@ describe("starting a conversation", () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
     const first = await json(
-      await visitor.start(widget.id, { ip: randomIp(), body: { text: "hi", page_url: "https://user:pw@shop.example.com/events?x=1", referrer: "javascript:alert(1)", locale: "de-CH" } }),
+      await visitor.start(widget.id, {
+        ip: randomIp(),
+        body: {
+          text: "hi",
+          page_url: "https://user:pw@shop.example.com/events?x=1",
+          referrer: "javascript:alert(1)",
+          locale: "de-CH",
+        },
+      }),
     );
     const stored = (await getConversation(accountId, first.conversation.id))!;
     expect(stored).toMatchObject({
@@ -85,7 +93,12 @@ describe("starting a conversation", () => {
       page_url: "https://shop.example.com/checkout/",
       referrer: "http://mail.example/inbox",
     });
-    const second = await json(await visitor.start(widget.id, { ip: randomIp(), body: { text: "hi", page_url: `https://example.com/${"a".repeat(3000)}`, locale: "<script>" } }));
+    const second = await json(
+      await visitor.start(widget.id, {
+        ip: randomIp(),
+        body: { text: "hi", page_url: `https://example.com/${"a".repeat(3000)}`, locale: "<script>" },
+      }),
+    );
     expect(await getConversation(accountId, second.conversation.id)).toMatchObject({ pageUrl: null, locale: null });
   });
 });
@@ -94,21 +107,34 @@ describe("session data stored before only the origin and path were kept", () => 
   it("loses its query and fragment in the migration, and keeps everything else", async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
-    const session = (pageUrl: string | null, referrer: string | null) =>
-      ({ pageUrl, referrer, userAgent: "old", locale: "en" });
-    const old = await startConversation(widget, session("https://shop.example.com/a/?t=1#x", "https://search.ex/?q=me"));
+    const session = (pageUrl: string | null, referrer: string | null) => ({
+      pageUrl,
+      referrer,
+      userAgent: "old",
+      locale: "en",
+    });
+    const old = await startConversation(
+      widget,
+      session("https://shop.example.com/a/?t=1#x", "https://search.ex/?q=me"),
+    );
     const clean = await startConversation(widget, session("https://shop.example.com/b", null));
     const migrations = path.join(import.meta.dirname, "../../../prisma/migrations");
     const migration = path.join(migrations, "20261126171208_conversation_urls_origin_and_path_i8/migration.sql");
     // A stored notification of such a conversation (listed by webhook-events, sent again by a replay).
-    const data = { id: old.conversation.id, page_url: "https://shop.example.com/a/?t=1#x", referrer: null, user_agent: "old" };
+    const data = {
+      id: old.conversation.id,
+      page_url: "https://shop.example.com/a/?t=1#x",
+      referrer: null,
+      user_agent: "old",
+    };
     const notified = await db.pool.query<{ id: string }>(
       `INSERT INTO outbound_messages (id, account_id, type, payload) SELECT m.id, $1, 'conversation.started',
          jsonb_build_object('id', m.id, 'type', 'conversation.started', 'data', $2::jsonb) FROM (SELECT outbound_public_id('whmsg_') AS id) m RETURNING id`,
       [accountId, JSON.stringify(data)],
     );
     await db.pool.query(fs.readFileSync(migration, "utf8"));
-    const payload = (await db.pool.query("SELECT payload FROM outbound_messages WHERE id = $1", [notified.rows[0].id])).rows[0].payload;
+    const payload = (await db.pool.query("SELECT payload FROM outbound_messages WHERE id = $1", [notified.rows[0].id]))
+      .rows[0].payload;
     expect(payload.data).toEqual({ ...data, page_url: "https://shop.example.com/a/" });
     expect(await getConversation(accountId, old.conversation.id)).toMatchObject({
       pageUrl: "https://shop.example.com/a/",
@@ -123,10 +149,14 @@ describe("session data stored before only the origin and path were kept", () => 
 describe("a visitor's conversation", () => {
   it("answers a message with the assistant's reply, and a question for a human with the handoff notice and silence afterwards", async () => {
     const { widget, ip, conversationId, token } = await startedChat();
-    const reply = await json(await visitor.send(widget.id, conversationId, { ip, token, body: { text: "concerts tomorrow?" } }));
+    const reply = await json(
+      await visitor.send(widget.id, conversationId, { ip, token, body: { text: "concerts tomorrow?" } }),
+    );
     expect(reply.messages.map((m) => m.author)).toEqual(["visitor", "assistant"]);
 
-    const asked = await json(await visitor.send(widget.id, conversationId, { ip, token, body: { text: "Can I talk to a human please?" } }));
+    const asked = await json(
+      await visitor.send(widget.id, conversationId, { ip, token, body: { text: "Can I talk to a human please?" } }),
+    );
     expect(asked.conversation.status).toBe("handoff_requested");
     expect(asked.messages.map((m) => m.author)).toEqual(["visitor", "system"]);
 
@@ -135,13 +165,15 @@ describe("a visitor's conversation", () => {
     expect((await json(later)).messages.map((m) => m.author)).toEqual(["visitor"]);
   });
 
-  it("moves to handoff with the \"Talk to a person\" button, once: pressing it again adds nothing", async () => {
+  it('moves to handoff with the "Talk to a person" button, once: pressing it again adds nothing', async () => {
     const { widget, ip, conversationId, token } = await startedChat();
     const first = await visitor.handoff(widget.id, conversationId, { ip, token });
     expect(first.status).toBe(200);
     const body = await json(first);
     expect(body.conversation.status).toBe("handoff_requested");
-    expect(body.messages.map((m) => [m.author, m.text])).toEqual([["system", expect.stringContaining("talk to a person")]]);
+    expect(body.messages.map((m) => [m.author, m.text])).toEqual([
+      ["system", expect.stringContaining("talk to a person")],
+    ]);
     const again = await json(await visitor.handoff(widget.id, conversationId, { ip, token }));
     expect(again).toMatchObject({ conversation: { status: "handoff_requested" }, messages: [] });
   });
@@ -150,11 +182,17 @@ describe("a visitor's conversation", () => {
     const { accountId, widget, ip, conversationId, token, started } = await startedChat();
     const lastSeen = Math.max(...started.messages.map((m) => m.seq));
     const idle = await json(await visitor.poll(widget.id, conversationId, { ip, token, query: `?after=${lastSeen}` }));
-    expect(idle).toEqual({ conversation: { id: conversationId, status: "bot", contact_left: false }, messages: [], has_more: false });
+    expect(idle).toEqual({
+      conversation: { id: conversationId, status: "bot", contact_left: false },
+      messages: [],
+      has_more: false,
+    });
 
     await visitor.handoff(widget.id, conversationId, { ip, token });
     await agentReply(accountId, conversationId, { text: "Hi, Grace here.", authorName: "Grace" });
-    const polled = await json(await visitor.poll(widget.id, conversationId, { ip, token, query: `?after=${lastSeen}` }));
+    const polled = await json(
+      await visitor.poll(widget.id, conversationId, { ip, token, query: `?after=${lastSeen}` }),
+    );
     expect(polled.conversation.status).toBe("handoff_active");
     expect(polled.messages.map((m) => [m.author, m.author_name, m.text])).toEqual([
       ["system", null, expect.any(String)],
@@ -169,15 +207,27 @@ describe("a visitor's conversation", () => {
 
   it("turns name and email into a chat lead linked to the conversation", async () => {
     const { accountId, widget, ip, conversationId, token } = await startedChat();
-    const response = await visitor.contact(widget.id, conversationId, { ip, token, body: { name: "Ada", email: "ADA@example.com" } });
+    const response = await visitor.contact(widget.id, conversationId, {
+      ip,
+      token,
+      body: { name: "Ada", email: "ADA@example.com" },
+    });
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body.conversation.contact_left).toBe(true);
     expect(body.messages.map((m) => m.author)).toEqual(["system"]);
-    const lead = await db.pool.query(`SELECT name, email, source, conversation_id FROM leads WHERE account_id = $1`, [accountId]);
-    expect(lead.rows).toEqual([{ name: "Ada", email: "ada@example.com", source: "chat", conversation_id: conversationId }]);
+    const lead = await db.pool.query(`SELECT name, email, source, conversation_id FROM leads WHERE account_id = $1`, [
+      accountId,
+    ]);
+    expect(lead.rows).toEqual([
+      { name: "Ada", email: "ada@example.com", source: "chat", conversation_id: conversationId },
+    ]);
 
-    const bad = await visitor.contact(widget.id, conversationId, { ip, token, body: { name: "Ada", email: "not an email" } });
+    const bad = await visitor.contact(widget.id, conversationId, {
+      ip,
+      token,
+      body: { name: "Ada", email: "not an email" },
+    });
     expect(bad.status).toBe(400);
     const error = (await bad.json()).error;
     expect(error).toMatchObject({ code: "invalid_request", details: [{ field: "email" }] });

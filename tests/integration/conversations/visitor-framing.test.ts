@@ -10,7 +10,8 @@ import { listen, send } from "../../support/http-server";
 /* Only the widget's allowed origins (and the app itself) may frame its chat page; every other page stays unframeable. */
 
 const frameAncestorsOf = async (path: string) => {
-  const csp = (await proxy(new NextRequest(`http://localhost:3000${path}`))).headers.get("Content-Security-Policy") ?? "";
+  const csp =
+    (await proxy(new NextRequest(`http://localhost:3000${path}`))).headers.get("Content-Security-Policy") ?? "";
   expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
   return /frame-ancestors ([^;]+)/.exec(csp)?.[1];
 };
@@ -21,10 +22,26 @@ describe("framing the chat page", () => {
     const widget = await getOrCreateWidget(accountId);
     expect(await frameAncestorsOf(`/chat/${widget.id}`)).toBe("'self'");
 
-    await saveWidgetSettings({ accountId, actorUserId: null }, { assistantName: widget.assistantName, greeting: widget.greeting, allowedOrigins: "https://shop.example.com\nhttp://localhost:8080" });
-    expect(await frameAncestorsOf(`/chat/${widget.id}?embed=1&page_url=https%3A%2F%2Fshop.example.com%2F`)).toBe("'self' https://shop.example.com http://localhost:8080");
+    await saveWidgetSettings(
+      { accountId, actorUserId: null },
+      {
+        assistantName: widget.assistantName,
+        greeting: widget.greeting,
+        allowedOrigins: "https://shop.example.com\nhttp://localhost:8080",
+      },
+    );
+    expect(await frameAncestorsOf(`/chat/${widget.id}?embed=1&page_url=https%3A%2F%2Fshop.example.com%2F`)).toBe(
+      "'self' https://shop.example.com http://localhost:8080",
+    );
 
-    for (const path of ["/sign-in", "/sign-up", "/chat/wid_0000000000000000000000", "/chat/not-a-widget", `/chat/${widget.id}/more`, "/chat/%E0%A4%A"]) {
+    for (const path of [
+      "/sign-in",
+      "/sign-up",
+      "/chat/wid_0000000000000000000000",
+      "/chat/not-a-widget",
+      `/chat/${widget.id}/more`,
+      "/chat/%E0%A4%A",
+    ]) {
       expect(await frameAncestorsOf(path), path).toBe("'none'");
     }
   });

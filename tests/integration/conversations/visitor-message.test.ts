@@ -19,10 +19,12 @@ async function started() {
 }
 
 const announced = async (accountId: string) =>
-  (await db.pool.query<{ id: string; payload: { id: string; type: string; data: unknown } }>(
-    `SELECT id, payload FROM outbound_messages WHERE account_id = $1 AND type = 'message.created' ORDER BY created_at, id`,
-    [accountId],
-  )).rows;
+  (
+    await db.pool.query<{ id: string; payload: { id: string; type: string; data: unknown } }>(
+      `SELECT id, payload FROM outbound_messages WHERE account_id = $1 AND type = 'message.created' ORDER BY created_at, id`,
+      [accountId],
+    )
+  ).rows;
 
 describe("a visitor's message", () => {
   it("is stored with the assistant's answer, moves last_message_at, and is announced exactly as the API serializes it", async () => {
@@ -30,7 +32,10 @@ describe("a visitor's message", () => {
     const text = `<script>alert("x")</script> & anything "tonight"?`;
     const result = await postVisitorMessage(widget, conversation, text);
     if (!result.ok) throw new Error("closed");
-    expect(result.messages.map((m) => [m.author, m.authorName])).toEqual([["visitor", null], ["assistant", widget.assistantName]]);
+    expect(result.messages.map((m) => [m.author, m.authorName])).toEqual([
+      ["visitor", null],
+      ["assistant", widget.assistantName],
+    ]);
     expect(result.messages[1]!.seq).toBeGreaterThan(result.messages[0]!.seq);
     const stored = await listMessages(accountId, conversation.id, { limit: 10 });
     expect(stored.data.slice(1)).toEqual(result.messages);
@@ -40,7 +45,12 @@ describe("a visitor's message", () => {
     // Only the visitor's line is announced; the payload is the one receivers get.
     const rows = await announced(accountId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.payload).toEqual({ id: rows[0]!.id, type: "message.created", created_at: expect.stringMatching(/Z$/), data: serializeMessage(result.messages[0]!) });
+    expect(rows[0]!.payload).toEqual({
+      id: rows[0]!.id,
+      type: "message.created",
+      created_at: expect.stringMatching(/Z$/),
+      data: serializeMessage(result.messages[0]!),
+    });
   });
 
   it("carries the visitor's name once they left it", async () => {
@@ -57,18 +67,27 @@ describe("a visitor's message", () => {
     const result = await postVisitorMessage(widget, conversation, "what's on this weekend?");
     expect(result.ok && result.messages.map((m) => m.author)).toEqual(["visitor"]);
     expect(result.ok && result.conversation.status).toBe("handoff_requested");
-    expect((await listMessages(accountId, conversation.id, { limit: 10 })).data.map((m) => m.author)).toEqual(["assistant", "system", "visitor"]);
+    expect((await listMessages(accountId, conversation.id, { limit: 10 })).data.map((m) => m.author)).toEqual([
+      "assistant",
+      "system",
+      "visitor",
+    ]);
   });
 
   it("stores and announces nothing for a closed conversation, or one of another account", async () => {
     const { accountId, widget, conversation } = await started();
-    await db.pool.query(`UPDATE conversations SET status = 'closed', closed_at = now() WHERE id = $1`, [conversation.id]);
+    await db.pool.query(`UPDATE conversations SET status = 'closed', closed_at = now() WHERE id = $1`, [
+      conversation.id,
+    ]);
     expect(await postVisitorMessage(widget, conversation, "hello?")).toEqual({ ok: false, reason: "closed" });
     expect((await listMessages(accountId, conversation.id, { limit: 10 })).data).toHaveLength(1);
     // An open conversation, written to with another account's widget.
     const open = await started();
     const other = await started();
-    expect(await postVisitorMessage(other.widget, open.conversation, "hello?")).toEqual({ ok: false, reason: "closed" });
+    expect(await postVisitorMessage(other.widget, open.conversation, "hello?")).toEqual({
+      ok: false,
+      reason: "closed",
+    });
     expect((await listMessages(open.accountId, open.conversation.id, { limit: 10 })).data).toHaveLength(1);
     for (const id of [accountId, open.accountId, other.accountId]) expect(await announced(id)).toHaveLength(0);
   });

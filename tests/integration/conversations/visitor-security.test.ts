@@ -8,8 +8,20 @@ import { json, randomIp, startedChat, visitor } from "../../support/visitor-chat
 /* Bad input and attacks on the chat page's endpoints: each refused with the right answer, nothing stored. */
 
 const messageCount = async (conversationId: string) =>
-  Number((await db.pool.query<{ count: string }>(`SELECT count(*) FROM conversation_messages WHERE conversation_id = $1`, [conversationId])).rows[0]!.count);
-const errorOf = async (response: Response) => ((await response.json()) as { ok: false; error: { code: string; message: string; details: { field?: string; code?: string }[] } }).error;
+  Number(
+    (
+      await db.pool.query<{ count: string }>(`SELECT count(*) FROM conversation_messages WHERE conversation_id = $1`, [
+        conversationId,
+      ])
+    ).rows[0]!.count,
+  );
+const errorOf = async (response: Response) =>
+  (
+    (await response.json()) as {
+      ok: false;
+      error: { code: string; message: string; details: { field?: string; code?: string }[] };
+    }
+  ).error;
 
 describe("who may read and write a conversation", () => {
   it("answers the same 404 to another conversation's token, a missing token, an unknown conversation and an unknown widget", async () => {
@@ -19,9 +31,17 @@ describe("who may read and write a conversation", () => {
     for (const response of [
       await visitor.poll(mine.widget.id, mine.conversationId, { ip: mine.ip, token: theirs.token }),
       await visitor.poll(mine.widget.id, mine.conversationId, { ip: mine.ip, token: null }),
-      await visitor.send(mine.widget.id, mine.conversationId, { ip: mine.ip, token: theirs.token, body: { text: "hi" } }),
+      await visitor.send(mine.widget.id, mine.conversationId, {
+        ip: mine.ip,
+        token: theirs.token,
+        body: { text: "hi" },
+      }),
       await visitor.handoff(mine.widget.id, mine.conversationId, { ip: mine.ip, token: theirs.token }),
-      await visitor.contact(mine.widget.id, mine.conversationId, { ip: mine.ip, token: theirs.token, body: { email: "x@example.com" } }),
+      await visitor.contact(mine.widget.id, mine.conversationId, {
+        ip: mine.ip,
+        token: theirs.token,
+        body: { email: "x@example.com" },
+      }),
       // The right token, but through another account's widget.
       await visitor.poll(theirs.widget.id, mine.conversationId, { ip: mine.ip, token: mine.token }),
       await visitor.poll(mine.widget.id, "conv_0000000000000000000000", { ip: mine.ip, token: mine.token }),
@@ -32,7 +52,10 @@ describe("who may read and write a conversation", () => {
       bodies.push(await response.text());
     }
     expect(new Set(bodies).size).toBe(1);
-    expect(JSON.parse(bodies[0]!)).toEqual({ ok: false, error: { code: "not_found", message: expect.any(String), details: [] } });
+    expect(JSON.parse(bodies[0]!)).toEqual({
+      ok: false,
+      error: { code: "not_found", message: expect.any(String), details: [] },
+    });
     expect(await messageCount(mine.conversationId)).toBe(mine.started.messages.length);
   });
 });
@@ -46,7 +69,11 @@ describe("message text", () => {
     ["a number instead of text", 42, "empty"],
   ])("refuses %s with 400 and stores nothing", async (_label, text, code) => {
     const chat = await startedChat();
-    const response = await visitor.send(chat.widget.id, chat.conversationId, { ip: chat.ip, token: chat.token, body: { text } });
+    const response = await visitor.send(chat.widget.id, chat.conversationId, {
+      ip: chat.ip,
+      token: chat.token,
+      body: { text },
+    });
     expect(response.status).toBe(400);
     expect(await errorOf(response)).toMatchObject({ code: "invalid_request", details: [{ field: "text", code }] });
     expect(await messageCount(chat.conversationId)).toBe(chat.started.messages.length);
@@ -54,7 +81,15 @@ describe("message text", () => {
 
   it("accepts exactly 4,000 characters", async () => {
     const chat = await startedChat();
-    expect((await visitor.send(chat.widget.id, chat.conversationId, { ip: chat.ip, token: chat.token, body: { text: "y".repeat(4_000) } })).status).toBe(201);
+    expect(
+      (
+        await visitor.send(chat.widget.id, chat.conversationId, {
+          ip: chat.ip,
+          token: chat.token,
+          body: { text: "y".repeat(4_000) },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("refuses an invalid first message without creating the conversation", async () => {
@@ -68,11 +103,21 @@ describe("message text", () => {
   it("refuses bodies that are not UTF-8 JSON, not JSON, or too large", async () => {
     const chat = await startedChat();
     const call = { ip: chat.ip, token: chat.token };
-    const binary = await visitor.send(chat.widget.id, chat.conversationId, { ...call, body: new Uint8Array([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) });
+    const binary = await visitor.send(chat.widget.id, chat.conversationId, {
+      ...call,
+      body: new Uint8Array([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    });
     expect([binary.status, (await errorOf(binary)).code]).toEqual([400, "invalid_json"]);
-    const form = await visitor.send(chat.widget.id, chat.conversationId, { ...call, body: "text=hi", contentType: "application/x-www-form-urlencoded" });
+    const form = await visitor.send(chat.widget.id, chat.conversationId, {
+      ...call,
+      body: "text=hi",
+      contentType: "application/x-www-form-urlencoded",
+    });
     expect([form.status, (await errorOf(form)).code]).toEqual([415, "unsupported_media_type"]);
-    const huge = await visitor.send(chat.widget.id, chat.conversationId, { ...call, body: { text: "hi", padding: "p".repeat(40_000) } });
+    const huge = await visitor.send(chat.widget.id, chat.conversationId, {
+      ...call,
+      body: { text: "hi", padding: "p".repeat(40_000) },
+    });
     expect([huge.status, (await errorOf(huge)).code]).toEqual([413, "payload_too_large"]);
     expect(await messageCount(chat.conversationId)).toBe(chat.started.messages.length);
   });
@@ -80,9 +125,17 @@ describe("message text", () => {
   it("stores HTML and script verbatim and hands them back as plain JSON text", async () => {
     const chat = await startedChat();
     const markup = `<script>alert("x")</script><img src=x onerror=alert(1)> & "quotes"`;
-    const sent = await json(await visitor.send(chat.widget.id, chat.conversationId, { ip: chat.ip, token: chat.token, body: { text: markup } }));
+    const sent = await json(
+      await visitor.send(chat.widget.id, chat.conversationId, {
+        ip: chat.ip,
+        token: chat.token,
+        body: { text: markup },
+      }),
+    );
     expect(sent.messages[0]!.text).toBe(markup);
-    const stored = await db.pool.query<{ text: string }>(`SELECT text FROM conversation_messages WHERE id = $1`, [sent.messages[0]!.id]);
+    const stored = await db.pool.query<{ text: string }>(`SELECT text FROM conversation_messages WHERE id = $1`, [
+      sent.messages[0]!.id,
+    ]);
     expect(stored.rows[0]!.text).toBe(markup);
     const polled = await visitor.poll(chat.widget.id, chat.conversationId, { ip: chat.ip, token: chat.token });
     expect(polled.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -105,7 +158,9 @@ describe("a closed conversation", () => {
       expect((await errorOf(response)).code).toBe("conversation_closed");
     }
     expect(await messageCount(chat.conversationId)).toBe(before);
-    expect((await json(await visitor.poll(chat.widget.id, chat.conversationId, call))).conversation.status).toBe("closed");
+    expect((await json(await visitor.poll(chat.widget.id, chat.conversationId, call))).conversation.status).toBe(
+      "closed",
+    );
   });
 });
 
@@ -127,32 +182,57 @@ describe("flood protection", () => {
     const chat = await startedChat();
     process.env.CHAT_MESSAGES_PER_IP_PER_MINUTE = "5";
     const flooder = { ip: randomIp(), token: chat.token };
-    const responses = await Promise.all(Array.from({ length: 15 }, (_, i) => visitor.send(chat.widget.id, chat.conversationId, { ...flooder, body: { text: `flood ${i}` } })));
+    const responses = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        visitor.send(chat.widget.id, chat.conversationId, { ...flooder, body: { text: `flood ${i}` } }),
+      ),
+    );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
     const refused = responses.find((r) => r.status === 429)!;
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect((await errorOf(refused)).code).toBe("rate_limited");
-    const visitorMessages = await db.pool.query(`SELECT 1 FROM conversation_messages WHERE conversation_id = $1 AND author = 'visitor' AND text LIKE 'flood %'`, [chat.conversationId]);
+    const visitorMessages = await db.pool.query(
+      `SELECT 1 FROM conversation_messages WHERE conversation_id = $1 AND author = 'visitor' AND text LIKE 'flood %'`,
+      [chat.conversationId],
+    );
     expect(visitorMessages.rowCount).toBe(5);
     // Another address is not affected by this one's flood.
-    expect((await visitor.send(chat.widget.id, chat.conversationId, { ip: randomIp(), token: chat.token, body: { text: "calm" } })).status).toBe(201);
+    expect(
+      (
+        await visitor.send(chat.widget.id, chat.conversationId, {
+          ip: randomIp(),
+          token: chat.token,
+          body: { text: "calm" },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("takes nothing from the widget's budget for a wrong token or an address over its own limit", async () => {
     const chat = await startedChat();
     const widgetPoints = async () =>
-      (await db.pool.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = $1", [`chat-msg-widget:${chat.widget.id}`])).rows[0]?.points;
+      (
+        await db.pool.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = $1", [
+          `chat-msg-widget:${chat.widget.id}`,
+        ])
+      ).rows[0]?.points;
     const before = await widgetPoints();
     process.env.CHAT_MESSAGES_PER_IP_PER_MINUTE = "2";
     const guesser = { ip: randomIp(), token: "x".repeat(40) };
     const guesses = [];
-    for (let i = 0; i < 4; i++) guesses.push((await visitor.send(chat.widget.id, chat.conversationId, { ...guesser, body: { text: "guess" } })).status);
+    for (let i = 0; i < 4; i++)
+      guesses.push(
+        (await visitor.send(chat.widget.id, chat.conversationId, { ...guesser, body: { text: "guess" } })).status,
+      );
     expect(guesses).toEqual([404, 404, 429, 429]);
     const flooder = { ip: randomIp(), token: chat.token };
     const sent = [];
-    for (let i = 0; i < 4; i++) sent.push((await visitor.send(chat.widget.id, chat.conversationId, { ...flooder, body: { text: `m ${i}` } })).status);
+    for (let i = 0; i < 4; i++)
+      sent.push(
+        (await visitor.send(chat.widget.id, chat.conversationId, { ...flooder, body: { text: `m ${i}` } })).status,
+      );
     expect(sent).toEqual([201, 201, 429, 429]);
     expect(await widgetPoints()).toBe((before ?? 0) + 2);
   });
@@ -163,13 +243,15 @@ describe("flood protection", () => {
     process.env.CHAT_CONVERSATIONS_PER_IP_PER_HOUR = "2";
     const ip = randomIp();
     const starts = [];
-    for (let i = 0; i < 3; i++) starts.push((await visitor.start(widget.id, { ip, body: { text: `start ${i}` } })).status);
+    for (let i = 0; i < 3; i++)
+      starts.push((await visitor.start(widget.id, { ip, body: { text: `start ${i}` } })).status);
     expect(starts).toEqual([201, 201, 429]);
     expect((await db.pool.query(`SELECT 1 FROM conversations WHERE account_id = $1`, [accountId])).rowCount).toBe(2);
 
     process.env.CHAT_CONVERSATIONS_PER_WIDGET_PER_MINUTE = "3";
     const others = [];
-    for (let i = 0; i < 3; i++) others.push((await visitor.start(widget.id, { ip: randomIp(), body: { text: `other ${i}` } })).status);
+    for (let i = 0; i < 3; i++)
+      others.push((await visitor.start(widget.id, { ip: randomIp(), body: { text: `other ${i}` } })).status);
     // Two of the widget's points went to the first two starts.
     expect(others).toEqual([201, 429, 429]);
   });

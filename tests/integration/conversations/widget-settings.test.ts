@@ -30,7 +30,9 @@ async function ownerWithWidget() {
 
 const stored = async (widgetId: string) => {
   const widget = await findWidget(widgetId);
-  return widget && { assistantName: widget.assistantName, greeting: widget.greeting, allowedOrigins: widget.allowedOrigins };
+  return (
+    widget && { assistantName: widget.assistantName, greeting: widget.greeting, allowedOrigins: widget.allowedOrigins }
+  );
 };
 
 const auditEntries = (accountId: string) =>
@@ -46,7 +48,9 @@ describe("the Chat widget settings page", () => {
     expect(widget.id).toMatch(/^wid_/);
     const base = appBaseUrl();
     expect(base).toMatch(/^https?:\/\/[^/]+$/);
-    expect(page).toContain(JSON.stringify(`<script src="${base}/widget.js" data-widget="${widget.id}" async></script>`).slice(1, -1));
+    expect(page).toContain(
+      JSON.stringify(`<script src="${base}/widget.js" data-widget="${widget.id}" async></script>`).slice(1, -1),
+    );
     expect(page).toContain(`/chat/${widget.id}`);
     expect(await db.prisma.chatWidget.count({ where: { accountId: owner.accountId } })).toBe(1);
   });
@@ -78,8 +82,15 @@ describe("saving the chat widget settings", () => {
     const member = await addMember(owner.accountId, "member");
     await signInAs(member);
 
-    expect(await saveChatWidgetSettingsAction(form())).toEqual({ ok: false, error: "Only owners and admins can do this." });
-    expect(await stored(before.id)).toEqual({ assistantName: before.assistantName, greeting: before.greeting, allowedOrigins: [] });
+    expect(await saveChatWidgetSettingsAction(form())).toEqual({
+      ok: false,
+      error: "Only owners and admins can do this.",
+    });
+    expect(await stored(before.id)).toEqual({
+      assistantName: before.assistantName,
+      greeting: before.greeting,
+      allowedOrigins: [],
+    });
     expect(await auditEntries(owner.accountId)).toEqual([]);
 
     await signInAs(await addMember(owner.accountId, "admin"));
@@ -87,13 +98,19 @@ describe("saving the chat widget settings", () => {
   });
 
   it("refuses a signed-out caller", async () => {
-    expect(await saveChatWidgetSettingsAction(form())).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
+    expect(await saveChatWidgetSettingsAction(form())).toEqual({
+      ok: false,
+      error: "Your session has ended. Sign in again.",
+    });
   });
 
   it("refuses entries that are not origins, naming each one, and changes nothing", async () => {
     const { owner, before } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(
-      form({ allowedOrigins: "https://good.example\nharbourhall.example\nhttps://shop.example/tickets\nhttps://*.example.com\nftp://files.example" }),
+      form({
+        allowedOrigins:
+          "https://good.example\nharbourhall.example\nhttps://shop.example/tickets\nhttps://*.example.com\nftp://files.example",
+      }),
     );
 
     expect(result).toEqual({
@@ -108,7 +125,11 @@ describe("saving the chat widget settings", () => {
         ],
       },
     });
-    expect(await stored(before.id)).toEqual({ assistantName: before.assistantName, greeting: before.greeting, allowedOrigins: [] });
+    expect(await stored(before.id)).toEqual({
+      assistantName: before.assistantName,
+      greeting: before.greeting,
+      allowedOrigins: [],
+    });
     expect(await auditEntries(owner.accountId)).toEqual([]);
   });
 
@@ -123,7 +144,10 @@ describe("saving the chat widget settings", () => {
   it("stores origins canonical: lower-case, without a trailing slash, each once, in the order given", async () => {
     const { before } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(
-      form({ allowedOrigins: "  HTTPS://WWW.Example.COM/  \n\nhttps://shop.example.com:8443\nhttps://www.example.com\nhttp://localhost:3000/" }),
+      form({
+        allowedOrigins:
+          "  HTTPS://WWW.Example.COM/  \n\nhttps://shop.example.com:8443\nhttps://www.example.com\nhttp://localhost:3000/",
+      }),
     );
 
     const origins = ["https://www.example.com", "https://shop.example.com:8443", "http://localhost:3000"];
@@ -140,7 +164,9 @@ describe("saving the chat widget settings", () => {
 
   it(`refuses more than ${MAX_ALLOWED_ORIGINS} origins`, async () => {
     const { before } = await ownerWithWidget();
-    const many = Array.from({ length: MAX_ALLOWED_ORIGINS + 2 }, (_, index) => `https://site${index}.example`).join("\n");
+    const many = Array.from({ length: MAX_ALLOWED_ORIGINS + 2 }, (_, index) => `https://site${index}.example`).join(
+      "\n",
+    );
     expect(await saveChatWidgetSettingsAction(form({ allowedOrigins: many }))).toEqual({
       ok: false,
       error: "Check the fields marked below.",
@@ -161,7 +187,10 @@ describe("saving the chat widget settings", () => {
     expect(await saveChatWidgetSettingsAction(form({ assistantName: "n".repeat(61), greeting: "  " }))).toEqual({
       ok: false,
       error: "Check the fields marked below.",
-      fieldErrors: { assistantName: ["The name can be at most 60 characters."], greeting: ["Enter a greeting: it is the first message visitors see."] },
+      fieldErrors: {
+        assistantName: ["The name can be at most 60 characters."],
+        greeting: ["Enter a greeting: it is the first message visitors see."],
+      },
     });
     const notText = await saveChatWidgetSettingsAction(form({ assistantName: "Bot\u0000", greeting: "Hi\u0007" }));
     expect(!notText.ok && notText.fieldErrors).toEqual({
@@ -172,7 +201,9 @@ describe("saving the chat widget settings", () => {
     expect(await auditEntries(owner.accountId)).toEqual([]);
 
     // Exactly at the limits is fine; characters, not UTF-16 units, are counted.
-    expect((await saveChatWidgetSettingsAction(form({ assistantName: "🙂".repeat(60), greeting: "é".repeat(500) }))).ok).toBe(true);
+    expect(
+      (await saveChatWidgetSettingsAction(form({ assistantName: "🙂".repeat(60), greeting: "é".repeat(500) }))).ok,
+    ).toBe(true);
   });
 
   it("keeps markup in the greeting as typed: it is shown as text, never as HTML", async () => {

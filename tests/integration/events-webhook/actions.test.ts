@@ -8,13 +8,29 @@ describe("upsert", () => {
     const source = await createSource();
     const first = await send(
       source,
-      upsert(sample({ ends_at: "2026-05-01T12:00:00+02:00", description: "Tours", url: "https://example.com/open", price: "Free", recurring: "yearly" })),
+      upsert(
+        sample({
+          ends_at: "2026-05-01T12:00:00+02:00",
+          description: "Tours",
+          url: "https://example.com/open",
+          price: "Free",
+          recurring: "yearly",
+        }),
+      ),
     );
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ ok: true, action: "upsert", event: { id: expect.any(String), status: "upcoming", created: true } });
+    expect(first.body).toEqual({
+      ok: true,
+      action: "upsert",
+      event: { id: expect.any(String), status: "upcoming", created: true },
+    });
 
     const second = await send(source, upsert(sample({ description: "Only a description now", status: "cancelled" })));
-    expect(second.body).toEqual({ ok: true, action: "upsert", event: { id: (first.body.event as { id: string }).id, status: "cancelled", created: false } });
+    expect(second.body).toEqual({
+      ok: true,
+      action: "upsert",
+      event: { id: (first.body.event as { id: string }).id, status: "cancelled", created: false },
+    });
 
     const rows = await eventRows(source);
     expect(rows).toHaveLength(1);
@@ -37,7 +53,10 @@ describe("upsert", () => {
   it("treats the same instant written in two offsets, and trimmed title and location, as one event", async () => {
     const source = await createSource();
     await send(source, upsert({ title: "Talk", starts_at: "2026-05-01T10:00:00+02:00", location: "Berlin" }));
-    const again = await send(source, upsert({ title: "  Talk ", starts_at: "2026-05-01T08:00:00Z", location: " Berlin  ", price: "€5" }));
+    const again = await send(
+      source,
+      upsert({ title: "  Talk ", starts_at: "2026-05-01T08:00:00Z", location: " Berlin  ", price: "€5" }),
+    );
     expect(again.body).toMatchObject({ event: { created: false } });
     const rows = await eventRows(source);
     expect(rows).toHaveLength(1);
@@ -64,7 +83,10 @@ describe("upsert", () => {
 
   it("ignores unknown fields", async () => {
     const source = await createSource();
-    const answer = await send(source, JSON.stringify({ action: "upsert", event: { ...sample(), colour: "red" }, extra: true }));
+    const answer = await send(
+      source,
+      JSON.stringify({ action: "upsert", event: { ...sample(), colour: "red" }, extra: true }),
+    );
     expect(answer.status).toBe(200);
   });
 });
@@ -76,8 +98,20 @@ describe("cancel and delete", () => {
     const first = await send(source, cancel(sample()));
     expect(first.body).toMatchObject({ ok: true, action: "cancel", event: { status: "cancelled", created: false } });
     const [afterFirst] = await eventRows(source);
-    const second = await send(source, cancel({ title: "Spring Open Day", starts_at: "2026-05-01T08:00:00Z", location: "Main Hall", description: "ignored" }));
-    expect(second.body).toMatchObject({ ok: true, action: "cancel", event: { id: afterFirst.id, status: "cancelled" } });
+    const second = await send(
+      source,
+      cancel({
+        title: "Spring Open Day",
+        starts_at: "2026-05-01T08:00:00Z",
+        location: "Main Hall",
+        description: "ignored",
+      }),
+    );
+    expect(second.body).toMatchObject({
+      ok: true,
+      action: "cancel",
+      event: { id: afterFirst.id, status: "cancelled" },
+    });
     const [afterSecond] = await eventRows(source);
     expect(afterSecond).toEqual(afterFirst);
     expect(afterSecond.description).toBe("kept");
@@ -87,7 +121,11 @@ describe("cancel and delete", () => {
     const source = await createSource();
     const created = await send(source, upsert(sample()));
     const deleted = await send(source, remove(sample()));
-    expect(deleted.body).toEqual({ ok: true, action: "delete", event: { id: (created.body.event as { id: string }).id, status: "deleted", created: false } });
+    expect(deleted.body).toEqual({
+      ok: true,
+      action: "delete",
+      event: { id: (created.body.event as { id: string }).id, status: "deleted", created: false },
+    });
     expect(await eventRows(source)).toHaveLength(0);
     const again = await send(source, remove(sample({ unknown: "makes the body differ" })));
     expect(again.status).toBe(404);
@@ -105,7 +143,9 @@ describe("cancel and delete", () => {
 describe("the route", () => {
   it("hands the request and the source id from the path to the webhook handler", async () => {
     const source = await createSource();
-    const response = await POST(signedRequest(source, upsert(sample())), { params: Promise.resolve({ sourceId: source.publicId }) });
+    const response = await POST(signedRequest(source, upsert(sample())), {
+      params: Promise.resolve({ sourceId: source.publicId }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await response.json()).toMatchObject({ ok: true, action: "upsert" });
@@ -116,7 +156,10 @@ describe("the route", () => {
     const b = await createSource();
     await send(a, upsert(sample()));
     await send(b, upsert(sample()));
-    const counts = await db.pool.query("SELECT account_id, count(*)::int AS n FROM events WHERE account_id = ANY($1) GROUP BY account_id", [[a.accountId, b.accountId]]);
+    const counts = await db.pool.query(
+      "SELECT account_id, count(*)::int AS n FROM events WHERE account_id = ANY($1) GROUP BY account_id",
+      [[a.accountId, b.accountId]],
+    );
     expect(counts.rows.map((row) => row.n)).toEqual([1, 1]);
     // b cannot cancel a's event through its own source: it only sees its own events.
     await send(b, remove(sample()));

@@ -4,14 +4,26 @@ import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { sweepRetention } from "@/lib/retention/sweep";
 import { setSourceActive } from "@/lib/events-webhook/sources";
-import { createSource, deliveryCount, lastDelivery, nowSeconds, sample, send, signedRequest, upsert, type TestSource } from "./support";
+import {
+  createSource,
+  deliveryCount,
+  lastDelivery,
+  nowSeconds,
+  sample,
+  send,
+  signedRequest,
+  upsert,
+  type TestSource,
+} from "./support";
 
 describe("what a delivery log entry holds", () => {
   it("logs an accepted request with time, action, status, title, latency, body and the headers that matter, never the secret", async () => {
     const source = await createSource();
     const body = upsert(sample({ description: "logged" }));
     const before = Date.now();
-    await send(source, body, { headers: { "User-Agent": "booking-platform/2.1", "Content-Length": String(Buffer.byteLength(body)) } });
+    await send(source, body, {
+      headers: { "User-Agent": "booking-platform/2.1", "Content-Length": String(Buffer.byteLength(body)) },
+    });
     const row = await lastDelivery(source);
     expect(row).toMatchObject({
       action: "upsert",
@@ -44,7 +56,11 @@ describe("what a delivery log entry holds", () => {
     await send(source, body);
     const row = await lastDelivery(source);
     expect(row!.body_bytes).toBe(Buffer.byteLength(body));
-    expect(Buffer.from(row!.body as string).subarray(0, 100).toString()).toBe(Buffer.from(body).subarray(0, 100).toString());
+    expect(
+      Buffer.from(row!.body as string)
+        .subarray(0, 100)
+        .toString(),
+    ).toBe(Buffer.from(body).subarray(0, 100).toString());
     expect((row!.body as string).length).toBeLessThanOrEqual(16 * 1024);
     const detail = await getDelivery(source.accountId, row!.id as string);
     expect(detail).toMatchObject({ bodyTruncated: true, bodyBytes: Buffer.byteLength(body), action: "upsert" });
@@ -63,10 +79,17 @@ describe("429s in the log", () => {
     const source = await createSource({ rateLimit: 1 });
     await send(source, upsert(sample()));
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => send(source, upsert(sample({ title: `Flood ${i}` })))));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => send(source, upsert(sample({ title: `Flood ${i}` })))),
+    );
     const elapsedSeconds = (Date.now() - started) / 1000;
     expect(answers.every((answer) => answer.status === 429)).toBe(true);
-    const logged429 = async () => (await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1 AND status = 429", [source.sourceId])).rows[0].n;
+    const logged429 = async () =>
+      (
+        await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1 AND status = 429", [
+          source.sourceId,
+        ])
+      ).rows[0].n;
     const first = await logged429();
     expect(first).toBeGreaterThanOrEqual(1);
     expect(first).toBeLessThanOrEqual(Math.ceil(elapsedSeconds) + 1);
@@ -79,7 +102,11 @@ describe("429s in the log", () => {
 
 describe("refusals anyone can send, in the log", () => {
   const logged = async (source: { sourceId: string }, where: string) =>
-    (await db.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1 AND ${where}`, [source.sourceId])).rows[0].n as number;
+    (
+      await db.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1 AND ${where}`, [
+        source.sourceId,
+      ])
+    ).rows[0].n as number;
   /** Runs a flood; returns the most rows "once per source per second" allows for how long it took. */
   const flood = async <T>(run: () => Promise<T>) => {
     const started = Date.now();
@@ -91,14 +118,20 @@ describe("refusals anyone can send, in the log", () => {
   it("stores at most one or two rows for a flood of 50 bad signatures in one second, and logs every accepted request", async () => {
     const source = await createSource();
     const { value: answers, allowed } = await flood(() =>
-      Promise.all(Array.from({ length: 50 }, (_, i) => send(source, upsert(sample({ title: `Forged ${i}` })), { signature: "sha256=" + "0".repeat(64) }))),
+      Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          send(source, upsert(sample({ title: `Forged ${i}` })), { signature: "sha256=" + "0".repeat(64) }),
+        ),
+      ),
     );
     expect(answers.every((answer) => answer.status === 401)).toBe(true);
     const refused = await logged(source, "status = 401");
     expect(refused).toBeGreaterThanOrEqual(1);
     expect(refused).toBeLessThanOrEqual(allowed);
 
-    const accepted = await Promise.all(Array.from({ length: 10 }, (_, i) => send(source, upsert(sample({ title: `Real ${i}` })))));
+    const accepted = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => send(source, upsert(sample({ title: `Real ${i}` })))),
+    );
     expect(accepted.every((answer) => answer.status === 200)).toBe(true);
     expect(await logged(source, "status = 200")).toBe(10);
   });
@@ -107,7 +140,9 @@ describe("refusals anyone can send, in the log", () => {
     const source = await createSource();
     const other = await createSource();
     const stale = String(nowSeconds() - 3_600);
-    const stales = await flood(() => Promise.all(Array.from({ length: 20 }, () => send(source, upsert(sample()), { timestamp: stale }))));
+    const stales = await flood(() =>
+      Promise.all(Array.from({ length: 20 }, () => send(source, upsert(sample()), { timestamp: stale }))),
+    );
     await Promise.all(Array.from({ length: 20 }, () => send(other, upsert(sample()), { timestamp: stale })));
     expect(await logged(source, "error_code = 'invalid_timestamp'")).toBeLessThanOrEqual(stales.allowed);
     // Another source's flood neither shares nor uses up this source's allowance.
@@ -118,7 +153,14 @@ describe("refusals anyone can send, in the log", () => {
     expect((await handleWebhookRequest(replayed, other.publicId)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const replays = await flood(() =>
-      Promise.all(Array.from({ length: 30 }, () => handleWebhookRequest(new Request(replayed.url, { method: "POST", headers: replayed.headers, body }), other.publicId))),
+      Promise.all(
+        Array.from({ length: 30 }, () =>
+          handleWebhookRequest(
+            new Request(replayed.url, { method: "POST", headers: replayed.headers, body }),
+            other.publicId,
+          ),
+        ),
+      ),
     );
     expect(replays.value.every((response) => response.status === 200)).toBe(true);
     const duplicates = await logged(other, "error_code = 'duplicate'");
@@ -147,18 +189,28 @@ describe("retention", () => {
     );
     const nowMs = Date.now();
     await db.pool.query(`INSERT INTO rate_limits (key, points, expire) VALUES ($1, 1, $2), ($3, 1, $4)`, [
-      `test-stale-${source.sourceId}`, nowMs - 2 * 3_600_000, `test-live-${source.sourceId}`, nowMs + 60_000,
+      `test-stale-${source.sourceId}`,
+      nowMs - 2 * 3_600_000,
+      `test-live-${source.sourceId}`,
+      nowMs + 60_000,
     ]);
     const visible = await listDeliveries(source.accountId, source.sourceId, { limit: 100 });
     expect(visible.items).toHaveLength(3);
 
     // Two sweeps at once, as two instances would run them: neither fails, each old row goes once.
-    const [a, b] = await Promise.all([sweepRetention({ batchSize: 2, pauseMs: 0 }), sweepRetention({ batchSize: 2, pauseMs: 0 })]);
+    const [a, b] = await Promise.all([
+      sweepRetention({ batchSize: 2, pauseMs: 0 }),
+      sweepRetention({ batchSize: 2, pauseMs: 0 }),
+    ]);
     expect(a.deliveries + b.deliveries).toBeGreaterThanOrEqual(5);
-    const left = await db.pool.query("SELECT received_at FROM webhook_deliveries WHERE source_id = $1", [source.sourceId]);
+    const left = await db.pool.query("SELECT received_at FROM webhook_deliveries WHERE source_id = $1", [
+      source.sourceId,
+    ]);
     expect(left.rows).toHaveLength(3);
     for (const row of left.rows) expect(Date.now() - row.received_at.getTime()).toBeLessThan(30 * 86_400_000);
-    const replays = await db.pool.query("SELECT signature FROM webhook_replays WHERE source_id = $1", [source.sourceId]);
+    const replays = await db.pool.query("SELECT signature FROM webhook_replays WHERE source_id = $1", [
+      source.sourceId,
+    ]);
     expect(replays.rows.map((row) => row.signature)).toEqual(["fresh"]);
     const rates = await db.pool.query("SELECT key FROM rate_limits WHERE key LIKE $1", [`test-%-${source.sourceId}`]);
     expect(rates.rows.map((row) => row.key)).toEqual([`test-live-${source.sourceId}`]);
@@ -182,7 +234,9 @@ describe("listing deliveries", () => {
     const source = await createSource();
     await seedDeliveries(source, 61);
     const expected = (
-      await db.pool.query("SELECT id FROM webhook_deliveries WHERE source_id = $1 ORDER BY received_at DESC, id DESC", [source.sourceId])
+      await db.pool.query("SELECT id FROM webhook_deliveries WHERE source_id = $1 ORDER BY received_at DESC, id DESC", [
+        source.sourceId,
+      ])
     ).rows.map((row) => row.id);
 
     const seen: string[] = [];
@@ -195,16 +249,29 @@ describe("listing deliveries", () => {
       // New requests arrive between page views.
       await send(source, upsert(sample({ title: `Arrived during paging ${seen.length}` })));
       if (!page.olderCursor) break;
-      page = await listDeliveries(source.accountId, source.sourceId, { limit: 7, cursor: page.olderCursor, direction: "older" });
+      page = await listDeliveries(source.accountId, source.sourceId, {
+        limit: 7,
+        cursor: page.olderCursor,
+        direction: "older",
+      });
     }
     expect(seen).toEqual(expected);
 
     // Walking back with "newer" from the last page returns the same pages in reverse.
-    let back = await listDeliveries(source.accountId, source.sourceId, { limit: 7, cursor: cursors[cursors.length - 1], direction: "newer" });
+    let back = await listDeliveries(source.accountId, source.sourceId, {
+      limit: 7,
+      cursor: cursors[cursors.length - 1],
+      direction: "newer",
+    });
     const lastPageStart = Math.floor((expected.length - 1) / 7) * 7;
     expect(back.items.map((item) => item.id)).toEqual(expected.slice(lastPageStart - 7, lastPageStart));
     expect(back.olderCursor).not.toBeNull();
-    while (back.newerCursor) back = await listDeliveries(source.accountId, source.sourceId, { limit: 7, cursor: back.newerCursor, direction: "newer" });
+    while (back.newerCursor)
+      back = await listDeliveries(source.accountId, source.sourceId, {
+        limit: 7,
+        cursor: back.newerCursor,
+        direction: "newer",
+      });
     // The newest page now also shows the entries that arrived meanwhile.
     expect(back.items[0].eventTitle).toMatch(/^Arrived during paging/);
   });
@@ -217,10 +284,18 @@ describe("listing deliveries", () => {
     expect(deletes.items.every((item) => item.action === "delete")).toBe(true);
     const clientErrors = await listDeliveries(source.accountId, source.sourceId, { statusClass: "4xx", limit: 100 });
     expect(clientErrors.items.map((item) => item.status)).toEqual(Array(6).fill(401));
-    const serverErrors = await listDeliveries(source.accountId, source.sourceId, { statusClass: "5xx", action: "upsert", limit: 100 });
+    const serverErrors = await listDeliveries(source.accountId, source.sourceId, {
+      statusClass: "5xx",
+      action: "upsert",
+      limit: 100,
+    });
     expect(serverErrors.items.every((item) => item.status === 503 && item.action === "upsert")).toBe(true);
     const ok = await listDeliveries(source.accountId, source.sourceId, { statusClass: "2xx", limit: 100 });
-    expect(ok.items.length + clientErrors.items.length + (await listDeliveries(source.accountId, source.sourceId, { statusClass: "5xx", limit: 100 })).items.length).toBe(30);
+    expect(
+      ok.items.length +
+        clientErrors.items.length +
+        (await listDeliveries(source.accountId, source.sourceId, { statusClass: "5xx", limit: 100 })).items.length,
+    ).toBe(30);
   });
 
   it("accepts the public source id as well as the row id, and ignores a malformed cursor", async () => {

@@ -21,20 +21,31 @@ describe("plan event limit", () => {
     const before = await snapshot(source);
     const answer = await send(source, upsert(sample({ title: "Number 1001" })));
     expect(answer.status).toBe(403);
-    expect(answer.body).toMatchObject({ ok: false, error: { code: "plan_limit_reached", message: expect.stringMatching(/1,000 events/) } });
+    expect(answer.body).toMatchObject({
+      ok: false,
+      error: { code: "plan_limit_reached", message: expect.stringMatching(/1,000 events/) },
+    });
     const after = await snapshot(source);
     expect(after.events).toEqual(before.events);
     expect(after.replays).toBe(before.replays);
-    expect(await lastDelivery(source)).toMatchObject({ status: 403, error_code: "plan_limit_reached", event_title: "Number 1001" });
+    expect(await lastDelivery(source)).toMatchObject({
+      status: 403,
+      error_code: "plan_limit_reached",
+      event_title: "Number 1001",
+    });
   });
 
   it("still updates, cancels and deletes existing events at the limit, which frees room again", async () => {
     const source = await createSource();
     await fillEvents(source.accountId, 999);
     await send(source, upsert(sample()));
-    expect((await send(source, upsert(sample({ description: "updated at the limit" })))).body).toMatchObject({ event: { created: false } });
+    expect((await send(source, upsert(sample({ description: "updated at the limit" })))).body).toMatchObject({
+      event: { created: false },
+    });
     expect((await send(source, remove(sample()))).status).toBe(200);
-    expect((await send(source, upsert(sample({ title: "Fits again" })))).body).toMatchObject({ event: { created: true } });
+    expect((await send(source, upsert(sample({ title: "Fits again" })))).body).toMatchObject({
+      event: { created: true },
+    });
   });
 
   it("allows 100,000 events on the pro plan", async () => {
@@ -103,7 +114,9 @@ describe("per-source rate limit", () => {
     await send(source, upsert(sample()));
     expect((await send(source, upsert(sample({ title: "b" })))).status).toBe(429);
     // Age the window as a minute would.
-    await db.pool.query("UPDATE rate_limits SET expire = expire - 60000 WHERE key = $1", [`webhook:${source.sourceId}`]);
+    await db.pool.query("UPDATE rate_limits SET expire = expire - 60000 WHERE key = $1", [
+      `webhook:${source.sourceId}`,
+    ]);
     expect((await send(source, upsert(sample({ title: "c" })))).status).toBe(200);
   });
 });

@@ -3,7 +3,17 @@ import { db } from "@/lib/platform/db/client";
 import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
 import { occurrencesBetween } from "@/lib/events/occurrences";
 import { formatShortDayTime } from "@/lib/platform/format/date-time";
-import { cancel, createSource, eventRows, lastDelivery, remove, send, snapshot, upsert, type TestSource } from "./support";
+import {
+  cancel,
+  createSource,
+  eventRows,
+  lastDelivery,
+  remove,
+  send,
+  snapshot,
+  upsert,
+  type TestSource,
+} from "./support";
 
 /*
  * Cancel and delete of a later occurrence of a recurring series act on that occurrence only; an upsert of
@@ -23,12 +33,18 @@ async function yogaSource(): Promise<TestSource> {
 }
 
 const exceptions = async (source: TestSource) =>
-  (await db.pool.query("SELECT occurs_at, kind FROM event_exceptions WHERE account_id = $1 ORDER BY occurs_at", [source.accountId])).rows.map(
-    (row) => [row.occurs_at.toISOString(), row.kind],
-  );
+  (
+    await db.pool.query("SELECT occurs_at, kind FROM event_exceptions WHERE account_id = $1 ORDER BY occurs_at", [
+      source.accountId,
+    ])
+  ).rows.map((row) => [row.occurs_at.toISOString(), row.kind]);
 
 const messages = async (source: TestSource) =>
-  (await db.pool.query("SELECT type FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", [source.accountId])).rows.map((row) => row.type);
+  (
+    await db.pool.query("SELECT type FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", [
+      source.accountId,
+    ])
+  ).rows.map((row) => row.type);
 
 describe("occurrence actions on a recurring series", () => {
   it("cancels one later occurrence only, and the delivery log names it", async () => {
@@ -40,12 +56,21 @@ describe("occurrence actions on a recurring series", () => {
     expect(answer.body).toEqual({
       ok: true,
       action: "cancel",
-      event: { id: series.id, status: "upcoming", created: false, occurrence: { starts_at: "2026-11-07T08:00:00.000Z", status: "cancelled" } },
+      event: {
+        id: series.id,
+        status: "upcoming",
+        created: false,
+        occurrence: { starts_at: "2026-11-07T08:00:00.000Z", status: "cancelled" },
+      },
     });
     expect(await exceptions(source)).toEqual([["2026-11-07T08:00:00.000Z", "cancelled"]]);
     const [after] = await eventRows(source);
     expect(after).toMatchObject({ status: "upcoming", starts_at: new Date(FIRST), recurring: "weekly" });
-    expect(await lastDelivery(source)).toMatchObject({ action: "cancel", status: 200, occurrence_at: new Date("2026-11-07T08:00:00Z") });
+    expect(await lastDelivery(source)).toMatchObject({
+      action: "cancel",
+      status: 200,
+      occurrence_at: new Date("2026-11-07T08:00:00Z"),
+    });
   });
 
   it("shows the occurrence acted on in Recent Deliveries, in the account's zone", async () => {
@@ -74,14 +99,20 @@ describe("occurrence actions on a recurring series", () => {
     );
     expect(rows[0].data).not.toHaveProperty("occurrence");
     expect(rows.slice(1).map((row) => [row.type, row.data.title, row.data.occurrence])).toEqual(
-      ["cancelled", "deleted", "upcoming"].map((status) => ["event.updated", "Morning Yoga", { starts_at: "2026-11-07T08:00:00.000Z", status }]),
+      ["cancelled", "deleted", "upcoming"].map((status) => [
+        "event.updated",
+        "Morning Yoga",
+        { starts_at: "2026-11-07T08:00:00.000Z", status },
+      ]),
     );
   });
 
   it("carries next_occurrence_at: the coming occurrence, the one after while it is cancelled, and it again once restored", async () => {
     const source = await yogaSource();
     const series = { startsAt: new Date(FIRST), endsAt: null, recurring: "weekly" as const, timeZone: "Europe/Berlin" };
-    const [coming, after] = occurrencesBetween(series, new Date(), new Date(Date.now() + 30 * 86_400_000), 2).map((o) => o.startsAt.toISOString());
+    const [coming, after] = occurrencesBetween(series, new Date(), new Date(Date.now() + 30 * 86_400_000), 2).map((o) =>
+      o.startsAt.toISOString(),
+    );
     const occurrence = { ...YOGA, starts_at: coming };
     await send(source, cancel(occurrence));
     await send(source, upsert(occurrence));
@@ -102,7 +133,9 @@ describe("occurrence actions on a recurring series", () => {
   it("deletes one later occurrence, and an upsert of it restores it", async () => {
     const source = await yogaSource();
     const deleted = await send(source, remove({ ...YOGA, starts_at: "2026-10-17T07:00:00Z" }));
-    expect(deleted.body).toMatchObject({ event: { occurrence: { starts_at: "2026-10-17T07:00:00.000Z", status: "deleted" } } });
+    expect(deleted.body).toMatchObject({
+      event: { occurrence: { starts_at: "2026-10-17T07:00:00.000Z", status: "deleted" } },
+    });
     expect(await exceptions(source)).toEqual([["2026-10-17T07:00:00.000Z", "deleted"]]);
 
     const restored = await send(source, upsert({ ...YOGA, starts_at: "2026-10-17T09:00:00+02:00" }));
@@ -131,7 +164,9 @@ describe("occurrence actions on a recurring series", () => {
       expect(answer.status).toBe(404);
       expect(answer.body).toMatchObject({ ok: false, error: { code: "event_not_found" } });
     }
-    expect(await send(source, remove({ ...YOGA, location: "Studio 3", starts_at: "2026-11-07T09:00:00+01:00" }))).toMatchObject({ status: 404 });
+    expect(
+      await send(source, remove({ ...YOGA, location: "Studio 3", starts_at: "2026-11-07T09:00:00+01:00" })),
+    ).toMatchObject({ status: 404 });
     const after = await snapshot(source);
     expect(after.events).toEqual(before.events);
     expect(after.replays).toBe(before.replays);
@@ -170,7 +205,9 @@ describe("occurrence actions on a recurring series", () => {
 describe("concurrent occurrence actions", () => {
   async function waitForStalledRequests(count: number): Promise<void> {
     for (let attempt = 0; attempt < 300; attempt += 1) {
-      const { rowCount } = await db.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ltrim(query) LIKE 'WITH clock%'");
+      const { rowCount } = await db.pool.query(
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ltrim(query) LIKE 'WITH clock%'",
+      );
       if ((rowCount ?? 0) >= count) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -216,7 +253,11 @@ describe("concurrent occurrence actions", () => {
     expect(await exceptions(source)).toEqual([]);
     expect(await eventRows(source)).toHaveLength(1);
     expect(await messages(source)).toEqual(["event.created", "event.updated", "event.updated"]);
-    expect(await db.pool.query("SELECT status FROM webhook_deliveries WHERE source_id = $1 AND action = 'upsert'", [source.sourceId])).toMatchObject({
+    expect(
+      await db.pool.query("SELECT status FROM webhook_deliveries WHERE source_id = $1 AND action = 'upsert'", [
+        source.sourceId,
+      ]),
+    ).toMatchObject({
       rows: [{ status: 200 }, { status: 200 }, { status: 200 }],
     });
   });

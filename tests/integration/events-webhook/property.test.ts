@@ -32,14 +32,27 @@ const storableEdges = fc.constantFrom("\u0000", "a\u0000b", "\ud800", "\udfff x"
 
 const eventLike = fc.record(
   {
-    title: fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "binary", maxLength: 20 }), storableEdges, fc.integer(), fc.constant(null)),
+    title: fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: "binary", maxLength: 20 }),
+      storableEdges,
+      fc.integer(),
+      fc.constant(null),
+    ),
     starts_at: fc.oneof(
       edgeInstants,
-      fc.date({ min: new Date("1900-01-01"), max: new Date("2200-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc
+        .date({ min: new Date("1900-01-01"), max: new Date("2200-01-01"), noInvalidDate: true })
+        .map((d) => d.toISOString()),
       fc.constantFrom("2026-05-01", "2026-05-01T10:00:00+02:00", "2026-02-30T10:00:00Z", "not a date", ""),
       fc.string({ maxLength: 30 }),
     ),
-    ends_at: fc.oneof(fc.constant(null), edgeInstants, fc.string({ maxLength: 30 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+    ends_at: fc.oneof(
+      fc.constant(null),
+      edgeInstants,
+      fc.string({ maxLength: 30 }),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    ),
     location: fc.oneof(fc.string({ maxLength: 30 }), storableEdges),
     url: fc.oneof(fc.webUrl(), fc.string({ maxLength: 30 }), fc.constant("javascript:alert(1)")),
     recurring: fc.oneof(fc.constantFrom("daily", "weekly", "monthly", "yearly", "", null, "hourly"), fc.string()),
@@ -55,7 +68,12 @@ const wellFormed = fc
   .record({
     title: fc.string({ minLength: 1, maxLength: 40 }).filter((title) => title.trim().length > 0),
     starts_at: fc.oneof(
-      { arbitrary: fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()), weight: 4 },
+      {
+        arbitrary: fc
+          .date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true })
+          .map((d) => d.toISOString()),
+        weight: 4,
+      },
       edgeInstants,
     ),
     location: fc.oneof({ arbitrary: fc.string({ maxLength: 20 }), weight: 4 }, storableEdges),
@@ -64,7 +82,9 @@ const wellFormed = fc
 
 const body = fc.oneof(
   { arbitrary: wellFormed, weight: 3 },
-  fc.record({ action: fc.constantFrom("upsert", "cancel", "delete", "archive", 7), event: eventLike }).map((value) => JSON.stringify(value)),
+  fc
+    .record({ action: fc.constantFrom("upsert", "cancel", "delete", "archive", 7), event: eventLike })
+    .map((value) => JSON.stringify(value)),
   fc.jsonValue().map((value) => JSON.stringify(value)),
   fc.string({ maxLength: 200 }),
   fc.uint8Array({ maxLength: 300 }),
@@ -86,7 +106,8 @@ const request = fc.record({
 
 it("never answers 500 and never stores an event without a valid signature", { timeout: 120_000 }, async () => {
   let accepted = 0;
-  const countEvents = async () => (await db.pool.query("SELECT count(*)::int AS n FROM events WHERE account_id = $1", [source.accountId])).rows[0].n;
+  const countEvents = async () =>
+    (await db.pool.query("SELECT count(*)::int AS n FROM events WHERE account_id = $1", [source.accountId])).rows[0].n;
   await fc.assert(
     fc.asyncProperty(request, async (input) => {
       const timestamp = input.timestamp === "now" ? String(nowSeconds()) : input.timestamp;
@@ -124,8 +145,8 @@ it("never answers 500 and never stores an event without a valid signature", { ti
       if (response.status === 200) {
         expect(answer.ok).toBe(true);
         accepted++;
-      }
-      else expect(answer).toMatchObject({ ok: false, error: { code: expect.any(String), message: expect.any(String) } });
+      } else
+        expect(answer).toMatchObject({ ok: false, error: { code: expect.any(String), message: expect.any(String) } });
     }),
     { numRuns: 300 },
   );

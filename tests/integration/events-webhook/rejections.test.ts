@@ -3,7 +3,22 @@ import { db } from "@/lib/platform/db/client";
 import { createWebhookHandler, handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { computeSignature } from "@/lib/events-webhook/signature";
 import { rotateSecret, setSourceActive } from "@/lib/events-webhook/sources";
-import { cancel, createSource, deliveryCount, lastDelivery, nowSeconds, openLogGates, remove, sample, send, signedRequest, snapshot, upsert, type Answer, type TestSource } from "./support";
+import {
+  cancel,
+  createSource,
+  deliveryCount,
+  lastDelivery,
+  nowSeconds,
+  openLogGates,
+  remove,
+  sample,
+  send,
+  signedRequest,
+  snapshot,
+  upsert,
+  type Answer,
+  type TestSource,
+} from "./support";
 
 /*
  * Every refusal of docs/webhook.md ("Check order"): status, error code, and nothing stored or changed. The account
@@ -20,11 +35,19 @@ beforeAll(async () => {
 
 function expectError(answer: Answer, status: number, code: string) {
   expect(answer.status).toBe(status);
-  expect(answer.body).toMatchObject({ ok: false, error: { code, message: expect.any(String), details: expect.any(Array) } });
+  expect(answer.body).toMatchObject({
+    ok: false,
+    error: { code, message: expect.any(String), details: expect.any(Array) },
+  });
 }
 
 /** Sends, and asserts the answer and that no event, replay record or rate-limit point changed. */
-async function refused(status: number, code: string, run: () => Promise<Answer>, options: { countsTowardsRateLimit?: boolean } = {}) {
+async function refused(
+  status: number,
+  code: string,
+  run: () => Promise<Answer>,
+  options: { countsTowardsRateLimit?: boolean } = {},
+) {
   await openLogGates(source);
   const before = await snapshot(source);
   const answer = await run();
@@ -57,7 +80,9 @@ describe("refusals before the signature is checked", () => {
 
   it("answers 413 payload_too_large for a body of 256 KiB + 1 byte", async () => {
     const body = new Uint8Array(256 * 1024 + 1).fill(0x20);
-    await refused(413, "payload_too_large", () => send(source, body, { headers: { "Content-Length": String(body.length) } }));
+    await refused(413, "payload_too_large", () =>
+      send(source, body, { headers: { "Content-Length": String(body.length) } }),
+    );
     expect(await lastDelivery(source)).toMatchObject({ status: 413, body_bytes: 256 * 1024 + 1 });
   });
 
@@ -73,7 +98,10 @@ describe("refusals before the signature is checked", () => {
     const request = new Request(`http://localhost/api/v1/events/webhook/${source.publicId}`, {
       method: "POST",
       body: stream,
-      headers: { "X-Service-Timestamp": timestamp, "X-Service-Signature": computeSignature(source.secret, timestamp, "") },
+      headers: {
+        "X-Service-Timestamp": timestamp,
+        "X-Service-Signature": computeSignature(source.secret, timestamp, ""),
+      },
       duplex: "half",
     } as RequestInit);
     await refused(413, "payload_too_large", async () => {
@@ -105,8 +133,14 @@ describe("refusals before the signature is checked", () => {
   });
 
   it("accepts a timestamp 299 seconds old and 299 seconds ahead (inside the window)", async () => {
-    expect((await send(source, upsert(sample({ title: "Edge of window" })), { timestamp: String(nowSeconds() - 299) })).status).toBe(200);
-    expect((await send(source, upsert(sample({ title: "Edge of window" })), { timestamp: String(nowSeconds() + 299) })).status).toBe(200);
+    expect(
+      (await send(source, upsert(sample({ title: "Edge of window" })), { timestamp: String(nowSeconds() - 299) }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await send(source, upsert(sample({ title: "Edge of window" })), { timestamp: String(nowSeconds() + 299) }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -127,7 +161,8 @@ describe("invalid signatures: 401 invalid_signature", () => {
   });
 
   it("refuses a body signed after re-serialising it (the signature covers the raw bytes as sent)", async () => {
-    const sent = '{ "action": "upsert", "event": { "title": "Spring Open Day", "starts_at": "2026-05-01T10:00:00+02:00", "location": "Main Hall", "description": "x" } }';
+    const sent =
+      '{ "action": "upsert", "event": { "title": "Spring Open Day", "starts_at": "2026-05-01T10:00:00+02:00", "location": "Main Hall", "description": "x" } }';
     const timestamp = String(nowSeconds());
     const signature = computeSignature(source.secret, timestamp, JSON.stringify(JSON.parse(sent)));
     await refused(401, "invalid_signature", () => send(source, sent, { timestamp, signature }));
@@ -143,7 +178,9 @@ describe("invalid signatures: 401 invalid_signature", () => {
     const answer = await send(isolated, upsert(sample({ description: "old secret" })), { secret: oldSecret });
     expectError(answer, 401, "invalid_signature");
     expect(await snapshot(isolated)).toEqual(before);
-    expect((await send(isolated, upsert(sample({ description: "new secret" })), { secret: rotated.secret })).status).toBe(200);
+    expect(
+      (await send(isolated, upsert(sample({ description: "new secret" })), { secret: rotated.secret })).status,
+    ).toBe(200);
   });
 });
 
@@ -180,18 +217,34 @@ describe("invalid bodies (signed correctly): 400, counted against the rate limit
   });
 
   it("refuses invalid UTF-8 signed over its exact bytes with 400 invalid_json, not 401", async () => {
-    const body = Buffer.concat([Buffer.from('{"action":"upsert","event":{"title":"'), Buffer.from([0xff, 0xfe]), Buffer.from('","starts_at":"2026-05-01T10:00:00Z"}}')]);
+    const body = Buffer.concat([
+      Buffer.from('{"action":"upsert","event":{"title":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","starts_at":"2026-05-01T10:00:00Z"}}'),
+    ]);
     const answer = await refused(400, "invalid_json", () => send(source, body), rate);
     expect(answer.body.error).toMatchObject({ message: "The body is not valid UTF-8." });
   });
 
   it("refuses an unknown action with a detail on action", async () => {
-    const answer = await refused(400, "invalid_payload", () => send(source, JSON.stringify({ action: "archive", event: sample() })), rate);
-    expect(answer.body.error).toMatchObject({ details: [{ field: "action", message: "Must be one of upsert, cancel, delete." }] });
+    const answer = await refused(
+      400,
+      "invalid_payload",
+      () => send(source, JSON.stringify({ action: "archive", event: sample() })),
+      rate,
+    );
+    expect(answer.body.error).toMatchObject({
+      details: [{ field: "action", message: "Must be one of upsert, cancel, delete." }],
+    });
   });
 
   it("refuses a missing event", async () => {
-    const answer = await refused(400, "invalid_payload", () => send(source, JSON.stringify({ action: "upsert" })), rate);
+    const answer = await refused(
+      400,
+      "invalid_payload",
+      () => send(source, JSON.stringify({ action: "upsert" })),
+      rate,
+    );
     expect(answer.body.error).toMatchObject({ details: [{ field: "event", message: "This field is required." }] });
   });
 
@@ -202,25 +255,75 @@ describe("invalid bodies (signed correctly): 400, counted against the rate limit
     ["an unparseable starts_at", { starts_at: "next Friday" }, "event.starts_at", expect.stringMatching(/ISO 8601/)],
     ["ends_at before starts_at", { ends_at: "2026-05-01T07:00:00Z" }, "event.ends_at", "Must not be before starts_at."],
     ["a title over 300 characters", { title: "t".repeat(301) }, "event.title", "Use at most 300 characters."],
-    ["a description over 5,000 characters", { description: "d".repeat(5_001) }, "event.description", "Use at most 5,000 characters."],
+    [
+      "a description over 5,000 characters",
+      { description: "d".repeat(5_001) },
+      "event.description",
+      "Use at most 5,000 characters.",
+    ],
     ["a location over 500 characters", { location: "l".repeat(501) }, "event.location", "Use at most 500 characters."],
-    ["a url over 2,048 characters", { url: "https://example.com/" + "u".repeat(2_029) }, "event.url", "Use at most 2,048 characters."],
+    [
+      "a url over 2,048 characters",
+      { url: "https://example.com/" + "u".repeat(2_029) },
+      "event.url",
+      "Use at most 2,048 characters.",
+    ],
     ["a price over 100 characters", { price: "p".repeat(101) }, "event.price", "Use at most 100 characters."],
     ["a javascript: url", { url: "javascript:alert(1)" }, "event.url", "Must be an absolute http(s) URL."],
-    ["recurring outside its values", { recurring: "hourly" }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
-    ["recurring in another case", { recurring: "Weekly" }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
+    [
+      "recurring outside its values",
+      { recurring: "hourly" },
+      "event.recurring",
+      expect.stringMatching(/^Must be one of daily/),
+    ],
+    [
+      "recurring in another case",
+      { recurring: "Weekly" },
+      "event.recurring",
+      expect.stringMatching(/^Must be one of daily/),
+    ],
     ["recurring as a number", { recurring: 7 }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
-    ["recurring as a list", { recurring: ["weekly"] }, "event.recurring", expect.stringMatching(/^Must be one of daily/)],
+    [
+      "recurring as a list",
+      { recurring: ["weekly"] },
+      "event.recurring",
+      expect.stringMatching(/^Must be one of daily/),
+    ],
     ["status outside its values", { status: "postponed" }, "event.status", "Must be upcoming or cancelled."],
     // Values PostgreSQL would refuse (a 500 before): instants outside years 0001-9999, NUL, lone surrogates.
-    ["a starts_at whose instant is in year 0", { starts_at: "0001-01-01T00:30:00+01:00" }, "event.starts_at", expect.stringMatching(/0001 and 9999/)],
-    ["a starts_at whose instant is in year 10000", { starts_at: "9999-12-31T23:30:00-01:00" }, "event.starts_at", expect.stringMatching(/0001 and 9999/)],
-    ["an ends_at whose instant is in year 10000", { ends_at: "9999-12-31T23:59:59.999-00:01" }, "event.ends_at", expect.stringMatching(/0001 and 9999/)],
+    [
+      "a starts_at whose instant is in year 0",
+      { starts_at: "0001-01-01T00:30:00+01:00" },
+      "event.starts_at",
+      expect.stringMatching(/0001 and 9999/),
+    ],
+    [
+      "a starts_at whose instant is in year 10000",
+      { starts_at: "9999-12-31T23:30:00-01:00" },
+      "event.starts_at",
+      expect.stringMatching(/0001 and 9999/),
+    ],
+    [
+      "an ends_at whose instant is in year 10000",
+      { ends_at: "9999-12-31T23:59:59.999-00:01" },
+      "event.ends_at",
+      expect.stringMatching(/0001 and 9999/),
+    ],
     ["a NUL character in the title", { title: "Open\u0000Day" }, "event.title", expect.stringMatching(/NUL/)],
-    ["a lone surrogate in the location", { location: "Hall \ud800" }, "event.location", expect.stringMatching(/surrogate/)],
+    [
+      "a lone surrogate in the location",
+      { location: "Hall \ud800" },
+      "event.location",
+      expect.stringMatching(/surrogate/),
+    ],
     ["a NUL character in the url", { url: "https://example.com/\u0000" }, "event.url", expect.stringMatching(/NUL/)],
   ])("refuses %s with a per-field detail", async (_, overrides, field, message) => {
-    const answer = await refused(400, "invalid_payload", () => send(source, upsert(sample({ description: "changed", ...overrides }))), rate);
+    const answer = await refused(
+      400,
+      "invalid_payload",
+      () => send(source, upsert(sample({ description: "changed", ...overrides }))),
+      rate,
+    );
     expect(answer.body.error).toMatchObject({ details: [{ field, message }] });
     expect(await lastDelivery(source)).toMatchObject({ status: 400, error_code: "invalid_payload", action: "upsert" });
   });
@@ -252,8 +355,15 @@ describe("actions on events that do not exist", () => {
     ["cancel", cancel],
     ["delete", remove],
   ])("answers 404 event_not_found to %s", async (action, make) => {
-    await refused(404, "event_not_found", () => send(source, make(sample({ title: "Never created" }))), { countsTowardsRateLimit: true });
-    expect(await lastDelivery(source)).toMatchObject({ status: 404, error_code: "event_not_found", action, event_title: "Never created" });
+    await refused(404, "event_not_found", () => send(source, make(sample({ title: "Never created" }))), {
+      countsTowardsRateLimit: true,
+    });
+    expect(await lastDelivery(source)).toMatchObject({
+      status: 404,
+      error_code: "event_not_found",
+      action,
+      event_title: "Never created",
+    });
   });
 
   it("processes an identical retry once the event exists (a refused request leaves no replay record)", async () => {

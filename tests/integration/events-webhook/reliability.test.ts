@@ -38,7 +38,9 @@ describe("concurrency", () => {
   it("turns 50 concurrent upserts of one event with different timestamps into one event, all processed", async () => {
     const source = await createSource({ rateLimit: 1_000 });
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => send(source, upsert(sample({ description: `writer ${i}` })), { timestamp: String(nowSeconds() - i) })),
+      Array.from({ length: 50 }, (_, i) =>
+        send(source, upsert(sample({ description: `writer ${i}` })), { timestamp: String(nowSeconds() - i) }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
     expect(answers.every((answer) => answer.body.action === "upsert")).toBe(true);
@@ -70,7 +72,9 @@ describe("two app instances on one database", () => {
     if (!rotated.ok) throw new Error(rotated.message);
     for (const handler of [a, b]) {
       expect((await send(source, upsert(sample({ title: "old" })), { handler })).status).toBe(401);
-      expect((await send(source, upsert(sample({ title: "new" })), { handler, secret: rotated.secret })).status).toBe(200);
+      expect((await send(source, upsert(sample({ title: "new" })), { handler, secret: rotated.secret })).status).toBe(
+        200,
+      );
     }
   });
 });
@@ -82,14 +86,20 @@ describe("an instance that has the source cached", () => {
     expect((await send(source, upsert(sample()), { handler: warm })).status).toBe(200);
 
     await db.pool.query("UPDATE webhook_sources SET active = false WHERE id = $1", [source.sourceId]);
-    expect((await send(source, upsert(sample({ title: "while off" })), { handler: warm })).body).toMatchObject({ error: { code: "source_inactive" } });
-    await db.pool.query("UPDATE webhook_sources SET active = true, rate_limit_per_minute = 2 WHERE id = $1", [source.sourceId]);
+    expect((await send(source, upsert(sample({ title: "while off" })), { handler: warm })).body).toMatchObject({
+      error: { code: "source_inactive" },
+    });
+    await db.pool.query("UPDATE webhook_sources SET active = true, rate_limit_per_minute = 2 WHERE id = $1", [
+      source.sourceId,
+    ]);
     const limited = await send(source, upsert(sample({ title: "limit 2" })), { handler: warm });
     expect(limited.headers.get("RateLimit-Limit")).toBe("2");
     expect((await send(source, upsert(sample({ title: "over" })), { handler: warm })).status).toBe(429);
 
     await db.pool.query("DELETE FROM webhook_sources WHERE id = $1", [source.sourceId]);
-    expect((await send(source, upsert(sample({ title: "gone" })), { handler: warm })).body).toMatchObject({ error: { code: "source_not_found" } });
+    expect((await send(source, upsert(sample({ title: "gone" })), { handler: warm })).body).toMatchObject({
+      error: { code: "source_not_found" },
+    });
     // The delivery log and replay records of a deleted source go with it.
     const left = await db.pool.query(
       "SELECT (SELECT count(*) FROM webhook_deliveries WHERE source_id = $1)::int AS deliveries, (SELECT count(*) FROM webhook_replays WHERE source_id = $1)::int AS replays",
@@ -107,65 +117,72 @@ describe("database outage", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("answers 503 within 5 s while the database is down, resumes when it is back, and loses no 200", { timeout: 120_000 }, async () => {
-    const port = await freePort();
-    database = await startEmbeddedPostgres({ dir, port, persistent: true });
-    await applyMigrations(database.url);
-    const admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    const secret = generateSecret();
-    const publicId = newPublicId("source");
-    const account = await admin.query("INSERT INTO accounts (name, plan) VALUES ('Outage', 'pro') RETURNING id");
-    const created = await admin.query(
-      "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, 'Outage', $3, 100000) RETURNING id",
-      [account.rows[0].id, publicId, encryptSecret(secret)],
-    );
-    await admin.end();
-    const source = { publicId, secret, sourceId: created.rows[0].id } as TestSource;
-    const handler = otherInstance(database.url);
+  it(
+    "answers 503 within 5 s while the database is down, resumes when it is back, and loses no 200",
+    { timeout: 120_000 },
+    async () => {
+      const port = await freePort();
+      database = await startEmbeddedPostgres({ dir, port, persistent: true });
+      await applyMigrations(database.url);
+      const admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+      const secret = generateSecret();
+      const publicId = newPublicId("source");
+      const account = await admin.query("INSERT INTO accounts (name, plan) VALUES ('Outage', 'pro') RETURNING id");
+      const created = await admin.query(
+        "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, 'Outage', $3, 100000) RETURNING id",
+        [account.rows[0].id, publicId, encryptSecret(secret)],
+      );
+      await admin.end();
+      const source = { publicId, secret, sourceId: created.rows[0].id } as TestSource;
+      const handler = otherInstance(database.url);
 
-    const results: { title: string; status: number; ms: number; phase: string }[] = [];
-    let phase = "before";
-    let sequence = 0;
-    let running = true;
-    const worker = async () => {
-      while (running) {
-        const title = `Delivery ${++sequence}`;
-        const started = performance.now();
-        const response = await handler(signedRequest(source, upsert({ title, starts_at: "2026-05-01T10:00:00Z" })), publicId);
-        results.push({ title, status: response.status, ms: performance.now() - started, phase });
-        if (response.status === 503) {
-          expect(response.headers.get("Retry-After")).toBe("5");
-          expect(await response.json()).toMatchObject({ ok: false, error: { code: "unavailable" } });
+      const results: { title: string; status: number; ms: number; phase: string }[] = [];
+      let phase = "before";
+      let sequence = 0;
+      let running = true;
+      const worker = async () => {
+        while (running) {
+          const title = `Delivery ${++sequence}`;
+          const started = performance.now();
+          const response = await handler(
+            signedRequest(source, upsert({ title, starts_at: "2026-05-01T10:00:00Z" })),
+            publicId,
+          );
+          results.push({ title, status: response.status, ms: performance.now() - started, phase });
+          if (response.status === 503) {
+            expect(response.headers.get("Retry-After")).toBe("5");
+            expect(await response.json()).toMatchObject({ ok: false, error: { code: "unavailable" } });
+          }
+          if (response.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        if (response.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
-    const workers = Array.from({ length: 4 }, worker);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    phase = "down";
-    await database.stop();
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
-    phase = "restarting";
-    database = await startEmbeddedPostgres({ dir, port, persistent: true });
-    phase = "back";
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    running = false;
-    await Promise.all(workers);
+      };
+      const workers = Array.from({ length: 4 }, worker);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      phase = "down";
+      await database.stop();
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      phase = "restarting";
+      database = await startEmbeddedPostgres({ dir, port, persistent: true });
+      phase = "back";
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      running = false;
+      await Promise.all(workers);
 
-    const byPhase = (name: string) => results.filter((result) => result.phase === name);
-    expect(byPhase("before").filter((r) => r.status === 200).length).toBeGreaterThan(0);
-    expect(byPhase("down").length).toBeGreaterThan(0);
-    expect(byPhase("down").filter((r) => r.status !== 200 && r.status !== 503)).toEqual([]);
-    expect(results.every((r) => r.status === 200 || r.status === 503)).toBe(true);
-    expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(5_000);
-    expect(byPhase("back").filter((r) => r.status === 200).length).toBeGreaterThan(0);
+      const byPhase = (name: string) => results.filter((result) => result.phase === name);
+      expect(byPhase("before").filter((r) => r.status === 200).length).toBeGreaterThan(0);
+      expect(byPhase("down").length).toBeGreaterThan(0);
+      expect(byPhase("down").filter((r) => r.status !== 200 && r.status !== 503)).toEqual([]);
+      expect(results.every((r) => r.status === 200 || r.status === 503)).toBe(true);
+      expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(5_000);
+      expect(byPhase("back").filter((r) => r.status === 200).length).toBeGreaterThan(0);
 
-    const check = new pg.Client({ connectionString: database.url });
-    await check.connect();
-    const stored = new Set((await check.query("SELECT title FROM events")).rows.map((row) => row.title as string));
-    await check.end();
-    const missing = results.filter((r) => r.status === 200 && !stored.has(r.title));
-    expect(missing).toEqual([]);
-  });
+      const check = new pg.Client({ connectionString: database.url });
+      await check.connect();
+      const stored = new Set((await check.query("SELECT title FROM events")).rows.map((row) => row.title as string));
+      await check.end();
+      const missing = results.filter((r) => r.status === 200 && !stored.has(r.title));
+      expect(missing).toEqual([]);
+    },
+  );
 });

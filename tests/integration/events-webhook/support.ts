@@ -7,19 +7,38 @@ import { createAccount } from "../../support/factories";
 
 /* Shared set-up for the webhook tests: a signed-up account with its source, and signed requests. */
 
-export type TestSource = { context: SessionContext; accountId: string; sourceId: string; publicId: string; secret: string };
+export type TestSource = {
+  context: SessionContext;
+  accountId: string;
+  sourceId: string;
+  publicId: string;
+  secret: string;
+};
 
-export async function createSource(options: { plan?: "free" | "pro"; rateLimit?: number; name?: string } = {}): Promise<TestSource> {
+export async function createSource(
+  options: { plan?: "free" | "pro"; rateLimit?: number; name?: string } = {},
+): Promise<TestSource> {
   const account = await createAccount(options.name ?? "Webhook Owner");
-  if (options.plan) await db.pool.query("UPDATE accounts SET plan = $2::\"Plan\" WHERE id = $1", [account.accountId, options.plan]);
+  if (options.plan)
+    await db.pool.query('UPDATE accounts SET plan = $2::"Plan" WHERE id = $1', [account.accountId, options.plan]);
   const [source] = await listSources(account.accountId);
-  if (options.rateLimit) await db.pool.query("UPDATE webhook_sources SET rate_limit_per_minute = $2 WHERE id = $1", [source.id, options.rateLimit]);
+  if (options.rateLimit)
+    await db.pool.query("UPDATE webhook_sources SET rate_limit_per_minute = $2 WHERE id = $1", [
+      source.id,
+      options.rateLimit,
+    ]);
   const context: SessionContext = {
     user: account.user,
     account: { id: account.accountId, name: "Webhook Owner", plan: options.plan ?? "free", timezone: "UTC" },
     role: "owner",
   };
-  return { context, accountId: account.accountId, sourceId: source.id, publicId: source.publicId, secret: (await readSecret(account.accountId, source.id))! };
+  return {
+    context,
+    accountId: account.accountId,
+    sourceId: source.id,
+    publicId: source.publicId,
+    secret: (await readSecret(account.accountId, source.id))!,
+  };
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -35,8 +54,14 @@ export type RequestOptions = {
 export function signedRequest(source: TestSource, body: string | Uint8Array, options: RequestOptions = {}): Request {
   const timestamp = options.timestamp === undefined ? String(nowSeconds()) : options.timestamp;
   const signature =
-    options.signature === undefined ? computeSignature(options.secret ?? source.secret, timestamp ?? "", body) : options.signature;
-  const headers = new Headers({ "Content-Type": "application/json", "User-Agent": "webhook-tests/1", ...options.headers });
+    options.signature === undefined
+      ? computeSignature(options.secret ?? source.secret, timestamp ?? "", body)
+      : options.signature;
+  const headers = new Headers({
+    "Content-Type": "application/json",
+    "User-Agent": "webhook-tests/1",
+    ...options.headers,
+  });
   if (timestamp !== null) headers.set("X-Service-Timestamp", timestamp);
   if (signature !== null) headers.set("X-Service-Signature", signature);
   return new Request(`http://localhost/api/v1/events/webhook/${options.publicId ?? source.publicId}`, {
@@ -76,7 +101,11 @@ export async function snapshot(source: TestSource) {
     db.pool.query("SELECT count(*)::int AS n FROM webhook_replays WHERE source_id = $1", [source.sourceId]),
     db.pool.query("SELECT points FROM rate_limits WHERE key = $1", [`webhook:${source.sourceId}`]),
   ]);
-  return { events: events.rows, replays: replays.rows[0].n as number, ratePoints: (rate.rows[0]?.points as number | undefined) ?? 0 };
+  return {
+    events: events.rows,
+    replays: replays.rows[0].n as number,
+    ratePoints: (rate.rows[0]?.points as number | undefined) ?? 0,
+  };
 }
 
 export async function lastDelivery(source: TestSource) {
@@ -93,14 +122,19 @@ export async function lastDelivery(source: TestSource) {
  * deliveries.test.ts).
  */
 export async function openLogGates(source: TestSource): Promise<void> {
-  await db.pool.query("DELETE FROM rate_limits WHERE key IN ('webhook-refusal-log:' || $1, 'webhook-429-log:' || $1)", [source.sourceId]);
+  await db.pool.query("DELETE FROM rate_limits WHERE key IN ('webhook-refusal-log:' || $1, 'webhook-429-log:' || $1)", [
+    source.sourceId,
+  ]);
 }
 
 export async function deliveryCount(source: TestSource): Promise<number> {
-  const result = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1", [source.sourceId]);
+  const result = await db.pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE source_id = $1", [
+    source.sourceId,
+  ]);
   return result.rows[0].n;
 }
 
 export async function eventRows(source: TestSource) {
-  return (await db.pool.query("SELECT * FROM events WHERE account_id = $1 ORDER BY created_at, id", [source.accountId])).rows;
+  return (await db.pool.query("SELECT * FROM events WHERE account_id = $1 ORDER BY created_at, id", [source.accountId]))
+    .rows;
 }

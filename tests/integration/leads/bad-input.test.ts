@@ -38,7 +38,12 @@ describe("POST /api/public/leads with bad input", () => {
   });
 
   it("400 for an email over 320 characters", async () => {
-    await expectRejectedCreate({ email: `${"a".repeat(64)}@${"b".repeat(251)}.example` }, 400, "invalid_request", "email");
+    await expectRejectedCreate(
+      { email: `${"a".repeat(64)}@${"b".repeat(251)}.example` },
+      400,
+      "invalid_request",
+      "email",
+    );
   });
 
   it("409 lead_exists with the existing id for an email already held, in any letter case", async () => {
@@ -57,7 +62,12 @@ describe("POST /api/public/leads with bad input", () => {
   });
 
   it("400 for a metadata value over 500 characters, naming the key", async () => {
-    await expectRejectedCreate({ name: "Meta", metadata: { long: "x".repeat(501) } }, 400, "invalid_request", "metadata.long");
+    await expectRejectedCreate(
+      { name: "Meta", metadata: { long: "x".repeat(501) } },
+      400,
+      "invalid_request",
+      "metadata.long",
+    );
   });
 
   it("400 for a metadata key over 40 characters and for a non-string value", async () => {
@@ -65,7 +75,11 @@ describe("POST /api/public/leads with bad input", () => {
     await expectRejectedCreate({ name: "Meta", metadata: { count: 3 } }, 400, "invalid_request", "metadata.count");
   });
 
-  it.each([["a string", "plan=pro"], ["an array", ["pro"]], ["a number", 5]])("400 for metadata that is %s", async (_label, metadata) => {
+  it.each([
+    ["a string", "plan=pro"],
+    ["an array", ["pro"]],
+    ["a number", 5],
+  ])("400 for metadata that is %s", async (_label, metadata) => {
     await expectRejectedCreate({ name: "Meta", metadata }, 400, "invalid_request", "metadata");
   });
 
@@ -183,6 +197,9 @@ describe("PATCH and stage with bad input", () => {
 });
 
 it("nothing in this file wrote an idempotency record (no Idempotency-Key was sent)", async () => {
-  const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM idempotency_keys i JOIN api_keys k ON k.id = i.api_key_id WHERE k.account_id = $1", [owner.accountId]);
+  const { rows } = await db.pool.query(
+    "SELECT count(*)::int AS n FROM idempotency_keys i JOIN api_keys k ON k.id = i.api_key_id WHERE k.account_id = $1",
+    [owner.accountId],
+  );
   expect(rows[0].n).toBe(0);
 });

@@ -10,10 +10,13 @@ import type { TestAccount } from "../../support/factories";
 
 export const api = {
   list: (secret: string, query = "") => listExport(publicRequest("GET", `/leads${query}`, secret), noParams),
-  create: (secret: string, body: Body, options?: Options) => createExport(publicRequest("POST", "/leads", secret, body, options), noParams),
+  create: (secret: string, body: Body, options?: Options) =>
+    createExport(publicRequest("POST", "/leads", secret, body, options), noParams),
   get: (secret: string, id: string) => getLeadExport(publicRequest("GET", `/leads/${id}`, secret), idParams(id)),
-  patch: (secret: string, id: string, body: Body, options?: Options) => patchLeadExport(publicRequest("PATCH", `/leads/${id}`, secret, body, options), idParams(id)),
-  stage: (secret: string, id: string, body: Body, options?: Options) => stageExport(publicRequest("POST", `/leads/${id}/stage`, secret, body, options), idParams(id)),
+  patch: (secret: string, id: string, body: Body, options?: Options) =>
+    patchLeadExport(publicRequest("PATCH", `/leads/${id}`, secret, body, options), idParams(id)),
+  stage: (secret: string, id: string, body: Body, options?: Options) =>
+    stageExport(publicRequest("POST", `/leads/${id}/stage`, secret, body, options), idParams(id)),
   pipeline: (secret: string) => pipelineExport(publicRequest("GET", "/pipeline", secret), noParams),
 };
 
@@ -22,7 +25,9 @@ export async function leadKey(owner: TestAccount, scopes: Scope[] = ["read:leads
 }
 
 export async function leadCount(accountId: string): Promise<number> {
-  const { rows } = await db.pool.query<{ count: string }>("SELECT count(*) FROM leads WHERE account_id = $1", [accountId]);
+  const { rows } = await db.pool.query<{ count: string }>("SELECT count(*) FROM leads WHERE account_id = $1", [
+    accountId,
+  ]);
   return Number(rows[0].count);
 }
 

@@ -18,7 +18,9 @@ async function call(method: string, path: string, body?: object) {
   const match = resolveFastPath(method, path.split("?")[0]);
   if (match?.kind !== "route") throw new Error(`${method} ${path} is not a fast route: ${JSON.stringify(match)}`);
   const headers = { ...bearer(secret), "Content-Type": "application/json" };
-  return match.handler(new Request(`http://localhost${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined }));
+  return match.handler(
+    new Request(`http://localhost${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined }),
+  );
 }
 
 describe("fast path for the public API", () => {
@@ -43,7 +45,10 @@ describe("fast path for the public API", () => {
   });
 
   it("answers 405 with Allow for a method the path does not have, and leaves unknown public paths to Next's JSON 404", () => {
-    expect(resolveFastPath("DELETE", "/api/public/leads")).toEqual({ kind: "method_not_allowed", allow: ["GET", "POST", "HEAD"] });
+    expect(resolveFastPath("DELETE", "/api/public/leads")).toEqual({
+      kind: "method_not_allowed",
+      allow: ["GET", "POST", "HEAD"],
+    });
     expect(resolveFastPath("GET", "/api/public/leads/a/b/c")).toBeNull();
     expect(resolveFastPath("GET", "/api/public/leads/")).toBeNull();
   });

@@ -21,7 +21,10 @@ const withKey = (value: string) => ({ headers: { "Idempotency-Key": value } });
 const unique = (label: string) => `${label}-${crypto.randomUUID()}`;
 
 async function storedKeys(value: string) {
-  const { rows } = await db.pool.query("SELECT status FROM idempotency_keys WHERE api_key_id = $1 AND key = $2", [keyId, value]);
+  const { rows } = await db.pool.query("SELECT status FROM idempotency_keys WHERE api_key_id = $1 AND key = $2", [
+    keyId,
+    value,
+  ]);
   return rows;
 }
 
@@ -66,7 +69,9 @@ describe("Idempotency-Key on POST /api/public/leads", () => {
     const { secret: concurrentSecret } = await createKey(account, { scopes: ["write:leads"] });
     const key = unique("burst");
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => api.create(concurrentSecret, { name: "Burst", email: "burst@example.test" }, withKey(key))),
+      Array.from({ length: 20 }, () =>
+        api.create(concurrentSecret, { name: "Burst", email: "burst@example.test" }, withKey(key)),
+      ),
     );
     const bodies = await Promise.all(responses.map((response) => response.json()));
     const created = responses.filter((response) => response.status === 201);
@@ -78,7 +83,9 @@ describe("Idempotency-Key on POST /api/public/leads", () => {
         expect(bodies[index].error.code).toBe("idempotency_request_in_progress");
       }
     }
-    expect(responses.filter((response) => response.headers.get("Idempotent-Replayed") === null && response.status === 201)).toHaveLength(1);
+    expect(
+      responses.filter((response) => response.headers.get("Idempotent-Replayed") === null && response.status === 201),
+    ).toHaveLength(1);
     expect(await leadCount(account.accountId)).toBe(1);
   });
 
@@ -131,7 +138,8 @@ describe("withIdempotency", () => {
   it("does not store a 5xx answer: the retry runs the handler again", async () => {
     const key = unique("5xx");
     let runs = 0;
-    const handler = async () => (++runs === 1 ? jsonResponse({ ok: false }, { status: 503 }) : jsonResponse({ ok: true }, { status: 201 }));
+    const handler = async () =>
+      ++runs === 1 ? jsonResponse({ ok: false }, { status: 503 }) : jsonResponse({ ok: true }, { status: 201 });
     expect((await withIdempotency(post(key), keyId, bytes(), handler)).status).toBe(503);
     expect(await storedKeys(key)).toEqual([]);
     const retry = await withIdempotency(post(key), keyId, bytes(), handler);
@@ -142,18 +150,29 @@ describe("withIdempotency", () => {
 
   it("does not store a thrown error: the claim is released", async () => {
     const key = unique("throw");
-    await expect(withIdempotency(post(key), keyId, bytes(), async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(
+      withIdempotency(post(key), keyId, bytes(), async () => Promise.reject(new Error("boom"))),
+    ).rejects.toThrow("boom");
     expect(await storedKeys(key)).toEqual([]);
   });
 
   it("409 idempotency_request_in_progress while the first request has not answered", async () => {
     const key = unique("slow");
-    await db.pool.query("INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, 'x')", [keyId, key]);
-    const fingerprintMismatch = await withIdempotency(post(key), keyId, bytes(), async () => jsonResponse({}), { waitMs: 100 });
+    await db.pool.query("INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, 'x')", [
+      keyId,
+      key,
+    ]);
+    const fingerprintMismatch = await withIdempotency(post(key), keyId, bytes(), async () => jsonResponse({}), {
+      waitMs: 100,
+    });
     expect((await errorOf(fingerprintMismatch)).code).toBe("idempotency_key_reused");
 
     const { requestFingerprint } = await import("@/lib/api/idempotency");
-    await db.pool.query("UPDATE idempotency_keys SET fingerprint = $3 WHERE api_key_id = $1 AND key = $2", [keyId, key, requestFingerprint(post(key), bytes())]);
+    await db.pool.query("UPDATE idempotency_keys SET fingerprint = $3 WHERE api_key_id = $1 AND key = $2", [
+      keyId,
+      key,
+      requestFingerprint(post(key), bytes()),
+    ]);
     const response = await withIdempotency(post(key), keyId, bytes(), async () => jsonResponse({}), { waitMs: 100 });
     expect(response.status).toBe(409);
     expect(response.headers.get("Retry-After")).toBe("1");
@@ -167,11 +186,17 @@ describe("withIdempotency", () => {
     const handler = async () => jsonResponse({ run: ++runs }, { status: 201 });
     await withIdempotency(post(expired), keyId, bytes(), handler);
     await withIdempotency(post(fresh), keyId, bytes(), handler);
-    await db.pool.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key = $2", [keyId, expired]);
+    await db.pool.query(
+      "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key = $2",
+      [keyId, expired],
+    );
     const again = await withIdempotency(post(expired), keyId, bytes(), handler);
     expect(await again.json()).toEqual({ run: 3 });
 
-    await db.pool.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key = $2", [keyId, expired]);
+    await db.pool.query(
+      "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key = $2",
+      [keyId, expired],
+    );
     const swept = await sweepRetention({ pauseMs: 0 });
     expect(swept.idempotencyKeys).toBeGreaterThanOrEqual(1);
     expect(await storedKeys(expired)).toEqual([]);

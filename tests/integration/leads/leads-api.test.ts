@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 
 /** The id of the n-th seeded lead of an account: ids sort like n. */
-const seededId = (account: TestAccount, n: number) => `lead_${account.accountId.replace(/-/g, "").slice(0, 10)}${String(n).padStart(12, "0")}`;
+const seededId = (account: TestAccount, n: number) =>
+  `lead_${account.accountId.replace(/-/g, "").slice(0, 10)}${String(n).padStart(12, "0")}`;
 
 /** Leads created 1 ms apart (or all at one instant) in the database, so their order is known. */
 async function seedLeads(account: TestAccount, count: number, sameInstant = false) {
@@ -125,7 +126,8 @@ describe("GET /api/public/leads", () => {
     const ada = await make({ name: "Ada Lovelace", email: "ada@engines.example", stage: "won" });
     const grace = await make({ name: "Grace Hopper", company: "Navy Compilers" });
     const linus = await make({ email: "linus@kernel.example", company: "50% Off_Shop" });
-    const ids = async (query: string) => (await (await api.list(key, query)).json()).data.map((lead: { id: string }) => lead.id);
+    const ids = async (query: string) =>
+      (await (await api.list(key, query)).json()).data.map((lead: { id: string }) => lead.id);
 
     expect(await ids("?stage=won")).toEqual([ada]);
     expect(await ids("?stage=nope")).toEqual([]);
@@ -137,7 +139,9 @@ describe("GET /api/public/leads", () => {
     expect(await ids("?q=zzzz")).toEqual([]);
 
     const { rows } = await db.pool.query("SELECT created_at FROM leads WHERE id = $1", [grace]);
-    expect(await ids(`?order=asc&created_after=${encodeURIComponent(rows[0].created_at.toISOString())}`)).toEqual([linus]);
+    expect(await ids(`?order=asc&created_after=${encodeURIComponent(rows[0].created_at.toISOString())}`)).toEqual([
+      linus,
+    ]);
     await db.pool.query("UPDATE leads SET updated_at = now() + interval '1 hour' WHERE id = $1", [ada]);
     const later = new Date(Date.now() + 30 * 60_000).toISOString();
     expect(await ids(`?updated_after=${later}`)).toEqual([ada]);
@@ -155,7 +159,12 @@ describe("GET /api/public/leads", () => {
     await seedLeads(account, 5_000);
     // VACUUM moves the rows from the GIN pending list into the index proper, as autovacuum does.
     await db.pool.query("VACUUM ANALYZE leads");
-    const { text, values } = buildListQuery(account.accountId, { limit: 25, order: "desc", cursor: null, q: "Zebulon" });
+    const { text, values } = buildListQuery(account.accountId, {
+      limit: 25,
+      order: "desc",
+      cursor: null,
+      q: "Zebulon",
+    });
     const { rows } = await db.pool.query(`EXPLAIN ${text}`, values);
     const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
     expect(plan).toMatch(/Bitmap Index Scan on leads_search_trgm_idx/);
@@ -172,11 +181,23 @@ describe("GET, PATCH and stage of one lead", () => {
   });
 
   it("patches only the fields sent, merges metadata and deletes keys set to null", async () => {
-    const created = await (await api.create(secret, { name: "Patch Me", company: "Old Co", metadata: { a: "1", b: "2" } })).json();
-    const response = await api.patch(secret, created.id, { company: "New Co", notes: "", metadata: { b: null, c: "3" } });
+    const created = await (
+      await api.create(secret, { name: "Patch Me", company: "Old Co", metadata: { a: "1", b: "2" } })
+    ).json();
+    const response = await api.patch(secret, created.id, {
+      company: "New Co",
+      notes: "",
+      metadata: { b: null, c: "3" },
+    });
     expect(response.status).toBe(200);
     const lead = await response.json();
-    expect(lead).toMatchObject({ name: "Patch Me", company: "New Co", notes: null, metadata: { a: "1", c: "3" }, stage: "new" });
+    expect(lead).toMatchObject({
+      name: "Patch Me",
+      company: "New Co",
+      notes: null,
+      metadata: { a: "1", c: "3" },
+      stage: "new",
+    });
     expect(lead.updated_at >= created.updated_at).toBe(true);
     expect(lead.stage_changed_at).toBe(created.stage_changed_at);
     expect((await storedLead(created.id)).metadata).toEqual({ a: "1", c: "3" });
@@ -195,7 +216,9 @@ describe("GET, PATCH and stage of one lead", () => {
 
   it("answers 404 for another account's lead on GET, PATCH and stage, and leaves it unchanged", async () => {
     const other = await createAccount("Victim");
-    const theirs = await (await api.create(await leadKey(other), { name: "Private", email: "private@example.test" })).json();
+    const theirs = await (
+      await api.create(await leadKey(other), { name: "Private", email: "private@example.test" })
+    ).json();
     for (const response of [
       await api.get(secret, theirs.id),
       await api.patch(secret, theirs.id, { name: "Hijacked" }),
@@ -247,7 +270,11 @@ describe("keys and scopes", () => {
 
   it("403 naming read:leads for a key without it on the read paths", async () => {
     const webhooksOnly = (await createKey(owner, { scopes: ["webhooks"] })).secret;
-    for (const response of [await api.list(webhooksOnly), await api.pipeline(webhooksOnly), await api.get(webhooksOnly, "lead_x")]) {
+    for (const response of [
+      await api.list(webhooksOnly),
+      await api.pipeline(webhooksOnly),
+      await api.get(webhooksOnly, "lead_x"),
+    ]) {
       expect(response.status).toBe(403);
       expect(response.headers.get("WWW-Authenticate")).toContain('scope="read:leads"');
     }

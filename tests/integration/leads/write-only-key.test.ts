@@ -19,14 +19,25 @@ beforeAll(async () => {
 
 /** A lead with private fields, made by a key that may read it. */
 async function privateLead(email: string) {
-  const response = await api.create(readWrite, { name: "Ada", email, phone: "+44 1", notes: "Private: pays late", metadata: { tier: "gold" } });
+  const response = await api.create(readWrite, {
+    name: "Ada",
+    email,
+    phone: "+44 1",
+    notes: "Private: pays late",
+    metadata: { tier: "gold" },
+  });
   expect(response.status).toBe(201);
   return (await response.json()) as { id: string; created_at: string };
 }
 
 describe("writes with a write-only key", () => {
   it("answers a create with the id, the fields sent and the three timestamps", async () => {
-    const response = await api.create(writeOnly, { name: " Grace ", email: "Grace@Example.test", notes: null, metadata: { plan: "pro", dropped: null } });
+    const response = await api.create(writeOnly, {
+      name: " Grace ",
+      email: "Grace@Example.test",
+      notes: null,
+      metadata: { plan: "pro", dropped: null },
+    });
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body).toEqual({
@@ -53,7 +64,11 @@ describe("writes with a write-only key", () => {
 
   it("answers a PATCH with the fields and the metadata keys it sent, and stage_changed_at when it sent a stage", async () => {
     const lead = await privateLead("ada-patch@example.test");
-    const response = await api.patch(writeOnly, lead.id, { company: "Engines", stage: "won", metadata: { plan: "pro" } });
+    const response = await api.patch(writeOnly, lead.id, {
+      company: "Engines",
+      stage: "won",
+      metadata: { plan: "pro" },
+    });
     expect(await response.json()).toEqual({
       id: lead.id,
       company: "Engines",
@@ -64,20 +79,33 @@ describe("writes with a write-only key", () => {
     });
     const cleared = await (await api.patch(writeOnly, lead.id, { metadata: null, stage: null })).json();
     expect(cleared).toEqual({ id: lead.id, metadata: {}, updated_at: expect.any(String) });
-    expect(await storedLead(lead.id)).toMatchObject({ notes: "Private: pays late", metadata: {}, stage: "won", company: "Engines" });
+    expect(await storedLead(lead.id)).toMatchObject({
+      notes: "Private: pays late",
+      metadata: {},
+      stage: "won",
+      company: "Engines",
+    });
   });
 
   it("answers a stage change with the id, the stage and its timestamps", async () => {
     const lead = await privateLead("ada-stage@example.test");
     const response = await api.stage(writeOnly, lead.id, { stage: "qualified" });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ id: lead.id, stage: "qualified", updated_at: expect.any(String), stage_changed_at: expect.any(String) });
+    expect(await response.json()).toEqual({
+      id: lead.id,
+      stage: "qualified",
+      updated_at: expect.any(String),
+      stage_changed_at: expect.any(String),
+    });
   });
 
   it("refuses a duplicate email with 409 lead_exists that names no lead, on create and on PATCH", async () => {
     const holder = await privateLead("holder@example.test");
     const other = await privateLead("other@example.test");
-    for (const response of [await api.create(writeOnly, { email: "HOLDER@example.test" }), await api.patch(writeOnly, other.id, { email: "holder@example.test" })]) {
+    for (const response of [
+      await api.create(writeOnly, { email: "HOLDER@example.test" }),
+      await api.patch(writeOnly, other.id, { email: "holder@example.test" }),
+    ]) {
       expect(response.status).toBe(409);
       const text = await response.text();
       expect(text).not.toContain(holder.id);
@@ -102,10 +130,23 @@ describe("writes with a key that may also read", () => {
   it("answer the whole lead, and a duplicate email's 409 names the lead that holds it", async () => {
     const holder = await privateLead("reader@example.test");
     const patched = await (await api.patch(readWrite, holder.id, {})).json();
-    expect(patched).toMatchObject({ id: holder.id, notes: "Private: pays late", email: "reader@example.test", metadata: { tier: "gold" }, conversation_id: null });
+    expect(patched).toMatchObject({
+      id: holder.id,
+      notes: "Private: pays late",
+      email: "reader@example.test",
+      metadata: { tier: "gold" },
+      conversation_id: null,
+    });
     const staged = await (await api.stage(readWrite, holder.id, { stage: "lost" })).json();
-    expect(staged).toMatchObject({ id: holder.id, stage: "lost", notes: "Private: pays late", created_at: holder.created_at });
+    expect(staged).toMatchObject({
+      id: holder.id,
+      stage: "lost",
+      notes: "Private: pays late",
+      created_at: holder.created_at,
+    });
     const error = await errorOf(await api.create(readWrite, { email: "reader@example.test" }));
-    expect(error.details).toEqual([{ field: "email", lead_id: holder.id, message: expect.stringContaining(holder.id) }]);
+    expect(error.details).toEqual([
+      { field: "email", lead_id: holder.id, message: expect.stringContaining(holder.id) },
+    ]);
   });
 });

@@ -5,7 +5,17 @@ import { FAILING_REASON, GONE_REASON, USER_AGENT } from "@/lib/outbound/deliver"
 import { DELIVERY_TIMEOUT_MS, deliveryTimeoutMs, EXCERPT_BYTES } from "@/lib/outbound/post";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import { rotateSubscriptionSecret } from "@/lib/webhook-subscriptions/store";
-import { attempts, deliveries, messages, notify, startReceiver, subscribedAccount, subscriptionRow, waitFor, type Receiver } from "./support";
+import {
+  attempts,
+  deliveries,
+  messages,
+  notify,
+  startReceiver,
+  subscribedAccount,
+  subscriptionRow,
+  waitFor,
+  type Receiver,
+} from "./support";
 
 /* Delivery by a worker in this process to receivers on 127.0.0.1: signatures, outcomes and faults. */
 
@@ -30,7 +40,12 @@ afterAll(async () => {
   await worker.stop();
 });
 
-const attemptCount = (subscriptionId: string, n = 1) => waitFor(async () => ((await attempts(subscriptionId)).length >= n ? attempts(subscriptionId) : null), 40_000, `${n} attempt(s)`);
+const attemptCount = (subscriptionId: string, n = 1) =>
+  waitFor(
+    async () => ((await attempts(subscriptionId)).length >= n ? attempts(subscriptionId) : null),
+    40_000,
+    `${n} attempt(s)`,
+  );
 
 describe("a delivered notification", () => {
   it("is the stored payload, signed so that the standardwebhooks library verifies it, with the Standard Webhooks headers", async () => {
@@ -38,15 +53,28 @@ describe("a delivered notification", () => {
     const { accountId, subscriptionId, secret } = await subscribedAccount(target.url);
     const id = await notify(accountId, "lead.created", { id: "lead_abc", name: "Ada" });
     const [request] = await waitFor(() => (target.requests.length ? target.requests : null));
-    const verified = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as Record<string, unknown>;
+    const verified = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as Record<
+      string,
+      unknown
+    >;
     expect(verified).toMatchObject({ id, type: "lead.created", data: { id: "lead_abc", name: "Ada" } });
-    expect(request.headers).toMatchObject({ "webhook-id": id, "content-type": "application/json", "user-agent": USER_AGENT });
+    expect(request.headers).toMatchObject({
+      "webhook-id": id,
+      "content-type": "application/json",
+      "user-agent": USER_AGENT,
+    });
     expect(Math.abs(Number(request.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(10);
     const [message] = await messages(accountId);
     expect(JSON.parse(request.body)).toEqual(message.payload);
     await waitFor(async () => (await deliveries(subscriptionId))[0]?.status === "succeeded");
-    expect(await attempts(subscriptionId)).toMatchObject([{ attempt: 1, status_code: 204, error: null, outcome: "succeeded" }]);
-    expect(await subscriptionRow(subscriptionId)).toMatchObject({ last_delivery_ok: true, failing_since: null, last_error: null });
+    expect(await attempts(subscriptionId)).toMatchObject([
+      { attempt: 1, status_code: 204, error: null, outcome: "succeeded" },
+    ]);
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({
+      last_delivery_ok: true,
+      failing_since: null,
+      last_error: null,
+    });
   });
 
   it("carries two signatures for 24 hours after a rotation, each verifiable with its own secret", async () => {
@@ -66,7 +94,9 @@ describe("a delivered notification", () => {
 describe("a receiver that fails", () => {
   it("answering 500: the attempt is recorded and the next one scheduled 5 s (±20%) later, which then succeeds", async () => {
     let calls = 0;
-    const target = await receiver((_, res) => res.writeHead(calls++ === 0 ? 500 : 200).end(calls === 1 ? "broken" : "ok"));
+    const target = await receiver((_, res) =>
+      res.writeHead(calls++ === 0 ? 500 : 200).end(calls === 1 ? "broken" : "ok"),
+    );
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     await notify(accountId);
     const [first] = await attemptCount(subscriptionId);
@@ -99,7 +129,10 @@ describe("a receiver that fails", () => {
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     await notify(accountId);
     await waitFor(async () => (await subscriptionRow(subscriptionId)).status === "disabled");
-    expect(await subscriptionRow(subscriptionId)).toMatchObject({ disabled_reason: GONE_REASON, last_delivery_ok: false });
+    expect(await subscriptionRow(subscriptionId)).toMatchObject({
+      disabled_reason: GONE_REASON,
+      last_delivery_ok: false,
+    });
     expect(await deliveries(subscriptionId)).toMatchObject([{ status: "failed" }]);
     const audit = await db.prisma.auditLog.findMany({ where: { accountId, action: "webhook_subscription.disabled" } });
     expect(audit).toHaveLength(1);
@@ -169,7 +202,10 @@ describe("a receiver that fails", () => {
   it("failing for 5 days: the next failure disables the subscription with its reason and an audit entry", async () => {
     const target = await receiver((_, res) => res.writeHead(500).end());
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
-    await db.pool.query("UPDATE webhook_subscriptions SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1", [subscriptionId]);
+    await db.pool.query(
+      "UPDATE webhook_subscriptions SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1",
+      [subscriptionId],
+    );
     await notify(accountId);
     await waitFor(async () => (await subscriptionRow(subscriptionId)).status === "disabled");
     expect((await subscriptionRow(subscriptionId)).disabled_reason).toBe(FAILING_REASON);
@@ -179,7 +215,9 @@ describe("a receiver that fails", () => {
   it("failing for 4 days: still active, the retry scheduled", async () => {
     const target = await receiver((_, res) => res.writeHead(500).end());
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
-    await db.pool.query("UPDATE webhook_subscriptions SET failing_since = now() - interval '4 days' WHERE id = $1", [subscriptionId]);
+    await db.pool.query("UPDATE webhook_subscriptions SET failing_since = now() - interval '4 days' WHERE id = $1", [
+      subscriptionId,
+    ]);
     await notify(accountId);
     await attemptCount(subscriptionId);
     expect((await subscriptionRow(subscriptionId)).status).toBe("active");

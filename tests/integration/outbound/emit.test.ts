@@ -66,7 +66,11 @@ describe("the outbox transaction", () => {
       return rows[0].n === 1;
     };
     const queuedFanOuts = async (ids: string[]) =>
-      (await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [ids])).rows[0].n;
+      (
+        await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [
+          ids,
+        ])
+      ).rows[0].n;
     try {
       await listener.query('LISTEN "outbound:fan_out"; LISTEN "jobs:insert"');
       await writer.query("BEGIN");
@@ -78,7 +82,9 @@ describe("the outbox transaction", () => {
       await holder.query("BEGIN");
       await holder.query("SELECT pg_advisory_xact_lock(1918305121)");
       await writer.query("BEGIN");
-      const second = await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_2" } }]);
+      const second = await emitNotifications(writer, accountId, [
+        { type: "lead.created", data: { id: "lead_wake_2" } },
+      ]);
       expect(await holdsWakeUpLock()).toBe(false);
       await writer.query("COMMIT");
       await holder.query("COMMIT");
@@ -99,7 +105,10 @@ describe("the outbox transaction", () => {
     const written = await messages(account.accountId);
     expect(written).toHaveLength(1);
     // Nothing is queued for the relay, so nothing can become a delivery.
-    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [written.map((row) => row.id)]);
+    const { rows } = await db.pool.query(
+      "SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])",
+      [written.map((row) => row.id)],
+    );
     expect(rows[0].n).toBe(0);
   });
 });
@@ -114,8 +123,18 @@ describe("every writer of calendar events notifies", () => {
     expect((await send(source, cancel(sample()))).status).toBe(200);
     expect((await send(source, remove(sample()))).status).toBe(200);
     const sent = await messages(source.accountId);
-    expect(sent.map((message) => message.type)).toEqual(["event.created", "event.updated", "event.cancelled", "event.deleted"]);
-    expect(sent[1].payload.data).toMatchObject({ title: "Spring Open Day", starts_at: "2026-05-01T10:00:00+02:00", description: "now with a description", status: "upcoming" });
+    expect(sent.map((message) => message.type)).toEqual([
+      "event.created",
+      "event.updated",
+      "event.cancelled",
+      "event.deleted",
+    ]);
+    expect(sent[1].payload.data).toMatchObject({
+      title: "Spring Open Day",
+      starts_at: "2026-05-01T10:00:00+02:00",
+      description: "now with a description",
+      status: "upcoming",
+    });
     expect(sent[3].payload.data).toMatchObject({ status: "cancelled" });
     expect(await deliveries(subscriptionId)).toHaveLength(4);
   });
@@ -137,7 +156,13 @@ describe("every writer of calendar events notifies", () => {
     await cancelEvent(accountId, created.event.id);
     await deleteEvent(accountId, created.event.id);
     const sent = await messages(accountId);
-    expect(sent.map((message) => message.type)).toEqual(["event.created", "event.updated", "event.updated", "event.cancelled", "event.deleted"]);
+    expect(sent.map((message) => message.type)).toEqual([
+      "event.created",
+      "event.updated",
+      "event.updated",
+      "event.cancelled",
+      "event.deleted",
+    ]);
     expect(sent[0].payload.data).toEqual(serializeEvent(created.event, { timeZone: "UTC", at: new Date() }));
     expect(sent[0].payload.data.ends_at).toBe("2026-05-01T12:30:00.250+02:00");
     expect(sent[1].payload.data).toEqual(serializeEvent(updated.event, { timeZone: "UTC", at: new Date() }));
@@ -152,16 +177,27 @@ describe("every writer of calendar events notifies", () => {
   });
 
   it("the CSV import: one notification per created or updated event, in the batch's statement", async () => {
-    const { accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["event.created", "event.updated"]);
+    const { accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", [
+      "event.created",
+      "event.updated",
+    ]);
     await createEvent(accountId, sample({ title: "Existing" }));
     const rows = ["Existing", "New one", "New two"].map((title, index) => {
-      const result = validateCsvRow({ line: index + 2, values: { title, starts_at: "2026-05-01T10:00:00+02:00", location: "Main Hall" } });
+      const result = validateCsvRow({
+        line: index + 2,
+        values: { title, starts_at: "2026-05-01T10:00:00+02:00", location: "Main Hall" },
+      });
       if (!result.ok) throw new Error("invalid row");
       return result.row;
     });
     expect(await importEvents(accountId, rows)).toMatchObject({ created: 2, updated: 1 });
     const sent = await messages(accountId);
-    expect(sent.map((message) => message.type).sort()).toEqual(["event.created", "event.created", "event.created", "event.updated"]);
+    expect(sent.map((message) => message.type).sort()).toEqual([
+      "event.created",
+      "event.created",
+      "event.created",
+      "event.updated",
+    ]);
     expect(await deliveries(subscriptionId)).toHaveLength(4);
   });
 });
@@ -170,7 +206,12 @@ describe("every writer of leads notifies", () => {
   it("the API create: lead.created carries exactly the lead the API answered, metadata and nulls included", async () => {
     const { account, accountId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
     const secret = await leadKey(account);
-    const created = await api.create(secret, { name: "Grace", email: "grace@example.test", phone: "+49 30 1234", metadata: { plan: "trial", "utm source": "ads" } });
+    const created = await api.create(secret, {
+      name: "Grace",
+      email: "grace@example.test",
+      phone: "+49 30 1234",
+      metadata: { plan: "trial", "utm source": "ads" },
+    });
     expect(created.status).toBe(201);
     const body = (await created.json()) as Record<string, unknown>;
     const [message] = await messages(accountId);
@@ -200,10 +241,22 @@ describe("every writer of leads notifies", () => {
     const sent = await messages(accountId);
     // The PATCH's two notifications share one instant; their order between them is not defined.
     const [createdMessage, ...rest] = sent;
-    expect(createdMessage.payload).toMatchObject({ type: "lead.created", data: { id: lead.id, name: "Ada", email: "ada@example.test", stage: "new" } });
-    expect(rest.map((message) => message.type).sort()).toEqual(["lead.stage_changed", "lead.stage_changed", "lead.updated"]);
-    expect(rest.find((message) => message.type === "lead.updated")?.payload.data).toMatchObject({ company: "Engines Ltd", stage: "contacted" });
-    expect(rest.filter((message) => message.type === "lead.stage_changed").map((message) => message.payload.data)).toEqual(
+    expect(createdMessage.payload).toMatchObject({
+      type: "lead.created",
+      data: { id: lead.id, name: "Ada", email: "ada@example.test", stage: "new" },
+    });
+    expect(rest.map((message) => message.type).sort()).toEqual([
+      "lead.stage_changed",
+      "lead.stage_changed",
+      "lead.updated",
+    ]);
+    expect(rest.find((message) => message.type === "lead.updated")?.payload.data).toMatchObject({
+      company: "Engines Ltd",
+      stage: "contacted",
+    });
+    expect(
+      rest.filter((message) => message.type === "lead.stage_changed").map((message) => message.payload.data),
+    ).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ stage: "contacted", previous_stage: "new" }),
         expect.objectContaining({ stage: "won", previous_stage: "contacted" }),
@@ -217,12 +270,26 @@ describe("every writer of leads notifies", () => {
     const secret = await leadKey(account);
     await api.create(secret, { name: "Known", email: "known@example.test" });
     const row = (line: number, fields: Record<string, unknown>) => ({ line, lead: createLeadSchema.parse(fields) });
-    const summary = await importLeads(accountId, [row(2, { email: "known@example.test", stage: "won" }), row(3, { name: "Fresh", email: "fresh@example.test" })]);
+    const summary = await importLeads(accountId, [
+      row(2, { email: "known@example.test", stage: "won" }),
+      row(3, { name: "Fresh", email: "fresh@example.test" }),
+    ]);
     expect(summary).toMatchObject({ created: 1, updated: 1, failed: 0 });
     const imported = (await messages(accountId)).slice(1);
-    expect(imported.map((message) => message.type).sort()).toEqual(["lead.created", "lead.stage_changed", "lead.updated"]);
-    expect(imported.find((message) => message.type === "lead.stage_changed")?.payload.data).toMatchObject({ email: "known@example.test", stage: "won", previous_stage: "new" });
-    expect(imported.find((message) => message.type === "lead.created")?.payload.data).toMatchObject({ name: "Fresh", email: "fresh@example.test" });
+    expect(imported.map((message) => message.type).sort()).toEqual([
+      "lead.created",
+      "lead.stage_changed",
+      "lead.updated",
+    ]);
+    expect(imported.find((message) => message.type === "lead.stage_changed")?.payload.data).toMatchObject({
+      email: "known@example.test",
+      stage: "won",
+      previous_stage: "new",
+    });
+    expect(imported.find((message) => message.type === "lead.created")?.payload.data).toMatchObject({
+      name: "Fresh",
+      email: "fresh@example.test",
+    });
     expect(await deliveries(subscriptionId)).toHaveLength(4);
   });
 
@@ -238,9 +305,18 @@ describe("every writer of leads notifies", () => {
 describe("message ids drawn in SQL", () => {
   it("are 11 hexadecimal digits of the time in milliseconds and 22 random base62 characters after the prefix, all distinct, growing with time", async () => {
     // The database's clock, which draws the ids (it may be another machine's under TEST_DATABASE_URL).
-    const now = async () => Number((await db.pool.query<{ ms: string }>("SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms")).rows[0].ms);
+    const now = async () =>
+      Number(
+        (
+          await db.pool.query<{ ms: string }>(
+            "SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms",
+          )
+        ).rows[0].ms,
+      );
     const before = await now();
-    const { rows } = await db.pool.query<{ id: string }>("SELECT outbound_public_id('whmsg_') AS id FROM generate_series(1, 5000)");
+    const { rows } = await db.pool.query<{ id: string }>(
+      "SELECT outbound_public_id('whmsg_') AS id FROM generate_series(1, 5000)",
+    );
     const after = await now();
     const ids = rows.map((row) => row.id);
     for (const id of ids) expect(id).toMatch(/^whmsg_[0-9a-f]{11}[0-9A-Za-z]{22}$/);
@@ -258,9 +334,12 @@ describe("message ids drawn in SQL", () => {
   });
 
   it("draw every random character about equally often", async () => {
-    const { rows } = await db.pool.query<{ id: string }>("SELECT outbound_public_id('whmsg_') AS id FROM generate_series(1, 5000)");
+    const { rows } = await db.pool.query<{ id: string }>(
+      "SELECT outbound_public_id('whmsg_') AS id FROM generate_series(1, 5000)",
+    );
     const counts = new Map<string, number>();
-    for (const { id } of rows) for (const character of id.slice("whmsg_".length + 11)) counts.set(character, (counts.get(character) ?? 0) + 1);
+    for (const { id } of rows)
+      for (const character of id.slice("whmsg_".length + 11)) counts.set(character, (counts.get(character) ?? 0) + 1);
     // 110,000 characters over 62: about 1,774 each, with a standard deviation of about 42.
     expect(counts.size).toBe(62);
     const expected = (rows.length * 22) / 62;

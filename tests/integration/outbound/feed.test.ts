@@ -16,12 +16,20 @@ import { deliveries, fanOut, notify, queuedJobs, startReceiver, subscribedAccoun
 type JobRow = { id: string; locked_at: Date | null; locked_by: string | null; attempts: number };
 
 const jobRow = async (id: string): Promise<JobRow | undefined> =>
-  (await db.pool.query<JobRow>("SELECT id::text, locked_at, locked_by, attempts FROM graphile_worker._private_jobs WHERE id = $1::bigint", [id])).rows[0];
+  (
+    await db.pool.query<JobRow>(
+      "SELECT id::text, locked_at, locked_by, attempts FROM graphile_worker._private_jobs WHERE id = $1::bigint",
+      [id],
+    )
+  ).rows[0];
 
 let feed: JobFeed;
 const logged: string[] = [];
 
-const emptyQueue = () => db.pool.query("DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')");
+const emptyQueue = () =>
+  db.pool.query(
+    "DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')",
+  );
 
 // Jobs left by earlier files would be claimed first, and the jobs of these tests (to receivers that do not
 // exist) must not keep the workers of later files busy. Notifications earlier files committed but no worker
@@ -140,7 +148,10 @@ describe("a worker's feed of deliveries", () => {
     feed.enter();
     const items = await takeAll(3);
     // What graphile-worker's add_job does to a locked job with the key of a new one (a retry recorded by its own attempt).
-    await db.pool.query("UPDATE graphile_worker._private_jobs SET attempts = max_attempts, key = NULL WHERE id = $1::bigint", [jobId]);
+    await db.pool.query(
+      "UPDATE graphile_worker._private_jobs SET attempts = max_attempts, key = NULL WHERE id = $1::bigint",
+      [jobId],
+    );
     for (const item of items) item.settle(true);
     feed.leave();
     await waitFor(async () => (await jobRow(jobId)) === undefined, 5_000, "the job deleted");
@@ -153,7 +164,10 @@ describe("a worker's feed of deliveries", () => {
       get(target, property, receiver) {
         if (property !== "query") return Reflect.get(target, property, receiver);
         return (config: unknown, values?: unknown[]) => {
-          const text = typeof config === "string" ? config : (config as { name?: string; text: string }).name ?? (config as { text: string }).text;
+          const text =
+            typeof config === "string"
+              ? config
+              : ((config as { name?: string; text: string }).name ?? (config as { text: string }).text);
           if (!failed && text.includes(failing)) {
             failed = true;
             return Promise.reject(new Error("Connection terminated unexpectedly"));
@@ -166,17 +180,31 @@ describe("a worker's feed of deliveries", () => {
 
   it("deletes a finished job at the next refresh when its delete failed", async () => {
     const { jobId } = await chunkOfThree();
-    feed = jobFeed({ pool: poolFailingOnce("outbound-settle-complete"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed = jobFeed({
+      pool: poolFailingOnce("outbound-settle-complete"),
+      wanted: 10,
+      refreshMs: 100,
+      log: (line) => logged.push(line),
+    });
     feed.enter();
     for (const item of await takeAll(3)) item.settle(true);
     feed.leave();
-    await waitFor(() => logged.some((line) => line.includes("deleting a finished job failed")), 5_000, "the failed delete");
+    await waitFor(
+      () => logged.some((line) => line.includes("deleting a finished job failed")),
+      5_000,
+      "the failed delete",
+    );
     await waitFor(async () => (await jobRow(jobId)) === undefined, 5_000, "the job deleted");
   });
 
   it("puts a dropped job back at the next refresh when unlocking it failed", async () => {
     const { jobId } = await chunkOfThree();
-    feed = jobFeed({ pool: poolFailingOnce("outbound-settle-release"), wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
+    feed = jobFeed({
+      pool: poolFailingOnce("outbound-settle-release"),
+      wanted: 10,
+      refreshMs: 100,
+      log: (line) => logged.push(line),
+    });
     feed.enter();
     const [started] = await takeAll(1);
     feed.leave();
@@ -198,7 +226,11 @@ describe("a worker's feed of deliveries", () => {
       "INSERT INTO graphile_worker._private_jobs (task_id, payload, locked_at, locked_by) SELECT id, '{}', now() - interval '1 hour', 'graphile' FROM graphile_worker._private_tasks WHERE identifier = 'deliver' RETURNING id::text",
     );
     const release = feed.hold(rows[0].id);
-    await waitFor(async () => Date.now() - (await jobRow(rows[0].id))!.locked_at!.getTime() < 60_000, 5_000, "the handed job's lock refreshed");
+    await waitFor(
+      async () => Date.now() - (await jobRow(rows[0].id))!.locked_at!.getTime() < 60_000,
+      5_000,
+      "the handed job's lock refreshed",
+    );
     release();
     items[0].settle(true);
     feed.leave();
@@ -216,7 +248,12 @@ describe("a chunk of first attempts", () => {
       feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
       feed.enter();
       const [item] = await takeAll(1);
-      const attempted = await attemptDelivery(item.deliveryId, item.row, { pool: db.pool, record: attemptRecorder(db.pool, "deliver") }, item.firstAttempts);
+      const attempted = await attemptDelivery(
+        item.deliveryId,
+        item.row,
+        { pool: db.pool, record: attemptRecorder(db.pool, "deliver") },
+        item.firstAttempts,
+      );
       expect(await attempted.recorded).toBe("skipped");
       expect(receiver.requests).toHaveLength(0);
       item.settle(true);
@@ -228,9 +265,23 @@ describe("a chunk of first attempts", () => {
 
   it("hands out the well-formed ids of a job that names some malformed ones, and leaves a job with a malformed single id to graphile-worker", async () => {
     const { deliveryIds, jobId } = await chunkOfThree();
-    const payload = { delivery_ids: [deliveryIds[0], "not-a-uuid", 42, "'; DROP TABLE outbound_deliveries; --", deliveryIds[1], deliveryIds[2]] };
-    await db.pool.query("UPDATE graphile_worker._private_jobs SET payload = $2::json WHERE id = $1::bigint", [jobId, JSON.stringify(payload)]);
-    const single = await db.pool.query<{ id: string }>("SELECT id::text FROM graphile_worker.add_job('deliver', json_build_object('delivery_id', 'not-a-uuid'))");
+    const payload = {
+      delivery_ids: [
+        deliveryIds[0],
+        "not-a-uuid",
+        42,
+        "'; DROP TABLE outbound_deliveries; --",
+        deliveryIds[1],
+        deliveryIds[2],
+      ],
+    };
+    await db.pool.query("UPDATE graphile_worker._private_jobs SET payload = $2::json WHERE id = $1::bigint", [
+      jobId,
+      JSON.stringify(payload),
+    ]);
+    const single = await db.pool.query<{ id: string }>(
+      "SELECT id::text FROM graphile_worker.add_job('deliver', json_build_object('delivery_id', 'not-a-uuid'))",
+    );
     feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
     feed.enter();
     const items = await takeAll(3);

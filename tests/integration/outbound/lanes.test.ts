@@ -36,7 +36,11 @@ describe("a burst shared by two workers", () => {
     expect(new Set(receiver.requests.map((request) => request.headers["webhook-id"]))).toEqual(new Set(ids));
     const subscriptions = [subscriptionId, second.subscriptionId];
     // A job is deleted once every delivery it names is recorded.
-    const deliveryIds = (await db.pool.query<{ id: string }>("SELECT id::text FROM outbound_deliveries WHERE subscription_id = ANY ($1)", [subscriptions])).rows;
+    const deliveryIds = (
+      await db.pool.query<{ id: string }>("SELECT id::text FROM outbound_deliveries WHERE subscription_id = ANY ($1)", [
+        subscriptions,
+      ])
+    ).rows;
     await waitFor(async () => (await queuedJobs(deliveryIds.map((row) => row.id))).length === 0, 10_000, "no job left");
     const { rows } = await db.pool.query<{ succeeded: number; attempts: number }>(
       `SELECT (SELECT count(*) FROM outbound_deliveries WHERE subscription_id = ANY($1) AND status = 'succeeded')::int AS succeeded,

@@ -21,7 +21,12 @@ afterAll(async () => {
   await worker.stop();
 });
 
-const received = (id: string, n: number) => waitFor(() => target.requests.filter((r) => r.headers["webhook-id"] === id).length >= n, 20_000, `${n} receipt(s) of ${id}`);
+const received = (id: string, n: number) =>
+  waitFor(
+    () => target.requests.filter((r) => r.headers["webhook-id"] === id).length >= n,
+    20_000,
+    `${n} receipt(s) of ${id}`,
+  );
 
 describe("managing deliveries", () => {
   it("sends a test notification to that one subscription only", async () => {
@@ -63,10 +68,19 @@ describe("managing deliveries", () => {
     expect(page2.nextCursor).toBeNull();
     const all = [...page1.data, ...page2.data];
     expect(new Set(all.map((a) => a.messageId))).toEqual(new Set(ids));
-    expect(all.map((a) => a.attemptedAt.getTime())).toEqual([...all.map((a) => a.attemptedAt.getTime())].sort((a, b) => b - a));
-    expect(all[0]).toMatchObject({ statusCode: 204, outcome: "succeeded", deliveryStatus: "succeeded", type: "lead.created" });
+    expect(all.map((a) => a.attemptedAt.getTime())).toEqual(
+      [...all.map((a) => a.attemptedAt.getTime())].sort((a, b) => b - a),
+    );
+    expect(all[0]).toMatchObject({
+      statusCode: 204,
+      outcome: "succeeded",
+      deliveryStatus: "succeeded",
+      type: "lead.created",
+    });
     // Each attempt names the body it sent: the notification itself, byte for byte.
-    const sent = await db.pool.query("SELECT payload::text AS payload FROM outbound_messages WHERE id = $1", [all[0].messageId]);
+    const sent = await db.pool.query("SELECT payload::text AS payload FROM outbound_messages WHERE id = $1", [
+      all[0].messageId,
+    ]);
     expect(all[0].payload).toBe(sent.rows[0].payload);
     expect(JSON.parse(all[0].payload)).toMatchObject({ id: all[0].messageId, type: "lead.created" });
     expect((await listDeliveryAttempts((await createAccount()).accountId, subscriptionId)).data).toEqual([]);
@@ -80,14 +94,24 @@ describe("managing deliveries", () => {
     await received(fresh, 1);
     await waitFor(async () => (await listDeliveryAttempts(accountId, subscriptionId)).data.length === 2);
     await db.pool.query("UPDATE outbound_messages SET created_at = now() - interval '31 days' WHERE id = $1", [old]);
-    await db.pool.query("UPDATE outbound_deliveries SET created_at = now() - interval '31 days' WHERE message_id = $1", [old]);
-    await db.pool.query("UPDATE outbound_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id IN (SELECT id FROM outbound_deliveries WHERE message_id = $1)", [old]);
+    await db.pool.query(
+      "UPDATE outbound_deliveries SET created_at = now() - interval '31 days' WHERE message_id = $1",
+      [old],
+    );
+    await db.pool.query(
+      "UPDATE outbound_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id IN (SELECT id FROM outbound_deliveries WHERE message_id = $1)",
+      [old],
+    );
     const swept = await sweepRetention({ pauseMs: 0 });
     // The sweep is global and other test files may leave old rows too: count at least ours, check ours by id.
     expect(swept.outboundAttempts).toBeGreaterThanOrEqual(1);
     expect(swept.outboundDeliveries).toBeGreaterThanOrEqual(1);
     expect(swept.outboundMessages).toBeGreaterThanOrEqual(1);
-    expect((await db.pool.query("SELECT id FROM outbound_messages WHERE id = ANY($1)", [[old, fresh]])).rows.map((row) => row.id)).toEqual([fresh]);
+    expect(
+      (await db.pool.query("SELECT id FROM outbound_messages WHERE id = ANY($1)", [[old, fresh]])).rows.map(
+        (row) => row.id,
+      ),
+    ).toEqual([fresh]);
     expect((await deliveries(subscriptionId)).map((d) => d.message_id)).toEqual([fresh]);
     expect((await listDeliveryAttempts(accountId, subscriptionId)).data.map((a) => a.messageId)).toEqual([fresh]);
   });

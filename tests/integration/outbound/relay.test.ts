@@ -8,7 +8,11 @@ import { deliveries, dropJobsFor, queuedJobs, subscribe, subscribedAccount, wait
 /* The fan-out relay: committed messages become deliveries and jobs exactly once, whoever drains. */
 
 const waitingRows = async (messageIds: string[]) =>
-  (await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [messageIds])).rows[0].n;
+  (
+    await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [
+      messageIds,
+    ])
+  ).rows[0].n;
 
 // These tests queue thousands of jobs for receivers that do not exist; the worker tests that follow
 // must not spend their time failing them.
@@ -18,7 +22,10 @@ describe("the fan-out relay", () => {
   it("creates one delivery per message and subscription, each in one job of at most JOB_CHUNK, when three relays drain at once", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const second = await subscribe(accountId, "http://127.0.0.1:9/second", ["lead.*"]);
-    const notifications = Array.from({ length: 1_200 }, (_, i) => ({ type: "lead.created", data: { id: `lead_relay_${i}` } }));
+    const notifications = Array.from({ length: 1_200 }, (_, i) => ({
+      type: "lead.created",
+      data: { id: `lead_relay_${i}` },
+    }));
     const ids = await emitNotifications(db.pool, accountId, notifications);
 
     await Promise.all([relayFanOuts(db.pool, 100), relayFanOuts(db.pool, 100), relayFanOuts(db.pool, 100)]);
@@ -64,9 +71,21 @@ describe("the fan-out relay", () => {
     try {
       const { rows } = await other.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       await other.query("BEGIN");
-      await other.query("INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at) VALUES ($1, $2, now())", [first, subscriptionId]);
-      relay = startFanOutRelay({ pool: db.pool, connectionString: process.env.DATABASE_URL!, pollMs: 600_000, log: (line) => logged.push(line) });
-      await waitFor(async () => (await blockedBy(rows[0].pid)) > 0, 5_000, "the relay waiting on the uncommitted delivery");
+      await other.query(
+        "INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at) VALUES ($1, $2, now())",
+        [first, subscriptionId],
+      );
+      relay = startFanOutRelay({
+        pool: db.pool,
+        connectionString: process.env.DATABASE_URL!,
+        pollMs: 600_000,
+        log: (line) => logged.push(line),
+      });
+      await waitFor(
+        async () => (await blockedBy(rows[0].pid)) > 0,
+        5_000,
+        "the relay waiting on the uncommitted delivery",
+      );
       await other.query("COMMIT");
       committed = true;
       // The poll is 10 minutes away: only an immediate second drain empties the queue in time.
@@ -97,7 +116,9 @@ describe("the fan-out relay", () => {
     try {
       await client.query("BEGIN");
       ids = await emitNotifications(client, accountId, [{ type: "lead.created", data: { id: "lead_rolled_back" } }]);
-      expect(await client.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = $1", [ids[0]])).toMatchObject({ rows: [{ n: 1 }] });
+      expect(
+        await client.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = $1", [ids[0]]),
+      ).toMatchObject({ rows: [{ n: 1 }] });
       await client.query("ROLLBACK");
     } finally {
       client.release();
@@ -114,7 +135,10 @@ describe("the fan-out relay", () => {
     try {
       await client.query("BEGIN");
       ids = await emitNotifications(client, accountId, [{ type: "lead.created", data: { id: "lead_late" } }]);
-      await client.query("UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = 'Disabled by hand' WHERE id = $1", [subscriptionId]);
+      await client.query(
+        "UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = 'Disabled by hand' WHERE id = $1",
+        [subscriptionId],
+      );
       await client.query("COMMIT");
     } finally {
       client.release();
@@ -125,7 +149,9 @@ describe("the fan-out relay", () => {
 
   it("gives nothing to a subscription created after the message, however late the relay runs", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
-    const ids = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_before_subscription" } }]);
+    const ids = await emitNotifications(db.pool, accountId, [
+      { type: "lead.created", data: { id: "lead_before_subscription" } },
+    ]);
     // created_at and active_since have millisecond precision: let the clock move past the message's.
     await new Promise((resolve) => setTimeout(resolve, 5));
     const later = await subscribe(accountId, "http://127.0.0.1:9/later");
@@ -138,21 +164,45 @@ describe("the fan-out relay", () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const paused = await subscribe(accountId, "http://127.0.0.1:9/paused");
     const context = { accountId, actor: { type: "system" as const } };
-    expect(await updateSubscription(context, paused.subscriptionId, { url: undefined, eventTypes: undefined, description: undefined, status: "disabled" })).toMatchObject({ ok: true });
-    const whileDisabled = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_while_disabled" } }]);
+    expect(
+      await updateSubscription(context, paused.subscriptionId, {
+        url: undefined,
+        eventTypes: undefined,
+        description: undefined,
+        status: "disabled",
+      }),
+    ).toMatchObject({ ok: true });
+    const whileDisabled = await emitNotifications(db.pool, accountId, [
+      { type: "lead.created", data: { id: "lead_while_disabled" } },
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await updateSubscription(context, paused.subscriptionId, { url: undefined, eventTypes: undefined, description: undefined, status: "active" })).toMatchObject({ ok: true });
+    expect(
+      await updateSubscription(context, paused.subscriptionId, {
+        url: undefined,
+        eventTypes: undefined,
+        description: undefined,
+        status: "active",
+      }),
+    ).toMatchObject({ ok: true });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const afterwards = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_after_enable" } }]);
+    const afterwards = await emitNotifications(db.pool, accountId, [
+      { type: "lead.created", data: { id: "lead_after_enable" } },
+    ]);
 
     expect((await deliveries(paused.subscriptionId)).map((row) => row.message_id)).toEqual(afterwards);
-    expect((await deliveries(subscriptionId)).map((row) => row.message_id).sort()).toEqual([...whileDisabled, ...afterwards].sort());
+    expect((await deliveries(subscriptionId)).map((row) => row.message_id).sort()).toEqual(
+      [...whileDisabled, ...afterwards].sort(),
+    );
   });
 
   it("stops between batches when asked, leaving the rest queued for the next relay", async () => {
     await relayFanOuts(db.pool);
     const { accountId, subscriptionId } = await subscribedAccount();
-    const ids = await emitNotifications(db.pool, accountId, Array.from({ length: 300 }, (_, i) => ({ type: "lead.created", data: { id: `lead_stop_${i}` } })));
+    const ids = await emitNotifications(
+      db.pool,
+      accountId,
+      Array.from({ length: 300 }, (_, i) => ({ type: "lead.created", data: { id: `lead_stop_${i}` } })),
+    );
     let batches = 0;
     expect(await relayFanOuts(db.pool, 100, () => batches++ >= 1)).toBe(100);
     expect(await waitingRows(ids)).toBe(200);
@@ -162,6 +212,9 @@ describe("the fan-out relay", () => {
 
 /** Backends waiting for a lock that this backend holds (the relay's insert, on the uncommitted row's key). */
 async function blockedBy(pid: number): Promise<number> {
-  const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))", [pid]);
+  const { rows } = await db.pool.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))",
+    [pid],
+  );
   return rows[0].n;
 }

@@ -11,7 +11,11 @@ process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
 
 export type Subscribed = { account: TestAccount; accountId: string; subscriptionId: string; secret: string };
 
-export async function subscribe(accountId: string, url: string, eventTypes: string[] = ["*"]): Promise<{ subscriptionId: string; secret: string }> {
+export async function subscribe(
+  accountId: string,
+  url: string,
+  eventTypes: string[] = ["*"],
+): Promise<{ subscriptionId: string; secret: string }> {
   const created = await createSubscription(
     { accountId, actor: { type: "system" } },
     { url, urlField: "url", eventTypes, description: "test" },
@@ -20,20 +24,37 @@ export async function subscribe(accountId: string, url: string, eventTypes: stri
   return { subscriptionId: created.subscription.id, secret: created.secret };
 }
 
-export async function subscribedAccount(url = "http://127.0.0.1:9/hook", eventTypes: string[] = ["*"]): Promise<Subscribed> {
+export async function subscribedAccount(
+  url = "http://127.0.0.1:9/hook",
+  eventTypes: string[] = ["*"],
+): Promise<Subscribed> {
   const account = await createAccount();
   const { subscriptionId, secret } = await subscribe(account.accountId, url, eventTypes);
   return { account, accountId: account.accountId, subscriptionId, secret };
 }
 
-export type MessageRow = { id: string; type: string; payload: { id: string; type: string; created_at: string; data: Record<string, unknown> } };
+export type MessageRow = {
+  id: string;
+  type: string;
+  payload: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+};
 
 export async function messages(accountId: string): Promise<MessageRow[]> {
-  const { rows } = await db.pool.query<MessageRow>("SELECT id, type, payload FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", [accountId]);
+  const { rows } = await db.pool.query<MessageRow>(
+    "SELECT id, type, payload FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id",
+    [accountId],
+  );
   return rows;
 }
 
-export type DeliveryRow = { id: string; message_id: string; subscription_id: string; status: string; attempts: number; next_attempt_at: Date | null };
+export type DeliveryRow = {
+  id: string;
+  message_id: string;
+  subscription_id: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: Date | null;
+};
 
 /** Does what a worker's relay does when woken: the committed messages' deliveries and jobs, now. */
 export async function fanOut(): Promise<number> {
@@ -57,11 +78,21 @@ const NAMED_DELIVERIES = `SELECT j.id::text AS job_id, j.key, j.run_at, j.locked
                                                    ELSE json_build_array(j.payload->'delivery_id') END) AS e(value)
   WHERE j.task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')`;
 
-export type QueuedJob = { job_id: string; key: string | null; run_at: Date; locked_at: Date | null; delivery_id: string; size: number };
+export type QueuedJob = {
+  job_id: string;
+  key: string | null;
+  run_at: Date;
+  locked_at: Date | null;
+  delivery_id: string;
+  size: number;
+};
 
 /** The queued graphile-worker jobs naming these deliveries: one row per job and delivery. */
 export async function queuedJobs(deliveryIds: string[]): Promise<QueuedJob[]> {
-  const { rows } = await db.pool.query<QueuedJob>(`SELECT * FROM (${NAMED_DELIVERIES}) named WHERE delivery_id = ANY ($1::text[])`, [deliveryIds]);
+  const { rows } = await db.pool.query<QueuedJob>(
+    `SELECT * FROM (${NAMED_DELIVERIES}) named WHERE delivery_id = ANY ($1::text[])`,
+    [deliveryIds],
+  );
   return rows;
 }
 
@@ -84,13 +115,20 @@ export type Receiver = { url: string; requests: ReceivedRequest[]; close: () => 
  * A node:http server on 127.0.0.1; `respond` decides each answer (default 204). Requests are recorded
  * when their body has arrived, before `respond` runs.
  */
-export async function startReceiver(respond?: (request: ReceivedRequest, res: http.ServerResponse, req: http.IncomingMessage) => void): Promise<Receiver> {
+export async function startReceiver(
+  respond?: (request: ReceivedRequest, res: http.ServerResponse, req: http.IncomingMessage) => void,
+): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const received = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now(), url: req.url ?? "/" };
+      const received = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+        url: req.url ?? "/",
+      };
       requests.push(received);
       if (respond) respond(received, res, req);
       else res.writeHead(204).end();
@@ -114,7 +152,11 @@ export async function startReceiver(respond?: (request: ReceivedRequest, res: ht
   };
 }
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 40_000, label = "condition"): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 40_000,
+  label = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -125,13 +167,25 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
 }
 
 /** One committed notification for the account (its own single-statement transaction). */
-export async function notify(accountId: string, type = "lead.created", data: Record<string, unknown> = { id: "lead_test" }): Promise<string> {
+export async function notify(
+  accountId: string,
+  type = "lead.created",
+  data: Record<string, unknown> = { id: "lead_test" },
+): Promise<string> {
   const { emitNotifications } = await import("@/lib/outbound/emit");
   const [id] = await emitNotifications(db.pool, accountId, [{ type, data }]);
   return id;
 }
 
-export type AttemptRow = { attempt: number; status_code: number | null; duration_ms: number; response_excerpt: string; error: string | null; outcome: string; attempted_at: Date };
+export type AttemptRow = {
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  response_excerpt: string;
+  error: string | null;
+  outcome: string;
+  attempted_at: Date;
+};
 
 export async function attempts(subscriptionId: string): Promise<AttemptRow[]> {
   const { rows } = await db.pool.query<AttemptRow>(
@@ -146,5 +200,12 @@ export async function subscriptionRow(subscriptionId: string) {
     "SELECT status::text AS status, disabled_reason, failing_since, last_delivery_at, last_delivery_ok, last_error FROM webhook_subscriptions WHERE id = $1",
     [subscriptionId],
   );
-  return rows[0] as { status: string; disabled_reason: string | null; failing_since: Date | null; last_delivery_at: Date | null; last_delivery_ok: boolean | null; last_error: string | null };
+  return rows[0] as {
+    status: string;
+    disabled_reason: string | null;
+    failing_since: Date | null;
+    last_delivery_at: Date | null;
+    last_delivery_ok: boolean | null;
+    last_error: string | null;
+  };
 }

@@ -18,38 +18,106 @@ const LOOPBACK = ["http://127.0.0.1", "http://[::1]"];
 const BAD_SUBSCRIPTIONS: [string, object, string, string][] = [
   ["loopback IPv4", { url: "http://127.0.0.1", event_types: ["lead.created"] }, "url", "private_address"],
   ["loopback IPv6", { url: "http://[::1]", event_types: ["lead.created"] }, "url", "private_address"],
-  ["cloud metadata (link-local)", { url: "http://169.254.169.254", event_types: ["lead.created"] }, "url", "private_address"],
+  [
+    "cloud metadata (link-local)",
+    { url: "http://169.254.169.254", event_types: ["lead.created"] },
+    "url",
+    "private_address",
+  ],
   ["private IPv4", { url: "http://10.0.0.1", event_types: ["lead.created"] }, "url", "private_address"],
-  ["a name resolving to a private address", { url: "https://intranet.example.test/hook", event_types: ["lead.created"] }, "url", "private_address"],
-  ["a name with one private address among public ones", { url: "https://split.example.test/hook", event_types: ["lead.created"] }, "url", "private_address"],
+  [
+    "a name resolving to a private address",
+    { url: "https://intranet.example.test/hook", event_types: ["lead.created"] },
+    "url",
+    "private_address",
+  ],
+  [
+    "a name with one private address among public ones",
+    { url: "https://split.example.test/hook", event_types: ["lead.created"] },
+    "url",
+    "private_address",
+  ],
   ["loopback in decimal", { url: "http://2130706433/", event_types: ["lead.created"] }, "url", "private_address"],
   ["loopback in hex", { url: "https://0x7f.1/", event_types: ["lead.created"] }, "url", "private_address"],
-  ["IPv4-mapped private", { url: "https://[::ffff:10.0.0.1]/", event_types: ["lead.created"] }, "url", "private_address"],
+  [
+    "IPv4-mapped private",
+    { url: "https://[::ffff:10.0.0.1]/", event_types: ["lead.created"] },
+    "url",
+    "private_address",
+  ],
   ["ftp", { url: "ftp://hooks.example.test/", event_types: ["lead.created"] }, "url", "scheme_not_allowed"],
-  ["plain http to a public host", { url: "http://hooks.example.test/", event_types: ["lead.created"] }, "url", "scheme_not_allowed"],
-  ["a 3,000-character URL", { url: `https://hooks.example.test/${"a".repeat(3_000 - 27)}`, event_types: ["lead.created"] }, "url", "url_too_long"],
-  ["credentials in the URL", { url: "https://me:pw@hooks.example.test/", event_types: ["lead.created"] }, "url", "credentials_not_allowed"],
-  ["an unresolvable host", { url: "https://nowhere.example.test/", event_types: ["lead.created"] }, "url", "private_address"],
-  ["a public address on the SSH port", { url: "https://8.8.8.8:22/x", event_types: ["lead.created"] }, "url", "port_not_allowed"],
-  ["a host name on a privileged port", { url: "https://hooks.example.test:8/hook", event_types: ["lead.created"] }, "url", "port_not_allowed"],
+  [
+    "plain http to a public host",
+    { url: "http://hooks.example.test/", event_types: ["lead.created"] },
+    "url",
+    "scheme_not_allowed",
+  ],
+  [
+    "a 3,000-character URL",
+    { url: `https://hooks.example.test/${"a".repeat(3_000 - 27)}`, event_types: ["lead.created"] },
+    "url",
+    "url_too_long",
+  ],
+  [
+    "credentials in the URL",
+    { url: "https://me:pw@hooks.example.test/", event_types: ["lead.created"] },
+    "url",
+    "credentials_not_allowed",
+  ],
+  [
+    "an unresolvable host",
+    { url: "https://nowhere.example.test/", event_types: ["lead.created"] },
+    "url",
+    "private_address",
+  ],
+  [
+    "a public address on the SSH port",
+    { url: "https://8.8.8.8:22/x", event_types: ["lead.created"] },
+    "url",
+    "port_not_allowed",
+  ],
+  [
+    "a host name on a privileged port",
+    { url: "https://hooks.example.test:8/hook", event_types: ["lead.created"] },
+    "url",
+    "port_not_allowed",
+  ],
   ["not a URL", { url: "hooks.example.test", event_types: ["lead.created"] }, "url", "invalid_url"],
-  ["a legacy target_url that is private", { target_url: "http://10.0.0.1/", event: "lead.created" }, "target_url", "private_address"],
-  ["an unknown event type", { url: "https://hooks.example.test/", event_types: ["lead.created", "lead.exploded"] }, "event_types.1", "unknown_event_type"],
-  ["an unknown legacy event", { target_url: "https://hooks.example.test/", event: "lead.exploded" }, "event", "unknown_event_type"],
+  [
+    "a legacy target_url that is private",
+    { target_url: "http://10.0.0.1/", event: "lead.created" },
+    "target_url",
+    "private_address",
+  ],
+  [
+    "an unknown event type",
+    { url: "https://hooks.example.test/", event_types: ["lead.created", "lead.exploded"] },
+    "event_types.1",
+    "unknown_event_type",
+  ],
+  [
+    "an unknown legacy event",
+    { target_url: "https://hooks.example.test/", event: "lead.exploded" },
+    "event",
+    "unknown_event_type",
+  ],
   ["an empty list", { url: "https://hooks.example.test/", event_types: [] }, "event_types", "empty_event_types"],
   ["no event types", { url: "https://hooks.example.test/" }, "event_types", "required"],
   ["no URL", { event_types: ["lead.created"] }, "url", "required"],
 ];
 
 describe("POST /api/public/webhooks with bad input", () => {
-  it.each(BAD_SUBSCRIPTIONS)("refuses %s: 400 invalid_request naming the field and the reason, nothing stored", async (_what, body, field, reason) => {
-    const response = await api.create(secret, body);
-    expect(response.status).toBe(400);
-    const error = await errorOf(response);
-    expect(error.code).toBe("invalid_request");
-    expect(error.details[0]).toMatchObject({ field, reason, message: expect.any(String) });
-    expect(await subscriptionCount(owner.accountId)).toBe(0);
-  });
+  it.each(BAD_SUBSCRIPTIONS)(
+    "refuses %s: 400 invalid_request naming the field and the reason, nothing stored",
+    async (_what, body, field, reason) => {
+      const response = await api.create(secret, body);
+      expect(response.status).toBe(400);
+      const error = await errorOf(response);
+      expect(error.code).toBe("invalid_request");
+      expect(error.details[0]).toMatchObject({ field, reason, message: expect.any(String) });
+      expect(await subscriptionCount(owner.accountId)).toBe(0);
+    },
+  );
 
   it("answers a host name that does not resolve exactly as one that resolves to a private address", async () => {
     const detailOf = async (url: string) => {
@@ -87,11 +155,18 @@ describe("POST /api/public/webhooks with bad input", () => {
     });
     expect(await subscriptionCount(owner.accountId)).toBe(4);
     const stored = await api.list(secret);
-    expect((await stored.json()).data.map((item: { url: string }) => item.url).sort()).toEqual(["http://127.0.0.1/", "http://127.0.0.1/", "http://[::1]/", "https://127.0.0.1/"]);
+    expect((await stored.json()).data.map((item: { url: string }) => item.url).sort()).toEqual([
+      "http://127.0.0.1/",
+      "http://127.0.0.1/",
+      "http://[::1]/",
+      "https://127.0.0.1/",
+    ]);
   });
 
   it("PATCH refuses a private URL and keeps the stored one", async () => {
-    const created = await (await api.create(secret, { url: "https://hooks.example.test/a", event_types: ["*"] })).json();
+    const created = await (
+      await api.create(secret, { url: "https://hooks.example.test/a", event_types: ["*"] })
+    ).json();
     const response = await api.patch(secret, created.id, { url: "https://metadata.example.test/" });
     expect(response.status).toBe(400);
     expect((await errorOf(response)).details[0]).toMatchObject({ field: "url", reason: "private_address" });
@@ -99,7 +174,9 @@ describe("POST /api/public/webhooks with bad input", () => {
   });
 
   it("PATCH refuses an unknown event type, an empty list and an unknown status", async () => {
-    const created = await (await api.create(secret, { url: "https://hooks.example.test/b", event_types: ["*"] })).json();
+    const created = await (
+      await api.create(secret, { url: "https://hooks.example.test/b", event_types: ["*"] })
+    ).json();
     for (const [body, field] of [
       [{ event_types: ["nope"] }, "event_types.0"],
       [{ event_types: [] }, "event_types"],

@@ -11,11 +11,15 @@ import type { TestAccount } from "../../support/factories";
 
 export const api = {
   list: (secret: string, query = "") => listExport(publicRequest("GET", `/webhooks${query}`, secret), noParams),
-  create: (secret: string, body: Body, options?: Options) => createExport(publicRequest("POST", "/webhooks", secret, body, options), noParams),
+  create: (secret: string, body: Body, options?: Options) =>
+    createExport(publicRequest("POST", "/webhooks", secret, body, options), noParams),
   get: (secret: string, id: string) => getExport(publicRequest("GET", `/webhooks/${id}`, secret), idParams(id)),
-  patch: (secret: string, id: string, body: Body) => patchExport(publicRequest("PATCH", `/webhooks/${id}`, secret, body), idParams(id)),
-  delete: (secret: string, id: string) => deleteExport(publicRequest("DELETE", `/webhooks/${id}`, secret), idParams(id)),
-  events: (secret: string, query = "") => eventsExport(publicRequest("GET", `/webhook-events${query}`, secret), noParams),
+  patch: (secret: string, id: string, body: Body) =>
+    patchExport(publicRequest("PATCH", `/webhooks/${id}`, secret, body), idParams(id)),
+  delete: (secret: string, id: string) =>
+    deleteExport(publicRequest("DELETE", `/webhooks/${id}`, secret), idParams(id)),
+  events: (secret: string, query = "") =>
+    eventsExport(publicRequest("GET", `/webhook-events${query}`, secret), noParams),
 };
 
 export async function webhooksKey(owner: TestAccount, scopes: Scope[] = ["webhooks"]): Promise<string> {
@@ -40,13 +44,18 @@ const fakeResolver: Resolver = async (hostname) => {
 export const installFakeResolver = () => setTargetResolver(fakeResolver);
 
 export const subscriptionCount = async (accountId: string) =>
-  Number((await db.pool.query<{ count: string }>("SELECT count(*) FROM webhook_subscriptions WHERE account_id = $1", [accountId])).rows[0].count);
+  Number(
+    (
+      await db.pool.query<{ count: string }>("SELECT count(*) FROM webhook_subscriptions WHERE account_id = $1", [
+        accountId,
+      ])
+    ).rows[0].count,
+  );
 
 export async function storedSubscription(id: string) {
   const { rows } = await db.pool.query("SELECT * FROM webhook_subscriptions WHERE id = $1", [id]);
   return rows[0] ?? null;
 }
-
 
 export async function withLoopbackTargets<T>(run: () => Promise<T>): Promise<T> {
   const before = process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS;

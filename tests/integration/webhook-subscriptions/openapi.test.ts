@@ -29,10 +29,19 @@ describe("the OpenAPI document for webhook subscriptions", () => {
 
   it("names the URL problem reasons and the plan limit on subscribe", () => {
     const create = doc.paths["/api/public/webhooks"].post;
-    for (const reason of ["private_address", "scheme_not_allowed", "url_too_long", "port_not_allowed"]) expect(create.description).toContain(reason);
+    for (const reason of ["private_address", "scheme_not_allowed", "url_too_long", "port_not_allowed"])
+      expect(create.description).toContain(reason);
     // A name that does not resolve is answered as a private one (no separate reason to probe DNS with).
     expect(create.description).not.toContain("unresolvable_host");
-    expect(create.responses["403"].content["application/json"].schema.properties.error.properties.code.enum).toEqual(["insufficient_scope", "plan_limit_reached"]);
-    expect(doc.paths["/api/public/webhook-events"].get.parameters.map((parameter: Json) => parameter.name)).toEqual(["limit", "order", "cursor", "type"]);
+    expect(create.responses["403"].content["application/json"].schema.properties.error.properties.code.enum).toEqual([
+      "insufficient_scope",
+      "plan_limit_reached",
+    ]);
+    expect(doc.paths["/api/public/webhook-events"].get.parameters.map((parameter: Json) => parameter.name)).toEqual([
+      "limit",
+      "order",
+      "cursor",
+      "type",
+    ]);
   });
 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
-import { revealSubscriptionSecret, rotateSubscriptionSecret, signingSecrets, disableSubscription } from "@/lib/webhook-subscriptions/store";
+import {
+  revealSubscriptionSecret,
+  rotateSubscriptionSecret,
+  signingSecrets,
+  disableSubscription,
+} from "@/lib/webhook-subscriptions/store";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, errorOf, installFakeResolver, storedSubscription, subscriptionCount, webhooksKey } from "./client";
 
@@ -16,10 +21,12 @@ beforeAll(async () => {
 afterAll(() => restoreResolver());
 
 const auditActions = async (accountId: string, targetId: string) =>
-  (await db.pool.query<{ action: string; actor_label: string; metadata: Record<string, unknown> }>(
-    "SELECT action, actor_label, metadata FROM audit_log WHERE account_id = $1 AND target_id = $2 ORDER BY created_at, id",
-    [accountId, targetId],
-  )).rows;
+  (
+    await db.pool.query<{ action: string; actor_label: string; metadata: Record<string, unknown> }>(
+      "SELECT action, actor_label, metadata FROM audit_log WHERE account_id = $1 AND target_id = $2 ORDER BY created_at, id",
+      [accountId, targetId],
+    )
+  ).rows;
 
 async function create(body: object, key = secret) {
   const response = await api.create(key, body);
@@ -29,7 +36,11 @@ async function create(body: object, key = secret) {
 
 describe("POST /api/public/webhooks", () => {
   it("creates a subscription: 201, the secret once, stored encrypted, audited with the API key as actor", async () => {
-    const response = await api.create(secret, { url: "https://hooks.example.test/in", event_types: ["lead.created", "lead.created", "event.*"], description: " Slack " });
+    const response = await api.create(secret, {
+      url: "https://hooks.example.test/in",
+      event_types: ["lead.created", "lead.created", "event.*"],
+      description: " Slack ",
+    });
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body).toEqual({
@@ -50,15 +61,25 @@ describe("POST /api/public/webhooks", () => {
     expect(row.secret_ciphertext).not.toContain(body.secret.slice(6, 20));
     expect(decryptSecret(row.secret_ciphertext)).toBe(body.secret);
     const [entry] = await auditActions(owner.accountId, body.id);
-    expect(entry).toMatchObject({ action: "webhook_subscription.created", actor_label: expect.stringMatching(/^API key "Zapier" \(ik_live_/) });
+    expect(entry).toMatchObject({
+      action: "webhook_subscription.created",
+      actor_label: expect.stringMatching(/^API key "Zapier" \(ik_live_/),
+    });
     expect(entry.metadata.api_key_id).toEqual(expect.any(String));
     // The secret never appears again.
     expect(await (await api.get(secret, body.id)).json()).not.toHaveProperty("secret");
   });
 
   it('accepts Zapier\'s legacy {target_url, event} form and ["*"]', async () => {
-    const legacy = await create({ target_url: "https://zapier.example.test/hooks/standard/1/abc", event: "lead.stage_changed" });
-    expect(legacy).toMatchObject({ url: "https://zapier.example.test/hooks/standard/1/abc", event_types: ["lead.stage_changed"], description: "" });
+    const legacy = await create({
+      target_url: "https://zapier.example.test/hooks/standard/1/abc",
+      event: "lead.stage_changed",
+    });
+    expect(legacy).toMatchObject({
+      url: "https://zapier.example.test/hooks/standard/1/abc",
+      event_types: ["lead.stage_changed"],
+      description: "",
+    });
     const all = await create({ url: "https://hooks.example.test/all", event_types: ["*", "lead.created"] });
     expect(all.event_types).toEqual(["*"]);
   });
@@ -83,12 +104,19 @@ describe("plan limits", () => {
     const account = await createAccount("Subscriptions Free Cap");
     const key = await webhooksKey(account);
     for (let n = 0; n < 8; n += 1) await create({ url: `https://hooks.example.test/${n}`, event_types: ["*"] }, key);
-    const answers = await Promise.all(Array.from({ length: 15 }, (_, n) => api.create(key, { url: `https://hooks.example.test/race/${n}`, event_types: ["*"] })));
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, n) =>
+        api.create(key, { url: `https://hooks.example.test/race/${n}`, event_types: ["*"] }),
+      ),
+    );
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses.filter((status) => status === 201)).toHaveLength(2);
     expect(statuses.filter((status) => status === 403)).toHaveLength(13);
     const refused = answers.find((answer) => answer.status === 403)!;
-    expect(await errorOf(refused)).toMatchObject({ code: "plan_limit_reached", message: expect.stringContaining("10") });
+    expect(await errorOf(refused)).toMatchObject({
+      code: "plan_limit_reached",
+      message: expect.stringContaining("10"),
+    });
     expect(await subscriptionCount(account.accountId)).toBe(10);
   });
 
@@ -108,19 +136,29 @@ describe("plan limits", () => {
 
 describe("GET, PATCH, DELETE /api/public/webhooks/{id}", () => {
   it("reads, updates partially, disables, re-enables and deletes (204, empty body), with audit entries", async () => {
-    const created = await create({ url: "https://hooks.example.test/crud", event_types: ["lead.created"], description: "CRM" });
+    const created = await create({
+      url: "https://hooks.example.test/crud",
+      event_types: ["lead.created"],
+      description: "CRM",
+    });
     const { secret: shownOnce, ...withoutSecret } = created;
     expect(shownOnce).toMatch(/^whsec_/);
     expect(await (await api.get(secret, created.id)).json()).toEqual(withoutSecret);
 
     const patched = await api.patch(secret, created.id, { event_types: ["lead.updated"], unknown: 1 });
     expect(patched.status).toBe(200);
-    expect(await patched.json()).toMatchObject({ url: "https://hooks.example.test/crud", event_types: ["lead.updated"], description: "CRM" });
+    expect(await patched.json()).toMatchObject({
+      url: "https://hooks.example.test/crud",
+      event_types: ["lead.updated"],
+      description: "CRM",
+    });
 
     const disabled = await (await api.patch(secret, created.id, { status: "disabled" })).json();
     expect(disabled).toMatchObject({ status: "disabled", disabled_reason: 'Disabled through the API (key "Zapier").' });
 
-    await db.pool.query("UPDATE webhook_subscriptions SET failing_since = now() - interval '2 days' WHERE id = $1", [created.id]);
+    await db.pool.query("UPDATE webhook_subscriptions SET failing_since = now() - interval '2 days' WHERE id = $1", [
+      created.id,
+    ]);
     const enabled = await (await api.patch(secret, created.id, { status: "active", description: null })).json();
     expect(enabled).toMatchObject({ status: "active", disabled_reason: null, description: "" });
     const row = await storedSubscription(created.id);
@@ -136,7 +174,11 @@ describe("GET, PATCH, DELETE /api/public/webhooks/{id}", () => {
     // One PATCH both re-enabled it and cleared its description: two entries that may share a millisecond
     // (and then come in the order of their random ids), so they are compared as a set.
     const actions = (await auditActions(owner.accountId, created.id)).map((entry) => entry.action);
-    expect(actions.slice(0, 3)).toEqual(["webhook_subscription.created", "webhook_subscription.updated", "webhook_subscription.disabled"]);
+    expect(actions.slice(0, 3)).toEqual([
+      "webhook_subscription.created",
+      "webhook_subscription.updated",
+      "webhook_subscription.disabled",
+    ]);
     expect(actions.slice(3, 5).sort()).toEqual(["webhook_subscription.enabled", "webhook_subscription.updated"]);
     expect(actions.slice(5)).toEqual(["webhook_subscription.deleted"]);
   });
@@ -145,7 +187,11 @@ describe("GET, PATCH, DELETE /api/public/webhooks/{id}", () => {
     const other = await createAccount("Subscriptions Other");
     const otherKey = await webhooksKey(other);
     const theirs = await create({ url: "https://hooks.example.test/theirs", event_types: ["*"] }, otherKey);
-    for (const response of [await api.get(secret, theirs.id), await api.patch(secret, theirs.id, { status: "disabled" }), await api.delete(secret, theirs.id)]) {
+    for (const response of [
+      await api.get(secret, theirs.id),
+      await api.patch(secret, theirs.id, { status: "disabled" }),
+      await api.delete(secret, theirs.id),
+    ]) {
       expect(response.status).toBe(404);
       expect((await errorOf(response)).code).toBe("not_found");
     }
@@ -210,7 +256,8 @@ describe("GET /api/public/webhooks", () => {
     const account = await createAccount("Subscriptions List");
     const key = await webhooksKey(account);
     const ids: string[] = [];
-    for (let n = 0; n < 5; n += 1) ids.push((await create({ url: `https://hooks.example.test/${n}`, event_types: ["*"] }, key)).id);
+    for (let n = 0; n < 5; n += 1)
+      ids.push((await create({ url: `https://hooks.example.test/${n}`, event_types: ["*"] }, key)).id);
     const first = await (await api.list(key, "?limit=2")).json();
     expect(first.data.map((item: { id: string }) => item.id)).toEqual([ids[4], ids[3]]);
     expect(first.has_more).toBe(true);
@@ -240,19 +287,36 @@ describe("secrets", () => {
 
   it("reveals the current secret to the dashboard with an audit entry naming the user", async () => {
     const created = await create({ url: "https://hooks.example.test/reveal", event_types: ["*"] });
-    const revealed = await revealSubscriptionSecret({ accountId: owner.accountId, actor: { type: "user", user: owner.user } }, created.id);
+    const revealed = await revealSubscriptionSecret(
+      { accountId: owner.accountId, actor: { type: "user", user: owner.user } },
+      created.id,
+    );
     expect(revealed).toEqual({ ok: true, secret: created.secret });
     const entries = await auditActions(owner.accountId, created.id);
-    expect(entries.at(-1)).toMatchObject({ action: "webhook_subscription.secret_revealed", actor_label: `${owner.user.name} <${owner.user.email}>` });
+    expect(entries.at(-1)).toMatchObject({
+      action: "webhook_subscription.secret_revealed",
+      actor_label: `${owner.user.name} <${owner.user.email}>`,
+    });
     const other = await createAccount("Subscriptions Reveal Other");
-    expect(await revealSubscriptionSecret({ accountId: other.accountId, actor: { type: "user", user: other.user } }, created.id)).toEqual({ ok: false, code: "not_found", message: "This subscription does not exist." });
+    expect(
+      await revealSubscriptionSecret(
+        { accountId: other.accountId, actor: { type: "user", user: other.user } },
+        created.id,
+      ),
+    ).toEqual({ ok: false, code: "not_found", message: "This subscription does not exist." });
   });
 
   it("the system disables a subscription once, with its reason and an audit entry", async () => {
     const created = await create({ url: "https://hooks.example.test/gone", event_types: ["*"] });
     expect(await disableSubscription(owner.accountId, created.id, "The receiver answered 410 Gone.")).toBe(true);
     expect(await disableSubscription(owner.accountId, created.id, "again")).toBe(false);
-    expect(await (await api.get(secret, created.id)).json()).toMatchObject({ status: "disabled", disabled_reason: "The receiver answered 410 Gone." });
-    expect((await auditActions(owner.accountId, created.id)).at(-1)).toMatchObject({ action: "webhook_subscription.disabled", actor_label: "System" });
+    expect(await (await api.get(secret, created.id)).json()).toMatchObject({
+      status: "disabled",
+      disabled_reason: "The receiver answered 410 Gone.",
+    });
+    expect((await auditActions(owner.accountId, created.id)).at(-1)).toMatchObject({
+      action: "webhook_subscription.disabled",
+      actor_label: "System",
+    });
   });
 });

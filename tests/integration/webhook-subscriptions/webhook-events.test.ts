@@ -13,7 +13,10 @@ async function seedMessages(account: TestAccount, types: string[]) {
     const id = `whmsg_${prefix}${String(index).padStart(12, "0")}`;
     const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, index));
     const payload = { id, type, created_at: createdAt.toISOString(), data: { id: `lead_${index}`, n: index } };
-    await db.pool.query("INSERT INTO outbound_messages (id, account_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)", [id, account.accountId, type, payload, createdAt]);
+    await db.pool.query(
+      "INSERT INTO outbound_messages (id, account_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)",
+      [id, account.accountId, type, payload, createdAt],
+    );
   }
 }
 
@@ -54,6 +57,10 @@ describe("GET /api/public/webhook-events", () => {
   });
 
   it("is empty for a type without notifications", async () => {
-    expect(await (await api.events(secret, "?type=conversation.closed")).json()).toEqual({ data: [], has_more: false, next_cursor: null });
+    expect(await (await api.events(secret, "?type=conversation.closed")).json()).toEqual({
+      data: [],
+      has_more: false,
+      next_cursor: null,
+    });
   });
 });

@@ -38,18 +38,29 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
 
   return (
     <>
-      <Link href={`/conversations?tab=${tab.key}`} className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900">
+      <Link
+        href={`/conversations?tab=${tab.key}`}
+        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900"
+      >
         <ArrowLeft className="size-4" aria-hidden />
         All conversations
       </Link>
       <PageHeader
         title={visitor}
         description={claim ? <ClaimDescription name={claim.name} email={claim.email} /> : undefined}
-        actions={manager && conversation.status !== "closed" ? <CloseConversationButton conversationId={conversation.id} visitor={visitor} /> : null}
+        actions={
+          manager && conversation.status !== "closed" ? (
+            <CloseConversationButton conversationId={conversation.id} visitor={visitor} />
+          ) : null
+        }
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="min-w-0 lg:col-span-2">
-          {manager ? null : <p className="mb-3 text-sm text-zinc-600">You can read this conversation. Only owners and admins can reply or close it.</p>}
+          {manager ? null : (
+            <p className="mb-3 text-sm text-zinc-600">
+              You can read this conversation. Only owners and admins can reply or close it.
+            </p>
+          )}
           <ConversationLive
             conversationId={conversation.id}
             initialMessages={messages.data.map((message) => messageView(message, account.timezone))}

@@ -33,7 +33,10 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
       {rows.map((row) => {
         const badge = STATUS_BADGES[row.status];
         return (
-          <li key={row.id} className="relative flex gap-4 px-4 py-3.5 transition-colors hover:bg-zinc-50 has-[:focus-visible]:bg-zinc-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset sm:px-5">
+          <li
+            key={row.id}
+            className="relative flex gap-4 px-4 py-3.5 transition-colors hover:bg-zinc-50 has-[:focus-visible]:bg-zinc-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset sm:px-5"
+          >
             <div className="min-w-0 flex-1">
               <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
                 <Link
@@ -65,8 +68,7 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
               </div>
               {row.leadExists ? (
                 <p className="mt-1 flex min-w-0 items-center gap-1 text-xs text-amber-800">
-                  <UserRound className="size-3 shrink-0" aria-hidden />
-                  A lead with this email exists. Not linked.
+                  <UserRound className="size-3 shrink-0" aria-hidden />A lead with this email exists. Not linked.
                 </p>
               ) : null}
               {row.page ? (
@@ -77,7 +79,11 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
                 </p>
               ) : null}
             </div>
-            <time dateTime={row.when.iso} title={row.when.full} className="shrink-0 pt-0.5 text-xs whitespace-nowrap text-zinc-500">
+            <time
+              dateTime={row.when.iso}
+              title={row.when.full}
+              className="shrink-0 pt-0.5 text-xs whitespace-nowrap text-zinc-500"
+            >
               {row.when.relative}
             </time>
           </li>

@@ -20,7 +20,12 @@ export function InboxTabs({ tabs, current, label }: { tabs: TabLink[]; current: 
 
   const onKeyDown = (event: React.KeyboardEvent, index: number) => {
     const last = tabs.length - 1;
-    const next = { ArrowRight: index === last ? 0 : index + 1, ArrowLeft: index === 0 ? last : index - 1, Home: 0, End: last }[event.key];
+    const next = {
+      ArrowRight: index === last ? 0 : index + 1,
+      ArrowLeft: index === 0 ? last : index - 1,
+      Home: 0,
+      End: last,
+    }[event.key];
     if (next === undefined) return;
     event.preventDefault();
     refs.current[next]?.focus();
@@ -49,13 +54,21 @@ export function InboxTabs({ tabs, current, label }: { tabs: TabLink[]; current: 
             onKeyDown={(event) => onKeyDown(event, index)}
             className={cn(
               "-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 px-2 py-2.5 text-sm font-medium whitespace-nowrap transition-colors sm:gap-2 sm:px-3",
-              selected ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900",
+              selected
+                ? "border-indigo-600 text-indigo-700"
+                : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900",
             )}
           >
             {tab.label}
             {tab.count ? (
               <>
-                <span aria-hidden className={cn("rounded-full px-1.5 py-0.5 text-xs font-semibold tabular-nums", selected ? "bg-indigo-100 text-indigo-700" : "bg-amber-100 text-amber-800")}>
+                <span
+                  aria-hidden
+                  className={cn(
+                    "rounded-full px-1.5 py-0.5 text-xs font-semibold tabular-nums",
+                    selected ? "bg-indigo-100 text-indigo-700" : "bg-amber-100 text-amber-800",
+                  )}
+                >
                   {tab.count}
                 </span>
                 <span id={descriptionId} hidden>

@@ -33,7 +33,10 @@ const eventInput = z.object({
 });
 
 /** The form's wall-clock times are in the account's zone; the shared schema gets ISO with an offset. */
-function wireInput(values: Record<string, string>, timezone: string): { input: Record<string, string>; errors: Record<string, string> } {
+function wireInput(
+  values: Record<string, string>,
+  timezone: string,
+): { input: Record<string, string>; errors: Record<string, string> } {
   const input: Record<string, string> = {};
   const errors: Record<string, string> = {};
   for (const name of FIELDS) if (values[name] !== "" || name === "title") input[name] = values[name];
@@ -60,7 +63,9 @@ export const saveEventAction = defineAction({ role: "manager", input: eventInput
   const { eventId } = values;
   const result = eventId ? await updateEvent(account.id, eventId, input) : await createEvent(account.id, input);
   if (!result.ok) {
-    const fieldErrors: Record<string, string> = Object.fromEntries(result.details.map((detail) => [detail.field, inFormWords(detail.message)]));
+    const fieldErrors: Record<string, string> = Object.fromEntries(
+      result.details.map((detail) => [detail.field, inFormWords(detail.message)]),
+    );
     if (result.code === "duplicate_identity") fieldErrors.title = result.message;
     return Object.keys(fieldErrors).length ? fail(CHECK_FIELDS, fieldErrors) : fail(result.message);
   }

@@ -1,6 +1,13 @@
 import type { EventSort, EventWhen, ListEventsOptions } from "@/lib/events/list";
 
-export type EventSearchParams = { q?: string; status?: string; when?: string; sort?: string; cursor?: string; dir?: string };
+export type EventSearchParams = {
+  q?: string;
+  status?: string;
+  when?: string;
+  sort?: string;
+  cursor?: string;
+  dir?: string;
+};
 
 const SORTS: EventSort[] = ["starts_at", "-starts_at", "title", "-title"];
 

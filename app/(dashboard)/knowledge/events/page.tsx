@@ -60,7 +60,9 @@ function rowView(event: EventRecord, timezone: string, now: Date, next: Map<stri
 }
 
 function pageHref(params: EventSearchParams, cursor: string | null, dir: "next" | "prev"): string {
-  const next = new URLSearchParams(Object.entries(params).filter(([key, value]) => value && key !== "cursor" && key !== "dir") as [string, string][]);
+  const next = new URLSearchParams(
+    Object.entries(params).filter(([key, value]) => value && key !== "cursor" && key !== "dir") as [string, string][],
+  );
   if (cursor) {
     next.set("cursor", cursor);
     next.set("dir", dir);
@@ -74,7 +76,13 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
   const manager = canManage({ account, ...context });
   const now = new Date();
   const [page, usage] = await Promise.all([
-    listEvents(account.id, { ...listOptionsFrom(params), cursor: params.cursor, direction: params.dir === "prev" ? "prev" : "next", limit: 50, now }),
+    listEvents(account.id, {
+      ...listOptionsFrom(params),
+      cursor: params.cursor,
+      direction: params.dir === "prev" ? "prev" : "next",
+      limit: 50,
+      now,
+    }),
     eventUsage(account.id),
   ]);
   const next = await nextOccurrences(account.id, page.items, account.timezone, now);
@@ -96,7 +104,8 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
       title="All Events"
       description={
         <>
-          Every event your connected systems pushed into this account. {number.format(usage.count)} of {number.format(usage.limit)} events used on your plan.
+          Every event your connected systems pushed into this account. {number.format(usage.count)} of{" "}
+          {number.format(usage.limit)} events used on your plan.
         </>
       }
       actions={actions}
@@ -120,7 +129,10 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
             </>
           }
         >
-          <p>Connect your booking platform or CRM through the signed Events Webhook and events appear here in real time, or bring in your existing events with a CSV import.</p>
+          <p>
+            Connect your booking platform or CRM through the signed Events Webhook and events appear here in real time,
+            or bring in your existing events with a CSV import.
+          </p>
         </EmptyState>
       </>
     );
@@ -132,8 +144,12 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
       {header}
       {atLimit ? (
         <p role="status" className="mb-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
-          This account has reached its plan&apos;s limit of {number.format(usage.limit)} events: new events from the webhook get 403 <code className="font-mono text-xs">plan_limit_reached</code>{" "}
-          until you delete events or <Link href="/settings/plan" className="font-medium underline">upgrade the plan</Link>. Updates to existing events still work.
+          This account has reached its plan&apos;s limit of {number.format(usage.limit)} events: new events from the
+          webhook get 403 <code className="font-mono text-xs">plan_limit_reached</code> until you delete events or{" "}
+          <Link href="/settings/plan" className="font-medium underline">
+            upgrade the plan
+          </Link>
+          . Updates to existing events still work.
         </p>
       ) : null}
       <div className="space-y-4">
@@ -145,12 +161,24 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           emptyMessage="No events match your search and filters."
         />
         <nav aria-label="Events pages" className="flex items-center justify-between gap-2">
-          <p className="text-xs text-zinc-500">Times in {account.timezone}. Hover a start time to see the offset it was sent with.</p>
+          <p className="text-xs text-zinc-500">
+            Times in {account.timezone}. Hover a start time to see the offset it was sent with.
+          </p>
           <div className="flex gap-2">
-            <Link href={pageHref(params, page.prevCursor, "prev")} aria-disabled={!page.prevCursor} tabIndex={page.prevCursor ? undefined : -1} className={buttonClasses("secondary", "sm", page.prevCursor ? "" : "pointer-events-none opacity-50")}>
+            <Link
+              href={pageHref(params, page.prevCursor, "prev")}
+              aria-disabled={!page.prevCursor}
+              tabIndex={page.prevCursor ? undefined : -1}
+              className={buttonClasses("secondary", "sm", page.prevCursor ? "" : "pointer-events-none opacity-50")}
+            >
               <span aria-hidden>←</span> Previous
             </Link>
-            <Link href={pageHref(params, page.nextCursor, "next")} aria-disabled={!page.nextCursor} tabIndex={page.nextCursor ? undefined : -1} className={buttonClasses("secondary", "sm", page.nextCursor ? "" : "pointer-events-none opacity-50")}>
+            <Link
+              href={pageHref(params, page.nextCursor, "next")}
+              aria-disabled={!page.nextCursor}
+              tabIndex={page.nextCursor ? undefined : -1}
+              className={buttonClasses("secondary", "sm", page.nextCursor ? "" : "pointer-events-none opacity-50")}
+            >
               Next <span aria-hidden>→</span>
             </Link>
           </div>

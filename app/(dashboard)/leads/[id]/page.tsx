@@ -43,7 +43,10 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
 
   return (
     <>
-      <Link href="/leads" className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900">
+      <Link
+        href="/leads"
+        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900"
+      >
         <ArrowLeft className="size-4" aria-hidden />
         All leads
       </Link>
@@ -56,7 +59,14 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
               leadId={lead.id}
               leadName={name}
               limits={LEAD_FORM_LIMITS}
-              initial={{ name: lead.name ?? "", email: lead.email ?? "", phone: lead.phone ?? "", company: lead.company ?? "", notes: lead.notes ?? "", stage: lead.stage }}
+              initial={{
+                name: lead.name ?? "",
+                email: lead.email ?? "",
+                phone: lead.phone ?? "",
+                company: lead.company ?? "",
+                notes: lead.notes ?? "",
+                stage: lead.stage,
+              }}
             />
           ) : null
         }
@@ -106,7 +116,9 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
                 ))}
               </dl>
             ) : (
-              <p className="mt-2 text-sm text-zinc-500">No metadata. Integrations can attach up to 50 key/value pairs through the API.</p>
+              <p className="mt-2 text-sm text-zinc-500">
+                No metadata. Integrations can attach up to 50 key/value pairs through the API.
+              </p>
             )}
           </section>
         </div>
@@ -119,7 +131,8 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
               <StageSelect leadId={lead.id} stage={lead.stage} stages={stageOptions} />
             ) : (
               <p className="text-sm text-zinc-700">
-                Stage: <StageBadge stageKey={lead.stage} label={stages[stageIndex]?.label ?? lead.stage} index={stageIndex} />
+                Stage:{" "}
+                <StageBadge stageKey={lead.stage} label={stages[stageIndex]?.label ?? lead.stage} index={stageIndex} />
               </p>
             )}
             <p className="mt-3 text-xs text-zinc-500">In this stage since {when(lead.stageChangedAt)}.</p>
@@ -134,7 +147,12 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
                 ["Created", when(lead.createdAt)],
                 ["Updated", when(lead.updatedAt)],
                 ["Stage changed", when(lead.stageChangedAt)],
-                ["Lead ID", <code key="id" className="font-mono text-xs break-all">{lead.id}</code>],
+                [
+                  "Lead ID",
+                  <code key="id" className="font-mono text-xs break-all">
+                    {lead.id}
+                  </code>,
+                ],
               ]}
             />
           </section>

@@ -10,7 +10,14 @@ import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/re
 import { createLeadAction, updateLeadAction } from "../actions";
 import type { StageOption } from "../view-model";
 
-export type LeadFormValues = { name: string; email: string; phone: string; company: string; notes: string; stage: string };
+export type LeadFormValues = {
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  notes: string;
+  stage: string;
+};
 
 /** The fields' length limits, handed down by the server page (the schemas module is server-side). */
 export type LeadFormLimits = { name: number; email: number; phone: number; company: number; notes: number };
@@ -27,7 +34,19 @@ function ErrorText({ id, error }: { id: string; error?: string }) {
   ) : null;
 }
 
-function LeadForm({ leadId, initial, stages, limits, onDone }: { leadId: string | null; initial: LeadFormValues; stages: StageOption[]; limits: LeadFormLimits; onDone: () => void }) {
+function LeadForm({
+  leadId,
+  initial,
+  stages,
+  limits,
+  onDone,
+}: {
+  leadId: string | null;
+  initial: LeadFormValues;
+  stages: StageOption[];
+  limits: LeadFormLimits;
+  onDone: () => void;
+}) {
   const [state, submit, pending] = useActionState<LeadFormState, FormData>(
     async (_previous, form) => ({
       result: await (leadId ? updateLeadAction(form) : createLeadAction(form)),
@@ -50,19 +69,56 @@ function LeadForm({ leadId, initial, stages, limits, onDone }: { leadId: string 
     <form action={submit} className={dialogFormClasses} noValidate>
       {leadId ? <input type="hidden" name="leadId" value={leadId} /> : null}
       <DialogBody>
-        <Field label="Name" name="name" defaultValue={values.name} error={errors.name} maxLength={limits.name} autoComplete="off" autoFocus />
+        <Field
+          label="Name"
+          name="name"
+          defaultValue={values.name}
+          error={errors.name}
+          maxLength={limits.name}
+          autoComplete="off"
+          autoFocus
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Email" name="email" type="email" defaultValue={values.email} error={errors.email} maxLength={limits.email} autoComplete="off" />
-          <Field label="Phone" name="phone" type="tel" defaultValue={values.phone} error={errors.phone} maxLength={limits.phone} autoComplete="off" />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            defaultValue={values.email}
+            error={errors.email}
+            maxLength={limits.email}
+            autoComplete="off"
+          />
+          <Field
+            label="Phone"
+            name="phone"
+            type="tel"
+            defaultValue={values.phone}
+            error={errors.phone}
+            maxLength={limits.phone}
+            autoComplete="off"
+          />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Company" name="company" defaultValue={values.company} error={errors.company} maxLength={limits.company} autoComplete="off" />
+          <Field
+            label="Company"
+            name="company"
+            defaultValue={values.company}
+            error={errors.company}
+            maxLength={limits.company}
+            autoComplete="off"
+          />
           {leadId ? null : (
             <div className="space-y-1.5">
               <label htmlFor={stageId} className="block text-sm font-medium text-zinc-800">
                 Stage
               </label>
-              <select id={stageId} name="stage" defaultValue={values.stage || stages[0]?.key} className={inputClasses} aria-invalid={errors.stage ? true : undefined}>
+              <select
+                id={stageId}
+                name="stage"
+                defaultValue={values.stage || stages[0]?.key}
+                className={inputClasses}
+                aria-invalid={errors.stage ? true : undefined}
+              >
                 {stages.map((stage) => (
                   <option key={stage.key} value={stage.key}>
                     {stage.label}
@@ -91,7 +147,12 @@ function LeadForm({ leadId, initial, stages, limits, onDone }: { leadId: string 
         </div>
         <FormAlert>{formError(state.result)}</FormAlert>
       </DialogBody>
-      <FormDialogFooter submitLabel={leadId ? "Save lead" : "Create lead"} pendingLabel="Saving…" pending={pending} onCancel={onDone} />
+      <FormDialogFooter
+        submitLabel={leadId ? "Save lead" : "Create lead"}
+        pendingLabel="Saving…"
+        pending={pending}
+        onCancel={onDone}
+      />
     </form>
   );
 }
@@ -120,7 +181,16 @@ export function LeadFormDialog({
         size="lg"
       >
         {/* Remounting per opening resets the form's action state. */}
-        {open ? <LeadForm key={leadId ?? "new"} leadId={leadId} initial={initial} stages={stages} limits={limits} onDone={() => onOpenChange(false)} /> : null}
+        {open ? (
+          <LeadForm
+            key={leadId ?? "new"}
+            leadId={leadId}
+            initial={initial}
+            stages={stages}
+            limits={limits}
+            onDone={() => onOpenChange(false)}
+          />
+        ) : null}
       </DialogContent>
     </Dialog>
   );

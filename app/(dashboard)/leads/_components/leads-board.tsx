@@ -21,16 +21,33 @@ function applyMove(columns: BoardColumnView[], { leadId, to }: Move): BoardColum
   if (!lead || lead.stage === to) return columns;
   const moved = { ...lead, stage: to };
   return columns.map((column) => {
-    if (column.key === lead.stage) return { ...column, count: column.count - 1, leads: column.leads.filter((candidate) => candidate.id !== leadId) };
+    if (column.key === lead.stage)
+      return { ...column, count: column.count - 1, leads: column.leads.filter((candidate) => candidate.id !== leadId) };
     if (column.key !== to) return column;
-    const leads = [...column.leads, moved].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1));
+    const leads = [...column.leads, moved].sort((a, b) =>
+      a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : -1,
+    );
     return { ...column, count: column.count + 1, leads };
   });
 }
 
-const dots: Record<string, string> = { neutral: "bg-zinc-400", indigo: "bg-indigo-500", amber: "bg-amber-500", green: "bg-emerald-500", red: "bg-red-500" };
+const dots: Record<string, string> = {
+  neutral: "bg-zinc-400",
+  indigo: "bg-indigo-500",
+  amber: "bg-amber-500",
+  green: "bg-emerald-500",
+  red: "bg-red-500",
+};
 
-export function LeadsBoard({ columns, canManage, countCap }: { columns: BoardColumnView[]; canManage: boolean; countCap: number }) {
+export function LeadsBoard({
+  columns,
+  canManage,
+  countCap,
+}: {
+  columns: BoardColumnView[];
+  canManage: boolean;
+  countCap: number;
+}) {
   const [shown, addMove] = useOptimistic(columns, applyMove);
   const [dragging, setDragging] = useState<{ leadId: string; from: string } | null>(null);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
@@ -71,19 +88,35 @@ export function LeadsBoard({ columns, canManage, countCap }: { columns: BoardCol
               }}
               onDrop={(event) => {
                 event.preventDefault();
-                const lead = column.key !== dragging?.from ? shown.flatMap((candidate) => candidate.leads).find((candidate) => candidate.id === dragging?.leadId) : undefined;
+                const lead =
+                  column.key !== dragging?.from
+                    ? shown
+                        .flatMap((candidate) => candidate.leads)
+                        .find((candidate) => candidate.id === dragging?.leadId)
+                    : undefined;
                 setDragging(null);
                 setDropTarget(null);
                 if (lead) move(lead, column.key);
               }}
             >
               <header className="flex items-center justify-between gap-2 px-3 pt-3 pb-2">
-                <h2 id={`stage-${column.key}`} className="flex min-w-0 items-center gap-2 text-sm font-semibold text-zinc-900">
-                  <span aria-hidden className={cn("size-2 shrink-0 rounded-full", dots[stageTone(column.key, index)])} />
+                <h2
+                  id={`stage-${column.key}`}
+                  className="flex min-w-0 items-center gap-2 text-sm font-semibold text-zinc-900"
+                >
+                  <span
+                    aria-hidden
+                    className={cn("size-2 shrink-0 rounded-full", dots[stageTone(column.key, index)])}
+                  />
                   <span className="truncate">{column.label}</span>
                 </h2>
-                <span className="rounded-full bg-white px-2 py-0.5 text-xs font-medium text-zinc-600 tabular-nums ring-1 ring-zinc-200" title={leadCountLabel(column.count, countCap)}>
-                  {column.count > countCap ? `${countCap.toLocaleString("en-US")}+` : column.count.toLocaleString("en-US")}
+                <span
+                  className="rounded-full bg-white px-2 py-0.5 text-xs font-medium text-zinc-600 tabular-nums ring-1 ring-zinc-200"
+                  title={leadCountLabel(column.count, countCap)}
+                >
+                  {column.count > countCap
+                    ? `${countCap.toLocaleString("en-US")}+`
+                    : column.count.toLocaleString("en-US")}
                 </span>
               </header>
               <ul className="flex min-h-24 flex-col gap-2 px-2 pb-2" aria-label={`${column.label} leads`}>
@@ -112,10 +145,21 @@ export function LeadsBoard({ columns, canManage, countCap }: { columns: BoardCol
                     )}
                   >
                     <div className="flex items-start justify-between gap-2">
-                      <Link href={`/leads/${lead.id}`} className="min-w-0 text-sm font-medium break-words text-zinc-900 hover:text-indigo-600 hover:underline" draggable={false}>
+                      <Link
+                        href={`/leads/${lead.id}`}
+                        className="min-w-0 text-sm font-medium break-words text-zinc-900 hover:text-indigo-600 hover:underline"
+                        draggable={false}
+                      >
                         {lead.displayName}
                       </Link>
-                      {canManage ? <MoveLeadMenu leadName={lead.displayName} current={lead.stage} stages={stages} onMove={(to) => move(lead, to)} /> : null}
+                      {canManage ? (
+                        <MoveLeadMenu
+                          leadName={lead.displayName}
+                          current={lead.stage}
+                          stages={stages}
+                          onMove={(to) => move(lead, to)}
+                        />
+                      ) : null}
                     </div>
                     {lead.company ? (
                       <p className="mt-1.5 flex items-center gap-1.5 text-xs text-zinc-600">
@@ -133,7 +177,10 @@ export function LeadsBoard({ columns, canManage, countCap }: { columns: BoardCol
                 ))}
               </ul>
               {column.hasMore ? (
-                <Link href={`/leads?stage=${encodeURIComponent(column.key)}`} className="mx-2 mb-2 rounded-md px-2 py-1.5 text-center text-xs font-medium text-indigo-600 hover:bg-white hover:underline">
+                <Link
+                  href={`/leads?stage=${encodeURIComponent(column.key)}`}
+                  className="mx-2 mb-2 rounded-md px-2 py-1.5 text-center text-xs font-medium text-indigo-600 hover:bg-white hover:underline"
+                >
                   Show more <span className="sr-only">{column.label} leads</span> in the table
                 </Link>
               ) : null}

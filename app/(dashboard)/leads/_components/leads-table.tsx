@@ -9,31 +9,53 @@ import { StageBadge } from "./stage-badge";
 
 const dash = <span className="text-zinc-500">—</span>;
 
-export function LeadsTable({ rows, stages, emptyMessage }: { rows: LeadCardView[]; stages: StageOption[]; emptyMessage: React.ReactNode }) {
+export function LeadsTable({
+  rows,
+  stages,
+  emptyMessage,
+}: {
+  rows: LeadCardView[];
+  stages: StageOption[];
+  emptyMessage: React.ReactNode;
+}) {
   const columns: ColumnDef<LeadCardView>[] = [
     {
       id: "name",
       header: "Name",
       cell: ({ row }) => (
         <div className="max-w-64 min-w-36">
-          <Link href={`/leads/${row.original.id}`} className="font-medium text-zinc-900 hover:text-indigo-600 hover:underline">
+          <Link
+            href={`/leads/${row.original.id}`}
+            className="font-medium text-zinc-900 hover:text-indigo-600 hover:underline"
+          >
             {row.original.displayName}
           </Link>
-          {row.original.phone && row.original.displayName !== row.original.phone ? <p className="mt-0.5 text-xs text-zinc-500">{row.original.phone}</p> : null}
+          {row.original.phone && row.original.displayName !== row.original.phone ? (
+            <p className="mt-0.5 text-xs text-zinc-500">{row.original.phone}</p>
+          ) : null}
         </div>
       ),
     },
-    { id: "email", header: "Email", cell: ({ row }) => (row.original.email ? <span className="inline-block min-w-48 wrap-anywhere">{row.original.email}</span> : dash) },
+    {
+      id: "email",
+      header: "Email",
+      cell: ({ row }) =>
+        row.original.email ? <span className="inline-block min-w-48 wrap-anywhere">{row.original.email}</span> : dash,
+    },
     { id: "company", header: "Company", cell: ({ row }) => row.original.company || dash },
     {
       id: "stage",
       header: "Stage",
       cell: ({ row }) => {
         const index = stages.findIndex((stage) => stage.key === row.original.stage);
-        return <StageBadge stageKey={row.original.stage} label={stages[index]?.label ?? row.original.stage} index={index} />;
+        return (
+          <StageBadge stageKey={row.original.stage} label={stages[index]?.label ?? row.original.stage} index={index} />
+        );
       },
     },
     { id: "created", header: "Created", cell: ({ row }) => <MomentCell moment={row.original.created} /> },
   ];
-  return <DataTable label="Leads" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage={emptyMessage} />;
+  return (
+    <DataTable label="Leads" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage={emptyMessage} />
+  );
 }

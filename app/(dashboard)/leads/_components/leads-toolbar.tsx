@@ -20,7 +20,10 @@ export function LeadsToolbar({ stages }: { stages: StageOption[] }) {
         id="leads-stage"
         label="Filter by stage"
         value={params.get("stage") ?? ""}
-        options={[{ value: "", label: "All stages" }, ...stages.map((stage) => ({ value: stage.key, label: stage.label }))]}
+        options={[
+          { value: "", label: "All stages" },
+          ...stages.map((stage) => ({ value: stage.key, label: stage.label })),
+        ]}
         onChange={(stage) => update({ stage })}
       />
     </div>

@@ -9,7 +9,17 @@ import type { StageOption } from "../view-model";
  * The keyboard (and pointer) way to move a card: a menu button named "Move <lead>" listing the stages.
  * Radix gives it the menu keyboard model: Enter or Space opens, arrows move, Enter picks, Escape closes.
  */
-export function MoveLeadMenu({ leadName, current, stages, onMove }: { leadName: string; current: string; stages: StageOption[]; onMove: (stage: string) => void }) {
+export function MoveLeadMenu({
+  leadName,
+  current,
+  stages,
+  onMove,
+}: {
+  leadName: string;
+  current: string;
+  stages: StageOption[];
+  onMove: (stage: string) => void;
+}) {
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger
@@ -20,7 +30,11 @@ export function MoveLeadMenu({ leadName, current, stages, onMove }: { leadName: 
         <ArrowRightLeft className="size-3.5" aria-hidden />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-44 rounded-lg bg-white p-1 shadow-lg ring-1 ring-zinc-900/10">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-44 rounded-lg bg-white p-1 shadow-lg ring-1 ring-zinc-900/10"
+        >
           <DropdownMenu.Label className="px-2 py-1.5 text-xs font-medium text-zinc-500">Move to</DropdownMenu.Label>
           {stages.map((stage) => {
             const here = stage.key === current;
@@ -31,7 +45,9 @@ export function MoveLeadMenu({ leadName, current, stages, onMove }: { leadName: 
                 onSelect={() => onMove(stage.key)}
                 className={cn(
                   "flex cursor-default items-center justify-between gap-3 rounded-md px-2 py-1.5 text-sm outline-none select-none",
-                  here ? "text-zinc-400" : "text-zinc-800 data-[highlighted]:bg-indigo-50 data-[highlighted]:text-indigo-700",
+                  here
+                    ? "text-zinc-400"
+                    : "text-zinc-800 data-[highlighted]:bg-indigo-50 data-[highlighted]:text-indigo-700",
                 )}
               >
                 {stage.label}

@@ -14,7 +14,14 @@ export function NewLeadButton({ stages, limits }: { stages: StageOption[]; limit
         <Plus className="size-4" aria-hidden />
         New lead
       </Button>
-      <LeadFormDialog open={open} onOpenChange={setOpen} leadId={null} initial={EMPTY_LEAD} stages={stages} limits={limits} />
+      <LeadFormDialog
+        open={open}
+        onOpenChange={setOpen}
+        leadId={null}
+        initial={EMPTY_LEAD}
+        stages={stages}
+        limits={limits}
+      />
     </>
   );
 }

@@ -13,7 +13,15 @@ import type { Scope } from "@/lib/api-keys/scopes";
  * so no re-render can replace the dialog while the key is on screen.
  */
 
-export type CreatedApiKey = { id: string; name: string; secret: string; prefix: string; last4: string; scopes: Scope[]; expiresAt: string | null };
+export type CreatedApiKey = {
+  id: string;
+  name: string;
+  secret: string;
+  prefix: string;
+  last4: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+};
 
 // The form's shape only; what the values must be is checked by parseCreateApiKey, shared with the client.
 const createInput = z.object({ name: z.unknown(), scopes: formList(z.unknown()), expiresAt: z.unknown() });
@@ -23,14 +31,23 @@ export const createApiKeyAction = defineAction({ role: "manager", input: createI
   if (!parsed.ok) return fail(CHECK_FIELDS, parsed.fieldErrors);
   const result = await createApiKey({ accountId: context.account.id, user: context.user }, parsed.input);
   if (!result.ok) {
-    return fail(`This account already has ${result.limit} active API keys, the most allowed. Revoke a key you no longer use, then create this one.`);
+    return fail(
+      `This account already has ${result.limit} active API keys, the most allowed. Revoke a key you no longer use, then create this one.`,
+    );
   }
   const { key } = result;
   return ok<CreatedApiKey>({ ...key, expiresAt: key.expiresAt?.toISOString() ?? null });
 });
 
-export const revokeApiKeyAction = defineAction({ role: "manager", input: z.object({ keyId: z.string() }) }, async ({ keyId }, context) => {
-  const result = await revokeApiKey({ accountId: context.account.id, user: context.user }, keyId);
-  if (!result.ok) return fail("That API key was not found.");
-  return ok({ message: result.alreadyRevoked ? `"${result.name}" was already revoked.` : `Revoked "${result.name}". It stops working immediately.` });
-});
+export const revokeApiKeyAction = defineAction(
+  { role: "manager", input: z.object({ keyId: z.string() }) },
+  async ({ keyId }, context) => {
+    const result = await revokeApiKey({ accountId: context.account.id, user: context.user }, keyId);
+    if (!result.ok) return fail("That API key was not found.");
+    return ok({
+      message: result.alreadyRevoked
+        ? `"${result.name}" was already revoked.`
+        : `Revoked "${result.name}". It stops working immediately.`,
+    });
+  },
+);

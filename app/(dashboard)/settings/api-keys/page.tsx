@@ -45,8 +45,8 @@ export default async function ApiKeysPage() {
         title="API Keys"
         description={
           <>
-            Keys let automation tools and custom integrations act on this account, limited to the scopes you choose. What each key
-            can call:{" "}
+            Keys let automation tools and custom integrations act on this account, limited to the scopes you choose.
+            What each key can call:{" "}
             <Link href="/docs/api" className="font-medium text-zinc-900 underline underline-offset-2">
               API reference
             </Link>
@@ -66,9 +66,15 @@ export default async function ApiKeysPage() {
           <EmptyState icon={<KeyRound className="size-6" aria-hidden />} title="No API keys yet" action={createButton}>
             <p>
               An API key lets a tool such as Zapier, or your own backend, call this account&apos;s API with{" "}
-              <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs whitespace-nowrap">Authorization: Bearer &lt;key&gt;</code>.
+              <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs whitespace-nowrap">
+                Authorization: Bearer &lt;key&gt;
+              </code>
+              .
             </p>
-            <p className="mt-2">Create one key per integration, with only the scopes it needs. The full key is shown once, when you create it.</p>
+            <p className="mt-2">
+              Create one key per integration, with only the scopes it needs. The full key is shown once, when you create
+              it.
+            </p>
           </EmptyState>
           <RecommendedScopes />
         </div>

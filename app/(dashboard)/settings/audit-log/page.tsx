@@ -29,7 +29,10 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
       <>
         <PageHeader title="Audit log" description={description} />
         <EmptyState icon={<ScrollText className="size-6" aria-hidden />} title="Nothing recorded yet">
-          <p>Creating and revoking API keys, changes to webhook sources, deleted events and leads, CSV imports, stage moves in the dashboard and pipeline edits are recorded here.</p>
+          <p>
+            Creating and revoking API keys, changes to webhook sources, deleted events and leads, CSV imports, stage
+            moves in the dashboard and pipeline edits are recorded here.
+          </p>
         </EmptyState>
       </>
     );
@@ -53,13 +56,13 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
             return (
               <TableRow key={entry.id}>
                 <TableCell className="whitespace-nowrap text-zinc-600">
-                  <time dateTime={entry.createdAt.toISOString()}>{formatDateTime(entry.createdAt, account.timezone)}</time>
+                  <time dateTime={entry.createdAt.toISOString()}>
+                    {formatDateTime(entry.createdAt, account.timezone)}
+                  </time>
                 </TableCell>
                 <TableCell className="text-zinc-900">{entry.actorLabel}</TableCell>
                 <TableCell>
-                  <Badge tone={auditActionTone(entry.action)}>
-                    {describeAuditAction(entry.action)}
-                  </Badge>
+                  <Badge tone={auditActionTone(entry.action)}>{describeAuditAction(entry.action)}</Badge>
                 </TableCell>
                 <TableCell>
                   <p className="font-medium break-words text-zinc-900">{entry.targetLabel}</p>
@@ -71,14 +74,33 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
         </TableBody>
       </Table>
       <nav aria-label="Audit log pages" className="mt-4 flex justify-end gap-2">
-        <PageLink href={page.newer ? `?newer=${page.newer}` : null} label="Newer" icon={<ChevronLeft className="size-4" aria-hidden />} />
-        <PageLink href={page.older ? `?older=${page.older}` : null} label="Older" icon={<ChevronRight className="size-4" aria-hidden />} trailing />
+        <PageLink
+          href={page.newer ? `?newer=${page.newer}` : null}
+          label="Newer"
+          icon={<ChevronLeft className="size-4" aria-hidden />}
+        />
+        <PageLink
+          href={page.older ? `?older=${page.older}` : null}
+          label="Older"
+          icon={<ChevronRight className="size-4" aria-hidden />}
+          trailing
+        />
       </nav>
     </>
   );
 }
 
-function PageLink({ href, label, icon, trailing }: { href: string | null; label: string; icon: React.ReactNode; trailing?: boolean }) {
+function PageLink({
+  href,
+  label,
+  icon,
+  trailing,
+}: {
+  href: string | null;
+  label: string;
+  icon: React.ReactNode;
+  trailing?: boolean;
+}) {
   const content = trailing ? (
     <>
       {label}

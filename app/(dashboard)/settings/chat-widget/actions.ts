@@ -17,10 +17,14 @@ const settingsInput = z.object({
 
 export type SavedWidgetSettings = CheckedWidgetSettings & { message: string };
 
-export const saveChatWidgetSettingsAction = defineAction({ role: "manager", input: settingsInput }, async (input, session) => {
-  const result = await saveWidgetSettings({ accountId: session.account.id, actorUserId: session.user.id }, input);
-  if (!result.ok) return fail(CHECK_FIELDS, result.problems);
-  revalidatePath("/settings/chat-widget");
-  const message = result.changed.length === 0 ? "Nothing changed: these are the current settings." : "Settings saved.";
-  return ok<SavedWidgetSettings>({ ...result.settings, message });
-});
+export const saveChatWidgetSettingsAction = defineAction(
+  { role: "manager", input: settingsInput },
+  async (input, session) => {
+    const result = await saveWidgetSettings({ accountId: session.account.id, actorUserId: session.user.id }, input);
+    if (!result.ok) return fail(CHECK_FIELDS, result.problems);
+    revalidatePath("/settings/chat-widget");
+    const message =
+      result.changed.length === 0 ? "Nothing changed: these are the current settings." : "Settings saved.";
+    return ok<SavedWidgetSettings>({ ...result.settings, message });
+  },
+);

@@ -27,9 +27,17 @@ export default async function ChatWidgetPage() {
           You can view and copy the chat widget&apos;s snippet. Only owners and admins can change its settings.
         </p>
       ) : null}
-      <EmbedSnippet snippet={embedSnippet(widget.id)} chatPath={hostedChatPath(widget.id)} chatUrl={hostedChatUrl(widget.id)} />
+      <EmbedSnippet
+        snippet={embedSnippet(widget.id)}
+        chatPath={hostedChatPath(widget.id)}
+        chatUrl={hostedChatUrl(widget.id)}
+      />
       <WidgetSettingsForm
-        initial={{ assistantName: widget.assistantName, greeting: widget.greeting, allowedOrigins: widget.allowedOrigins }}
+        initial={{
+          assistantName: widget.assistantName,
+          greeting: widget.greeting,
+          allowedOrigins: widget.allowedOrigins,
+        }}
         canManage={manager}
       />
     </>

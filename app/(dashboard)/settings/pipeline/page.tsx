@@ -12,7 +12,10 @@ const COUNT_CAP = 1_000;
 export default async function PipelinePage() {
   const context = await requireSession();
   const manager = canManage(context);
-  const [stages, counts] = await Promise.all([listPipelineStages(context.account.id), stageLeadCounts(context.account.id, COUNT_CAP)]);
+  const [stages, counts] = await Promise.all([
+    listPipelineStages(context.account.id),
+    stageLeadCounts(context.account.id, COUNT_CAP),
+  ]);
   return (
     <>
       <PageHeader

@@ -14,7 +14,10 @@ export default async function PlanPage() {
   const { account } = await requireSession();
   return (
     <>
-      <PageHeader title="Plan" description="Your plan sets how many events, webhook sources, API keys and webhook subscriptions this account can hold." />
+      <PageHeader
+        title="Plan"
+        description="Your plan sets how many events, webhook sources, API keys and webhook subscriptions this account can hold."
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         {(Object.keys(PLANS) as PlanName[]).map((name) => {
           const plan = PLANS[name];
@@ -23,11 +26,18 @@ export default async function PlanPage() {
             <section
               key={name}
               aria-label={`${plan.label} plan`}
-              className={cn("rounded-xl bg-white p-6 shadow-sm ring-1", current ? "ring-2 ring-indigo-600" : "ring-zinc-200")}
+              className={cn(
+                "rounded-xl bg-white p-6 shadow-sm ring-1",
+                current ? "ring-2 ring-indigo-600" : "ring-zinc-200",
+              )}
             >
               <div className="flex items-center justify-between">
                 <h2 className="text-base font-semibold">{plan.label}</h2>
-                {current ? <span className="rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-medium text-indigo-700">Current plan</span> : null}
+                {current ? (
+                  <span className="rounded-full bg-indigo-50 px-2.5 py-0.5 text-xs font-medium text-indigo-700">
+                    Current plan
+                  </span>
+                ) : null}
               </div>
               <ul className="mt-4 space-y-2 text-sm text-zinc-700">
                 {[

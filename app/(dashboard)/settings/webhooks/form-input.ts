@@ -59,7 +59,8 @@ function urlMessage(problem: FieldProblem, url: string): string {
   }
 }
 
-const fieldOf = (field: string) => (field.startsWith("event_types") || field === "event" ? "eventTypes" : field === "target_url" ? "url" : field);
+const fieldOf = (field: string) =>
+  field.startsWith("event_types") || field === "event" ? "eventTypes" : field === "target_url" ? "url" : field;
 
 /** The domain's per-field problems as the form's field errors (first message per field). */
 export function fieldErrors(details: FieldProblem[], url: string): FormErrors {
@@ -68,7 +69,9 @@ export function fieldErrors(details: FieldProblem[], url: string): FormErrors {
     const field = fieldOf(detail.field);
     if (errors[field]) continue;
     if (field === "url") errors.url = urlMessage(detail, url);
-    else if (field === "eventTypes") errors.eventTypes = detail.reason === "empty_event_types" ? "Choose at least one event type, or All events." : detail.message;
+    else if (field === "eventTypes")
+      errors.eventTypes =
+        detail.reason === "empty_event_types" ? "Choose at least one event type, or All events." : detail.message;
     else errors[field] = detail.message;
   }
   return errors;
@@ -86,11 +89,19 @@ export async function invalidFormErrors(details: FieldProblem[], url: string): P
 }
 
 export function parseCreate(input: FormInput) {
-  return parseDetailed(createSubscriptionSchema, { url: input.url.trim(), event_types: input.eventTypes, description: input.description });
+  return parseDetailed(createSubscriptionSchema, {
+    url: input.url.trim(),
+    event_types: input.eventTypes,
+    description: input.description,
+  });
 }
 
 export function parseUpdate(input: FormInput) {
-  return parseDetailed(updateSubscriptionSchema, { url: input.url.trim(), event_types: input.eventTypes, description: input.description });
+  return parseDetailed(updateSubscriptionSchema, {
+    url: input.url.trim(),
+    event_types: input.eventTypes,
+    description: input.description,
+  });
 }
 
 /** A refusal that is not about one field, in words for a toast or the form's alert. */

@@ -51,25 +51,31 @@ export default async function WebhooksPage() {
         </p>
       ) : null}
       {rows.length === 0 ? (
-        <EmptyState icon={<Webhook className="size-6" aria-hidden />} title="No webhook subscriptions yet" action={addButton}>
+        <EmptyState
+          icon={<Webhook className="size-6" aria-hidden />}
+          title="No webhook subscriptions yet"
+          action={addButton}
+        >
           <p>
-            A subscription sends a signed notification to a URL whenever something you chose happens here: a new lead, a lead moving stage, a
-            calendar event changing.
+            A subscription sends a signed notification to a URL whenever something you chose happens here: a new lead, a
+            lead moving stage, a calendar event changing.
           </p>
           <p className="mt-2">
-            Automation tools such as Zapier create subscriptions themselves through the API when you turn on a Zap (give them an{" "}
+            Automation tools such as Zapier create subscriptions themselves through the API when you turn on a Zap (give
+            them an{" "}
             <Link href="/settings/api-keys" className={linkClasses}>
               API key
             </Link>{" "}
-            with the <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs">webhooks</code> scope). You can also add one by hand for
-            your own server.
+            with the <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs">webhooks</code> scope). You can
+            also add one by hand for your own server.
           </p>
         </EmptyState>
       ) : (
         <>
           <SubscriptionsTable rows={rows} />
           <p className="mt-3 text-xs text-zinc-500">
-            {rows.length} of {limit} subscriptions used on the {PLANS[account.plan].label} plan. Times in {account.timezone}.
+            {rows.length} of {limit} subscriptions used on the {PLANS[account.plan].label} plan. Times in{" "}
+            {account.timezone}.
           </p>
         </>
       )}

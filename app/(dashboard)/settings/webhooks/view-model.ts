@@ -57,7 +57,11 @@ export function urlHost(url: string): string {
 
 export type Health = "healthy" | "failing" | "disabled" | "new";
 
-export function healthOf(subscription: { status: "active" | "disabled"; failingSince: Date | null; lastDeliveryAt: Date | null }): Health {
+export function healthOf(subscription: {
+  status: "active" | "disabled";
+  failingSince: Date | null;
+  lastDeliveryAt: Date | null;
+}): Health {
   if (subscription.status === "disabled") return "disabled";
   if (subscription.failingSince) return "failing";
   return subscription.lastDeliveryAt ? "healthy" : "new";

@@ -5,7 +5,14 @@
  */
 
 export type ConversationStatus = "bot" | "handoff_requested" | "handoff_active" | "closed";
-export type ChatMessage = { id: string; seq: number; author: "visitor" | "assistant" | "agent" | "system"; author_name: string | null; text: string; created_at: string };
+export type ChatMessage = {
+  id: string;
+  seq: number;
+  author: "visitor" | "assistant" | "agent" | "system";
+  author_name: string | null;
+  text: string;
+  created_at: string;
+};
 export type ChatConversation = { id: string; status: ConversationStatus; contact_left: boolean };
 export type Session = { conversationId: string; token: string };
 
@@ -19,13 +26,21 @@ export type ApiResult<T> =
 
 type Answer = { conversation: ChatConversation; messages: ChatMessage[] };
 
-async function call<T>(url: string, init: { method: "GET" | "POST"; token?: string; body?: unknown }): Promise<ApiResult<T>> {
+async function call<T>(
+  url: string,
+  init: { method: "GET" | "POST"; token?: string; body?: unknown },
+): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (init.token) headers["X-Visitor-Token"] = init.token;
   if (init.body !== undefined) headers["Content-Type"] = "application/json";
   let response: Response;
   try {
-    response = await fetch(url, { method: init.method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), cache: "no-store" });
+    response = await fetch(url, {
+      method: init.method,
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      cache: "no-store",
+    });
   } catch {
     return { ok: false, kind: "failed" };
   }
@@ -36,12 +51,24 @@ async function call<T>(url: string, init: { method: "GET" | "POST"; token?: stri
       return { ok: false, kind: "failed" };
     }
   }
-  if (response.status === 429) return { ok: false, kind: "rate_limited", retryAfter: Math.max(1, Number(response.headers.get("Retry-After")) || 10) };
+  if (response.status === 429)
+    return {
+      ok: false,
+      kind: "rate_limited",
+      retryAfter: Math.max(1, Number(response.headers.get("Retry-After")) || 10),
+    };
   if (response.status === 409) return { ok: false, kind: "closed" };
   if (response.status === 404) return { ok: false, kind: "gone" };
   if (response.status === 400) {
-    const body = (await response.json().catch(() => null)) as { error?: { message?: string; details?: { field?: string; message: string }[] } } | null;
-    return { ok: false, kind: "invalid", message: body?.error?.message ?? "Check your message.", details: body?.error?.details ?? [] };
+    const body = (await response.json().catch(() => null)) as {
+      error?: { message?: string; details?: { field?: string; message: string }[] };
+    } | null;
+    return {
+      ok: false,
+      kind: "invalid",
+      message: body?.error?.message ?? "Check your message.",
+      details: body?.error?.details ?? [],
+    };
   }
   return { ok: false, kind: "failed" };
 }
@@ -50,11 +77,20 @@ export function chatApi(widgetId: string) {
   const base = `/api/chat/${encodeURIComponent(widgetId)}/conversations`;
   const at = (session: Session, tail: string) => `${base}/${encodeURIComponent(session.conversationId)}/${tail}`;
   return {
-    start: (body: { text?: string; handoff?: boolean; page_url: string | null; referrer: string | null; locale: string | null }) =>
-      call<Answer & { visitor_token: string }>(base, { method: "POST", body }),
-    send: (session: Session, text: string) => call<Answer>(at(session, "messages"), { method: "POST", token: session.token, body: { text } }),
+    start: (body: {
+      text?: string;
+      handoff?: boolean;
+      page_url: string | null;
+      referrer: string | null;
+      locale: string | null;
+    }) => call<Answer & { visitor_token: string }>(base, { method: "POST", body }),
+    send: (session: Session, text: string) =>
+      call<Answer>(at(session, "messages"), { method: "POST", token: session.token, body: { text } }),
     poll: (session: Session, after: number) =>
-      call<Answer & { has_more: boolean }>(`${at(session, "messages")}?after=${after}`, { method: "GET", token: session.token }),
+      call<Answer & { has_more: boolean }>(`${at(session, "messages")}?after=${after}`, {
+        method: "GET",
+        token: session.token,
+      }),
     handoff: (session: Session) => call<Answer>(at(session, "handoff"), { method: "POST", token: session.token }),
     contact: (session: Session, contact: { name: string; email: string }) =>
       call<Answer>(at(session, "contact"), { method: "POST", token: session.token, body: contact }),
@@ -68,7 +104,9 @@ export const sessionStore = {
   load(widgetId: string): Session | null {
     try {
       const value = JSON.parse(window.localStorage.getItem(storageKey(widgetId)) ?? "null") as Partial<Session> | null;
-      return value && typeof value.conversationId === "string" && typeof value.token === "string" ? { conversationId: value.conversationId, token: value.token } : null;
+      return value && typeof value.conversationId === "string" && typeof value.token === "string"
+        ? { conversationId: value.conversationId, token: value.token }
+        : null;
     } catch {
       return null;
     }

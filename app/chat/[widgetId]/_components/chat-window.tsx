@@ -20,7 +20,14 @@ export const CLOSE_MESSAGE = "chat-widget:close";
 export const FOCUS_MESSAGE = "chat-widget:focus";
 const MAX_LENGTH = 4_000;
 
-type Props = { widgetId: string; assistantName: string; greeting: string; embedded: boolean; pageUrl: string | null; referrer: string | null };
+type Props = {
+  widgetId: string;
+  assistantName: string;
+  greeting: string;
+  embedded: boolean;
+  pageUrl: string | null;
+  referrer: string | null;
+};
 
 const STATUS_TEXT: Record<ConversationStatus | "new", string> = {
   new: "Ask about upcoming events",
@@ -39,7 +46,14 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
   const focusTextbox = () => requestAnimationFrame(() => textbox.current?.focus());
 
   // Before the first message nothing is stored: the greeting is shown from the widget's settings.
-  const greetingMessage: ChatMessage = { id: "greeting", seq: 0, author: "assistant", author_name: assistantName, text: greeting, created_at: "" };
+  const greetingMessage: ChatMessage = {
+    id: "greeting",
+    seq: 0,
+    author: "assistant",
+    author_name: assistantName,
+    text: greeting,
+    created_at: "",
+  };
   const messages = chat.messages.length || !greeting ? chat.messages : [greetingMessage];
 
   useEffect(() => {
@@ -50,7 +64,8 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
     };
     // widget.js asks for focus when it opens the frame (a cross-origin frame may not autofocus itself).
     const onMessage = (event: MessageEvent) => {
-      if (event.source === window.parent && (event.data as { type?: unknown } | null)?.type === FOCUS_MESSAGE) textbox.current?.focus();
+      if (event.source === window.parent && (event.data as { type?: unknown } | null)?.type === FOCUS_MESSAGE)
+        textbox.current?.focus();
     };
     document.addEventListener("keydown", onKey);
     window.addEventListener("message", onMessage);
@@ -93,16 +108,31 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
   const canLeaveContact = chat.session !== null && !closed && !chat.contactLeft;
 
   return (
-    <main className={cn("flex bg-zinc-100", embedded ? "h-dvh" : "min-h-dvh items-stretch justify-center sm:items-center sm:p-6")}>
+    <main
+      className={cn(
+        "flex bg-zinc-100",
+        embedded ? "h-dvh" : "min-h-dvh items-stretch justify-center sm:items-center sm:p-6",
+      )}
+    >
       <section
         aria-label={`Chat with ${assistantName}`}
         className={cn(
           "flex w-full flex-col overflow-hidden bg-white",
-          embedded ? "h-full" : "h-dvh sm:h-[min(44rem,calc(100dvh-3rem))] sm:max-w-md sm:rounded-2xl sm:shadow-xl sm:ring-1 sm:ring-zinc-200",
+          embedded
+            ? "h-full"
+            : "h-dvh sm:h-[min(44rem,calc(100dvh-3rem))] sm:max-w-md sm:rounded-2xl sm:shadow-xl sm:ring-1 sm:ring-zinc-200",
         )}
       >
-        <header className={cn("flex shrink-0 items-center gap-3 bg-indigo-600 py-3 pl-4 text-white", embedded ? "pr-14" : "pr-4")}>
-          <span aria-hidden className="flex size-9 shrink-0 items-center justify-center rounded-full bg-white/15 text-sm font-semibold uppercase">
+        <header
+          className={cn(
+            "flex shrink-0 items-center gap-3 bg-indigo-600 py-3 pl-4 text-white",
+            embedded ? "pr-14" : "pr-4",
+          )}
+        >
+          <span
+            aria-hidden
+            className="flex size-9 shrink-0 items-center justify-center rounded-full bg-white/15 text-sm font-semibold uppercase"
+          >
             {[...assistantName.trim()][0] ?? "A"}
           </span>
           <div className="min-w-0">
@@ -114,9 +144,16 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
         <MessageLog assistantName={assistantName} messages={messages} pending={chat.pending} onRetry={chat.retry} />
 
         {chat.notice ? (
-          <div role="alert" className="flex shrink-0 items-start justify-between gap-3 border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800">
+          <div
+            role="alert"
+            className="flex shrink-0 items-start justify-between gap-3 border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800"
+          >
             <span>{chat.notice.message}</span>
-            <button type="button" onClick={chat.dismissNotice} className="shrink-0 rounded text-xs font-semibold underline underline-offset-2">
+            <button
+              type="button"
+              onClick={chat.dismissNotice}
+              className="shrink-0 rounded text-xs font-semibold underline underline-offset-2"
+            >
               Dismiss
             </button>
           </div>

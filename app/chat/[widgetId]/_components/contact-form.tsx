@@ -10,7 +10,10 @@ import { Field } from "@/components/ui/field";
  */
 
 type Props = {
-  onSubmit: (contact: { name: string; email: string }) => Promise<{ ok: true } | { ok: false; fields: Record<string, string>; message: string }>;
+  onSubmit: (contact: {
+    name: string;
+    email: string;
+  }) => Promise<{ ok: true } | { ok: false; fields: Record<string, string>; message: string }>;
   onDone: () => void;
 };
 
@@ -52,7 +55,15 @@ export function ContactForm({ onSubmit, onDone }: Props) {
     >
       <p className="text-sm text-zinc-600">Leave your email and someone from the team can get back to you.</p>
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field label="Name" name="name" autoComplete="name" maxLength={200} value={name} onChange={(event) => setName(event.target.value)} error={errors.name} />
+        <Field
+          label="Name"
+          name="name"
+          autoComplete="name"
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          error={errors.name}
+        />
         <Field
           label="Email"
           name="email"

@@ -39,7 +39,13 @@ export function LinkedText({ text, className }: { text: string; className?: stri
     <>
       {linkParts(text).map((part, index) =>
         part.href ? (
-          <a key={index} href={part.href} target="_blank" rel="noopener nofollow ugc" className={className ?? "font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"}>
+          <a
+            key={index}
+            href={part.href}
+            target="_blank"
+            rel="noopener nofollow ugc"
+            className={className ?? "font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900"}
+          >
             {part.text}
           </a>
         ) : (

@@ -26,9 +26,18 @@ function authorLabel(message: ChatMessage, assistantName: string): string {
   return message.author === "visitor" ? "You" : "Note";
 }
 
-const bubble = "max-w-[85%] min-w-0 whitespace-pre-wrap wrap-anywhere rounded-2xl px-3.5 py-2 text-[0.9375rem] leading-relaxed";
+const bubble =
+  "max-w-[85%] min-w-0 whitespace-pre-wrap wrap-anywhere rounded-2xl px-3.5 py-2 text-[0.9375rem] leading-relaxed";
 
-function Message({ message, assistantName, showName }: { message: ChatMessage; assistantName: string; showName: boolean }) {
+function Message({
+  message,
+  assistantName,
+  showName,
+}: {
+  message: ChatMessage;
+  assistantName: string;
+  showName: boolean;
+}) {
   const name = authorLabel(message, assistantName);
   if (message.author === "system") {
     return (
@@ -58,7 +67,13 @@ function Message({ message, assistantName, showName }: { message: ChatMessage; a
           {name}
         </p>
       ) : null}
-      <p className={cn(bubble, "rounded-bl-md text-zinc-900 ring-1", agent ? "bg-emerald-50 ring-emerald-200" : "bg-white ring-zinc-200")}>
+      <p
+        className={cn(
+          bubble,
+          "rounded-bl-md text-zinc-900 ring-1",
+          agent ? "bg-emerald-50 ring-emerald-200" : "bg-white ring-zinc-200",
+        )}
+      >
         <span className="sr-only">{name}: </span>
         <LinkedText text={message.text} />
       </p>
@@ -77,7 +92,11 @@ function PendingMessage({ item, onRetry }: { item: Pending; onRetry: (localId: s
       <p className={cn("mt-1 flex items-center gap-2 px-1 text-xs", failed ? "text-red-700" : "text-zinc-500")}>
         <span>{failed ? item.error : "Sending…"}</span>
         {failed ? (
-          <button type="button" onClick={() => onRetry(item.localId)} className="rounded font-semibold text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+          <button
+            type="button"
+            onClick={() => onRetry(item.localId)}
+            className="rounded font-semibold text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+          >
             Retry
           </button>
         ) : null}
@@ -115,7 +134,8 @@ export function MessageLog({ assistantName, messages, pending, onRetry }: Props)
       <ol className="space-y-2.5">
         {messages.map((message, index) => {
           const previous = messages[index - 1];
-          const showName = !previous || previous.author !== message.author || previous.author_name !== message.author_name;
+          const showName =
+            !previous || previous.author !== message.author || previous.author_name !== message.author_name;
           return <Message key={message.id} message={message} assistantName={assistantName} showName={showName} />;
         })}
         {pending.map((item) => (

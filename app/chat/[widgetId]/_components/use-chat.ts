@@ -1,7 +1,16 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { chatApi, mergeMessages, sessionStore, type ApiResult, type ChatConversation, type ChatMessage, type ConversationStatus, type Session } from "./chat-client";
+import {
+  chatApi,
+  mergeMessages,
+  sessionStore,
+  type ApiResult,
+  type ChatConversation,
+  type ChatMessage,
+  type ConversationStatus,
+  type Session,
+} from "./chat-client";
 
 /*
  * The chat's state: the conversation (remembered per widget), its messages, the visitor's messages on
@@ -19,7 +28,8 @@ type Answer = { conversation: ChatConversation; messages: ChatMessage[] };
 
 export type ChatOptions = { widgetId: string; pageUrl: string | null; referrer: string | null };
 
-const rateLimitedText = (seconds: number) => `You're sending messages too quickly. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+const rateLimitedText = (seconds: number) =>
+  `You're sending messages too quickly. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
 
 export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
   const api = useMemo(() => chatApi(widgetId), [widgetId]);
@@ -132,7 +142,11 @@ export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
 
   const deliver = useCallback(
     async (item: Pending): Promise<{ restore?: string }> => {
-      setPending((list) => list.map((entry) => (entry.localId === item.localId ? { ...entry, state: "sending", error: undefined } : entry)));
+      setPending((list) =>
+        list.map((entry) =>
+          entry.localId === item.localId ? { ...entry, state: "sending", error: undefined } : entry,
+        ),
+      );
       setNotice(null);
       const current = sessionRef.current;
       const result = current ? await api.send(current, item.text) : await start({ text: item.text });
@@ -143,7 +157,9 @@ export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
       }
       const { error, retry } = explain(result);
       if (retry) {
-        setPending((list) => list.map((entry) => (entry.localId === item.localId ? { ...entry, state: "failed", error } : entry)));
+        setPending((list) =>
+          list.map((entry) => (entry.localId === item.localId ? { ...entry, state: "failed", error } : entry)),
+        );
         return {};
       }
       setPending((list) => list.filter((entry) => entry.localId !== item.localId));
@@ -153,11 +169,18 @@ export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
     [api, apply, explain, start],
   );
 
-  const send = useCallback((text: string) => deliver({ localId: `local-${Date.now()}-${Math.random().toString(36).slice(2)}`, text, state: "sending" }), [deliver]);
-  const retry = useCallback((localId: string) => {
-    const item = pending.find((entry) => entry.localId === localId);
-    if (item) void deliver(item);
-  }, [deliver, pending]);
+  const send = useCallback(
+    (text: string) =>
+      deliver({ localId: `local-${Date.now()}-${Math.random().toString(36).slice(2)}`, text, state: "sending" }),
+    [deliver],
+  );
+  const retry = useCallback(
+    (localId: string) => {
+      const item = pending.find((entry) => entry.localId === localId);
+      if (item) void deliver(item);
+    },
+    [deliver, pending],
+  );
 
   const askForPerson = useCallback(async () => {
     setBusy(true);
@@ -170,7 +193,10 @@ export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
   }, [api, apply, explain, start]);
 
   const leaveContact = useCallback(
-    async (contact: { name: string; email: string }): Promise<{ ok: true } | { ok: false; fields: Record<string, string>; message: string }> => {
+    async (contact: {
+      name: string;
+      email: string;
+    }): Promise<{ ok: true } | { ok: false; fields: Record<string, string>; message: string }> => {
       const current = sessionRef.current;
       if (!current) return { ok: false, fields: {}, message: "Send a message first." };
       const result = await api.contact(current, contact);
@@ -178,7 +204,12 @@ export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
         apply(result.value);
         return { ok: true };
       }
-      if (result.kind === "invalid") return { ok: false, fields: Object.fromEntries(result.details.map((detail) => [detail.field ?? "email", detail.message])), message: result.message };
+      if (result.kind === "invalid")
+        return {
+          ok: false,
+          fields: Object.fromEntries(result.details.map((detail) => [detail.field ?? "email", detail.message])),
+          message: result.message,
+        };
       return { ok: false, fields: {}, message: explain(result).error };
     },
     [api, apply, explain],
@@ -186,5 +217,20 @@ export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
 
   // Until the first answer names the conversation, a second write would start another one.
   const starting = !session && (busy || pending.some((entry) => entry.state === "sending"));
-  return { session, status, contactLeft, messages, pending, notice, busy, starting, send, retry, askForPerson, leaveContact, startNew: reset, dismissNotice: () => setNotice(null) };
+  return {
+    session,
+    status,
+    contactLeft,
+    messages,
+    pending,
+    notice,
+    busy,
+    starting,
+    send,
+    retry,
+    askForPerson,
+    leaveContact,
+    startNew: reset,
+    dismissNotice: () => setNotice(null),
+  };
 }

@@ -22,12 +22,25 @@ export function ConversationLive({
   initialState: ConversationState;
   canReply: boolean;
 }) {
-  const { messages, state, connection, poll, addOwnMessage } = useConversationPoll(conversationId, { messages: initialMessages, state: initialState });
+  const { messages, state, connection, poll, addOwnMessage } = useConversationPoll(conversationId, {
+    messages: initialMessages,
+    state: initialState,
+  });
   return (
-    <section aria-label="Messages and reply" className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
+    <section
+      aria-label="Messages and reply"
+      className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-zinc-200"
+    >
       <ConnectionNotice connection={connection} conversationId={conversationId} />
       <MessageLog messages={messages} label="Messages" />
-      {canReply ? <ReplyBox conversationId={conversationId} status={state.status} onSent={addOwnMessage} onRefused={() => void poll()} /> : null}
+      {canReply ? (
+        <ReplyBox
+          conversationId={conversationId}
+          status={state.status}
+          onSent={addOwnMessage}
+          onRefused={() => void poll()}
+        />
+      ) : null}
     </section>
   );
 }
@@ -42,12 +55,22 @@ const CONNECTION_TEXT: Record<Exclude<Connection, "ok">, string> = {
 function ConnectionNotice({ connection, conversationId }: { connection: Connection; conversationId: string }) {
   const problem = connection === "ok" ? null : connection;
   return (
-    <div role="status" className={problem ? "flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 sm:px-6" : "sr-only"}>
+    <div
+      role="status"
+      className={
+        problem
+          ? "flex items-center gap-2 border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 sm:px-6"
+          : "sr-only"
+      }
+    >
       {problem === "retrying" ? <RefreshCw className="size-4 shrink-0 animate-spin" aria-hidden /> : null}
       {problem && problem !== "retrying" ? <WifiOff className="size-4 shrink-0" aria-hidden /> : null}
       {problem ? <span>{CONNECTION_TEXT[problem]}</span> : null}
       {problem === "signed_out" ? (
-        <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/conversations/${conversationId}`)}`} className="ml-auto font-medium underline">
+        <Link
+          href={`/sign-in?callbackUrl=${encodeURIComponent(`/conversations/${conversationId}`)}`}
+          className="ml-auto font-medium underline"
+        >
           Sign in
         </Link>
       ) : null}

@@ -19,7 +19,17 @@ const UNAVAILABLE: Partial<Record<ConversationStatus, string>> = {
  * The agent's reply. Enabled only while the conversation is in handoff (the domain refuses anything
  * else anyway, and the refusal is shown in words). Enter sends, Shift+Enter starts a new line.
  */
-export function ReplyBox({ conversationId, status, onSent, onRefused }: { conversationId: string; status: ConversationStatus; onSent: (message: MessageView) => void; onRefused: () => void }) {
+export function ReplyBox({
+  conversationId,
+  status,
+  onSent,
+  onRefused,
+}: {
+  conversationId: string;
+  status: ConversationStatus;
+  onSent: (message: MessageView) => void;
+  onRefused: () => void;
+}) {
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -54,7 +64,9 @@ export function ReplyBox({ conversationId, status, onSent, onRefused }: { conver
     }
   };
 
-  const describedBy = [unavailable ? `${id}-unavailable` : `${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  const describedBy = [unavailable ? `${id}-unavailable` : `${id}-hint`, error ? `${id}-error` : null]
+    .filter(Boolean)
+    .join(" ");
   return (
     <form
       className="space-y-2 border-t border-zinc-200 bg-zinc-50/60 px-4 py-4 sm:px-6"

@@ -11,7 +11,11 @@ import { describeBrowser } from "@/lib/platform/format/browser";
 const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200";
 const none = <span className="text-zinc-500">—</span>;
 
-const CLOSED_BY: Record<string, string> = { agent: "by your team", api: "through the API", idle: "after 24 hours without a message" };
+const CLOSED_BY: Record<string, string> = {
+  agent: "by your team",
+  api: "through the API",
+  idle: "after 24 hours without a message",
+};
 
 /** What the visitor's browser reported: shown as text; only http(s) addresses become links. */
 function UrlValue({ value }: { value: string | null }) {
@@ -19,7 +23,12 @@ function UrlValue({ value }: { value: string | null }) {
   const href = safeHttpUrl(value);
   if (!href) return <span className="break-all">{value}</span>;
   return (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-indigo-600 hover:underline">
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer nofollow"
+      className="break-all text-indigo-600 hover:underline"
+    >
       {value}
     </a>
   );
@@ -48,9 +57,19 @@ export function SessionDetails({ conversation, lead, matchingLead, canLink, time
     ],
     ["Started", when(conversation.createdAt)],
     ["Last message", when(conversation.lastMessageAt)],
-    ...(conversation.handoffRequestedAt ? ([["Person requested", when(conversation.handoffRequestedAt)]] as Array<[string, React.ReactNode]>) : []),
+    ...(conversation.handoffRequestedAt
+      ? ([["Person requested", when(conversation.handoffRequestedAt)]] as Array<[string, React.ReactNode]>)
+      : []),
     ...(conversation.closedAt
-      ? ([["Closed", <>{when(conversation.closedAt)} {conversation.closedReason ? CLOSED_BY[conversation.closedReason] ?? "" : ""}</>]] as Array<[string, React.ReactNode]>)
+      ? ([
+          [
+            "Closed",
+            <>
+              {when(conversation.closedAt)}{" "}
+              {conversation.closedReason ? (CLOSED_BY[conversation.closedReason] ?? "") : ""}
+            </>,
+          ],
+        ] as Array<[string, React.ReactNode]>)
       : []),
     ["Page", <UrlValue key="page" value={conversation.pageUrl} />],
     ["Referrer", <UrlValue key="referrer" value={conversation.referrer} />],
@@ -65,7 +84,12 @@ export function SessionDetails({ conversation, lead, matchingLead, canLink, time
       ),
     ],
     ["Language", conversation.locale ?? none],
-    ["Conversation ID", <code key="id" className="font-mono text-xs break-all">{conversation.id}</code>],
+    [
+      "Conversation ID",
+      <code key="id" className="font-mono text-xs break-all">
+        {conversation.id}
+      </code>,
+    ],
   ];
   return (
     <aside className="space-y-6">
@@ -82,7 +106,9 @@ export function SessionDetails({ conversation, lead, matchingLead, canLink, time
         ) : conversation.visitorEmail ? (
           <p className="mt-2 text-sm text-zinc-500">No lead is linked.</p>
         ) : (
-          <p className="mt-2 text-sm text-zinc-500">No lead yet. When the visitor leaves a name and email in the chat, a lead is created and linked here.</p>
+          <p className="mt-2 text-sm text-zinc-500">
+            No lead yet. When the visitor leaves a name and email in the chat, a lead is created and linked here.
+          </p>
         )}
         {conversation.visitorEmail ? (
           <ClaimedContact name={conversation.visitorName} email={conversation.visitorEmail} />

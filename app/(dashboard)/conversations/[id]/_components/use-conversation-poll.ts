@@ -20,7 +20,8 @@ export function mergeMessages(current: MessageView[], incoming: MessageView[]): 
   return [...current, ...added].sort((a, b) => a.seq - b.seq);
 }
 
-const sameState = (a: ConversationState, b: ConversationState) => a.status === b.status && a.leadId === b.leadId && a.visitor === b.visitor;
+const sameState = (a: ConversationState, b: ConversationState) =>
+  a.status === b.status && a.leadId === b.leadId && a.visitor === b.visitor;
 
 /**
  * The conversation's messages and state, kept current by polling the dashboard's messages route for
@@ -28,7 +29,10 @@ const sameState = (a: ConversationState, b: ConversationState) => a.status === b
  * agent's own reply) may have a higher seq than a visitor message not fetched yet. When the state
  * changes (a handoff, a close, a lead linked) the server parts of the page are refreshed.
  */
-export function useConversationPoll(conversationId: string, initial: { messages: MessageView[]; state: ConversationState }) {
+export function useConversationPoll(
+  conversationId: string,
+  initial: { messages: MessageView[]; state: ConversationState },
+) {
   const router = useRouter();
   const [messages, setMessages] = useState(initial.messages);
   const [state, setState] = useState(initial.state);
@@ -53,10 +57,13 @@ export function useConversationPoll(conversationId: string, initial: { messages:
     busy.current = true;
     try {
       for (let page = 0; page < MAX_PAGES_PER_POLL; page++) {
-        const response = await fetch(`/api/dashboard/conversations/${encodeURIComponent(conversationId)}/messages?after=${afterSeq.current}`, {
-          cache: "no-store",
-          headers: { Accept: "application/json" },
-        });
+        const response = await fetch(
+          `/api/dashboard/conversations/${encodeURIComponent(conversationId)}/messages?after=${afterSeq.current}`,
+          {
+            cache: "no-store",
+            headers: { Accept: "application/json" },
+          },
+        );
         if (response.status === 401 || response.status === 404) {
           stopped.current = true;
           setConnection(response.status === 401 ? "signed_out" : "gone");
@@ -94,7 +101,8 @@ export function useConversationPoll(conversationId: string, initial: { messages:
   const addOwnMessage = useCallback(
     (message: MessageView) => {
       setMessages((current) => mergeMessages(current, [message]));
-      if (stateRef.current.status === "handoff_requested") applyState({ ...stateRef.current, status: "handoff_active" });
+      if (stateRef.current.status === "handoff_requested")
+        applyState({ ...stateRef.current, status: "handoff_active" });
     },
     [applyState],
   );

@@ -124,8 +124,8 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
             >
               {event.status === "cancelled" ? (
                 <p className="mt-3 text-sm text-zinc-600">
-                  This series is cancelled: none of its occurrences take place. Set its status back to upcoming from
-                  All Events to bring them back.
+                  This series is cancelled: none of its occurrences take place. Set its status back to upcoming from All
+                  Events to bring them back.
                 </p>
               ) : upcoming.length === 0 ? (
                 <p className="mt-3 text-sm text-zinc-600">
@@ -222,7 +222,12 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
               entries={[
                 ["Created", when(event.createdAt)],
                 ["Updated", when(event.updatedAt)],
-                ["Event ID", <code key="id" className="font-mono text-xs break-all">{event.id}</code>],
+                [
+                  "Event ID",
+                  <code key="id" className="font-mono text-xs break-all">
+                    {event.id}
+                  </code>,
+                ],
               ]}
             />
           </Card>

@@ -14,7 +14,11 @@ export function CsvImportDialog() {
           Columns: title, starts_at (required), ends_at, description, location, url, price, recurring, status,
           exceptions (a series&rsquo; removed occurrences, e.g. &ldquo;cancelled 2026-12-05T09:00:00+01:00&rdquo;;
           separate several with &ldquo;;&rdquo;).{" "}
-          <a href="/knowledge/events/template" download className="font-medium whitespace-nowrap text-indigo-600 hover:underline">
+          <a
+            href="/knowledge/events/template"
+            download
+            className="font-medium whitespace-nowrap text-indigo-600 hover:underline"
+          >
             <Download className="mr-0.5 inline size-3" aria-hidden />
             Download template
           </a>

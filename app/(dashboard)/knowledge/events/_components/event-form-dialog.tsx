@@ -24,16 +24,44 @@ export type EventFormValues = {
   description: string;
 };
 
-export const EMPTY_EVENT: EventFormValues = { title: "", starts_at: "", ends_at: "", location: "", price: "", url: "", recurring: "", status: "upcoming", description: "" };
+export const EMPTY_EVENT: EventFormValues = {
+  title: "",
+  starts_at: "",
+  ends_at: "",
+  location: "",
+  price: "",
+  url: "",
+  recurring: "",
+  status: "upcoming",
+  description: "",
+};
 
-function Select({ label, name, defaultValue, options, error }: { label: string; name: string; defaultValue: string; options: Array<[string, string]>; error?: string }) {
+function Select({
+  label,
+  name,
+  defaultValue,
+  options,
+  error,
+}: {
+  label: string;
+  name: string;
+  defaultValue: string;
+  options: Array<[string, string]>;
+  error?: string;
+}) {
   const id = useId();
   return (
     <div className="space-y-1.5">
       <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
         {label}
       </label>
-      <select id={id} name={name} defaultValue={defaultValue} className={inputClasses} aria-invalid={error ? true : undefined}>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        className={inputClasses}
+        aria-invalid={error ? true : undefined}
+      >
         {options.map(([value, text]) => (
           <option key={value} value={value}>
             {text}
@@ -45,9 +73,22 @@ function Select({ label, name, defaultValue, options, error }: { label: string; 
   );
 }
 
-function EventForm({ eventId, initial, timezone, onDone }: { eventId: string | null; initial: EventFormValues; timezone: string; onDone: () => void }) {
+function EventForm({
+  eventId,
+  initial,
+  timezone,
+  onDone,
+}: {
+  eventId: string | null;
+  initial: EventFormValues;
+  timezone: string;
+  onDone: () => void;
+}) {
   const [state, submit, pending] = useActionState<EventFormState, FormData>(
-    async (_previous, form) => ({ result: await saveEventAction(form), values: Object.fromEntries(form) as Partial<EventFormValues> }),
+    async (_previous, form) => ({
+      result: await saveEventAction(form),
+      values: Object.fromEntries(form) as Partial<EventFormValues>,
+    }),
     { result: null },
   );
   const descriptionId = useId();
@@ -64,14 +105,51 @@ function EventForm({ eventId, initial, timezone, onDone }: { eventId: string | n
     <form action={submit} className={dialogFormClasses} noValidate>
       {eventId ? <input type="hidden" name="eventId" value={eventId} /> : null}
       <DialogBody>
-        <Field label="Title" name="title" defaultValue={values.title} error={errors.title} maxLength={300} required autoFocus />
+        <Field
+          label="Title"
+          name="title"
+          defaultValue={values.title}
+          error={errors.title}
+          maxLength={300}
+          required
+          autoFocus
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Starts" name="starts_at" type="datetime-local" defaultValue={values.starts_at} error={errors.starts_at} hint={`Time zone: ${timezone}`} required />
-          <Field label="Ends" name="ends_at" type="datetime-local" defaultValue={values.ends_at} error={errors.ends_at} hint="Optional" />
+          <Field
+            label="Starts"
+            name="starts_at"
+            type="datetime-local"
+            defaultValue={values.starts_at}
+            error={errors.starts_at}
+            hint={`Time zone: ${timezone}`}
+            required
+          />
+          <Field
+            label="Ends"
+            name="ends_at"
+            type="datetime-local"
+            defaultValue={values.ends_at}
+            error={errors.ends_at}
+            hint="Optional"
+          />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Location" name="location" defaultValue={values.location} error={errors.location} maxLength={500} placeholder="City, address or venue" />
-          <Field label="Price" name="price" defaultValue={values.price} error={errors.price} maxLength={100} placeholder="e.g. €25 or Free" />
+          <Field
+            label="Location"
+            name="location"
+            defaultValue={values.location}
+            error={errors.location}
+            maxLength={500}
+            placeholder="City, address or venue"
+          />
+          <Field
+            label="Price"
+            name="price"
+            defaultValue={values.price}
+            error={errors.price}
+            maxLength={100}
+            placeholder="e.g. €25 or Free"
+          />
         </div>
         <Field label="URL" name="url" type="url" defaultValue={values.url} error={errors.url} placeholder="https://…" />
         <div className="grid gap-4 sm:grid-cols-2">
@@ -103,12 +181,24 @@ function EventForm({ eventId, initial, timezone, onDone }: { eventId: string | n
           <label htmlFor={descriptionId} className="block text-sm font-medium text-zinc-800">
             Description
           </label>
-          <textarea id={descriptionId} name="description" rows={3} maxLength={5000} defaultValue={values.description} className={inputClasses} />
+          <textarea
+            id={descriptionId}
+            name="description"
+            rows={3}
+            maxLength={5000}
+            defaultValue={values.description}
+            className={inputClasses}
+          />
           {errors.description ? <p className="text-xs font-medium text-red-600">{errors.description}</p> : null}
         </div>
         <FormAlert>{formError(state.result)}</FormAlert>
       </DialogBody>
-      <FormDialogFooter submitLabel={eventId ? "Save event" : "Create event"} pendingLabel="Saving…" pending={pending} onCancel={onDone} />
+      <FormDialogFooter
+        submitLabel={eventId ? "Save event" : "Create event"}
+        pendingLabel="Saving…"
+        pending={pending}
+        onCancel={onDone}
+      />
     </form>
   );
 }
@@ -135,7 +225,15 @@ export function EventFormDialog({
         size="lg"
       >
         {/* Remounting per opening resets the form's action state. */}
-        {open ? <EventForm key={eventId ?? "new"} eventId={eventId} initial={initial} timezone={timezone} onDone={() => onOpenChange(false)} /> : null}
+        {open ? (
+          <EventForm
+            key={eventId ?? "new"}
+            eventId={eventId}
+            initial={initial}
+            timezone={timezone}
+            onDone={() => onOpenChange(false)}
+          />
+        ) : null}
       </DialogContent>
     </Dialog>
   );

@@ -38,7 +38,13 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
       <Button variant="ghost" size="sm" aria-label={`Edit ${row.title}`} onClick={() => setEditing(true)}>
         <Pencil className="size-4" aria-hidden />
       </Button>
-      <EventFormDialog open={editing} onOpenChange={setEditing} eventId={row.id} initial={row.form} timezone={timezone} />
+      <EventFormDialog
+        open={editing}
+        onOpenChange={setEditing}
+        eventId={row.id}
+        initial={row.form}
+        timezone={timezone}
+      />
       {row.status !== "cancelled" ? (
         <ConfirmDialog
           trigger={
@@ -70,7 +76,17 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
   );
 }
 
-export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows: EventRowView[]; canManage: boolean; timezone: string; emptyMessage: React.ReactNode }) {
+export function EventsTable({
+  rows,
+  canManage,
+  timezone,
+  emptyMessage,
+}: {
+  rows: EventRowView[];
+  canManage: boolean;
+  timezone: string;
+  emptyMessage: React.ReactNode;
+}) {
   const columns: ColumnDef<EventRowView>[] = [
     {
       id: "title",
@@ -90,7 +106,12 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
             </p>
           ) : null}
           {row.original.url ? (
-            <a href={row.original.url} target="_blank" rel="noopener noreferrer nofollow" className="block text-xs wrap-anywhere text-indigo-600 hover:underline">
+            <a
+              href={row.original.url}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              className="block text-xs wrap-anywhere text-indigo-600 hover:underline"
+            >
               {row.original.url.replace(/^https?:\/\//, "").slice(0, 48)}
             </a>
           ) : null}
@@ -100,12 +121,30 @@ export function EventsTable({ rows, canManage, timezone, emptyMessage }: { rows:
     {
       id: "starts",
       header: "Starts",
-      cell: ({ row }) => <MomentCell moment={row.original.starts} title={`${row.original.starts.full} · sent as ${row.original.startsOriginal}`} />,
+      cell: ({ row }) => (
+        <MomentCell
+          moment={row.original.starts}
+          title={`${row.original.starts.full} · sent as ${row.original.startsOriginal}`}
+        />
+      ),
     },
     { id: "ends", header: "Ends", cell: ({ row }) => <MomentCell moment={row.original.ends} /> },
-    { id: "location", header: "Location", cell: ({ row }) => row.original.location || <span className="text-zinc-500">—</span> },
+    {
+      id: "location",
+      header: "Location",
+      cell: ({ row }) => row.original.location || <span className="text-zinc-500">—</span>,
+    },
     { id: "price", header: "Price", cell: ({ row }) => row.original.price || <span className="text-zinc-500">—</span> },
-    { id: "recurring", header: "Recurring", cell: ({ row }) => (row.original.recurring ? <span className="capitalize">{row.original.recurring}</span> : <span className="text-zinc-500">—</span>) },
+    {
+      id: "recurring",
+      header: "Recurring",
+      cell: ({ row }) =>
+        row.original.recurring ? (
+          <span className="capitalize">{row.original.recurring}</span>
+        ) : (
+          <span className="text-zinc-500">—</span>
+        ),
+    },
     {
       id: "status",
       header: "Status",

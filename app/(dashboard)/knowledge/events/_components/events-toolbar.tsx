@@ -3,13 +3,36 @@
 import { ListFilters, ListSearch, useListParams, type FilterSpec } from "@/components/ui/list-toolbar";
 
 const FILTERS: FilterSpec[] = [
-  { id: "events-status", label: "Status", name: "status", options: [["", "Any status"], ["upcoming", "Upcoming"], ["cancelled", "Cancelled"]] },
-  { id: "events-when", label: "When", name: "when", options: [["", "Past and future"], ["upcoming", "Not started yet"], ["past", "Already started"]] },
+  {
+    id: "events-status",
+    label: "Status",
+    name: "status",
+    options: [
+      ["", "Any status"],
+      ["upcoming", "Upcoming"],
+      ["cancelled", "Cancelled"],
+    ],
+  },
+  {
+    id: "events-when",
+    label: "When",
+    name: "when",
+    options: [
+      ["", "Past and future"],
+      ["upcoming", "Not started yet"],
+      ["past", "Already started"],
+    ],
+  },
   {
     id: "events-sort",
     label: "Sort",
     name: "sort",
-    options: [["", "Sort: start time"], ["-starts_at", "Sort: latest start first"], ["title", "Sort: title A–Z"], ["-title", "Sort: title Z–A"]],
+    options: [
+      ["", "Sort: start time"],
+      ["-starts_at", "Sort: latest start first"],
+      ["title", "Sort: title A–Z"],
+      ["-title", "Sort: title Z–A"],
+    ],
   },
 ];
 
@@ -18,7 +41,13 @@ export function EventsToolbar() {
   const { params, update } = useListParams();
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-      <ListSearch id="events-search" label="Search events" placeholder="Search title, location or description" initial={params.get("q") ?? ""} onSearch={(q) => update({ q })} />
+      <ListSearch
+        id="events-search"
+        label="Search events"
+        placeholder="Search title, location or description"
+        initial={params.get("q") ?? ""}
+        onSearch={(q) => update({ q })}
+      />
       <ListFilters filters={FILTERS} />
     </div>
   );

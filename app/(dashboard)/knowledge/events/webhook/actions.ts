@@ -5,7 +5,13 @@ import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
-import { createSource, revealSecret, rotateSecret, setSourceActive, updateSourceSettings } from "@/lib/events-webhook/sources";
+import {
+  createSource,
+  revealSecret,
+  rotateSecret,
+  setSourceActive,
+  updateSourceSettings,
+} from "@/lib/events-webhook/sources";
 import { sendTestEvent } from "@/lib/events-webhook/test-event";
 
 /*
@@ -16,12 +22,16 @@ import { sendTestEvent } from "@/lib/events-webhook/test-event";
 const PAGE = "/knowledge/events/webhook";
 const source = z.object({ sourceId: z.string() });
 
-export const createSourceAction = defineAction({ role: "manager", input: z.object({ name: z.string().default("") }) }, async ({ name }, context) => {
-  const result = await createSource(context, name);
-  if (!result.ok) return result.field === "name" ? fail(CHECK_FIELDS, { name: result.message }) : fail(result.message);
-  revalidatePath(PAGE);
-  return ok({ source: result.source, secret: result.secret });
-});
+export const createSourceAction = defineAction(
+  { role: "manager", input: z.object({ name: z.string().default("") }) },
+  async ({ name }, context) => {
+    const result = await createSource(context, name);
+    if (!result.ok)
+      return result.field === "name" ? fail(CHECK_FIELDS, { name: result.message }) : fail(result.message);
+    revalidatePath(PAGE);
+    return ok({ source: result.source, secret: result.secret });
+  },
+);
 
 export const setSourceActiveAction = defineAction(
   { role: "manager", input: source.extend({ active: z.boolean() }) },
@@ -35,16 +45,19 @@ export const setSourceActiveAction = defineAction(
 
 const settingsInput = source.extend({ name: z.string().default(""), rateLimitPerMinute: z.string().default("") });
 
-export const updateSourceSettingsAction = defineAction({ role: "manager", input: settingsInput }, async (input, context) => {
-  const rate = input.rateLimitPerMinute.trim();
-  const result = await updateSourceSettings(context, input.sourceId, {
-    name: input.name,
-    rateLimitPerMinute: /^\d+$/.test(rate) ? Number(rate) : Number.NaN,
-  });
-  if (!result.ok) return result.field ? fail(CHECK_FIELDS, { [result.field]: result.message }) : fail(result.message);
-  revalidatePath(PAGE);
-  return ok({ message: "Settings saved." });
-});
+export const updateSourceSettingsAction = defineAction(
+  { role: "manager", input: settingsInput },
+  async (input, context) => {
+    const rate = input.rateLimitPerMinute.trim();
+    const result = await updateSourceSettings(context, input.sourceId, {
+      name: input.name,
+      rateLimitPerMinute: /^\d+$/.test(rate) ? Number(rate) : Number.NaN,
+    });
+    if (!result.ok) return result.field ? fail(CHECK_FIELDS, { [result.field]: result.message }) : fail(result.message);
+    revalidatePath(PAGE);
+    return ok({ message: "Settings saved." });
+  },
+);
 
 /** The secret is sent to the browser only on request, and only to owners and admins. */
 export const revealSecretAction = defineAction({ role: "manager", input: source }, async ({ sourceId }, context) => {

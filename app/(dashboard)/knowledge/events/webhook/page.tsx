@@ -18,11 +18,19 @@ import { SourceSettingsForm } from "./_components/source-settings-form";
 
 export const metadata: Metadata = { title: "Events Webhook" };
 
-type SearchParams = { source?: string; cursor?: string; dir?: string; action?: string; status?: string; delivery?: string };
+type SearchParams = {
+  source?: string;
+  cursor?: string;
+  dir?: string;
+  action?: string;
+  status?: string;
+  delivery?: string;
+};
 
 const ACTIONS = ["upsert", "cancel", "delete"] as const;
 const STATUS_CLASSES = ["2xx", "4xx", "5xx"] as const;
-const pick = <T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined => (allowed as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
+const pick = <T extends string>(value: string | undefined, allowed: readonly T[]): T | undefined =>
+  (allowed as readonly string[]).includes(value ?? "") ? (value as T) : undefined;
 
 export default async function WebhookPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const context = await requireSession();
@@ -31,7 +39,9 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
   const { account } = context;
   const sources = await listSources(account.id);
   const plan = PLANS[account.plan];
-  const addSource = manager ? <AddSourceDialog atLimit={sources.length >= plan.maxSources} limit={plan.maxSources} /> : null;
+  const addSource = manager ? (
+    <AddSourceDialog atLimit={sources.length >= plan.maxSources} limit={plan.maxSources} />
+  ) : null;
   const header = (
     <PageHeader
       title="Events Webhook"
@@ -45,16 +55,26 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
       <>
         {header}
         <EmptyState icon={<Webhook className="size-6" aria-hidden />} title="No webhook source yet" action={addSource}>
-          <p>A source gives you an endpoint URL and a signing secret. Requests signed with the secret create, update, cancel or delete events.</p>
+          <p>
+            A source gives you an endpoint URL and a signing secret. Requests signed with the secret create, update,
+            cancel or delete events.
+          </p>
         </EmptyState>
       </>
     );
   }
 
   const source = sources.find((candidate) => candidate.publicId === params.source) ?? sources[0];
-  const filters: ListDeliveriesOptions = { action: pick(params.action, ACTIONS), statusClass: pick(params.status, STATUS_CLASSES) };
+  const filters: ListDeliveriesOptions = {
+    action: pick(params.action, ACTIONS),
+    statusClass: pick(params.status, STATUS_CLASSES),
+  };
   const [page, newest, detail] = await Promise.all([
-    listDeliveries(account.id, source.id, { ...filters, cursor: params.cursor, direction: params.dir === "newer" ? "newer" : "older" }),
+    listDeliveries(account.id, source.id, {
+      ...filters,
+      cursor: params.cursor,
+      direction: params.dir === "newer" ? "newer" : "older",
+    }),
     listDeliveries(account.id, source.id, { limit: 1 }),
     params.delivery ? getDelivery(account.id, params.delivery) : Promise.resolve(null),
   ]);
@@ -72,10 +92,15 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
               aria-current={candidate.id === source.id ? "page" : undefined}
               className={cn(
                 "inline-flex items-center gap-2 rounded-full px-3 py-1.5 text-sm font-medium ring-1",
-                candidate.id === source.id ? "bg-indigo-600 text-white ring-indigo-600" : "bg-white text-zinc-700 ring-zinc-300 hover:bg-zinc-50",
+                candidate.id === source.id
+                  ? "bg-indigo-600 text-white ring-indigo-600"
+                  : "bg-white text-zinc-700 ring-zinc-300 hover:bg-zinc-50",
               )}
             >
-              <span className={cn("size-1.5 rounded-full", candidate.active ? "bg-emerald-400" : "bg-zinc-400")} aria-hidden />
+              <span
+                className={cn("size-1.5 rounded-full", candidate.active ? "bg-emerald-400" : "bg-zinc-400")}
+                aria-hidden
+              />
               {candidate.name}
             </Link>
           ))}
@@ -99,7 +124,13 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
           <h2 id="source-settings" className="mb-4 text-base font-semibold text-zinc-900">
             Settings
           </h2>
-          <SourceSettingsForm key={source.id} sourceId={source.id} name={source.name} rateLimitPerMinute={source.rateLimitPerMinute} canManage={manager} />
+          <SourceSettingsForm
+            key={source.id}
+            sourceId={source.id}
+            name={source.name}
+            rateLimitPerMinute={source.rateLimitPerMinute}
+            canManage={manager}
+          />
           <p className="mt-5 border-t border-zinc-100 pt-4 text-xs text-zinc-500">
             Created {formatDateTime(source.createdAt, account.timezone)}
             {source.secretRotatedAt ? ` · secret rotated ${relativeTime(source.secretRotatedAt, now)}` : ""}
@@ -119,7 +150,11 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
       />
 
       <div className="mt-6">
-        <IntegrationGuide endpointUrl={source.endpointUrl} rateLimitPerMinute={source.rateLimitPerMinute} plan={account.plan} />
+        <IntegrationGuide
+          endpointUrl={source.endpointUrl}
+          rateLimitPerMinute={source.rateLimitPerMinute}
+          plan={account.plan}
+        />
       </div>
     </>
   );

@@ -10,7 +10,17 @@ import { deleteLeadAction } from "../../actions";
 import { LeadFormDialog, type LeadFormLimits, type LeadFormValues } from "../../_components/lead-form-dialog";
 
 /** Edit and Delete for owners and admins. */
-export function LeadActions({ leadId, leadName, initial, limits }: { leadId: string; leadName: string; initial: LeadFormValues; limits: LeadFormLimits }) {
+export function LeadActions({
+  leadId,
+  leadName,
+  initial,
+  limits,
+}: {
+  leadId: string;
+  leadName: string;
+  initial: LeadFormValues;
+  limits: LeadFormLimits;
+}) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
 
@@ -30,7 +40,14 @@ export function LeadActions({ leadId, leadName, initial, limits }: { leadId: str
         <Pencil className="size-4" aria-hidden />
         Edit
       </Button>
-      <LeadFormDialog open={editing} onOpenChange={setEditing} leadId={leadId} initial={initial} stages={[]} limits={limits} />
+      <LeadFormDialog
+        open={editing}
+        onOpenChange={setEditing}
+        leadId={leadId}
+        initial={initial}
+        stages={[]}
+        limits={limits}
+      />
       <ConfirmDialog
         trigger={
           <Button variant="secondary" className="text-red-600 hover:bg-red-50">

@@ -26,7 +26,13 @@ export function StageSelect({ leadId, stage, stages }: { leadId: string; stage: 
       <label htmlFor="lead-stage" className="block text-sm font-medium text-zinc-800">
         Stage
       </label>
-      <select id="lead-stage" value={shown} onChange={(event) => change(event.target.value)} aria-busy={pending || undefined} className={inputClasses}>
+      <select
+        id="lead-stage"
+        value={shown}
+        onChange={(event) => change(event.target.value)}
+        aria-busy={pending || undefined}
+        className={inputClasses}
+      >
         {stages.map((option) => (
           <option key={option.key} value={option.key}>
             {option.label}

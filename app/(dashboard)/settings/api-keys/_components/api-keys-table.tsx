@@ -36,7 +36,10 @@ function columns(canManage: boolean) {
       cell: ({ row }) => (
         <div className="min-w-40">
           <p className="font-medium break-words text-zinc-900">{row.original.name}</p>
-          <p className="mt-0.5 font-mono text-xs text-zinc-500" aria-label={`Key ${row.original.prefix} ending ${row.original.last4}`}>
+          <p
+            className="mt-0.5 font-mono text-xs text-zinc-500"
+            aria-label={`Key ${row.original.prefix} ending ${row.original.last4}`}
+          >
             {row.original.prefix}…{row.original.last4}
           </p>
         </div>
@@ -56,10 +59,21 @@ function columns(canManage: boolean) {
     }),
     column.accessor("created", {
       header: "Created",
-      cell: ({ row }) => <MomentCell moment={row.original.created} below={row.original.createdBy ? `by ${row.original.createdBy}` : "by a former member"} />,
+      cell: ({ row }) => (
+        <MomentCell
+          moment={row.original.created}
+          below={row.original.createdBy ? `by ${row.original.createdBy}` : "by a former member"}
+        />
+      ),
     }),
-    column.accessor("lastUsed", { header: "Last used", cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" /> }),
-    column.accessor("expires", { header: "Expires", cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" /> }),
+    column.accessor("lastUsed", {
+      header: "Last used",
+      cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" />,
+    }),
+    column.accessor("expires", {
+      header: "Expires",
+      cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" />,
+    }),
     column.accessor("state", {
       header: "State",
       cell: ({ row }) => (
@@ -81,7 +95,10 @@ function columns(canManage: boolean) {
             id: "actions",
             header: () => <span className="sr-only">Actions</span>,
             meta: { cellClassName: "w-12 text-right", headerClassName: "w-12", stickyActions: true },
-            cell: ({ row }) => (row.original.state === "revoked" ? null : <RevokeKeyButton keyId={row.original.id} keyName={row.original.name} />),
+            cell: ({ row }) =>
+              row.original.state === "revoked" ? null : (
+                <RevokeKeyButton keyId={row.original.id} keyName={row.original.name} />
+              ),
           }),
         ]
       : []),

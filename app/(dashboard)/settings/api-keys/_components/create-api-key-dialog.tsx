@@ -39,7 +39,10 @@ export function CreateApiKeyDialog() {
 }
 
 function CreateKeyFlow({ onCancel, onFinished }: { onCancel: () => void; onFinished: () => void }) {
-  const [state, formAction, pending] = useActionState<ActionResult<CreatedApiKey> | null, FormData>(createApiKeyAction, null);
+  const [state, formAction, pending] = useActionState<ActionResult<CreatedApiKey> | null, FormData>(
+    createApiKeyAction,
+    null,
+  );
   const [confirmingClose, setConfirmingClose] = useState(false);
   const created = state?.ok ? state.data : null;
 
@@ -65,7 +68,12 @@ function CreateKeyFlow({ onCancel, onFinished }: { onCancel: () => void; onFinis
       showClose={!created}
     >
       {created ? (
-        <RevealKey created={created} confirmingClose={confirmingClose} onConfirmingCloseChange={setConfirmingClose} onClosed={onFinished} />
+        <RevealKey
+          created={created}
+          confirmingClose={confirmingClose}
+          onConfirmingCloseChange={setConfirmingClose}
+          onClosed={onFinished}
+        />
       ) : (
         <CreateKeyForm state={state} action={formAction} pending={pending} onCancel={onCancel} />
       )}

@@ -12,9 +12,15 @@ import type { CreatedApiKey } from "../actions";
 import { ExpiryField } from "./expiry-field";
 import { ChipButton } from "@/components/ui/chip-button";
 
-type Props = { state: ActionResult<CreatedApiKey> | null; action: (form: FormData) => void; pending: boolean; onCancel: () => void };
+type Props = {
+  state: ActionResult<CreatedApiKey> | null;
+  action: (form: FormData) => void;
+  pending: boolean;
+  onCancel: () => void;
+};
 
-const sameScopes = (a: ReadonlySet<Scope>, b: readonly Scope[]) => a.size === b.length && b.every((scope) => a.has(scope));
+const sameScopes = (a: ReadonlySet<Scope>, b: readonly Scope[]) =>
+  a.size === b.length && b.every((scope) => a.has(scope));
 
 export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
   // Controlled fields: React resets uncontrolled ones after a form action, which would wipe the
@@ -24,11 +30,17 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
   const scopesId = useId();
 
   // A field's error stays until the user changes that field; a new answer from the server starts afresh.
-  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<CreateApiKeyField> }>({ answer: state, fields: new Set() });
+  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<CreateApiKeyField> }>({
+    answer: state,
+    fields: new Set(),
+  });
   const editedFields = edited.answer === state ? edited.fields : new Set<CreateApiKeyField>();
-  const markEdited = (field: CreateApiKeyField) => setEdited({ answer: state, fields: new Set([...editedFields, field]) });
+  const markEdited = (field: CreateApiKeyField) =>
+    setEdited({ answer: state, fields: new Set([...editedFields, field]) });
   const allErrors = firstFieldErrors(state);
-  const errors = Object.fromEntries(Object.entries(allErrors).filter(([field]) => !editedFields.has(field as CreateApiKeyField))) as CreateApiKeyFieldErrors;
+  const errors = Object.fromEntries(
+    Object.entries(allErrors).filter(([field]) => !editedFields.has(field as CreateApiKeyField)),
+  ) as CreateApiKeyFieldErrors;
   const formError = formErrorOf(state);
 
   const chooseScopes = (next: ReadonlySet<Scope>) => {
@@ -46,7 +58,10 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
     <form action={action} className={dialogFormClasses} noValidate>
       <DialogBody>
         {formError ? (
-          <div role="alert" className="flex gap-2 rounded-lg bg-red-50 px-3 py-2.5 text-sm text-red-700 ring-1 ring-red-200 ring-inset">
+          <div
+            role="alert"
+            className="flex gap-2 rounded-lg bg-red-50 px-3 py-2.5 text-sm text-red-700 ring-1 ring-red-200 ring-inset"
+          >
             <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
             <p>{formError}</p>
           </div>
@@ -77,7 +92,12 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
               {SCOPE_PRESETS.map((preset) => {
                 const selected = sameScopes(scopes, preset.scopes);
                 return (
-                  <ChipButton key={preset.label} selected={selected} onClick={() => chooseScopes(new Set(preset.scopes))} title={preset.scopes.join(", ")}>
+                  <ChipButton
+                    key={preset.label}
+                    selected={selected}
+                    onClick={() => chooseScopes(new Set(preset.scopes))}
+                    title={preset.scopes.join(", ")}
+                  >
                     {preset.label}
                   </ChipButton>
                 );
@@ -110,7 +130,10 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
                     <span id={`${scopesId}-${scope}`} className="block font-mono text-xs font-semibold text-zinc-900">
                       {scope}
                     </span>
-                    <span id={`${scopesId}-${scope}-description`} className="mt-0.5 block text-xs leading-5 text-zinc-600">
+                    <span
+                      id={`${scopesId}-${scope}-description`}
+                      className="mt-0.5 block text-xs leading-5 text-zinc-600"
+                    >
                       {SCOPE_DESCRIPTIONS[scope]}
                     </span>
                   </span>

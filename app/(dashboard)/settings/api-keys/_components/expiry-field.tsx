@@ -80,7 +80,9 @@ export function ExpiryField({ error, onChange }: { error?: string; onChange?: ()
         </p>
       ) : (
         <p id={`${id}-hint`} className="text-xs text-zinc-500">
-          {date ? "The key stops working at the end of this day, in your time zone." : "Without a date the key works until it is revoked."}
+          {date
+            ? "The key stops working at the end of this day, in your time zone."
+            : "Without a date the key works until it is revoked."}
         </p>
       )}
     </div>

@@ -4,7 +4,10 @@ import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES } from "@/lib/api-keys/scopes
 /** The spec's guidance, shown while an account has no keys: which scopes each kind of integration needs. */
 export function RecommendedScopes() {
   return (
-    <section aria-labelledby="recommended-scopes" className="grid gap-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-zinc-200 lg:grid-cols-2">
+    <section
+      aria-labelledby="recommended-scopes"
+      className="grid gap-6 rounded-xl bg-white p-6 shadow-sm ring-1 ring-zinc-200 lg:grid-cols-2"
+    >
       <div>
         <h2 id="recommended-scopes" className="text-sm font-semibold text-zinc-900">
           Recommended scopes

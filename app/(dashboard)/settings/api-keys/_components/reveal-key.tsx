@@ -30,15 +30,23 @@ export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, o
   return (
     <>
       {/* Replaces the header's close button, which would close without asking. */}
-      <button type="button" onClick={askToClose} aria-label="Close" className="absolute top-4 right-4 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700">
+      <button
+        type="button"
+        onClick={askToClose}
+        aria-label="Close"
+        className="absolute top-4 right-4 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+      >
         <X className="size-4" aria-hidden />
       </button>
       <DialogBody>
-        <div role="note" className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
+        <div
+          role="note"
+          className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset"
+        >
           <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
           <p>
-            <strong className="font-semibold">This key will never be shown again.</strong> We store only a fingerprint of it. If you lose it, revoke it
-            and create a new one.
+            <strong className="font-semibold">This key will never be shown again.</strong> We store only a fingerprint
+            of it. If you lose it, revoke it and create a new one.
           </p>
         </div>
 
@@ -56,7 +64,12 @@ export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, o
               autoComplete="off"
               className={cn(inputClasses, "bg-zinc-50 font-mono text-[0.8125rem] tracking-tight")}
             />
-            <CopyButton value={created.secret} size="md" toastMessage="API key copied to clipboard" onCopied={() => setCopied(true)} />
+            <CopyButton
+              value={created.secret}
+              size="md"
+              toastMessage="API key copied to clipboard"
+              onCopied={() => setCopied(true)}
+            />
           </div>
         </div>
 
@@ -72,7 +85,9 @@ export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, o
             ))}
           </dd>
           <dt className="text-zinc-500">Expires</dt>
-          <dd className="text-zinc-900">{created.expiresAt ? expiryFormat.format(new Date(created.expiresAt)) : "Never (until revoked)"}</dd>
+          <dd className="text-zinc-900">
+            {created.expiresAt ? expiryFormat.format(new Date(created.expiresAt)) : "Never (until revoked)"}
+          </dd>
         </dl>
       </DialogBody>
       <DialogFooter>

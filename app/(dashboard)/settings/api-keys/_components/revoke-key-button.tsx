@@ -13,7 +13,13 @@ export function RevokeKeyButton({ keyId, keyName }: { keyId: string; keyName: st
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="ghost" size="sm" aria-label={`Revoke ${keyName}`} title="Revoke" className="text-zinc-500 hover:bg-red-50 hover:text-red-600">
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={`Revoke ${keyName}`}
+          title="Revoke"
+          className="text-zinc-500 hover:bg-red-50 hover:text-red-600"
+        >
           <Trash2 className="size-4" aria-hidden />
         </Button>
       }

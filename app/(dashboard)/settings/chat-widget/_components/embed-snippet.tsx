@@ -10,13 +10,17 @@ import { inputClasses } from "@/components/ui/field";
 export function EmbedSnippet({ snippet, chatPath, chatUrl }: { snippet: string; chatPath: string; chatUrl: string }) {
   const id = useId();
   return (
-    <section aria-labelledby={`${id}-title`} className="mb-6 rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6">
+    <section
+      aria-labelledby={`${id}-title`}
+      className="mb-6 rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6"
+    >
       <h2 id={`${id}-title`} className="text-sm font-semibold text-zinc-900">
         Add the chat to your website
       </h2>
       <p className="mt-1 text-sm text-zinc-600">
-        Paste this tag into your website&apos;s HTML, just before <code className="font-mono text-xs">&lt;/body&gt;</code>, on every page that should
-        offer the chat. It adds a chat button to the bottom corner of the page. Add the site to the allowed origins below, or the chat stays
+        Paste this tag into your website&apos;s HTML, just before{" "}
+        <code className="font-mono text-xs">&lt;/body&gt;</code>, on every page that should offer the chat. It adds a
+        chat button to the bottom corner of the page. Add the site to the allowed origins below, or the chat stays
         closed on it.
       </p>
       <div className="mt-4 space-y-1.5">
@@ -42,7 +46,8 @@ export function EmbedSnippet({ snippet, chatPath, chatUrl }: { snippet: string; 
         </a>
       </div>
       <p className="mt-2 text-xs text-zinc-500">
-        The chat page also works on its own, at <span className="font-mono break-all">{chatUrl}</span>: link to it from emails or social profiles.
+        The chat page also works on its own, at <span className="font-mono break-all">{chatUrl}</span>: link to it from
+        emails or social profiles.
       </p>
     </section>
   );

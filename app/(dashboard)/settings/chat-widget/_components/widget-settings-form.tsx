@@ -20,7 +20,13 @@ const count = (text: string) => [...text].length;
  * Assistant name, greeting and allowed origins, with the preview beside them (below on a phone) showing
  * what is typed before it is saved. Members see the same fields read-only and no Save button.
  */
-export function WidgetSettingsForm({ initial, canManage }: { initial: { assistantName: string; greeting: string; allowedOrigins: string[] }; canManage: boolean }) {
+export function WidgetSettingsForm({
+  initial,
+  canManage,
+}: {
+  initial: { assistantName: string; greeting: string; allowedOrigins: string[] };
+  canManage: boolean;
+}) {
   const ids = useId();
   // Controlled: React resets uncontrolled fields after a form action, which would wipe what was typed
   // when the server answers with field errors.
@@ -36,7 +42,11 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
     }
     if (answer.ok) {
       // The stored form of the values: trimmed, origins canonical, one per line.
-      const stored = { assistantName: answer.data.assistantName, greeting: answer.data.greeting, allowedOrigins: originsText(answer.data.allowedOrigins) };
+      const stored = {
+        assistantName: answer.data.assistantName,
+        greeting: answer.data.greeting,
+        allowedOrigins: originsText(answer.data.allowedOrigins),
+      };
       setSaved(stored);
       setValues(stored);
       toast.success(answer.data.message);
@@ -45,14 +55,21 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
   }, null);
 
   // A field's errors stay until the user changes that field; a new answer from the server starts afresh.
-  const [edited, setEdited] = useState<{ answer: Result; fields: ReadonlySet<SettingsField> }>({ answer: result, fields: new Set() });
+  const [edited, setEdited] = useState<{ answer: Result; fields: ReadonlySet<SettingsField> }>({
+    answer: result,
+    fields: new Set(),
+  });
   const editedFields = edited.answer === result ? edited.fields : new Set<SettingsField>();
-  const errorsOf = (field: SettingsField) => (result && !result.ok && !editedFields.has(field) ? (result.fieldErrors?.[field] ?? []) : []);
+  const errorsOf = (field: SettingsField) =>
+    result && !result.ok && !editedFields.has(field) ? (result.fieldErrors?.[field] ?? []) : [];
   const change = (field: SettingsField) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     setValues({ ...values, [field]: event.target.value });
     setEdited({ answer: result, fields: new Set([...editedFields, field]) });
   };
-  const dirty = values.assistantName !== saved.assistantName || values.greeting !== saved.greeting || values.allowedOrigins !== saved.allowedOrigins;
+  const dirty =
+    values.assistantName !== saved.assistantName ||
+    values.greeting !== saved.greeting ||
+    values.allowedOrigins !== saved.allowedOrigins;
 
   const greetingId = `${ids}-greeting`;
   const originsId = `${ids}-origins`;
@@ -61,13 +78,20 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] xl:grid-cols-[minmax(0,1fr)_22rem]">
-      <form action={submit} noValidate className="space-y-5 rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6" aria-labelledby={`${ids}-title`}>
+      <form
+        action={submit}
+        noValidate
+        className="space-y-5 rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6"
+        aria-labelledby={`${ids}-title`}
+      >
         <div>
           <h2 id={`${ids}-title`} className="text-sm font-semibold text-zinc-900">
             Assistant and allowed websites
           </h2>
           <p className="mt-1 text-sm text-zinc-600">
-            {canManage ? "Changes apply to conversations that start after you save." : "Only owners and admins can change these settings."}
+            {canManage
+              ? "Changes apply to conversations that start after you save."
+              : "Only owners and admins can change these settings."}
           </p>
         </div>
         <FormAlert>{formError(result)}</FormAlert>
@@ -104,7 +128,8 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
             </p>
           ) : (
             <p id={`${greetingId}-hint`} className="text-xs text-zinc-500">
-              The first message of every conversation. Up to {MAX_GREETING_LENGTH} characters ({count(values.greeting)} used).
+              The first message of every conversation. Up to {MAX_GREETING_LENGTH} characters ({count(values.greeting)}{" "}
+              used).
             </p>
           )}
         </div>
@@ -124,7 +149,9 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
             autoComplete="off"
             className={`${inputClasses} font-mono`}
             aria-invalid={originErrors.length ? true : undefined}
-            aria-describedby={[`${originsId}-hint`, originErrors.length ? `${originsId}-error` : null].filter(Boolean).join(" ")}
+            aria-describedby={[`${originsId}-hint`, originErrors.length ? `${originsId}-error` : null]
+              .filter(Boolean)
+              .join(" ")}
           />
           {originErrors.length ? (
             <ul id={`${originsId}-error`} className="space-y-0.5 text-xs font-medium text-red-600">
@@ -135,8 +162,8 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
           ) : null}
           <div id={`${originsId}-hint`} className="space-y-1 text-xs text-zinc-500">
             <p>
-              One per line: the scheme and host of each site that embeds the widget, such as https://www.example.com (a different subdomain or
-              port is a different origin). Pages on other sites cannot show the widget.
+              One per line: the scheme and host of each site that embeds the widget, such as https://www.example.com (a
+              different subdomain or port is a different origin). Pages on other sites cannot show the widget.
             </p>
             <p>Leave it empty and the widget works only on its hosted chat page.</p>
           </div>
@@ -146,7 +173,9 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
             <Button type="submit" disabled={pending}>
               {pending ? "Saving…" : "Save"}
             </Button>
-            {dirty && !pending ? <p className="text-xs text-zinc-500">You have unsaved changes; the preview shows them.</p> : null}
+            {dirty && !pending ? (
+              <p className="text-xs text-zinc-500">You have unsaved changes; the preview shows them.</p>
+            ) : null}
           </div>
         ) : null}
       </form>
@@ -154,7 +183,8 @@ export function WidgetSettingsForm({ initial, canManage }: { initial: { assistan
         <figcaption className="text-sm font-semibold text-zinc-900">Preview</figcaption>
         <ChatPreview assistantName={values.assistantName} greeting={values.greeting} />
         <p className="text-xs text-zinc-500">
-          How the chat opens for a visitor.{canManage ? " It follows what you type; nothing is saved until you press Save." : null}
+          How the chat opens for a visitor.
+          {canManage ? " It follows what you type; nothing is saved until you press Save." : null}
         </p>
       </figure>
     </div>

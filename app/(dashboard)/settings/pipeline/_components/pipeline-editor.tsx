@@ -23,7 +23,17 @@ function applyMove(stages: StageRowView[], { key, direction }: Move): StageRowVi
   return next;
 }
 
-export function PipelineEditor({ stages, canManage, maxStages, countCap }: { stages: StageRowView[]; canManage: boolean; maxStages: number; countCap: number }) {
+export function PipelineEditor({
+  stages,
+  canManage,
+  maxStages,
+  countCap,
+}: {
+  stages: StageRowView[];
+  canManage: boolean;
+  maxStages: number;
+  countCap: number;
+}) {
   const [shown, addMove] = useOptimistic(stages, applyMove);
   // The new order shows at once; "Saving…" says it is not stored yet (leaving the page now would lose it).
   const [saving, startSaving] = useTransition();
@@ -33,7 +43,10 @@ export function PipelineEditor({ stages, canManage, maxStages, countCap }: { sta
 
   useEffect(() => {
     if (!focusAfterMove) return;
-    const buttons = (direction: string) => listRef.current?.querySelector<HTMLButtonElement>(`[data-stage="${CSS.escape(focusAfterMove.key)}"][data-move="${direction}"]`);
+    const buttons = (direction: string) =>
+      listRef.current?.querySelector<HTMLButtonElement>(
+        `[data-stage="${CSS.escape(focusAfterMove.key)}"][data-move="${direction}"]`,
+      );
     const preferred = buttons(focusAfterMove.direction);
     const other = buttons(focusAfterMove.direction === "up" ? "down" : "up");
     (preferred && !preferred.disabled ? preferred : other)?.focus();
@@ -50,7 +63,10 @@ export function PipelineEditor({ stages, canManage, maxStages, countCap }: { sta
 
   return (
     <div className="space-y-6">
-      <section aria-labelledby="stages-heading" className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
+      <section
+        aria-labelledby="stages-heading"
+        className="overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-zinc-200"
+      >
         <div className="flex items-center justify-between border-b border-zinc-100 px-5 py-3">
           <h2 id="stages-heading" className="text-sm font-semibold text-zinc-900">
             Stages
@@ -62,7 +78,10 @@ export function PipelineEditor({ stages, canManage, maxStages, countCap }: { sta
         <ol ref={listRef} aria-label="Stages" aria-busy={saving} className="divide-y divide-zinc-100">
           {shown.map((stage, index) => (
             <li key={stage.key} className="flex items-center gap-4 px-5 py-3">
-              <span aria-hidden className="flex size-7 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-semibold text-zinc-600 tabular-nums">
+              <span
+                aria-hidden
+                className="flex size-7 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-semibold text-zinc-600 tabular-nums"
+              >
                 {index + 1}
               </span>
               <div className="min-w-0 flex-1">
@@ -71,18 +90,34 @@ export function PipelineEditor({ stages, canManage, maxStages, countCap }: { sta
                   <code className="font-mono">{stage.key}</code>
                   <span aria-hidden> · </span>
                   {stage.count > 0 ? (
-                    <Link href={`/leads?stage=${encodeURIComponent(stage.key)}`} className="hover:text-indigo-600 hover:underline">
+                    <Link
+                      href={`/leads?stage=${encodeURIComponent(stage.key)}`}
+                      className="hover:text-indigo-600 hover:underline"
+                    >
                       {leadCountLabel(stage.count, countCap)}
                     </Link>
                   ) : (
                     "no leads"
                   )}
-                  {index === 0 ? <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 font-medium text-indigo-700">default for new leads</span> : null}
+                  {index === 0 ? (
+                    <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 font-medium text-indigo-700">
+                      default for new leads
+                    </span>
+                  ) : null}
                 </p>
               </div>
               {canManage ? (
                 <div className="-mr-2 flex shrink-0 items-center gap-0.5">
-                  <Button variant="ghost" size="sm" aria-label={`Move ${stage.label} up`} title="Move up" disabled={index === 0} data-stage={stage.key} data-move="up" onClick={() => move(stage.key, "up")}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Move ${stage.label} up`}
+                    title="Move up"
+                    disabled={index === 0}
+                    data-stage={stage.key}
+                    data-move="up"
+                    onClick={() => move(stage.key, "up")}
+                  >
                     <ArrowUp className="size-4" aria-hidden />
                   </Button>
                   <Button
@@ -112,7 +147,10 @@ export function PipelineEditor({ stages, canManage, maxStages, countCap }: { sta
 
 function AddStageForm({ full, maxStages }: { full: boolean; maxStages: number }) {
   const formRef = useRef<HTMLFormElement>(null);
-  const [result, submit, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>((_previous, form) => addStageAction(form), null);
+  const [result, submit, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
+    (_previous, form) => addStageAction(form),
+    null,
+  );
   useEffect(() => {
     if (!result?.ok) return;
     toast.success(result.data.message);
@@ -122,7 +160,9 @@ function AddStageForm({ full, maxStages }: { full: boolean; maxStages: number })
   return (
     <form ref={formRef} action={submit} noValidate className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200">
       <h2 className="text-sm font-semibold text-zinc-900">Add a stage</h2>
-      <p className="mt-1 text-sm text-zinc-600">It is added at the end; move it where it belongs. Its key is made from the name.</p>
+      <p className="mt-1 text-sm text-zinc-600">
+        It is added at the end; move it where it belongs. Its key is made from the name.
+      </p>
       <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start">
         <Field
           label="Stage name"

@@ -6,7 +6,15 @@ import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogClose, DialogContent, DialogFooter, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogBody,
+  DialogClose,
+  DialogContent,
+  DialogFooter,
+  FormDialogFooter,
+  dialogFormClasses,
+} from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
@@ -17,7 +25,10 @@ import { removeStageAction, renameStageAction } from "../actions";
 export type StageRowView = { key: string; label: string; count: number };
 
 function RenameForm({ stage, onDone }: { stage: StageRowView; onDone: () => void }) {
-  const [result, submit, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>((_previous, form) => renameStageAction(form), null);
+  const [result, submit, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
+    (_previous, form) => renameStageAction(form),
+    null,
+  );
   useEffect(() => {
     if (!result?.ok) return;
     toast.success(result.data.message);
@@ -53,7 +64,13 @@ export function RenameStageButton({ stage }: { stage: StageRowView }) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
-      <Button variant="ghost" size="sm" aria-label={`Rename ${stage.label}`} title="Rename" onClick={() => setOpen(true)}>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label={`Rename ${stage.label}`}
+        title="Rename"
+        onClick={() => setOpen(true)}
+      >
         <Pencil className="size-4" aria-hidden />
       </Button>
       <DialogContent title={`Rename “${stage.label}”`} icon={<Pencil className="size-4" aria-hidden />} size="sm">
@@ -64,19 +81,41 @@ export function RenameStageButton({ stage }: { stage: StageRowView }) {
 }
 
 /** Remove: refused up front for a stage that holds leads (the server refuses too, whatever this page shows). */
-export function RemoveStageButton({ stage, countCap, onlyStage }: { stage: StageRowView; countCap: number; onlyStage: boolean }) {
+export function RemoveStageButton({
+  stage,
+  countCap,
+  onlyStage,
+}: {
+  stage: StageRowView;
+  countCap: number;
+  onlyStage: boolean;
+}) {
   const [blockedOpen, setBlockedOpen] = useState(false);
   const trigger = (onClick?: () => void) => (
-    <Button variant="ghost" size="sm" aria-label={`Remove ${stage.label}`} title="Remove" className="text-zinc-500 hover:bg-red-50 hover:text-red-600" onClick={onClick}>
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={`Remove ${stage.label}`}
+      title="Remove"
+      className="text-zinc-500 hover:bg-red-50 hover:text-red-600"
+      onClick={onClick}
+    >
       <Trash2 className="size-4" aria-hidden />
     </Button>
   );
   if (stage.count > 0 || onlyStage) {
-    const reason = onlyStage ? "A pipeline needs at least one stage. Add another stage first." : stageInUseMessage(stage.count, countCap);
+    const reason = onlyStage
+      ? "A pipeline needs at least one stage. Add another stage first."
+      : stageInUseMessage(stage.count, countCap);
     return (
       <Dialog open={blockedOpen} onOpenChange={setBlockedOpen}>
         {trigger(() => setBlockedOpen(true))}
-        <DialogContent title={`“${stage.label}” cannot be removed`} description={reason} icon={<Trash2 className="size-4" aria-hidden />} size="sm">
+        <DialogContent
+          title={`“${stage.label}” cannot be removed`}
+          description={reason}
+          icon={<Trash2 className="size-4" aria-hidden />}
+          size="sm"
+        >
           <DialogFooter>
             {stage.count > 0 ? (
               <Link href={`/leads?stage=${encodeURIComponent(stage.key)}`} className={buttonClasses("secondary")}>

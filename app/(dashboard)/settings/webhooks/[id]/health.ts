@@ -10,7 +10,6 @@ import { healthOf, type Health } from "../view-model";
  * understands, since when, and what to do about it.
  */
 
-
 export type HealthNotice = { health: Health; title: string; lines: string[] };
 
 /** "500 Internal Server Error"; just the number for codes without a standard name. */
@@ -21,17 +20,27 @@ export function statusText(code: number): string {
 
 function failureLine(subscription: Subscription, run: FailureRun | null, timezone: string): string {
   const since = formatDateTime(subscription.failingSince!, timezone);
-  const attempts = run && run.attempts > 1 ? `on the last ${run.attempts} attempts since ${since}` : `on the last attempt (${since})`;
+  const attempts =
+    run && run.attempts > 1 ? `on the last ${run.attempts} attempts since ${since}` : `on the last attempt (${since})`;
   if (run?.statusCode != null && (run.statusCode < 200 || run.statusCode >= 300)) {
-    const redirect = run.statusCode >= 300 && run.statusCode < 400 ? " Redirects are not followed: use the final URL." : "";
+    const redirect =
+      run.statusCode >= 300 && run.statusCode < 400 ? " Redirects are not followed: use the final URL." : "";
     return `The receiver answered ${statusText(run.statusCode)} ${attempts}.${redirect}`;
   }
   const error = run?.error ?? subscription.lastError;
-  if (error) return run ? `${error.replace(/\.$/, "")} (${attempts.replace(/^on the /, "")}).` : `${error} Failing since ${since}.`;
+  if (error)
+    return run
+      ? `${error.replace(/\.$/, "")} (${attempts.replace(/^on the /, "")}).`
+      : `${error} Failing since ${since}.`;
   return `Deliveries have failed since ${since}.`;
 }
 
-export function healthNotice(subscription: Subscription, run: FailureRun | null, timezone: string, now = new Date()): HealthNotice {
+export function healthNotice(
+  subscription: Subscription,
+  run: FailureRun | null,
+  timezone: string,
+  now = new Date(),
+): HealthNotice {
   const health = healthOf(subscription);
   switch (health) {
     case "disabled":
@@ -57,13 +66,17 @@ export function healthNotice(subscription: Subscription, run: FailureRun | null,
       return {
         health,
         title: "Delivering",
-        lines: [`The last notification was delivered ${relativeTime(subscription.lastDeliveryAt!, now)} (${formatDateTime(subscription.lastDeliveryAt!, timezone)}).`],
+        lines: [
+          `The last notification was delivered ${relativeTime(subscription.lastDeliveryAt!, now)} (${formatDateTime(subscription.lastDeliveryAt!, timezone)}).`,
+        ],
       };
     default:
       return {
         health,
         title: "Waiting for the first notification",
-        lines: ["Nothing has been sent yet. A notification goes out as soon as one of the chosen events happens in this account."],
+        lines: [
+          "Nothing has been sent yet. A notification goes out as soon as one of the chosen events happens in this account.",
+        ],
       };
   }
 }

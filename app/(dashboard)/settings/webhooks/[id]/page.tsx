@@ -33,7 +33,13 @@ function Row({ term, children }: { term: string; children: React.ReactNode }) {
 
 type SearchParams = Promise<{ attempts?: string | string[] }>;
 
-export default async function SubscriptionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
+export default async function SubscriptionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: SearchParams;
+}) {
   const context = await requireSession();
   const { account } = context;
   const { id } = await params;
@@ -50,11 +56,16 @@ export default async function SubscriptionPage({ params, searchParams }: { param
   const notice = healthNotice(subscription, run, account.timezone, now);
   const badge = HEALTH_BADGES[notice.health];
   const previousSecretUntil =
-    subscription.previousSecretExpiresAt && subscription.previousSecretExpiresAt > now ? formatDateTime(subscription.previousSecretExpiresAt, account.timezone) : null;
+    subscription.previousSecretExpiresAt && subscription.previousSecretExpiresAt > now
+      ? formatDateTime(subscription.previousSecretExpiresAt, account.timezone)
+      : null;
 
   return (
     <>
-      <Link href="/settings/webhooks" className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900">
+      <Link
+        href="/settings/webhooks"
+        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900"
+      >
         <ArrowLeft className="size-4" aria-hidden />
         All subscriptions
       </Link>
@@ -67,7 +78,11 @@ export default async function SubscriptionPage({ params, searchParams }: { param
               subscriptionId={subscription.id}
               url={subscription.url}
               enabled={subscription.status === "active"}
-              initial={{ url: subscription.url, eventTypes: subscription.eventTypes, description: subscription.description }}
+              initial={{
+                url: subscription.url,
+                eventTypes: subscription.eventTypes,
+                description: subscription.description,
+              }}
               maxDescriptionLength={MAX_DESCRIPTION_LENGTH}
             />
           ) : null
@@ -109,7 +124,11 @@ export default async function SubscriptionPage({ params, searchParams }: { param
             </dl>
           </section>
           <div className="lg:col-span-2">
-            <SecretCard subscriptionId={subscription.id} canManage={manager} previousSecretUntil={previousSecretUntil} />
+            <SecretCard
+              subscriptionId={subscription.id}
+              canManage={manager}
+              previousSecretUntil={previousSecretUntil}
+            />
           </div>
         </div>
         <DeliveryAttemptsSection

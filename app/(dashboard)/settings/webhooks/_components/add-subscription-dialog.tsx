@@ -35,13 +35,26 @@ export function AddSubscriptionDialog({ maxDescriptionLength }: { maxDescription
           Add subscription
         </Button>
       </DialogTrigger>
-      {open ? <AddFlow maxDescriptionLength={maxDescriptionLength} onCancel={() => setOpen(false)} onFinished={finish} /> : null}
+      {open ? (
+        <AddFlow maxDescriptionLength={maxDescriptionLength} onCancel={() => setOpen(false)} onFinished={finish} />
+      ) : null}
     </Dialog>
   );
 }
 
-function AddFlow({ maxDescriptionLength, onCancel, onFinished }: { maxDescriptionLength: number; onCancel: () => void; onFinished: () => void }) {
-  const [state, formAction, pending] = useActionState<ActionResult<CreatedSubscription> | null, FormData>(createSubscriptionAction, null);
+function AddFlow({
+  maxDescriptionLength,
+  onCancel,
+  onFinished,
+}: {
+  maxDescriptionLength: number;
+  onCancel: () => void;
+  onFinished: () => void;
+}) {
+  const [state, formAction, pending] = useActionState<ActionResult<CreatedSubscription> | null, FormData>(
+    createSubscriptionAction,
+    null,
+  );
   const created = state?.ok ? state.data : null;
 
   return (
@@ -102,11 +115,16 @@ function RevealSecret({ created, onDone }: { created: CreatedSubscription; onDon
             <CopyButton value={created.secret} size="md" toastMessage="Signing secret copied to clipboard" />
           </div>
           <p className="text-xs text-zinc-500">
-            Receivers verify the <code className="font-mono">webhook-signature</code> header with it, as any Standard Webhooks library does.
+            Receivers verify the <code className="font-mono">webhook-signature</code> header with it, as any Standard
+            Webhooks library does.
           </p>
         </div>
-        <p role="note" className="rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset">
-          Copy it now. Owners and admins can reveal it again later on the subscription&apos;s page; each reveal is recorded in the audit log.
+        <p
+          role="note"
+          className="rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset"
+        >
+          Copy it now. Owners and admins can reveal it again later on the subscription&apos;s page; each reveal is
+          recorded in the audit log.
         </p>
       </DialogBody>
       <DialogFooter>

@@ -10,7 +10,15 @@ import { EVENT_TYPE_DESCRIPTIONS, EVENT_TYPE_GROUPS } from "../view-model";
  * ("lead.*") also cover types added later, so while one is ticked the types it covers show ticked and
  * locked, and only the wildcard is sent.
  */
-export function EventTypesField({ value, onChange, error }: { value: ReadonlySet<string>; onChange: (next: ReadonlySet<string>) => void; error?: string }) {
+export function EventTypesField({
+  value,
+  onChange,
+  error,
+}: {
+  value: ReadonlySet<string>;
+  onChange: (next: ReadonlySet<string>) => void;
+  error?: string;
+}) {
   const id = useId();
   const all = value.has(ALL_EVENT_TYPES);
 
@@ -41,7 +49,13 @@ export function EventTypesField({ value, onChange, error }: { value: ReadonlySet
             <div key={group.key} className={cn("rounded-lg p-3 ring-1 ring-inset ring-zinc-200", all && "opacity-60")}>
               <p className="mb-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{group.title}</p>
               <div className="space-y-1.5">
-                <Option name={group.all} value={group.wildcard} checked={groupAll} disabled={all} onChange={(checked) => set(group.wildcard, checked, group.types)} />
+                <Option
+                  name={group.all}
+                  value={group.wildcard}
+                  checked={groupAll}
+                  disabled={all}
+                  onChange={(checked) => set(group.wildcard, checked, group.types)}
+                />
                 {group.types.map((type) => (
                   <Option
                     key={type}
@@ -72,7 +86,16 @@ export function EventTypesField({ value, onChange, error }: { value: ReadonlySet
   );
 }
 
-function Option(props: { name: string; description?: string; value: string; checked: boolean; disabled?: boolean; mono?: boolean; strong?: boolean; onChange: (checked: boolean) => void }) {
+function Option(props: {
+  name: string;
+  description?: string;
+  value: string;
+  checked: boolean;
+  disabled?: boolean;
+  mono?: boolean;
+  strong?: boolean;
+  onChange: (checked: boolean) => void;
+}) {
   const id = useId();
   // A locked box is covered by a wildcard that is sent instead, so it is not submitted itself.
   const submitted = props.checked && !props.disabled;
@@ -90,7 +113,14 @@ function Option(props: { name: string; description?: string; value: string; chec
         className="mt-0.5 size-4 shrink-0 rounded accent-indigo-600"
       />
       <span className="min-w-0">
-        <span id={`${id}-name`} className={cn("block", props.mono ? "font-mono text-xs leading-5 text-zinc-900" : "text-zinc-900", props.strong && "font-medium")}>
+        <span
+          id={`${id}-name`}
+          className={cn(
+            "block",
+            props.mono ? "font-mono text-xs leading-5 text-zinc-900" : "text-zinc-900",
+            props.strong && "font-medium",
+          )}
+        >
           {props.name}
         </span>
         {props.description ? (

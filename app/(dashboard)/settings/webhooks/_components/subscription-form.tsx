@@ -25,7 +25,17 @@ type Props = {
 };
 
 /** URL, event types and description; used by "Add subscription" and "Edit". */
-export function SubscriptionForm({ initial, state, action, pending, submitLabel, pendingLabel, maxDescriptionLength, onCancel, hidden = {} }: Props) {
+export function SubscriptionForm({
+  initial,
+  state,
+  action,
+  pending,
+  submitLabel,
+  pendingLabel,
+  maxDescriptionLength,
+  onCancel,
+  hidden = {},
+}: Props) {
   // Controlled: React resets uncontrolled fields after a form action, which would wipe what the user
   // typed when the server answers with field errors.
   const [url, setUrl] = useState(initial.url);
@@ -33,10 +43,15 @@ export function SubscriptionForm({ initial, state, action, pending, submitLabel,
   const [description, setDescription] = useState(initial.description);
 
   // A field's error stays until the user changes that field; a new answer from the server starts afresh.
-  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<FormField> }>({ answer: state, fields: new Set() });
+  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<FormField> }>({
+    answer: state,
+    fields: new Set(),
+  });
   const editedFields = edited.answer === state ? edited.fields : new Set<FormField>();
   const markEdited = (field: FormField) => setEdited({ answer: state, fields: new Set([...editedFields, field]) });
-  const errors = Object.fromEntries(Object.entries(firstFieldErrors(state)).filter(([field]) => !editedFields.has(field as FormField))) as Partial<Record<FormField, string>>;
+  const errors = Object.fromEntries(
+    Object.entries(firstFieldErrors(state)).filter(([field]) => !editedFields.has(field as FormField)),
+  ) as Partial<Record<FormField, string>>;
 
   return (
     <form action={action} className={dialogFormClasses} noValidate>

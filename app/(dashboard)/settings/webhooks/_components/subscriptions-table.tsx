@@ -25,10 +25,16 @@ const columns: ColumnDef<SubscriptionRow>[] = [
     header: "URL",
     cell: ({ row }) => (
       <div className="min-w-0">
-        <Link href={`/settings/webhooks/${row.original.id}`} className="block truncate font-mono text-xs font-medium text-zinc-900 hover:text-indigo-600" title={row.original.url}>
+        <Link
+          href={`/settings/webhooks/${row.original.id}`}
+          className="block truncate font-mono text-xs font-medium text-zinc-900 hover:text-indigo-600"
+          title={row.original.url}
+        >
           {row.original.url}
         </Link>
-        {row.original.description ? <p className="mt-0.5 truncate text-xs text-zinc-500">{row.original.description}</p> : null}
+        {row.original.description ? (
+          <p className="mt-0.5 truncate text-xs text-zinc-500">{row.original.description}</p>
+        ) : null}
       </div>
     ),
     meta: { cellClassName: "max-w-[22rem]" },
@@ -69,7 +75,11 @@ const columns: ColumnDef<SubscriptionRow>[] = [
     header: "Last delivery",
     cell: ({ row }) => {
       const { lastDelivery, lastDeliveryOk } = row.original;
-      const outcome = lastDeliveryOk ? <span className="text-emerald-700">Delivered</span> : <span className="text-red-700">Failed</span>;
+      const outcome = lastDeliveryOk ? (
+        <span className="text-emerald-700">Delivered</span>
+      ) : (
+        <span className="text-red-700">Failed</span>
+      );
       return (
         <MomentCell
           moment={lastDelivery}

@@ -18,8 +18,20 @@ type Occurrence = { eventId: string; title: string; occursAt: string; label: str
 const RESTORABLE = "The assistant and the lists stop offering it; you can restore it under Exceptions.";
 
 const REMOVALS = [
-  { kind: "cancelled", verb: "Cancel", pending: "Cancelling…", done: "is cancelled; the rest of the series stays", Icon: Ban },
-  { kind: "deleted", verb: "Delete", pending: "Deleting…", done: "is deleted from the series; the rest of it stays", Icon: Trash2 },
+  {
+    kind: "cancelled",
+    verb: "Cancel",
+    pending: "Cancelling…",
+    done: "is cancelled; the rest of the series stays",
+    Icon: Ban,
+  },
+  {
+    kind: "deleted",
+    verb: "Delete",
+    pending: "Deleting…",
+    done: "is deleted from the series; the rest of it stays",
+    Icon: Trash2,
+  },
 ] as const;
 
 export function RemoveOccurrenceButtons({ eventId, title, occursAt, label }: Occurrence) {

@@ -5,7 +5,14 @@ import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogContent, FormDialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogBody,
+  DialogContent,
+  FormDialogFooter,
+  DialogTrigger,
+  dialogFormClasses,
+} from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError } from "@/lib/actions/result";
@@ -28,18 +35,40 @@ export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: n
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="secondary" disabled={atLimit} title={atLimit ? `Your plan allows ${limit} sources` : undefined}>
+        <Button
+          variant="secondary"
+          disabled={atLimit}
+          title={atLimit ? `Your plan allows ${limit} sources` : undefined}
+        >
           <Plus className="size-4" aria-hidden />
           Add source
         </Button>
       </DialogTrigger>
-      <DialogContent title="Add a webhook source" description="Each source has its own endpoint URL and signing secret. Use one per sending system." icon={<Webhook className="size-4" aria-hidden />} size="sm">
+      <DialogContent
+        title="Add a webhook source"
+        description="Each source has its own endpoint URL and signing secret. Use one per sending system."
+        icon={<Webhook className="size-4" aria-hidden />}
+        size="sm"
+      >
         <form action={action} className={dialogFormClasses} noValidate>
           <DialogBody>
-            <Field label="Source name" name="name" placeholder="e.g. Booking platform" maxLength={100} error={firstFieldErrors(state).name} required autoFocus />
+            <Field
+              label="Source name"
+              name="name"
+              placeholder="e.g. Booking platform"
+              maxLength={100}
+              error={firstFieldErrors(state).name}
+              required
+              autoFocus
+            />
             <FormAlert>{formError(state)}</FormAlert>
           </DialogBody>
-          <FormDialogFooter submitLabel="Create source" pendingLabel="Creating…" pending={pending} onCancel={() => setOpen(false)} />
+          <FormDialogFooter
+            submitLabel="Create source"
+            pendingLabel="Creating…"
+            pending={pending}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -24,7 +24,14 @@ export function CodeTabs({ samples, label }: { samples: CodeSample[]; label: str
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        {current ? <CopyButton value={current.code} size="sm" toastMessage={`${current.label} example copied`} aria-label={`Copy ${current.label} example`} /> : null}
+        {current ? (
+          <CopyButton
+            value={current.code}
+            size="sm"
+            toastMessage={`${current.label} example copied`}
+            aria-label={`Copy ${current.label} example`}
+          />
+        ) : null}
       </div>
       {samples.map((sample) => (
         <Tabs.Content key={sample.id} value={sample.id} className="bg-zinc-950 focus:outline-none">

@@ -44,12 +44,22 @@ function detailView(detail: DeliveryDetail, timezone: string): DeliveryDetailVie
       ["User-Agent", headers.user_agent ?? "(none)"],
       ["Content-Length", headers.content_length ?? "(none)"],
       ["X-Service-Timestamp", headers.timestamp ?? "(none)"],
-      ["X-Service-Signature", headers.signature_present ? (headers.signature_valid === null ? "present (not checked)" : headers.signature_valid ? "present, valid" : "present, invalid") : "missing"],
+      [
+        "X-Service-Signature",
+        headers.signature_present
+          ? headers.signature_valid === null
+            ? "present (not checked)"
+            : headers.signature_valid
+              ? "present, valid"
+              : "present, invalid"
+          : "missing",
+      ],
     ],
   };
 }
 
-const pagerClasses = (enabled: boolean) => buttonClasses("secondary", "sm", enabled ? "" : "pointer-events-none opacity-50");
+const pagerClasses = (enabled: boolean) =>
+  buttonClasses("secondary", "sm", enabled ? "" : "pointer-events-none opacity-50");
 
 export function DeliveriesSection(props: {
   sourceId: string;
@@ -87,12 +97,18 @@ export function DeliveriesSection(props: {
           <h2 id="recent-deliveries" className="text-base font-semibold text-zinc-900">
             Recent Deliveries
           </h2>
-          <p className="text-xs text-zinc-500">Every request to this endpoint, newest first. Kept for 30 days. Times in {timezone}.</p>
+          <p className="text-xs text-zinc-500">
+            Every request to this endpoint, newest first. Kept for 30 days. Times in {timezone}.
+          </p>
         </div>
         <DeliveryFilters />
       </div>
       <div className="space-y-4 p-4 sm:p-6">
-        <NewDeliveriesNotice sourceId={props.sourceId} newestId={props.newestId} newestHref={href(base, { cursor: undefined, dir: undefined })} />
+        <NewDeliveriesNotice
+          sourceId={props.sourceId}
+          newestId={props.newestId}
+          newestHref={href(base, { cursor: undefined, dir: undefined })}
+        />
         <DeliveriesTable rows={rows} emptyMessage={empty} />
         <nav aria-label="Deliveries pages" className="flex items-center justify-end gap-2">
           <Link
@@ -115,7 +131,9 @@ export function DeliveriesSection(props: {
           </Link>
         </nav>
       </div>
-      {props.detail ? <DeliveryDetailDialog delivery={detailView(props.detail, timezone)} closeHref={href(base, {})} /> : null}
+      {props.detail ? (
+        <DeliveryDetailDialog delivery={detailView(props.detail, timezone)} closeHref={href(base, {})} />
+      ) : null}
     </section>
   );
 }

@@ -39,13 +39,22 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       id: "time",
       header: "Time",
       cell: ({ row }) => (
-        <LogTimeCell entry={row.original} href={detailHref(row.original.id)} label={`Delivery at ${row.original.time}: view details`} />
+        <LogTimeCell
+          entry={row.original}
+          href={detailHref(row.original.id)}
+          label={`Delivery at ${row.original.time}: view details`}
+        />
       ),
     },
     {
       id: "action",
       header: "Action",
-      cell: ({ row }) => (row.original.action ? <span className="font-mono text-xs">{row.original.action}</span> : <span className="text-zinc-500">—</span>),
+      cell: ({ row }) =>
+        row.original.action ? (
+          <span className="font-mono text-xs">{row.original.action}</span>
+        ) : (
+          <span className="text-zinc-500">—</span>
+        ),
     },
     {
       id: "status",
@@ -53,7 +62,9 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       cell: ({ row }) => (
         <span className="flex flex-wrap items-center gap-1.5">
           <StatusBadge status={row.original.status} />
-          {row.original.errorCode ? <span className="font-mono text-xs text-zinc-500">{row.original.errorCode}</span> : null}
+          {row.original.errorCode ? (
+            <span className="font-mono text-xs text-zinc-500">{row.original.errorCode}</span>
+          ) : null}
         </span>
       ),
     },
@@ -62,8 +73,14 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       header: "Event",
       cell: ({ row }) => (
         <>
-          {row.original.eventTitle ? <span className="line-clamp-2 break-words">{row.original.eventTitle}</span> : <span className="text-zinc-500">—</span>}
-          {row.original.occurrence ? <span className="block text-xs text-zinc-500">Occurrence: {row.original.occurrence}</span> : null}
+          {row.original.eventTitle ? (
+            <span className="line-clamp-2 break-words">{row.original.eventTitle}</span>
+          ) : (
+            <span className="text-zinc-500">—</span>
+          )}
+          {row.original.occurrence ? (
+            <span className="block text-xs text-zinc-500">Occurrence: {row.original.occurrence}</span>
+          ) : null}
         </>
       ),
       meta: { cellClassName: "max-w-xs" },
@@ -75,5 +92,13 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       meta: { headerClassName: "text-right", cellClassName: "text-right" },
     },
   ];
-  return <DataTable label="Recent deliveries" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage={emptyMessage} />;
+  return (
+    <DataTable
+      label="Recent deliveries"
+      columns={columns}
+      data={rows}
+      getRowId={(row) => row.id}
+      emptyMessage={emptyMessage}
+    />
+  );
 }

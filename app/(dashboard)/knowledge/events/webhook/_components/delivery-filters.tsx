@@ -10,8 +10,28 @@ export function DeliveryFilters() {
       reset={["cursor", "dir", "delivery"]}
       push
       filters={[
-        { id: "delivery-action", label: "Filter by action", name: "action", options: [["", "All actions"], ["upsert", "upsert"], ["cancel", "cancel"], ["delete", "delete"]] },
-        { id: "delivery-status", label: "Filter by status", name: "status", options: [["", "All statuses"], ["2xx", "2xx success"], ["4xx", "4xx rejected"], ["5xx", "5xx failed"]] },
+        {
+          id: "delivery-action",
+          label: "Filter by action",
+          name: "action",
+          options: [
+            ["", "All actions"],
+            ["upsert", "upsert"],
+            ["cancel", "cancel"],
+            ["delete", "delete"],
+          ],
+        },
+        {
+          id: "delivery-status",
+          label: "Filter by status",
+          name: "status",
+          options: [
+            ["", "All statuses"],
+            ["2xx", "2xx success"],
+            ["4xx", "4xx rejected"],
+            ["5xx", "5xx failed"],
+          ],
+        },
       ]}
     />
   );

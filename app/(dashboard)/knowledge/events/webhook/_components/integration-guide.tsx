@@ -19,7 +19,15 @@ const Code = ({ children }: { children: React.ReactNode }) => (
   <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs wrap-anywhere text-zinc-800">{children}</code>
 );
 
-export function IntegrationGuide({ endpointUrl, rateLimitPerMinute, plan }: { endpointUrl: string; rateLimitPerMinute: number; plan: PlanName }) {
+export function IntegrationGuide({
+  endpointUrl,
+  rateLimitPerMinute,
+  plan,
+}: {
+  endpointUrl: string;
+  rateLimitPerMinute: number;
+  plan: PlanName;
+}) {
   const snippets = snippetsFor(endpointUrl);
   const vector = SIGNING_TEST_VECTOR;
   return (
@@ -28,28 +36,39 @@ export function IntegrationGuide({ endpointUrl, rateLimitPerMinute, plan }: { en
         Integration guide
       </h2>
       <p className="mt-1 text-sm text-zinc-600">
-        POST a JSON body <Code>{`{"action": "upsert" | "cancel" | "delete", "event": {…}}`}</Code> to the endpoint URL, signed with the source&apos;s secret.
+        POST a JSON body <Code>{`{"action": "upsert" | "cancel" | "delete", "event": {…}}`}</Code> to the endpoint URL,
+        signed with the source&apos;s secret.
       </p>
       <dl className="mt-4 divide-y divide-zinc-100">
         <Row term="Headers">
-          <Code>Content-Type: application/json</Code>, <Code>X-Service-Timestamp</Code> (Unix seconds) and <Code>X-Service-Signature</Code>.
+          <Code>Content-Type: application/json</Code>, <Code>X-Service-Timestamp</Code> (Unix seconds) and{" "}
+          <Code>X-Service-Signature</Code>.
         </Row>
         <Row term="Signature">
-          <Code>sha256=</Code> + lowercase hex HMAC-SHA256 of <Code>timestamp + &quot;.&quot; + raw body</Code>, keyed with the signing secret. Sign the exact bytes you send.
+          <Code>sha256=</Code> + lowercase hex HMAC-SHA256 of <Code>timestamp + &quot;.&quot; + raw body</Code>, keyed
+          with the signing secret. Sign the exact bytes you send.
         </Row>
-        <Row term="Replay window">Requests whose timestamp is more than 5 minutes from our clock are rejected with 400. An exact repeat inside the window is answered 200 and not processed twice.</Row>
+        <Row term="Replay window">
+          Requests whose timestamp is more than 5 minutes from our clock are rejected with 400. An exact repeat inside
+          the window is answered 200 and not processed twice.
+        </Row>
         <Row term="Event fields">
-          <Code>title</Code> and <Code>starts_at</Code> (ISO 8601 with offset; none means UTC) are required; <Code>ends_at</Code>, <Code>description</Code>, <Code>location</Code>, <Code>url</Code>,{" "}
-          <Code>price</Code>, <Code>recurring</Code>, <Code>status</Code> are optional. Cancel and delete identify the event by title, starts_at and location.
+          <Code>title</Code> and <Code>starts_at</Code> (ISO 8601 with offset; none means UTC) are required;{" "}
+          <Code>ends_at</Code>, <Code>description</Code>, <Code>location</Code>, <Code>url</Code>, <Code>price</Code>,{" "}
+          <Code>recurring</Code>, <Code>status</Code> are optional. Cancel and delete identify the event by title,
+          starts_at and location.
         </Row>
         <Row term="Rate limit">
-          {number.format(rateLimitPerMinute)} requests per minute for this source; over it you get 429 with <Code>Retry-After</Code>. Retry with exponential backoff.
+          {number.format(rateLimitPerMinute)} requests per minute for this source; over it you get 429 with{" "}
+          <Code>Retry-After</Code>. Retry with exponential backoff.
         </Row>
         <Row term="Plan limit">
-          {number.format(PLANS[plan].maxEvents)} events on the {PLANS[plan].label} plan; an upsert that would create more gets 403 <Code>plan_limit_reached</Code>.
+          {number.format(PLANS[plan].maxEvents)} events on the {PLANS[plan].label} plan; an upsert that would create
+          more gets 403 <Code>plan_limit_reached</Code>.
         </Row>
         <Row term="Test vector">
-          Secret <Code>{vector.secret}</Code>, timestamp <Code>{vector.timestamp}</Code> and body <Code>{vector.body}</Code> give <Code>{vector.signature}</Code>.
+          Secret <Code>{vector.secret}</Code>, timestamp <Code>{vector.timestamp}</Code> and body{" "}
+          <Code>{vector.body}</Code> give <Code>{vector.signature}</Code>.
         </Row>
       </dl>
       <div className="mt-5">

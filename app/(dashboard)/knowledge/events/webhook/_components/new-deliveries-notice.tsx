@@ -12,7 +12,15 @@ const POLL_MS = 5_000;
  * Polls for the newest delivery id and offers to show new ones, rather than moving rows under the
  * reader's cursor. `newestHref` is the first page with the current filters.
  */
-export function NewDeliveriesNotice({ sourceId, newestId, newestHref }: { sourceId: string; newestId: string | null; newestHref: string }) {
+export function NewDeliveriesNotice({
+  sourceId,
+  newestId,
+  newestHref,
+}: {
+  sourceId: string;
+  newestId: string | null;
+  newestHref: string;
+}) {
   const router = useRouter();
   const [arrived, setArrived] = useState(false);
 
@@ -32,7 +40,10 @@ export function NewDeliveriesNotice({ sourceId, newestId, newestHref }: { source
 
   if (!arrived) return null;
   return (
-    <div role="status" className="flex items-center justify-between gap-3 rounded-lg bg-indigo-50 px-4 py-2.5 text-sm text-indigo-900 ring-1 ring-indigo-200">
+    <div
+      role="status"
+      className="flex items-center justify-between gap-3 rounded-lg bg-indigo-50 px-4 py-2.5 text-sm text-indigo-900 ring-1 ring-indigo-200"
+    >
       <span>New deliveries have arrived.</span>
       <Button
         size="sm"

@@ -14,7 +14,14 @@ import { SecretField } from "./secret-field";
 import { Switch } from "./switch";
 
 export type SourceCardProps = {
-  source: { id: string; publicId: string; name: string; active: boolean; endpointUrl: string; rotatedAt: string | null };
+  source: {
+    id: string;
+    publicId: string;
+    name: string;
+    active: boolean;
+    endpointUrl: string;
+    rotatedAt: string | null;
+  };
   canManage: boolean;
 };
 
@@ -46,7 +53,9 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
         toast.error(result.error);
         return;
       }
-      toast.success(next ? "Source activated: requests are accepted again." : "Source deactivated: requests now get 403.");
+      toast.success(
+        next ? "Source activated: requests are accepted again." : "Source deactivated: requests now get 403.",
+      );
     });
 
   const rotate = async () => {
@@ -96,10 +105,14 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
 
       <div className="space-y-5 px-6 py-5">
         {!active ? (
-          <p role="status" className="flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-sm text-amber-900 ring-1 ring-amber-200">
+          <p
+            role="status"
+            className="flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-sm text-amber-900 ring-1 ring-amber-200"
+          >
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
-            This source is inactive: every request to its endpoint is answered with 403 <code className="font-mono text-xs">source_inactive</code> and nothing is
-            stored. Switch it on to receive events again.
+            This source is inactive: every request to its endpoint is answered with 403{" "}
+            <code className="font-mono text-xs">source_inactive</code> and nothing is stored. Switch it on to receive
+            events again.
           </p>
         ) : null}
 
@@ -108,15 +121,30 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
             Endpoint URL
           </label>
           <div className="flex flex-col gap-2 sm:flex-row">
-            <input id={`endpoint-${source.id}`} readOnly value={source.endpointUrl} className={`${inputClasses} min-w-0 flex-1 font-mono`} onFocus={(event) => event.currentTarget.select()} />
+            <input
+              id={`endpoint-${source.id}`}
+              readOnly
+              value={source.endpointUrl}
+              className={`${inputClasses} min-w-0 flex-1 font-mono`}
+              onFocus={(event) => event.currentTarget.select()}
+            />
             <CopyButton value={source.endpointUrl} toastMessage="Endpoint URL copied" aria-label="Copy endpoint URL" />
           </div>
         </div>
 
-        <SecretField key={secret ?? "masked"} sourceId={source.id} canReveal={canManage} secret={secret} onSecret={setSecret} />
+        <SecretField
+          key={secret ?? "masked"}
+          sourceId={source.id}
+          canReveal={canManage}
+          secret={secret}
+          onSecret={setSecret}
+        />
 
         {justRotated ? (
-          <div role="status" className="flex flex-col gap-3 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 sm:flex-row sm:items-center sm:justify-between">
+          <div
+            role="status"
+            className="flex flex-col gap-3 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 sm:flex-row sm:items-center sm:justify-between"
+          >
             <p>This is the new signing secret. The old one no longer works: update your sending system now.</p>
             <Button size="sm" variant="secondary" onClick={acknowledgeRotation}>
               I have updated it
@@ -147,7 +175,9 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
             ) : null}
           </div>
         ) : (
-          <p className="border-t border-zinc-100 pt-4 text-sm text-zinc-500">You have read-only access. Owners and admins can rotate the secret, switch the source and send test events.</p>
+          <p className="border-t border-zinc-100 pt-4 text-sm text-zinc-500">
+            You have read-only access. Owners and admins can rotate the secret, switch the source and send test events.
+          </p>
         )}
       </div>
     </section>

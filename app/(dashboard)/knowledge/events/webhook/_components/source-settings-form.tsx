@@ -7,8 +7,21 @@ import { Field } from "@/components/ui/field";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 import { updateSourceSettingsAction } from "../actions";
 
-export function SourceSettingsForm({ sourceId, name, rateLimitPerMinute, canManage }: { sourceId: string; name: string; rateLimitPerMinute: number; canManage: boolean }) {
-  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(updateSourceSettingsAction, null);
+export function SourceSettingsForm({
+  sourceId,
+  name,
+  rateLimitPerMinute,
+  canManage,
+}: {
+  sourceId: string;
+  name: string;
+  rateLimitPerMinute: number;
+  canManage: boolean;
+}) {
+  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
+    updateSourceSettingsAction,
+    null,
+  );
   const errors = firstFieldErrors(state);
   useEffect(() => {
     if (state?.ok) toast.success(state.data.message);
@@ -18,7 +31,15 @@ export function SourceSettingsForm({ sourceId, name, rateLimitPerMinute, canMana
   return (
     <form action={action} className="space-y-4" noValidate>
       <input type="hidden" name="sourceId" value={sourceId} />
-      <Field label="Source name" name="name" defaultValue={name} maxLength={100} error={errors.name} disabled={!canManage} required />
+      <Field
+        label="Source name"
+        name="name"
+        defaultValue={name}
+        maxLength={100}
+        error={errors.name}
+        disabled={!canManage}
+        required
+      />
       <Field
         label="Rate limit (requests per minute)"
         name="rateLimitPerMinute"

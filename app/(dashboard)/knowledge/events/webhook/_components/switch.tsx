@@ -16,7 +16,12 @@ export function Switch({
   onCheckedChange: (checked: boolean) => void;
 }) {
   return (
-    <label className={cn("inline-flex items-center gap-2.5 text-sm font-medium", disabled ? "text-zinc-400" : "text-zinc-800")}>
+    <label
+      className={cn(
+        "inline-flex items-center gap-2.5 text-sm font-medium",
+        disabled ? "text-zinc-400" : "text-zinc-800",
+      )}
+    >
       <SwitchPrimitive.Root
         checked={checked}
         disabled={disabled}

@@ -22,7 +22,8 @@ const indented = (json: string) => {
 };
 
 /** "in a few seconds" rather than relativeTime's "just now" for a retry moments away. */
-const untilRetry = (at: Date, now: Date) => (at.getTime() - now.getTime() < 45_000 ? "in a few seconds" : relativeTime(at, now));
+const untilRetry = (at: Date, now: Date) =>
+  at.getTime() - now.getTime() < 45_000 ? "in a few seconds" : relativeTime(at, now);
 
 function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): AttemptRow[] {
   const seen = new Set<string>();
@@ -52,13 +53,16 @@ function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): Attem
       },
       error: attempt.error,
       outcome: attempt.outcome,
-      nextRetry: pending ? { at: formatWithSeconds(attempt.nextAttemptAt!, timezone), relative: untilRetry(attempt.nextAttemptAt!, now) } : null,
+      nextRetry: pending
+        ? { at: formatWithSeconds(attempt.nextAttemptAt!, timezone), relative: untilRetry(attempt.nextAttemptAt!, now) }
+        : null,
       canResend: newest && attempt.deliveryStatus === "failed",
     };
   });
 }
 
-const pagerClasses = (enabled: boolean) => buttonClasses("secondary", "sm", enabled ? "" : "pointer-events-none opacity-50");
+const pagerClasses = (enabled: boolean) =>
+  buttonClasses("secondary", "sm", enabled ? "" : "pointer-events-none opacity-50");
 
 export function DeliveryAttemptsSection(props: {
   subscriptionId: string;
@@ -105,7 +109,13 @@ export function DeliveryAttemptsSection(props: {
         <DeliveryAttemptsTable rows={rows} canManage={props.canManage && props.active} emptyMessage={empty} />
         {props.cursor || props.nextCursor ? (
           <nav aria-label="Delivery attempts pages" className="flex items-center justify-end gap-2">
-            <Link href="?" className={pagerClasses(Boolean(props.cursor))} aria-disabled={!props.cursor} tabIndex={props.cursor ? undefined : -1} scroll={false}>
+            <Link
+              href="?"
+              className={pagerClasses(Boolean(props.cursor))}
+              aria-disabled={!props.cursor}
+              tabIndex={props.cursor ? undefined : -1}
+              scroll={false}
+            >
               <span aria-hidden>←</span> Newest
             </Link>
             <Link

@@ -9,14 +9,26 @@ import { AttemptDetailDialog } from "./attempt-detail-dialog";
 import type { AttemptRow } from "./attempt-row";
 import { ResendButton } from "./resend-button";
 
-export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows: AttemptRow[]; canManage: boolean; emptyMessage: React.ReactNode }) {
+export function DeliveryAttemptsTable({
+  rows,
+  canManage,
+  emptyMessage,
+}: {
+  rows: AttemptRow[];
+  canManage: boolean;
+  emptyMessage: React.ReactNode;
+}) {
   const [open, setOpen] = useState<AttemptRow | null>(null);
   const columns: ColumnDef<AttemptRow>[] = [
     {
       id: "time",
       header: "Time",
       cell: ({ row }) => (
-        <LogTimeCell entry={row.original} onOpen={() => setOpen(row.original)} label={`Attempt at ${row.original.time}: view details`} />
+        <LogTimeCell
+          entry={row.original}
+          onOpen={() => setOpen(row.original)}
+          label={`Attempt at ${row.original.time}: view details`}
+        />
       ),
     },
     {
@@ -25,7 +37,9 @@ export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows:
       cell: ({ row }) => (
         <span>
           <span className="font-mono text-xs">{row.original.type}</span>
-          {row.original.attempt > 1 ? <span className="block text-xs text-zinc-500">attempt {row.original.attempt}</span> : null}
+          {row.original.attempt > 1 ? (
+            <span className="block text-xs text-zinc-500">attempt {row.original.attempt}</span>
+          ) : null}
         </span>
       ),
     },
@@ -34,7 +48,9 @@ export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows:
     {
       id: "duration",
       header: "Duration",
-      cell: ({ row }) => <span className="text-zinc-600 tabular-nums">{row.original.durationMs.toLocaleString("en-US")} ms</span>,
+      cell: ({ row }) => (
+        <span className="text-zinc-600 tabular-nums">{row.original.durationMs.toLocaleString("en-US")} ms</span>
+      ),
       meta: { headerClassName: "text-right", cellClassName: "text-right" },
     },
     {
@@ -58,7 +74,13 @@ export function DeliveryAttemptsTable({ rows, canManage, emptyMessage }: { rows:
   ];
   return (
     <>
-      <DataTable label="Delivery attempts" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage={emptyMessage} />
+      <DataTable
+        label="Delivery attempts"
+        columns={columns}
+        data={rows}
+        getRowId={(row) => row.id}
+        emptyMessage={emptyMessage}
+      />
       {open ? <AttemptDetailDialog attempt={open} canManage={canManage} onClose={() => setOpen(null)} /> : null}
     </>
   );

@@ -4,17 +4,33 @@ import type { Health } from "../../view-model";
 import type { HealthNotice } from "../health";
 
 const styles: Record<Health, { box: string; icon: React.ReactNode }> = {
-  healthy: { box: "bg-emerald-50 text-emerald-900 ring-emerald-200", icon: <CircleCheck className="size-5 text-emerald-600" aria-hidden /> },
-  new: { box: "bg-white text-zinc-800 ring-zinc-200", icon: <CircleDashed className="size-5 text-zinc-400" aria-hidden /> },
-  failing: { box: "bg-amber-50 text-amber-950 ring-amber-200", icon: <TriangleAlert className="size-5 text-amber-600" aria-hidden /> },
-  disabled: { box: "bg-zinc-100 text-zinc-800 ring-zinc-300", icon: <CirclePause className="size-5 text-zinc-500" aria-hidden /> },
+  healthy: {
+    box: "bg-emerald-50 text-emerald-900 ring-emerald-200",
+    icon: <CircleCheck className="size-5 text-emerald-600" aria-hidden />,
+  },
+  new: {
+    box: "bg-white text-zinc-800 ring-zinc-200",
+    icon: <CircleDashed className="size-5 text-zinc-400" aria-hidden />,
+  },
+  failing: {
+    box: "bg-amber-50 text-amber-950 ring-amber-200",
+    icon: <TriangleAlert className="size-5 text-amber-600" aria-hidden />,
+  },
+  disabled: {
+    box: "bg-zinc-100 text-zinc-800 ring-zinc-300",
+    icon: <CirclePause className="size-5 text-zinc-500" aria-hidden />,
+  },
 };
 
 /** The subscription's state at the top of its page: healthy, waiting, failing (with the last error) or disabled (why, and how to re-enable). */
 export function HealthNoticeCard({ notice }: { notice: HealthNotice }) {
   const style = styles[notice.health];
   return (
-    <section aria-labelledby="subscription-health" role={notice.health === "failing" ? "alert" : undefined} className={cn("flex gap-3 rounded-xl px-5 py-4 shadow-sm ring-1 ring-inset", style.box)}>
+    <section
+      aria-labelledby="subscription-health"
+      role={notice.health === "failing" ? "alert" : undefined}
+      className={cn("flex gap-3 rounded-xl px-5 py-4 shadow-sm ring-1 ring-inset", style.box)}
+    >
       <div className="mt-0.5 shrink-0">{style.icon}</div>
       <div className="min-w-0 space-y-1 text-sm leading-6">
         <h2 id="subscription-health" className="font-semibold">

@@ -5,7 +5,14 @@ import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogBody, DialogContent, FormDialogFooter, DialogTrigger, dialogFormClasses } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogBody,
+  DialogContent,
+  FormDialogFooter,
+  DialogTrigger,
+  dialogFormClasses,
+} from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
@@ -15,7 +22,17 @@ import { replaySinceAction } from "../../actions";
  * "Replay since…": every notification this subscription was sent since a moment (in the account's time
  * zone) is queued again, delivered ones included; receivers drop duplicates by webhook-id.
  */
-export function ReplayDialog({ subscriptionId, timezone, defaultSince, oldest }: { subscriptionId: string; timezone: string; defaultSince: string; oldest: string }) {
+export function ReplayDialog({
+  subscriptionId,
+  timezone,
+  defaultSince,
+  oldest,
+}: {
+  subscriptionId: string;
+  timezone: string;
+  defaultSince: string;
+  oldest: string;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -25,14 +42,37 @@ export function ReplayDialog({ subscriptionId, timezone, defaultSince, oldest }:
           Replay since…
         </Button>
       </DialogTrigger>
-      {open ? <ReplayForm subscriptionId={subscriptionId} timezone={timezone} defaultSince={defaultSince} oldest={oldest} onDone={() => setOpen(false)} /> : null}
+      {open ? (
+        <ReplayForm
+          subscriptionId={subscriptionId}
+          timezone={timezone}
+          defaultSince={defaultSince}
+          oldest={oldest}
+          onDone={() => setOpen(false)}
+        />
+      ) : null}
     </Dialog>
   );
 }
 
-function ReplayForm({ subscriptionId, timezone, defaultSince, oldest, onDone }: { subscriptionId: string; timezone: string; defaultSince: string; oldest: string; onDone: () => void }) {
+function ReplayForm({
+  subscriptionId,
+  timezone,
+  defaultSince,
+  oldest,
+  onDone,
+}: {
+  subscriptionId: string;
+  timezone: string;
+  defaultSince: string;
+  oldest: string;
+  onDone: () => void;
+}) {
   const router = useRouter();
-  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(replaySinceAction, null);
+  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
+    replaySinceAction,
+    null,
+  );
   const [since, setSince] = useState(defaultSince);
 
   useEffect(() => {

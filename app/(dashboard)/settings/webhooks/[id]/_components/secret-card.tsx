@@ -17,7 +17,15 @@ const MASK = "whsec_" + "•".repeat(32);
  * part of the page's HTML), only by owners and admins, and each reveal is audited. After a rotation the
  * new secret is shown at once; the page refreshes only when the user says they are done with it.
  */
-export function SecretCard({ subscriptionId, canManage, previousSecretUntil }: { subscriptionId: string; canManage: boolean; previousSecretUntil: string | null }) {
+export function SecretCard({
+  subscriptionId,
+  canManage,
+  previousSecretUntil,
+}: {
+  subscriptionId: string;
+  canManage: boolean;
+  previousSecretUntil: string | null;
+}) {
   const router = useRouter();
   const [secret, setSecret] = useState<string | null>(null);
   const [visible, setVisible] = useState(false);
@@ -60,8 +68,8 @@ export function SecretCard({ subscriptionId, canManage, previousSecretUntil }: {
         Signing secret
       </h2>
       <p className="mt-1 text-sm text-zinc-600">
-        Every notification carries a <code className="font-mono text-xs">webhook-signature</code> made with this secret, so the receiver can check that it comes
-        from us and was not changed on the way.
+        Every notification carries a <code className="font-mono text-xs">webhook-signature</code> made with this secret,
+        so the receiver can check that it comes from us and was not changed on the way.
       </p>
       <div className="mt-4 space-y-1.5">
         <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
@@ -69,7 +77,14 @@ export function SecretCard({ subscriptionId, canManage, previousSecretUntil }: {
         </label>
         {/* The secret is 50 characters: it gets the card's full width, the buttons go below it. */}
         <div className="space-y-2">
-          <input id={inputId} readOnly value={shown ? secret : MASK} spellCheck={false} className={`${inputClasses} font-mono text-xs tracking-tight`} onFocus={(event) => event.currentTarget.select()} />
+          <input
+            id={inputId}
+            readOnly
+            value={shown ? secret : MASK}
+            spellCheck={false}
+            className={`${inputClasses} font-mono text-xs tracking-tight`}
+            onFocus={(event) => event.currentTarget.select()}
+          />
           <div className="flex flex-wrap gap-2">
             {shown ? (
               <Button variant="secondary" onClick={() => setVisible(false)}>
@@ -77,22 +92,39 @@ export function SecretCard({ subscriptionId, canManage, previousSecretUntil }: {
                 Hide secret
               </Button>
             ) : (
-              <Button variant="secondary" onClick={secret ? () => setVisible(true) : reveal} disabled={!canManage || revealing}>
+              <Button
+                variant="secondary"
+                onClick={secret ? () => setVisible(true) : reveal}
+                disabled={!canManage || revealing}
+              >
                 <Eye className="size-4" aria-hidden />
                 {revealing ? "Revealing…" : "Reveal secret"}
               </Button>
             )}
-            <CopyButton value={secret ?? ""} disabled={!shown} toastMessage="Signing secret copied" aria-label="Copy signing secret" />
+            <CopyButton
+              value={secret ?? ""}
+              disabled={!shown}
+              toastMessage="Signing secret copied"
+              aria-label="Copy signing secret"
+            />
           </div>
         </div>
         <p className="text-xs text-zinc-500">
-          {canManage ? "Revealing the secret is recorded in the audit log." : "Only owners and admins can see the signing secret."}
+          {canManage
+            ? "Revealing the secret is recorded in the audit log."
+            : "Only owners and admins can see the signing secret."}
         </p>
       </div>
 
       {justRotated ? (
-        <div role="status" className="mt-4 flex flex-col gap-3 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 sm:flex-row sm:items-center sm:justify-between">
-          <p>This is the new secret. For the next 24 hours notifications carry two signatures, one with each secret, so update the receiver now.</p>
+        <div
+          role="status"
+          className="mt-4 flex flex-col gap-3 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 sm:flex-row sm:items-center sm:justify-between"
+        >
+          <p>
+            This is the new secret. For the next 24 hours notifications carry two signatures, one with each secret, so
+            update the receiver now.
+          </p>
           <Button size="sm" variant="secondary" onClick={acknowledge}>
             I have updated it
           </Button>

@@ -12,7 +12,13 @@ import type { ActionResult } from "@/lib/actions/result";
 import { deleteSubscriptionAction, setSubscriptionEnabledAction, updateSubscriptionAction } from "../../actions";
 import { SubscriptionForm, type SubscriptionFormValues } from "../../_components/subscription-form";
 
-type Props = { subscriptionId: string; url: string; enabled: boolean; initial: SubscriptionFormValues; maxDescriptionLength: number };
+type Props = {
+  subscriptionId: string;
+  url: string;
+  enabled: boolean;
+  initial: SubscriptionFormValues;
+  maxDescriptionLength: number;
+};
 
 /** Edit, Disable or Enable, and Delete, for owners and admins. */
 export function SubscriptionActions({ subscriptionId, url, enabled, initial, maxDescriptionLength }: Props) {
@@ -77,15 +83,33 @@ export function SubscriptionActions({ subscriptionId, url, enabled, initial, max
       />
       <Dialog open={editing} onOpenChange={setEditing}>
         {editing ? (
-          <EditForm subscriptionId={subscriptionId} initial={initial} maxDescriptionLength={maxDescriptionLength} onDone={() => setEditing(false)} />
+          <EditForm
+            subscriptionId={subscriptionId}
+            initial={initial}
+            maxDescriptionLength={maxDescriptionLength}
+            onDone={() => setEditing(false)}
+          />
         ) : null}
       </Dialog>
     </>
   );
 }
 
-function EditForm({ subscriptionId, initial, maxDescriptionLength, onDone }: { subscriptionId: string; initial: SubscriptionFormValues; maxDescriptionLength: number; onDone: () => void }) {
-  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(updateSubscriptionAction, null);
+function EditForm({
+  subscriptionId,
+  initial,
+  maxDescriptionLength,
+  onDone,
+}: {
+  subscriptionId: string;
+  initial: SubscriptionFormValues;
+  maxDescriptionLength: number;
+  onDone: () => void;
+}) {
+  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
+    updateSubscriptionAction,
+    null,
+  );
 
   useEffect(() => {
     if (!state?.ok) return;
@@ -94,7 +118,12 @@ function EditForm({ subscriptionId, initial, maxDescriptionLength, onDone }: { s
   }, [state, onDone]);
 
   return (
-    <DialogContent size="lg" icon={<Webhook className="size-4" aria-hidden />} title="Edit subscription" description="Changes apply to notifications sent from now on.">
+    <DialogContent
+      size="lg"
+      icon={<Webhook className="size-4" aria-hidden />}
+      title="Edit subscription"
+      description="Changes apply to notifications sent from now on."
+    >
       <SubscriptionForm
         initial={initial}
         state={state}

@@ -27,7 +27,12 @@ export function TestNotificationButton({ subscriptionId, disabled }: { subscript
     });
 
   return (
-    <Button variant="secondary" onClick={send} disabled={disabled || pending} title={disabled ? "Enable the subscription to send a test notification" : undefined}>
+    <Button
+      variant="secondary"
+      onClick={send}
+      disabled={disabled || pending}
+      title={disabled ? "Enable the subscription to send a test notification" : undefined}
+    >
       <Send className="size-4" aria-hidden />
       {pending ? "Sending…" : "Send test notification"}
     </Button>

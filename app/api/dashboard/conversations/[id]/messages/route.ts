@@ -21,7 +21,9 @@ type Params = { params: Promise<{ id: string }> };
 export const GET = withSession({ role: "member", signedOut }, async (request, context, { params }: Params) => {
   const after = new URL(request.url).searchParams.get("after") ?? "0";
   if (!/^\d{1,15}$/.test(after)) {
-    return errorResponse(400, "invalid_request", "after must be the seq of a message.", { details: [{ field: "after", message: "Must be a whole number." }] });
+    return errorResponse(400, "invalid_request", "after must be the seq of a message.", {
+      details: [{ field: "after", message: "Must be a whole number." }],
+    });
   }
   const { id } = await params;
   const conversation = await getConversation(context.account.id, id);
