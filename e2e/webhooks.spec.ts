@@ -133,7 +133,12 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
       .click();
     const attemptDialog = page.getByRole("dialog", { name: "Delivery attempt" });
     await expect(attemptDialog).toContainText(String(first.headers["webhook-id"]));
-    await expect(attemptDialog.locator("pre")).toHaveText("ok");
+    await expect(attemptDialog.getByRole("region", { name: /^Response/ }).locator("pre")).toHaveText("ok");
+    // What was sent, beside what came back: the payload and the headers, the signature masked.
+    await expect(attemptDialog.getByRole("region", { name: /^Payload sent/ })).toContainText(
+      String(first.headers["webhook-id"]),
+    );
+    await expect(attemptDialog).toContainText("v1,•••••••• (masked)");
     await page.keyboard.press("Escape");
     await expect(attemptDialog).toBeHidden();
 
