@@ -1,6 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import crypto from "node:crypto";
-import { shot, signUp } from "./support";
+import { expect, test, type Page } from "@playwright/test";
+import { sendSigned, shot, signUp } from "./support";
 
 /*
  * Knowledge → Events end to end: the Webhook page (rotate, test send, Recent Deliveries paging while
@@ -14,22 +13,6 @@ async function revealSecret(page: Page): Promise<string> {
   const secret = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
   expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
   return secret;
-}
-
-function send(
-  request: APIRequestContext,
-  endpoint: string,
-  secret: string,
-  event: Record<string, string>,
-  action = "upsert",
-) {
-  const body = JSON.stringify({ action, event });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = "sha256=" + crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
-  return request.post(endpoint, {
-    headers: { "Content-Type": "application/json", "X-Service-Timestamp": timestamp, "X-Service-Signature": signature },
-    data: body,
-  });
 }
 
 async function openWebhookPage(page: Page) {
@@ -58,13 +41,13 @@ test("rotating the secret: cancel keeps it, confirm replaces it, and only the ne
   const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
   expect(rotated).not.toBe(original);
 
-  const withOld = await send(request, endpoint, original, {
+  const withOld = await sendSigned(request, endpoint, original, {
     title: "Signed with the old secret",
     starts_at: "2027-01-01T10:00:00Z",
   });
   expect(withOld.status()).toBe(401);
   expect((await withOld.json()).error.code).toBe("invalid_signature");
-  const withNew = await send(request, endpoint, rotated, {
+  const withNew = await sendSigned(request, endpoint, rotated, {
     title: "Signed with the new secret",
     starts_at: "2027-01-01T10:00:00Z",
   });
@@ -118,7 +101,9 @@ test("Recent Deliveries pages through more than two pages without skipping or re
   const title = (index: number) => `Paged ${String(index).padStart(2, "0")}`;
   for (let index = 1; index <= 60; index++) {
     expect(
-      (await send(request, endpoint, secret, { title: title(index), starts_at: "2027-01-01T10:00:00Z" })).status(),
+      (
+        await sendSigned(request, endpoint, secret, { title: title(index), starts_at: "2027-01-01T10:00:00Z" })
+      ).status(),
     ).toBe(200);
   }
   await page.reload();
@@ -126,14 +111,14 @@ test("Recent Deliveries pages through more than two pages without skipping or re
   const seen: string[] = [];
   seen.push(...(await eventColumn(page)));
   for (let late = 1; late <= 3; late++)
-    await send(request, endpoint, secret, { title: `Late ${late}`, starts_at: "2027-01-01T10:00:00Z" });
+    await sendSigned(request, endpoint, secret, { title: `Late ${late}`, starts_at: "2027-01-01T10:00:00Z" });
   await expect(page.getByText("New deliveries have arrived.")).toBeVisible({ timeout: 15_000 });
 
   await page.getByRole("link", { name: "Older" }).click();
   await expect(page).toHaveURL(/dir=older/);
   await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText(title(35));
   seen.push(...(await eventColumn(page)));
-  await send(request, endpoint, secret, { title: "Late 4", starts_at: "2027-01-01T10:00:00Z" });
+  await sendSigned(request, endpoint, secret, { title: "Late 4", starts_at: "2027-01-01T10:00:00Z" });
   await page.getByRole("link", { name: "Older" }).click();
   await expect(page.getByRole("table", { name: "Recent deliveries" })).toContainText(title(1));
   seen.push(...(await eventColumn(page)));

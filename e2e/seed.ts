@@ -1,28 +1,11 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import crypto from "node:crypto";
-import { signUp } from "./support";
+import { sendSigned, signUp } from "./support";
 
 /*
  * An account with what makes pages long, wide and varied: long titles, emails and URLs, a recurring
  * series, a cancelled event, webhook deliveries, a lead, an API key and a subscription nobody receives.
  * Answers the paths of every dashboard page, detail pages included.
  */
-
-function signedUpsert(
-  request: APIRequestContext,
-  endpoint: string,
-  secret: string,
-  event: Record<string, string>,
-  action = "upsert",
-) {
-  const body = JSON.stringify({ action, event });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = "sha256=" + crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
-  return request.post(endpoint, {
-    headers: { "Content-Type": "application/json", "X-Service-Timestamp": timestamp, "X-Service-Signature": signature },
-    data: body,
-  });
-}
 
 async function seedEvents(page: Page, request: APIRequestContext) {
   await page.goto("/knowledge/events/webhook");
@@ -45,10 +28,10 @@ async function seedEvents(page: Page, request: APIRequestContext) {
     },
     { title: "Quiz night", starts_at: soon(7), price: "Free for members, 5 EUR otherwise" },
   ];
-  for (const event of events) expect((await signedUpsert(request, endpoint, secret, event)).status()).toBe(200);
+  for (const event of events) expect((await sendSigned(request, endpoint, secret, event)).status()).toBe(200);
   expect(
     (
-      await signedUpsert(request, endpoint, secret, { title: "Quiz night", starts_at: events[3].starts_at }, "cancel")
+      await sendSigned(request, endpoint, secret, { title: "Quiz night", starts_at: events[3].starts_at }, "cancel")
     ).status(),
   ).toBe(200);
 }

@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -35,5 +36,22 @@ export async function shot(
     path: path.join(screenshots, `${name}.png`),
     fullPage: options.fullPage ?? true,
     style: options.hideToasts ? "[data-sonner-toaster] { display: none !important; }" : undefined,
+  });
+}
+
+/** A request to the Events Webhook signed with the source's secret, as a sending system signs it (docs/webhook.md). */
+export function sendSigned(
+  request: APIRequestContext,
+  endpoint: string,
+  secret: string,
+  event: Record<string, string>,
+  action = "upsert",
+) {
+  const body = JSON.stringify({ action, event });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = "sha256=" + crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+  return request.post(endpoint, {
+    headers: { "Content-Type": "application/json", "X-Service-Timestamp": timestamp, "X-Service-Signature": signature },
+    data: body,
   });
 }

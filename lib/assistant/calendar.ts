@@ -1,3 +1,4 @@
+import { MONTH_NAMES } from "@/lib/platform/format/date-time";
 import { toZonedInputValue, zonedInputToIso } from "@/lib/platform/format/zoned-time";
 
 /*
@@ -10,20 +11,6 @@ export type DayNumber = number;
 
 const DAY_MS = 86_400_000;
 
-export const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 const WEEKDAY_SHORT = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 export const dayOf = (year: number, month: number, day: number): DayNumber => Date.UTC(year, month - 1, day) / DAY_MS;

@@ -5,12 +5,12 @@ import {
   formatDays,
   localInstant,
   localToday,
-  MONTH_NAMES,
   monthStart,
   partsOf,
   weekdayOf,
   type DayNumber,
 } from "./calendar";
+import { MONTH_NAMES } from "@/lib/platform/format/date-time";
 
 /*
  * Date expressions in a visitor's message ("this weekend", "on Friday", "in May", "12 June"), read in

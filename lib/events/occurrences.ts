@@ -1,3 +1,4 @@
+import { MONTH_NAMES } from "@/lib/platform/format/date-time";
 import { utcDate, wallClockInstant, wallClockOf } from "@/lib/platform/format/zoned-time";
 import type { Recurrence } from "./schema";
 
@@ -168,20 +169,6 @@ export function occurrenceAt(series: Series, instant: Date): { first: boolean } 
 }
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 const ORDINAL = (day: number) =>
   `${day}${day % 10 === 1 && day !== 11 ? "st" : day % 10 === 2 && day !== 12 ? "nd" : day % 10 === 3 && day !== 13 ? "rd" : "th"}`;
 
@@ -198,7 +185,7 @@ export function describeRecurrence(series: Pick<Series, "startsAt" | "recurring"
     case "monthly":
       return `every month on the ${ORDINAL(first.day)}, ${time}`;
     case "yearly":
-      return `every year on ${first.day} ${MONTHS[first.month]}, ${time}`;
+      return `every year on ${first.day} ${MONTH_NAMES[first.month]}, ${time}`;
     case "":
       return "";
   }

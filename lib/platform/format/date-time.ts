@@ -3,6 +3,22 @@
  * server render and hydration always agree (the browser's own zone would differ from the server's).
  */
 
+/** English month names, January first (formats here, and the words the assistant reads and writes). */
+export const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
@@ -16,17 +32,19 @@ function cached(map: Map<string, Intl.DateTimeFormat>, timeZone: string, options
   return format;
 }
 
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZoneName: "short",
+};
+
 /** "Mar 3, 2026, 14:05 UTC" */
 export function formatDateTime(date: Date, timeZone = "UTC"): string {
-  return cached(dateTimeFormats, timeZone, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  }).format(date);
+  return cached(dateTimeFormats, timeZone, DATE_TIME).format(date);
 }
 
 /** "Mar 3, 2026" */
@@ -75,16 +93,7 @@ const longFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "Mar 3, 2026, 14:05:09 UTC": for logs, whose entries follow each other within seconds. */
 export function formatWithSeconds(date: Date, timeZone = "UTC"): string {
-  return cached(secondsFormats, timeZone, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  }).format(date);
+  return cached(secondsFormats, timeZone, { ...DATE_TIME, second: "2-digit" }).format(date);
 }
 
 /**
