@@ -7,7 +7,7 @@ runCli(async () => {
   ensureSecrets();
   const database = await openDatabase();
   try {
-    const applied = await applyMigrations(database.url);
+    const applied = await applyMigrations(database.directUrl);
     console.log(applied.length ? `Applied: ${applied.join(", ")}` : "The database is up to date.");
   } finally {
     await database.stop();

@@ -34,7 +34,7 @@ runCli(async () => {
     for (const note of notes) console.log(`  Note: ${note}.`);
   }
   try {
-    const applied = await applyMigrations(database.url);
+    const applied = await applyMigrations(database.directUrl);
     console.log(applied.length ? `▸ Applied migrations: ${applied.join(", ")}` : "▸ Database schema is up to date");
   } catch (error) {
     await database.stop();

@@ -3,30 +3,41 @@ import { recordBuild } from "./build-fingerprint";
 import { bin, run } from "./processes";
 
 /*
- * npm test: type-check, lint, formatting (Prettier), Vitest (unit + integration on a fresh PostgreSQL), a production build,
+ * npm test: type-check, lint, formatting (Prettier), Vitest (unit + integration on a fresh PostgreSQL, then the
+ * webhook, public API and outbound tests again through PgBouncer), a production build,
  * the Zapier integration's tests against that build, then Playwright on it with Debian's Chromium.
  * Stops at the first failing step.
  */
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const pgbouncer = process.env.PGBOUNCER_PATH ?? "/usr/sbin/pgbouncer";
+
+function present(program: string, what: string, install: string, override: string): boolean {
+  if (fs.existsSync(program)) return true;
+  console.error(
+    `\n✖ ${what} was not found at ${program}.\n` +
+      `  Install it with:  apt-get update && apt-get install -y ${install}\n` +
+      `  or point ${override} at an existing binary.\n`,
+  );
+  return false;
+}
 
 const steps: Array<{ name: string; command: string; args: string[]; before?: () => boolean; after?: () => void }> = [
   { name: "Type-check", command: bin("tsc"), args: ["--noEmit"] },
   { name: "Lint", command: bin("eslint"), args: ["--max-warnings=0", "."] },
   { name: "Formatting", command: bin("prettier"), args: ["--check", "--log-level=warn", "."] },
   { name: "Unit and integration tests", command: bin("vitest"), args: ["run"] },
+  // The webhook, public API and outbound tests again, with DATABASE_URL through PgBouncer (transaction mode).
+  {
+    name: "Integration tests through PgBouncer",
+    command: bin("vitest"),
+    args: ["run", "--config", "vitest.pgbouncer.config.ts"],
+    before: () => present(pgbouncer, "PgBouncer (for the pooled-database tests)", "pgbouncer", "PGBOUNCER_PATH"),
+  },
   {
     name: "Production build",
     command: bin("next"),
     args: ["build"],
-    before: () => {
-      if (fs.existsSync(chromium)) return true;
-      console.error(
-        `\n✖ Chromium was not found at ${chromium}; the end-to-end tests need it.\n` +
-          `  Install it with:  apt-get update && apt-get install -y chromium\n` +
-          `  or point CHROMIUM_PATH at an existing Chromium or Chrome binary.\n`,
-      );
-      return false;
-    },
+    before: () => present(chromium, "Chromium (for the end-to-end tests)", "chromium", "CHROMIUM_PATH"),
     after: recordBuild,
   },
   // zapier-platform-core's app tester against the app started on the build (integrations/zapier/test).

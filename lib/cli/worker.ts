@@ -20,9 +20,9 @@ runCli(async () => {
   ensureSecrets();
   const database = await openDatabase();
   try {
-    await applyMigrations(database.url);
+    await applyMigrations(database.directUrl);
     const concurrency = workerConcurrency();
-    const worker = await startOutboundWorker({ connectionString: database.url, concurrency });
+    const worker = await startOutboundWorker({ connectionString: database.directUrl, concurrency });
     console.log(`▸ Outbound notification worker running (concurrency ${concurrency}, pid ${process.pid})`);
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGINT", () => resolve("SIGINT"));

@@ -9,6 +9,7 @@ import { deliveryTimeoutMs } from "./post";
 import { permits } from "./permits";
 import { attemptRecorder } from "./record";
 import { startFanOutRelay } from "./relay";
+import { directDatabaseUrl } from "@/lib/platform/db/pooler";
 
 /*
  * The delivery worker: graphile-worker running the "deliver" task (deliver.ts) on a pool of its own.
@@ -59,7 +60,8 @@ const FREE_STALE_LOCKS_SQL = `UPDATE graphile_worker._private_jobs SET locked_at
     AND task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')`;
 
 export async function startOutboundWorker(options: WorkerOptions = {}): Promise<OutboundWorker> {
-  const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+  // A session of its own (LISTEN, startup options, graphile-worker), never through a pooler.
+  const connectionString = options.connectionString ?? directDatabaseUrl();
   if (!connectionString) throw new Error("DATABASE_URL is not set");
   const concurrency = options.concurrency ?? workerConcurrency();
   const log = options.log ?? ((line: string) => console.warn(line));

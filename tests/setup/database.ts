@@ -10,6 +10,8 @@ import { applyMigrations } from "../../lib/platform/db/migrate";
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    /** Set when databaseUrl goes through PgBouncer (./database-through-pgbouncer.ts): PostgreSQL itself. */
+    directDatabaseUrl?: string;
   }
 }
 
@@ -18,6 +20,13 @@ declare module "vitest" {
  * embedded PostgreSQL on a free port in a temporary folder. Both are removed afterwards.
  */
 export default async function setup(project: TestProject) {
+  const { databaseUrl, teardown } = await createTestDatabase();
+  project.provide("databaseUrl", databaseUrl);
+  return teardown;
+}
+
+/** A migrated, empty database and the function that removes it. */
+export async function createTestDatabase(): Promise<{ databaseUrl: string; teardown: () => Promise<void> }> {
   let databaseUrl: string;
   let teardown: () => Promise<void>;
   if (process.env.TEST_DATABASE_URL) {
@@ -49,6 +58,5 @@ export default async function setup(project: TestProject) {
     };
   }
   await applyMigrations(databaseUrl);
-  project.provide("databaseUrl", databaseUrl);
-  return teardown;
+  return { databaseUrl, teardown };
 }

@@ -2,6 +2,11 @@ import crypto from "node:crypto";
 import { inject, vi } from "vitest";
 
 process.env.DATABASE_URL = inject("databaseUrl");
+const directDatabaseUrl = inject("directDatabaseUrl");
+if (directDatabaseUrl) {
+  process.env.DATABASE_DIRECT_URL = directDatabaseUrl;
+  process.env.DATABASE_POOLER = "pgbouncer";
+}
 process.env.NEXTAUTH_SECRET ??= crypto.randomBytes(32).toString("base64url");
 process.env.APP_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("base64");
 process.env.APP_BASE_URL ??= "http://localhost:3000";

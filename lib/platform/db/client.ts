@@ -2,11 +2,13 @@ import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/client";
+import { poolClientClass } from "./pooler";
 
 /*
  * One pg pool and one Prisma client per process, Prisma on the same pool. Writers that share a
  * transaction with outbound notifications, and hot paths, use the pool with SQL built by ./sql.ts;
  * everything else uses Prisma (docs/architecture.md, "Data access").
+ * DATABASE_URL may point at PgBouncer in transaction mode (./pooler.ts).
  * The short connection timeout turns a stopped database into a fast 503 instead of a hang.
  */
 
@@ -19,6 +21,7 @@ function createDatabase(): Database {
   if (!connectionString) throw new Error("DATABASE_URL is not set");
   const pool = new pg.Pool({
     connectionString,
+    Client: poolClientClass(),
     max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
     connectionTimeoutMillis: 3_000,
     idleTimeoutMillis: 30_000,

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { EmbeddedDatabaseError, startEmbeddedPostgres, type EmbeddedDatabase } from "../db/embedded";
+import { directDatabaseUrl } from "../db/pooler";
 
 /*
  * What `npm start`, `npm run dev` and the db scripts share: the .data/ folder, secrets generated once
@@ -31,7 +32,13 @@ export function ensureSecrets(): void {
   for (const [name, value] of Object.entries(generated)) process.env[name] ??= value;
 }
 
-export type OpenDatabase = { url: string; embedded: EmbeddedDatabase | null; stop: () => Promise<void> };
+/** `url` serves the app (it may go through a pooler); `directUrl` serves migrations and the worker. */
+export type OpenDatabase = {
+  url: string;
+  directUrl: string;
+  embedded: EmbeddedDatabase | null;
+  stop: () => Promise<void>;
+};
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL whose data lives in .data/postgres (or, as
@@ -39,7 +46,8 @@ export type OpenDatabase = { url: string; embedded: EmbeddedDatabase | null; sto
  */
 export async function openDatabase(log?: (line: string) => void): Promise<OpenDatabase> {
   if (process.env.DATABASE_URL) {
-    return { url: process.env.DATABASE_URL, embedded: null, stop: async () => {} };
+    const url = process.env.DATABASE_URL;
+    return { url, directUrl: directDatabaseUrl() ?? url, embedded: null, stop: async () => {} };
   }
   const embedded = await startEmbeddedPostgres({
     dir: path.join(DATA_DIR, "postgres"),
@@ -49,7 +57,7 @@ export async function openDatabase(log?: (line: string) => void): Promise<OpenDa
     log,
   });
   process.env.DATABASE_URL = embedded.url;
-  return { url: embedded.url, embedded, stop: embedded.stop };
+  return { url: embedded.url, directUrl: embedded.url, embedded, stop: embedded.stop };
 }
 
 function fixedPort(): number | undefined {

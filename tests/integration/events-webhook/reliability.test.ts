@@ -5,6 +5,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { applyMigrations } from "@/lib/platform/db/migrate";
+import { poolClientClass } from "@/lib/platform/db/pooler";
 import { createWebhookHandler } from "@/lib/events-webhook/handler";
 import { newPublicId } from "@/lib/platform/ids";
 import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
@@ -15,7 +16,8 @@ import { createSource, eventRows, nowSeconds, sample, send, signedRequest, upser
 const pools: pg.Pool[] = [];
 /** A second app instance: its own pool on the same database, as another process would have. */
 function otherInstance(connectionString = process.env.DATABASE_URL!) {
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 3_000 });
+  // Configured as the app's own pool is (lib/platform/db/client.ts), pooler setting included.
+  const pool = new pg.Pool({ connectionString, Client: poolClientClass(), max: 10, connectionTimeoutMillis: 3_000 });
   pool.on("error", () => {});
   pools.push(pool);
   return createWebhookHandler({ pool });

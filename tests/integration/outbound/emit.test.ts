@@ -1,5 +1,7 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
+import { directDatabaseUrl } from "@/lib/platform/db/pooler";
 import { importEvents, validateCsvRow } from "@/lib/events/csv-import";
 import { cancelEvent, createEvent, deleteEvent, updateEvent, upsertEvent } from "@/lib/events/repository";
 import { serializeEvent } from "@/lib/events/serialize";
@@ -52,7 +54,9 @@ describe("the outbox transaction", () => {
 
   it("queues the fan-out in the writer's transaction and wakes the relays, unless another commit is waking them", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
-    const listener = await db.pool.connect();
+    // LISTEN needs a session of its own: the direct URL, as the worker's relay uses (not through a pooler).
+    const listener = new pg.Client({ connectionString: directDatabaseUrl() });
+    await listener.connect();
     const writer = await db.pool.connect();
     const holder = await db.pool.connect();
     const heard: string[] = [];
@@ -95,7 +99,8 @@ describe("the outbox transaction", () => {
     } finally {
       listener.off("notification", onNotification);
       await listener.query("UNLISTEN *").catch(() => {});
-      for (const client of [listener, writer, holder]) client.release();
+      for (const client of [writer, holder]) client.release();
+      await listener.end();
     }
   });
 
