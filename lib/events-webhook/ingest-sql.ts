@@ -13,7 +13,7 @@ import { placeholders, statement } from "@/lib/platform/db/sql";
 /*
  * The webhook's hot path is ONE statement (one round trip, one transaction) that does, in this order:
  *   source still current → duplicate check → rate-limit increment → the event change → replay record →
- *   delivery log.
+ *   delivery log and its hourly counter.
  * The handler verifies the signature with a cached copy of the source; the statement then checks, in
  * the same snapshot as the change, that the source is still active and its secret ciphertext is still
  * the one that was used. If not (rotated, deactivated, deleted), nothing happens and the outcome is
@@ -119,6 +119,18 @@ const RATE_LIMITED_GATE = (source: string) =>
 // Refusals that cost nothing to send: unsigned or stale requests, an inactive source, exact replays.
 const REFUSAL_GATE_KIND = "webhook-refusal-log";
 
+/*
+ * The delivery log's hourly counter (webhook_delivery_hours, the Overview's figures): `logged` is the CTE that
+ * inserted the log row and returned its received_at and error_code. Same statement, so the counters hold
+ * exactly what the log holds; the hourly_delivery_counters migration says why the row lock costs no new wait.
+ */
+const countLogged = (account: string, source: string) =>
+  `INSERT INTO webhook_delivery_hours AS h (account_id, hour, source_id, outcome, deliveries)
+    SELECT ${account}::uuid, date_trunc('hour', logged.received_at, 'UTC'), ${source}::uuid, COALESCE(logged.error_code, 'ok'), 1
+    FROM logged
+    ON CONFLICT (account_id, hour, source_id, outcome) DO UPDATE SET deliveries = h.deliveries + 1`;
+const countedCte = `counted AS (${countLogged(p.account, p.source)})`;
+
 const latency = (elapsed: string) =>
   `${elapsed}::int + (extract(epoch FROM clock_timestamp() - statement_timestamp()) * 1000)::int`;
 
@@ -163,7 +175,8 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
            ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'stale'
       AND (outcome.code NOT IN ('rate_limited', 'duplicate') OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
-    RETURNING 1)
+    RETURNING received_at, error_code),
+  ${countedCte}
   SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms, src.rate_limit, src.plan${answerColumns}
   FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`);
 }
@@ -249,7 +262,8 @@ export const INVALID_SQL = statement<InvalidParams>(`WITH ${clock},
     SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, outcome.code,
            ${latency(p.elapsed)}, ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate)
-    RETURNING 1)
+    RETURNING received_at, error_code),
+  ${countedCte}
   SELECT outcome.code, rl.points, rl.expire - clock.ms AS reset_ms FROM outcome CROSS JOIN rl CROSS JOIN clock`);
 
 /**
@@ -258,8 +272,11 @@ export const INVALID_SQL = statement<InvalidParams>(`WITH ${clock},
  * not parsed. Parameters: RejectedParams.
  */
 export const REJECTED_SQL = statement<RejectedParams>(`WITH ${clock},
-  ${gate("refusal_gate", REFUSAL_GATE_KIND, p.source, "clock")}
-  INSERT INTO webhook_deliveries (account_id, source_id, status, error_code, latency_ms, body, body_bytes, headers)
-  SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.status}::int, ${p.code}::text, ${latency(p.elapsed)},
-         ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
-  FROM refusal_gate`);
+  ${gate("refusal_gate", REFUSAL_GATE_KIND, p.source, "clock")},
+  logged AS (
+    INSERT INTO webhook_deliveries (account_id, source_id, status, error_code, latency_ms, body, body_bytes, headers)
+    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.status}::int, ${p.code}::text, ${latency(p.elapsed)},
+           ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
+    FROM refusal_gate
+    RETURNING received_at, error_code)
+  ${countLogged(p.account, p.source)}`);

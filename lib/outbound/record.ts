@@ -11,7 +11,8 @@ import { coalescing } from "./coalesce";
  * attempt, or failed); for a retry, its job (keyed by the delivery, with its run_at). The job that ran the
  * attempt is finished by whoever holds it (feed.ts, or graphile-worker for its own). Per subscription, after its
  * latest attempt in the batch: last delivery, last error, and failing_since (set by the first failure of
- * a run, cleared by a success), returned for the 5-day rule. A success that changes nothing but
+ * a run, cleared by a success), returned for the 5-day rule; and the hourly counters of attempts by outcome
+ * (outbound_attempt_hours, the dashboard's Overview). A success that changes nothing but
  * last_delivery_at skips the write when that is under a second old: every delivery of a subscription
  * would otherwise queue on its one row. Subscriptions are locked in id order, so two workers recording
  * attempts of the same subscriptions cannot deadlock, and FOR NO KEY UPDATE (what the UPDATE itself
@@ -68,7 +69,7 @@ const RECORD_SQL = (task: string) => `WITH input AS (
     FROM next x WHERE x.at IS NOT NULL),
   latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary FROM input ORDER BY subscription_id, n DESC),
   locked AS MATERIALIZED (
-    SELECT s.id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome, l.summary
+    SELECT s.id, s.account_id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome, l.summary
     FROM webhook_subscriptions s JOIN latest l ON l.subscription_id = s.id ORDER BY s.id FOR NO KEY UPDATE OF s),
   subscription AS (
     UPDATE webhook_subscriptions s SET last_delivery_at = now(), last_delivery_ok = (k.outcome = 'succeeded'),
@@ -78,7 +79,15 @@ const RECORD_SQL = (task: string) => `WITH input AS (
     WHERE s.id = k.id
       AND NOT (k.outcome = 'succeeded' AND k.last_delivery_ok IS TRUE AND k.failing_since IS NULL AND k.last_error IS NULL
                AND k.last_delivery_at > now() - interval '1 second')
-    RETURNING s.id, s.failing_since)
+    RETURNING s.id, s.failing_since),
+  -- Read from locked, so the counter rows are written only once the batch's subscriptions are locked:
+  -- two recorders never wait on each other's counters.
+  counted AS (
+    INSERT INTO outbound_attempt_hours AS h (account_id, hour, subscription_id, outcome, attempts)
+    SELECT k.account_id, date_trunc('hour', now(), 'UTC'), i.subscription_id, i.outcome, count(*)
+    FROM input i JOIN locked k ON k.id = i.subscription_id
+    GROUP BY k.account_id, i.subscription_id, i.outcome
+    ON CONFLICT (account_id, hour, subscription_id, outcome) DO UPDATE SET attempts = h.attempts + EXCLUDED.attempts)
   -- job is a plain SELECT (add_job): it runs only because it is read here.
   SELECT i.n::int AS n, u.failing_since, (SELECT count(*) FROM job)::int AS queued
   FROM input i LEFT JOIN subscription u ON u.id = i.subscription_id ORDER BY i.n`;
