@@ -10,6 +10,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_source.secret_rotated": "Rotated signing secret",
   "webhook_source.updated": "Updated webhook source",
   "webhook_source.secret_revealed": "Revealed signing secret",
+  "webhook_source.failing": "Webhook source answered only errors for an hour",
   "event.deleted": "Deleted event",
   "event.occurrence_cancelled": "Cancelled an occurrence",
   "event.occurrence_deleted": "Deleted an occurrence",

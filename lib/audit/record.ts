@@ -12,6 +12,7 @@ export type AuditAction =
   | "webhook_source.secret_rotated"
   | "webhook_source.updated"
   | "webhook_source.secret_revealed"
+  | "webhook_source.failing"
   | "event.deleted"
   | "event.occurrence_cancelled"
   | "event.occurrence_deleted"

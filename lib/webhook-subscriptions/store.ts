@@ -1,6 +1,7 @@
 import "server-only";
 import { checkPlanLimit } from "@/lib/accounts/plan-limit";
 import { recordAudit, type AuditAction, type AuditActor } from "@/lib/audit/record";
+import { recordNotice } from "@/lib/notices/record";
 import { db } from "@/lib/platform/db/client";
 import type { Prisma } from "@/lib/platform/db/generated/client";
 import { decryptSecret, encryptSecret } from "@/lib/platform/crypto/secrets";
@@ -292,7 +293,7 @@ export function secretsOf(
 
 /**
  * Disables a subscription for the system (the receiver answered 410, or 5 days of failures), with an
- * audit entry; `reason` is shown in the dashboard. No-op (false) when it is already disabled or gone.
+ * audit entry and a notice for the owners' banner (lib/notices); `reason` is shown in the dashboard. No-op (false) when it is already disabled or gone.
  */
 export async function disableSubscription(
   accountId: string,
@@ -312,6 +313,13 @@ export async function disableSubscription(
       select: { id: true, url: true },
     });
     await audit(client, { accountId, actor: { type: "system" } }, "webhook_subscription.disabled", row, { reason });
+    await recordNotice(client, {
+      accountId,
+      kind: "subscription_disabled",
+      targetId: id,
+      targetLabel: originAndPath(row.url),
+      message: reason,
+    });
     return true;
   };
   return tx ? run(tx) : db.prisma.$transaction(run);
