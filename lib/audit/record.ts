@@ -20,6 +20,10 @@ export type AuditAction =
   | "events.imported"
   | "calendar_feed.url_revealed"
   | "calendar_feed.rotated"
+  | "calendar_feed.added"
+  | "calendar_feed.paused"
+  | "calendar_feed.resumed"
+  | "calendar_feed.deleted"
   | "leads.imported"
   | "lead.deleted"
   | "lead.stage_changed"
@@ -53,7 +57,8 @@ export type AuditTargetType =
   | "pipeline_stage"
   | "pipeline"
   | "chat_widget"
-  | "conversation";
+  | "conversation"
+  | "calendar_feed";
 
 export type AuditEntry = {
   accountId: string;
