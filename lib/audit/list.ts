@@ -75,7 +75,7 @@ export async function listAuditLog(
   const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
   const where = ["account_id = $1::uuid"];
   if (cursor) where.push(keysetCondition(KEY_COLUMNS, KEY_PARTS, cursor, direction, param));
-  const result = await db.pool.query<Row>(
+  const result = await db.replica.query<Row>(
     `SELECT ${COLUMNS} FROM audit_log WHERE ${where.join(" AND ")} ORDER BY ${keysetOrder(KEY_COLUMNS, direction)} LIMIT ${limit + 1}`,
     params,
   );

@@ -71,7 +71,7 @@ async function excerptsOf(
   ids: string[],
 ): Promise<Map<string, { firstQuestion: Excerpt | null; lastMessage: Excerpt | null }>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.pool.query<{
+  const { rows } = await db.replica.query<{
     id: string;
     first_id: string | null;
     first_text: string | null;

@@ -110,7 +110,7 @@ export async function listDeliveries(
   }
   const direction = newer ? "ascending" : "descending";
   if (cursor) where.push(keysetCondition(KEY_COLUMNS, KEY_PARTS, cursor, direction, param));
-  const result = await db.pool.query<Row>(
+  const result = await db.replica.query<Row>(
     `SELECT ${SUMMARY_COLUMNS} FROM webhook_deliveries d WHERE ${where.join(" AND ")}
      ORDER BY ${keysetOrder(KEY_COLUMNS, direction)} LIMIT ${limit + 1}`,
     params,

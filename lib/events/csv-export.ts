@@ -23,7 +23,7 @@ async function exceptionsCells(
   const series = events.filter((event) => event.recurring !== "");
   const cells = new Map<string, string>();
   if (series.length === 0) return cells;
-  const { rows } = await db.pool.query<{ event_id: string; occurs_at: Date; kind: ExceptionKind }>(
+  const { rows } = await db.replica.query<{ event_id: string; occurs_at: Date; kind: ExceptionKind }>(
     `SELECT event_id, occurs_at, kind FROM event_exceptions WHERE account_id = $1::uuid AND event_id = ANY($2::uuid[])`,
     [accountId, series.map((event) => event.id)],
   );

@@ -91,7 +91,7 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
     branches.length === 1
       ? select(branches[0])
       : `SELECT * FROM (${branches.map((branch) => `(${select(branch)})`).join(" UNION ALL ")}) AS page ORDER BY ${order} LIMIT ${limit + 1}`;
-  const result = await db.pool.query<EventRow>(text, params);
+  const result = await db.replica.query<EventRow>(text, params);
   const { rows, more } = takePage(result.rows, limit);
   if (backwards) rows.reverse();
   const first = rows[0];

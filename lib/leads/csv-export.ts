@@ -62,7 +62,7 @@ export function exportLeadsCsv(
         controller.enqueue(encoder.encode("\uFEFF"));
         controller.enqueue(lines([[...LEAD_CSV_COLUMNS]]));
       }
-      const page = await listLeads(accountId, { ...filters, limit: PAGE_SIZE, order: "desc", cursor });
+      const page = await listLeads(accountId, { ...filters, limit: PAGE_SIZE, order: "desc", cursor, from: "replica" });
       if (page.data.length) controller.enqueue(lines(page.data.map(csvRow)));
       const last = page.data[page.data.length - 1];
       if (!page.hasMore || !last) controller.close();

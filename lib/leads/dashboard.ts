@@ -36,7 +36,7 @@ export async function listLeadsTable(accountId: string, query: LeadsTableQuery):
   const cursor = readCursor(query.cursor);
   const { filters } = readLeadFilters(query);
   if (cursor && query.dir === "prev") {
-    const page = await listLeads(accountId, { ...filters, limit: query.limit, order: "asc", cursor });
+    const page = await listLeads(accountId, { ...filters, limit: query.limit, order: "asc", cursor, from: "replica" });
     const leads = [...page.data].reverse();
     // Back at the top: the first page, exactly as a fresh visit shows it.
     if (!page.hasMore) return listLeadsTable(accountId, { ...query, cursor: undefined, dir: undefined });
@@ -46,14 +46,14 @@ export async function listLeadsTable(accountId: string, query: LeadsTableQuery):
       nextCursor: leads.length ? cursorOf(leads[leads.length - 1]) : null,
     };
   }
-  const page = await listLeads(accountId, { ...filters, limit: query.limit, order: "desc", cursor });
+  const page = await listLeads(accountId, { ...filters, limit: query.limit, order: "desc", cursor, from: "replica" });
   const leads = page.data;
   return { leads, prevCursor: cursor && leads[0] ? cursorOf(leads[0]) : null, nextCursor: page.nextCursor };
 }
 
 /** Whether the account has any lead at all (the empty state), an index probe. */
 export async function hasLeads(accountId: string): Promise<boolean> {
-  const { rowCount } = await db.pool.query("SELECT 1 FROM leads WHERE account_id = $1 LIMIT 1", [accountId]);
+  const { rowCount } = await db.replica.query("SELECT 1 FROM leads WHERE account_id = $1 LIMIT 1", [accountId]);
   return (rowCount ?? 0) > 0;
 }
 
@@ -61,7 +61,9 @@ export type BoardColumn = { key: string; label: string; leads: Lead[]; hasMore: 
 
 /** Every stage in order with its newest `perStage` leads: one index range per stage, one round trip. */
 export async function readBoard(accountId: string, perStage = 50): Promise<BoardColumn[]> {
-  const { rows } = await db.pool.query<{ stage_key: string; stage_label: string; position: number } & Partial<LeadRow>>(
+  const { rows } = await db.replica.query<
+    { stage_key: string; stage_label: string; position: number } & Partial<LeadRow>
+  >(
     `SELECT s.key AS stage_key, s.label AS stage_label, s.position, l.*
      FROM pipeline_stages s
      LEFT JOIN LATERAL (

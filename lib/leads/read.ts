@@ -30,6 +30,8 @@ export type ListLeadsOptions = {
   stage?: string | null;
   createdAfter?: Date;
   updatedAfter?: Date;
+  /** "replica" for dashboard lists and exports, which tolerate replay lag (lib/platform/db/client.ts). */
+  from?: "primary" | "replica";
 };
 
 /** Exactly the expression of the index leads_search_trgm_idx (see the leads migration). */
@@ -68,7 +70,8 @@ export function buildListQuery(accountId: string, options: ListLeadsOptions): { 
 
 export async function listLeads(accountId: string, options: ListLeadsOptions): Promise<Page<Lead>> {
   const { text, values } = buildListQuery(accountId, options);
-  const { rows } = await db.pool.query<LeadRow>(text, values);
+  const reader = options.from === "replica" ? db.replica : db.pool;
+  const { rows } = await reader.query<LeadRow>(text, values);
   return keysetPage(rows.map(toLead), options.limit, (last) =>
     encodeCursor(LEAD_CURSOR.tag, [last.createdAt, last.id]),
   );

@@ -101,7 +101,7 @@ export async function listDeliveryAttempts(
   if (!validSubscription(accountId, subscriptionId)) return emptyPage();
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
   const after = tryDecodeCursor(options.cursor, CURSOR_TAG, ["timestamptz", "uuid"]);
-  const { rows } = await db.pool.query(
+  const { rows } = await db.replica.query(
     `SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code, a.duration_ms, a.response_excerpt, a.error,
             a.outcome, d.status::text AS delivery_status, d.next_attempt_at, m.payload::text AS payload
      FROM outbound_attempts a

@@ -12,6 +12,8 @@ declare module "vitest" {
     databaseUrl: string;
     /** Set when databaseUrl goes through PgBouncer (./database-through-pgbouncer.ts): PostgreSQL itself. */
     directDatabaseUrl?: string;
+    /** The embedded server's data folder (unset with TEST_DATABASE_URL), for tests that copy it. */
+    embeddedDataDir?: string;
   }
 }
 
@@ -20,14 +22,20 @@ declare module "vitest" {
  * embedded PostgreSQL on a free port in a temporary folder. Both are removed afterwards.
  */
 export default async function setup(project: TestProject) {
-  const { databaseUrl, teardown } = await createTestDatabase();
+  const { databaseUrl, embeddedDataDir, teardown } = await createTestDatabase();
   project.provide("databaseUrl", databaseUrl);
+  if (embeddedDataDir) project.provide("embeddedDataDir", embeddedDataDir);
   return teardown;
 }
 
 /** A migrated, empty database and the function that removes it. */
-export async function createTestDatabase(): Promise<{ databaseUrl: string; teardown: () => Promise<void> }> {
+export async function createTestDatabase(): Promise<{
+  databaseUrl: string;
+  embeddedDataDir?: string;
+  teardown: () => Promise<void>;
+}> {
   let databaseUrl: string;
+  let embeddedDataDir: string | undefined;
   let teardown: () => Promise<void>;
   if (process.env.TEST_DATABASE_URL) {
     const name = `test_${Date.now()}_${crypto.randomBytes(3).toString("hex")}`;
@@ -52,11 +60,12 @@ export async function createTestDatabase(): Promise<{ databaseUrl: string; teard
       },
     );
     databaseUrl = database.url;
+    embeddedDataDir = database.dataDir;
     teardown = async () => {
       await database.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     };
   }
   await applyMigrations(databaseUrl);
-  return { databaseUrl, teardown };
+  return { databaseUrl, embeddedDataDir, teardown };
 }

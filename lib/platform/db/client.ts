@@ -19,6 +19,11 @@ const globalForDb = globalThis as unknown as { __database?: Database };
 function createDatabase(): Database {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) throw new Error("DATABASE_URL is not set");
+  const pool = createPool(connectionString);
+  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+}
+
+function createPool(connectionString: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     Client: poolClientClass(),
@@ -29,7 +34,7 @@ function createDatabase(): Database {
   });
   // A dropped idle connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  return { pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
+  return pool;
 }
 
 function database(): Database {
@@ -37,12 +42,30 @@ function database(): Database {
   return globalForDb.__database;
 }
 
+/*
+ * Dashboard lists and exports read from DATABASE_REPLICA_URL when it is set (docs/scaling.md, "Read
+ * replica"): they tolerate the replica's replay lag, a fraction of a second when healthy. Writes, the
+ * public API and every read that must see a write just made (a form reloading what it saved, a check
+ * before a write) use the primary.
+ */
+function replicaPool(): pg.Pool {
+  const connectionString = process.env.DATABASE_REPLICA_URL?.trim();
+  if (!connectionString) return database().pool;
+  globalForReplica.__replica ??= createPool(connectionString);
+  return globalForReplica.__replica;
+}
+const globalForReplica = globalThis as unknown as { __replica?: pg.Pool };
+
 export const db = {
   get pool() {
     return database().pool;
   },
   get prisma() {
     return database().prisma;
+  },
+  /** The read replica's pool, or the primary's when no replica is configured. */
+  get replica() {
+    return replicaPool();
   },
 };
 

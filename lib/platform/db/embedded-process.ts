@@ -19,6 +19,8 @@ import type { Placement } from "./embedded-placement";
  */
 
 const READY = "database system is ready to accept connections";
+// A standby (tests/support/replica.ts) says it is ready for read-only connections instead.
+const READY_READ_ONLY = "database system is ready to accept read-only connections";
 const START_TIMEOUT_MS = 60_000;
 const running = new Set<ChildProcess>();
 
@@ -115,7 +117,7 @@ export async function startServer(
       const text = chunk.toString("utf8");
       log?.(text);
       if (output.length < 64_000) output += text;
-      if (text.includes(READY)) {
+      if (text.includes(READY) || text.includes(READY_READ_ONLY)) {
         clearTimeout(timer);
         resolve();
       }
