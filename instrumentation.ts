@@ -5,7 +5,8 @@
  * - schedule the webhook's retention sweep inside the server itself (no separate cron to deploy); every
  *   instance schedules it and the sweep is safe to run concurrently;
  * - run the outbound notification worker in the server (docs/outbound-webhooks.md, "Delivery") unless
- *   OUTBOUND_WORKER=off, e.g. when `npm run worker` processes run elsewhere. Workers share the queue.
+ *   OUTBOUND_WORKER=off, e.g. when `npm run worker` processes run elsewhere. Workers share the queue;
+ *   the calendar feeds' sync (lib/calendar-feeds/worker.ts) runs on the same queue beside it.
  * Node.js runtime only: the edge runtime has no pg.
  */
 export async function register(): Promise<void> {
@@ -21,6 +22,17 @@ export async function register(): Promise<void> {
       (error: unknown) =>
         console.error(
           "The outbound notification worker did not start:",
+          error instanceof Error ? error.message : String(error),
+        ),
+    );
+    const { startCalendarFeedWorker } = await import("./lib/calendar-feeds/worker");
+    startCalendarFeedWorker().then(
+      (worker) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
+      },
+      (error: unknown) =>
+        console.error(
+          "The calendar feed worker did not start:",
           error instanceof Error ? error.message : String(error),
         ),
     );

@@ -1,0 +1,98 @@
+import "server-only";
+import { Logger, parseCronItems, run, type Runner, type Task } from "graphile-worker";
+import pg from "pg";
+import { db } from "@/lib/platform/db/client";
+import { DUE_TASK, ENQUEUE_SQL, feedIdOf, SYNC_TASK } from "./jobs";
+import { syncFeed } from "./sync";
+
+/*
+ * Calendar feeds on the job queue of the outbound worker (graphile-worker, the same schema and
+ * database): a cron item every minute queues the feeds that are due, and "calendar_feed_sync" jobs sync
+ * them one by one (sync.ts). It runs wherever the outbound worker runs (web instances unless
+ * OUTBOUND_WORKER=off, and `npm run worker`); graphile-worker's known_crontabs table makes the cron item
+ * fire once per minute across all of them. A runner of its own, so a slow feed never holds a delivery
+ * slot. The cron job also removes sync log rows older than 30 days.
+ */
+
+export type CalendarFeedWorker = { stop: () => Promise<void> };
+
+const DUE_SQL = `SELECT id FROM calendar_feeds
+  WHERE NOT paused AND next_sync_at <= now()
+    AND (sync_lease IS NULL OR sync_started_at < now() - interval '5 minutes')
+  ORDER BY next_sync_at LIMIT 1000`;
+
+/** Queues every due feed; returns how many. */
+export async function enqueueDueFeeds(): Promise<number> {
+  const due = await db.pool.query<{ id: string }>(DUE_SQL);
+  if (due.rows.length === 0) return 0;
+  await db.pool.query(ENQUEUE_SQL("$1::uuid[]"), [due.rows.map((row) => row.id)]);
+  return due.rows.length;
+}
+
+export async function pruneSyncLog(): Promise<void> {
+  await db.pool.query("DELETE FROM calendar_feed_syncs WHERE started_at < now() - interval '30 days'");
+}
+
+export async function startCalendarFeedWorker(
+  options: { connectionString?: string; log?: (line: string) => void; pollIntervalMs?: number } = {},
+): Promise<CalendarFeedWorker> {
+  const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+  if (!connectionString) throw new Error("DATABASE_URL is not set");
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const pool = new pg.Pool({ connectionString, max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  pool.on("error", () => {});
+  const due: Task = async () => {
+    await enqueueDueFeeds();
+    await pruneSyncLog();
+  };
+  // A sync that throws (the database went away) is not retried by the queue: the feed stays due and the
+  // next minute's cron job queues it again.
+  const sync: Task = async (payload) => {
+    const feedId = feedIdOf(payload);
+    if (feedId) await syncFeed(feedId);
+  };
+  const logger = new Logger(() => (level, message) => {
+    if (level === "error" || level === "warning") log(`calendar feed worker: ${message}`);
+  });
+  let runner: Runner | null = null;
+  let stopped = false;
+  const launch = async () => {
+    runner = await run({
+      pgPool: pool,
+      concurrency: 2,
+      noHandleSignals: true,
+      pollInterval: options.pollIntervalMs ?? 2_000,
+      taskList: { [DUE_TASK]: due, [SYNC_TASK]: sync },
+      parsedCronItems: parseCronItems([
+        { task: DUE_TASK, match: "* * * * *", identifier: DUE_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
+      ]),
+      logger,
+    });
+    // A runner that dies with the database is started again once it answers.
+    runner.promise.catch(() => void relaunch());
+  };
+  const relaunch = async () => {
+    while (!stopped) {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      if (stopped) return;
+      try {
+        await launch();
+        return;
+      } catch (error) {
+        log(
+          `calendar feed worker: restart failed (retrying): ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  };
+  await launch();
+  // The first due run at once, not at the next full minute: a fresh server picks up feeds straight away.
+  void enqueueDueFeeds().catch(() => {});
+  return {
+    stop: async () => {
+      stopped = true;
+      await runner?.stop().catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
