@@ -1,4 +1,5 @@
-export const DEFAULT_AFTER_SIGN_IN = "/knowledge/events";
+/** The dashboard's home, the Overview. */
+export const DEFAULT_AFTER_SIGN_IN = "/";
 
 // Any origin works: only whether the parsed URL stays on it matters, and the result keeps the path only.
 const BASE = "http://app.invalid";

@@ -17,3 +17,12 @@ export function noticeHref(notice: Pick<Notice, "kind" | "targetId">): string {
     ? `/settings/webhooks/${encodeURIComponent(notice.targetId)}`
     : `/knowledge/events/webhook?source=${encodeURIComponent(notice.targetId)}`;
 }
+
+/** The banner's first words: what the problem is about. */
+export function noticeTitle(notice: Pick<Notice, "kind" | "targetLabel">): string {
+  return notice.kind === "subscription_disabled"
+    ? `The subscription to ${notice.targetLabel} was disabled.`
+    : `The webhook source "${notice.targetLabel}" ${SOURCE_FAILING_TEXT}`;
+}
+
+const SOURCE_FAILING_TEXT = "has answered only errors for over an hour.";

@@ -15,7 +15,7 @@ import type { Notice, NoticeKind } from "./model";
 
 const ACCEPTED = "('ok', 'duplicate')";
 const OPEN_SQL = `WITH failing AS (
-    SELECT s.id::text AS id, s.name FROM webhook_sources s
+    SELECT s.id::text AS id, s.public_id, s.name FROM webhook_sources s
     CROSS JOIN LATERAL (
       SELECT COALESCE(sum(h.deliveries) FILTER (WHERE h.hour = $2::timestamptz AND h.outcome NOT IN ${ACCEPTED}), 0) AS previous_refused,
         COALESCE(sum(h.deliveries) FILTER (WHERE h.hour >= $2::timestamptz AND h.outcome IN ${ACCEPTED}), 0) AS accepted,
@@ -25,12 +25,12 @@ const OPEN_SQL = `WITH failing AS (
     WHERE s.account_id = $1::uuid AND s.active AND c.previous_refused > 0 AND c.accepted = 0
       AND NOT EXISTS (
         SELECT 1 FROM account_notices n
-        WHERE n.account_id = $1::uuid AND n.kind = 'source_failing' AND n.target_id = s.id::text
+        WHERE n.account_id = $1::uuid AND n.kind = 'source_failing' AND n.target_id = s.public_id
           AND n.created_at >= COALESCE(c.last_accepted, $3::timestamptz)))
-  SELECT 'open' AS state, n.id::text, n.kind, n.target_id, n.target_label, n.message, n.created_at
+  SELECT 'open' AS state, n.id::text, n.kind, n.target_id, n.target_label, n.message, n.created_at, NULL AS source_id
   FROM account_notices n WHERE n.account_id = $1::uuid AND n.opened_at IS NULL
   UNION ALL
-  SELECT 'new', NULL, 'source_failing', f.id, f.name, NULL, NULL FROM failing f`;
+  SELECT 'new', NULL, 'source_failing', f.public_id, f.name, NULL, NULL, f.id FROM failing f`;
 
 type Row = {
   state: "open" | "new";
@@ -40,9 +40,12 @@ type Row = {
   target_label: string;
   message: string | null;
   created_at: Date | null;
+  /** A failing source's id (the notice names it by its public id, as the webhook page's links do). */
+  source_id: string | null;
 };
 
-export const SOURCE_FAILING_MESSAGE = "has answered only errors for over an hour.";
+export const SOURCE_FAILING_MESSAGE =
+  "Every request for over an hour was refused: compare the sender's signing secret and payloads with the refused deliveries.";
 
 const HOUR_MS = 3_600_000;
 
@@ -87,7 +90,7 @@ async function noticeFailingSources(accountId: string, sources: Row[]): Promise<
         accountId,
         actorUserId: null,
         action: "webhook_source.failing",
-        target: { type: "webhook_source", id: source.target_id, label: source.target_label },
+        target: { type: "webhook_source", id: source.source_id!, label: source.target_label },
         metadata: { rule: "only errors for an hour" },
       });
     }

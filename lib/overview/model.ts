@@ -2,6 +2,8 @@
 
 export type SourceHealth = {
   id: string;
+  /** What the webhook page's links name a source by. */
+  publicId: string;
   name: string;
   active: boolean;
   lastDeliveryAt: Date | null;

@@ -2,8 +2,8 @@
  * The Overview's statements (docs/overview.md). Every one is scoped by account ($1) and reads the hourly
  * counters (webhook_delivery_hours, outbound_attempt_hours), single rows by index (a source's latest
  * log entry), or the account's few sources, feeds, subscriptions and keys: none scans a log.
- * Hours are UTC instants passed in by the caller ($2 = the first hour of the last 24, $3 = the first of
- * the last 7 days, $4 = the hour before the current one), so the statements agree with each other.
+ * Hours are UTC instants passed in by the caller ($2 = the first hour of the last 24, or of the last 7 days
+ * in HOURS_SQL; $3 = the hour before the current one), so the statements agree with each other.
  */
 
 const ACCEPTED = "('ok', 'duplicate')";
@@ -13,7 +13,7 @@ const ACCEPTED = "('ok', 'duplicate')";
  * accepted request, and the current hour has none accepted either: its last accepted request is then
  * over an hour old and every request since was refused.
  */
-export const SOURCES_SQL = `SELECT s.id, s.name, s.active, l.received_at AS last_delivery_at, l.status AS last_status,
+export const SOURCES_SQL = `SELECT s.id, s.public_id, s.name, s.active, l.received_at AS last_delivery_at, l.status AS last_status,
     l.error_code AS last_error_code, COALESCE(c.total, 0)::int AS deliveries, COALESCE(c.refused, 0)::int AS refused,
     COALESCE(c.previous_refused > 0 AND c.previous_accepted = 0 AND c.current_accepted = 0, false) AS failing
   FROM webhook_sources s
@@ -23,9 +23,9 @@ export const SOURCES_SQL = `SELECT s.id, s.name, s.active, l.received_at AS last
   LEFT JOIN LATERAL (
     SELECT sum(h.deliveries) AS total,
       sum(h.deliveries) FILTER (WHERE h.outcome NOT IN ${ACCEPTED}) AS refused,
-      COALESCE(sum(h.deliveries) FILTER (WHERE h.hour = $4::timestamptz AND h.outcome NOT IN ${ACCEPTED}), 0) AS previous_refused,
-      COALESCE(sum(h.deliveries) FILTER (WHERE h.hour = $4::timestamptz AND h.outcome IN ${ACCEPTED}), 0) AS previous_accepted,
-      COALESCE(sum(h.deliveries) FILTER (WHERE h.hour > $4::timestamptz AND h.outcome IN ${ACCEPTED}), 0) AS current_accepted
+      COALESCE(sum(h.deliveries) FILTER (WHERE h.hour = $3::timestamptz AND h.outcome NOT IN ${ACCEPTED}), 0) AS previous_refused,
+      COALESCE(sum(h.deliveries) FILTER (WHERE h.hour = $3::timestamptz AND h.outcome IN ${ACCEPTED}), 0) AS previous_accepted,
+      COALESCE(sum(h.deliveries) FILTER (WHERE h.hour > $3::timestamptz AND h.outcome IN ${ACCEPTED}), 0) AS current_accepted
     FROM webhook_delivery_hours h
     WHERE h.account_id = s.account_id AND h.hour >= $2::timestamptz AND h.source_id = s.id) c ON true
   WHERE s.account_id = $1::uuid
@@ -55,10 +55,10 @@ export const HOURS_SQL = `SELECT hour, sum(accepted)::int AS accepted, sum(refus
   FROM (
     SELECT hour, sum(deliveries) FILTER (WHERE outcome IN ${ACCEPTED}) AS accepted,
       sum(deliveries) FILTER (WHERE outcome NOT IN ${ACCEPTED}) AS refused, 0 AS succeeded, 0 AS failed
-    FROM webhook_delivery_hours WHERE account_id = $1::uuid AND hour >= $3::timestamptz GROUP BY hour
+    FROM webhook_delivery_hours WHERE account_id = $1::uuid AND hour >= $2::timestamptz GROUP BY hour
     UNION ALL
     SELECT hour, 0, 0, sum(attempts) FILTER (WHERE outcome = 'succeeded'), sum(attempts) FILTER (WHERE outcome <> 'succeeded')
-    FROM outbound_attempt_hours WHERE account_id = $1::uuid AND hour >= $3::timestamptz GROUP BY hour
+    FROM outbound_attempt_hours WHERE account_id = $1::uuid AND hour >= $2::timestamptz GROUP BY hour
   ) counted
   GROUP BY hour ORDER BY hour`;
 

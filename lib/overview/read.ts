@@ -11,6 +11,7 @@ export const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR_MS) 
 
 type SourceRow = {
   id: string;
+  public_id: string;
   name: string;
   active: boolean;
   last_delivery_at: Date | null;
@@ -61,18 +62,19 @@ export async function readOverview(accountId: string, now = new Date()): Promise
   if (!isUuid(accountId)) return null;
   const current = hourOf(now);
   const since = (hours: number) => new Date(current.getTime() - hours * HOUR_MS).toISOString();
-  const values = [accountId, since(23), since(CHART_HOURS - 1), since(1)];
+  const day = [accountId, since(23)];
   const [sources, subscriptions, feeds, hours, account] = await Promise.all([
-    db.pool.query<SourceRow>(SOURCES_SQL, values),
-    db.pool.query<SubscriptionRow>(SUBSCRIPTIONS_SQL, values.slice(0, 2)),
-    db.pool.query<FeedRow>(FEEDS_SQL, values.slice(0, 2)),
-    db.pool.query<HourBucket>(HOURS_SQL, [accountId, values[1], values[2]]),
+    db.pool.query<SourceRow>(SOURCES_SQL, [...day, since(1)]),
+    db.pool.query<SubscriptionRow>(SUBSCRIPTIONS_SQL, day),
+    db.pool.query<FeedRow>(FEEDS_SQL, day),
+    db.pool.query<HourBucket>(HOURS_SQL, [accountId, since(CHART_HOURS - 1)]),
     db.pool.query<AccountRow>(ACCOUNT_SQL, [accountId]),
   ]);
   const facts = account.rows[0];
   return {
     sources: sources.rows.map((row) => ({
       id: row.id,
+      publicId: row.public_id,
       name: row.name,
       active: row.active,
       lastDeliveryAt: row.last_delivery_at,

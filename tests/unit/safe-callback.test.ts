@@ -27,7 +27,7 @@ describe("safeCallbackUrl", () => {
     ["an empty string", ""],
     ["a non-string", 42],
     ["no value", undefined],
-  ])("refuses %s and goes to the dashboard", (_label, value) => {
-    expect(safeCallbackUrl(value)).toBe("/knowledge/events");
+  ])("refuses %s and goes to the dashboard's Overview", (_label, value) => {
+    expect(safeCallbackUrl(value)).toBe("/");
   });
 });

@@ -4,6 +4,7 @@ import {
   CalendarDays,
   KeyRound,
   Kanban,
+  LayoutDashboard,
   MessageSquareText,
   MessagesSquare,
   ReceiptText,
@@ -18,7 +19,15 @@ import { usePathname } from "next/navigation";
 import { useId } from "react";
 import { cn } from "@/components/ui/cn";
 
-const sections = [
+type Section = {
+  heading?: string;
+  group?: string;
+  links: Array<{ href: string; label: string; icon: typeof CalendarDays }>;
+};
+
+const sections: Section[] = [
+  // The dashboard's home, above the sections.
+  { links: [{ href: "/", label: "Overview", icon: LayoutDashboard }] },
   {
     heading: "Knowledge",
     group: "Events",
@@ -59,10 +68,12 @@ export function NavLinks({ onNavigate, counts = {} }: { onNavigate?: () => void;
   return (
     <nav aria-label="Main" className="space-y-6">
       {sections.map((section) => (
-        <div key={section.heading}>
-          <p className="px-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{section.heading}</p>
+        <div key={section.heading ?? "home"}>
+          {section.heading ? (
+            <p className="px-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{section.heading}</p>
+          ) : null}
           {section.group ? <p className="mt-3 px-2 text-xs font-medium text-zinc-500">{section.group}</p> : null}
-          <ul className="mt-1.5 space-y-0.5">
+          <ul className={cn("space-y-0.5", section.heading && "mt-1.5")}>
             {section.links.map(({ href, label, icon: Icon }) => {
               // A lead's (or a subscription's) own page keeps its list marked as the current section.
               const active =

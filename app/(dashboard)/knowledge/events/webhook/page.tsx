@@ -8,6 +8,7 @@ import { PLANS } from "@/lib/accounts/plans";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { getDelivery, listDeliveries, type ListDeliveriesOptions } from "@/lib/events-webhook/deliveries";
 import { listSources } from "@/lib/events-webhook/sources";
+import { markNoticesOpened } from "@/lib/notices/open";
 import { formatDateTime } from "@/lib/platform/format/date-time";
 import { relativeTime } from "@/lib/platform/format/relative-time";
 import { AddSourceDialog } from "./_components/add-source-dialog";
@@ -65,6 +66,8 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
   }
 
   const source = sources.find((candidate) => candidate.publicId === params.source) ?? sources[0];
+  // An owner has opened the problem: its banner goes.
+  if (manager) await markNoticesOpened(account.id, "source_failing", source.publicId);
   const filters: ListDeliveriesOptions = {
     action: pick(params.action, ACTIONS),
     statusClass: pick(params.status, STATUS_CLASSES),

@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/platform/format/date-time";
 import { MAX_DESCRIPTION_LENGTH } from "@/lib/webhook-subscriptions/schemas";
+import { markNoticesOpened } from "@/lib/notices/open";
 import { listDeliveryAttempts } from "@/lib/outbound/manage";
 import { currentFailureRun } from "@/lib/webhook-subscriptions/failure-run";
 import { getSubscription } from "@/lib/webhook-subscriptions/store";
@@ -52,6 +53,8 @@ export default async function SubscriptionPage({
     currentFailureRun(account.id, subscription),
   ]);
   const manager = canManage(context);
+  // An owner has opened the problem: its banner goes.
+  if (manager) await markNoticesOpened(account.id, "subscription_disabled", subscription.id);
   const now = new Date();
   const notice = healthNotice(subscription, run, account.timezone, now);
   const badge = HEALTH_BADGES[notice.health];
