@@ -1,0 +1,89 @@
+"use client";
+
+import { Pause, Play, RefreshCw, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { Button } from "@/components/ui/button";
+import { useAct } from "@/app/(dashboard)/_components/use-act";
+import { deleteCalendarFeedAction, pauseCalendarFeedAction, syncCalendarFeedAction } from "../actions";
+import type { FeedRowView } from "./feed-view";
+
+const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
+
+/** A feed's buttons: Sync now, Pause / Resume, Delete (asking what becomes of its events). */
+export function FeedActions({ feed }: { feed: FeedRowView }) {
+  const { act, pending } = useAct();
+  const [events, setEvents] = useState<"keep" | "remove">("keep");
+  const syncing = feed.state === "syncing";
+  const paused = feed.state === "paused";
+
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      {paused ? null : (
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={pending || syncing}
+          onClick={() => void act(() => syncCalendarFeedAction({ feedId: feed.id }), { unreachable: UNREACHABLE })}
+        >
+          <RefreshCw className={syncing ? "size-3.5 animate-spin" : "size-3.5"} aria-hidden />
+          Sync now
+        </Button>
+      )}
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={pending}
+        onClick={() =>
+          void act(() => pauseCalendarFeedAction({ feedId: feed.id, paused: !paused }), { unreachable: UNREACHABLE })
+        }
+      >
+        {paused ? <Play className="size-3.5" aria-hidden /> : <Pause className="size-3.5" aria-hidden />}
+        {paused ? "Resume" : "Pause"}
+      </Button>
+      <ConfirmDialog
+        trigger={
+          <Button variant="secondary" size="sm" disabled={pending}>
+            <Trash2 className="size-3.5" aria-hidden />
+            Delete
+          </Button>
+        }
+        title={`Stop following “${feed.name}”?`}
+        description="The feed is no longer synced. Choose what happens to the events it brought in."
+        confirmLabel="Delete feed"
+        pendingLabel="Deleting…"
+        onConfirm={() => act(() => deleteCalendarFeedAction({ feedId: feed.id, events }), { unreachable: UNREACHABLE })}
+      >
+        <fieldset className="space-y-2 text-sm text-zinc-700">
+          <legend className="sr-only">Its {feed.eventCount} events</legend>
+          <label className="flex items-start gap-2">
+            <input
+              type="radio"
+              name={`events-${feed.id}`}
+              checked={events === "keep"}
+              onChange={() => setEvents("keep")}
+              className="mt-1"
+            />
+            <span>
+              <span className="font-medium text-zinc-900">Keep its {feed.eventCount} events</span> as ordinary events of
+              this account (edit or delete them yourself).
+            </span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input
+              type="radio"
+              name={`events-${feed.id}`}
+              checked={events === "remove"}
+              onChange={() => setEvents("remove")}
+              className="mt-1"
+            />
+            <span>
+              <span className="font-medium text-zinc-900">Remove its {feed.eventCount} events</span> too. Subscribers
+              get an event.deleted notification for each.
+            </span>
+          </label>
+        </fieldset>
+      </ConfirmDialog>
+    </div>
+  );
+}
