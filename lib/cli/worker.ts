@@ -1,5 +1,6 @@
 import { applyMigrations } from "../platform/db/migrate";
 import { startOutboundWorker, workerConcurrency } from "../outbound/worker";
+import { startCalendarFeedWorker } from "../calendar-feeds/worker";
 import { ensureSecrets, openDatabase } from "../platform/runtime/local-environment";
 import { loopbackTargetsProblem } from "../webhook-subscriptions/addresses";
 import { runCli } from "./run-cli";
@@ -24,12 +25,14 @@ runCli(async () => {
     const concurrency = workerConcurrency();
     const worker = await startOutboundWorker({ connectionString: database.directUrl, concurrency });
     console.log(`▸ Outbound notification worker running (concurrency ${concurrency}, pid ${process.pid})`);
+    // Calendar feeds are synced on the same queue (docs/calendar-feeds.md, "Follow a calendar").
+    const calendarFeeds = await startCalendarFeedWorker({ connectionString: database.directUrl });
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGINT", () => resolve("SIGINT"));
       process.once("SIGTERM", () => resolve("SIGTERM"));
     });
     console.log(`▸ ${signal}: finishing the deliveries in flight…`);
-    await worker.stop();
+    await Promise.all([worker.stop(), calendarFeeds.stop()]);
   } finally {
     await database.stop();
   }
