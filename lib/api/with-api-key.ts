@@ -4,6 +4,8 @@ import { errorResponse, internalErrorResponse, unavailableResponse } from "@/lib
 import { isOverLimit, rateLimitedResponse, rateLimitHeaders, type RateState } from "@/lib/platform/http/rate-limit";
 import { authenticateApiKey, type ApiKeyPrincipal, type AuthFailure } from "@/lib/api-keys/authenticate";
 import type { Scope } from "@/lib/api-keys/scopes";
+import { errorFields, logger } from "@/lib/platform/observability/log";
+import { inSpan, tracingActive } from "@/lib/platform/observability/tracing";
 
 /*
  * The one wrapper for every bearer-key route: authentication, the per-key rate limit, the scope check and
@@ -70,8 +72,7 @@ function finalise(response: Response, rate: RateState): Response {
 
 function logFailure(error: unknown) {
   // Name and message only: never the request, whose headers carry the key.
-  const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
-  console.error(`[public-api] ${name}: ${message}`);
+  logger().error(errorFields(error), "public api: unexpected error");
 }
 
 export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandler<Params>, options: WithApiKeyOptions) {
@@ -79,7 +80,10 @@ export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandle
     let principal: ApiKeyPrincipal;
     let rate: RateState;
     try {
-      const result = await authenticateApiKey(db.pool, request.headers.get("authorization"));
+      const authorization = request.headers.get("authorization");
+      const result = tracingActive()
+        ? await inSpan("api_key.authenticate", {}, () => authenticateApiKey(db.pool, authorization))
+        : await authenticateApiKey(db.pool, authorization);
       if (!result.ok) return unauthorizedResponse(result.failure);
       ({ principal, rate } = result);
     } catch (error) {
@@ -90,10 +94,9 @@ export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandle
     if (isOverLimit(rate)) return rateLimitedResponse(rate, "this API key");
     if (options.scope && !principal.key.scopes.includes(options.scope)) return insufficientScopeResponse(options.scope);
     try {
-      return finalise(
-        await handler(request, { ...principal, params: route?.params ?? Promise.resolve({} as Params) }),
-        rate,
-      );
+      const context = { ...principal, params: route?.params ?? Promise.resolve({} as Params) };
+      const run = async () => handler(request, context);
+      return finalise(tracingActive() ? await inSpan("public_api.handle", {}, run) : await run(), rate);
     } catch (error) {
       if (isDatabaseUnavailable(error)) return unavailableResponse();
       logFailure(error);

@@ -3,13 +3,17 @@ import { startOutboundWorker, workerConcurrency } from "../outbound/worker";
 import { startCalendarFeedWorker } from "../calendar-feeds/worker";
 import { ensureSecrets, openDatabase } from "../platform/runtime/local-environment";
 import { loopbackTargetsProblem } from "../webhook-subscriptions/addresses";
+import { metricsPort, startMetricsServer } from "../observability/metrics-server";
+import { startTracing, stopTracing } from "../platform/observability/tracing";
 import { runCli } from "./run-cli";
 
 /*
  * npm run worker — the outbound notification worker alone (docs/outbound-webhooks.md, "Delivery"), on
  * DATABASE_URL or, like npm start, the embedded database. Run as many as you like on any machines; web
  * instances can then leave delivery to them with OUTBOUND_WORKER=off. SIGTERM or SIGINT lets the
- * attempts in flight finish (each is bounded by its timeout), then exits.
+ * attempts in flight finish (each is bounded by its timeout), then exits. With METRICS_TOKEN and
+ * METRICS_PORT it serves /metrics, with OTEL_EXPORTER_OTLP_ENDPOINT it traces each delivery
+ * (docs/operations.md).
  */
 runCli(async () => {
   // The worker makes the connections, so it refuses loopback targets behind an https URL as the server does.
@@ -19,6 +23,10 @@ runCli(async () => {
     return 1;
   }
   ensureSecrets();
+  await startTracing();
+  const port = metricsPort();
+  const metricsServer = port === null ? null : await startMetricsServer(port);
+  if (port !== null) console.log(`▸ Metrics on port ${port} (/metrics, bearer METRICS_TOKEN)`);
   const database = await openDatabase();
   try {
     await applyMigrations(database.directUrl);
@@ -34,6 +42,8 @@ runCli(async () => {
     console.log(`▸ ${signal}: finishing the deliveries in flight…`);
     await Promise.all([worker.stop(), calendarFeeds.stop()]);
   } finally {
+    await metricsServer?.close();
+    await stopTracing();
     await database.stop();
   }
 });

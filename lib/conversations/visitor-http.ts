@@ -2,6 +2,8 @@ import "server-only";
 import { isDatabaseUnavailable } from "@/lib/platform/db/client";
 import { errorResponse, internalErrorResponse, jsonResponse, unavailableResponse } from "@/lib/platform/http/api-error";
 import { CLIENT_IP_HEADER } from "@/lib/platform/http/client-ip";
+import { errorFields, logger } from "@/lib/platform/observability/log";
+import { inSpan } from "@/lib/platform/observability/tracing";
 import { parseJsonObject, readRawBody } from "@/lib/api/body";
 import { table, type PublicRoute } from "@/lib/platform/http/route-table";
 import { leaveContact } from "./contact";
@@ -86,8 +88,7 @@ function visitorRoute<P>(handler: (request: Request, params: P) => Promise<Respo
       return await handler(request, await context.params);
     } catch (error) {
       if (isDatabaseUnavailable(error)) return unavailableResponse();
-      const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
-      console.error(`[chat] ${name}: ${message}`);
+      logger().error(errorFields(error), "chat: unexpected error");
       return internalErrorResponse();
     }
   };
@@ -101,13 +102,15 @@ async function visitorOf(
   params: Awaited<ConversationParams["params"]>,
   kind: "write" | "poll",
 ): Promise<Parsed<Visitor>> {
-  const access = await checkVisitorAccess({
-    ip: clientIp(request),
-    widgetId: params.widgetId,
-    conversationId: params.conversationId,
-    token: request.headers.get(VISITOR_TOKEN_HEADER),
-    kind,
-  });
+  const access = await inSpan("chat.access", {}, () =>
+    checkVisitorAccess({
+      ip: clientIp(request),
+      widgetId: params.widgetId,
+      conversationId: params.conversationId,
+      token: request.headers.get(VISITOR_TOKEN_HEADER),
+      kind,
+    }),
+  );
   if (!access.ok)
     return {
       ok: false,
@@ -207,7 +210,7 @@ export const postMessageRoute = visitorRoute<Awaited<ConversationParams["params"
   if (!body.ok) return body.response;
   const text = messageText(body.value.text);
   if (!text.ok) return text.response;
-  return answer(await postVisitorMessage(widget, conversation, text.value), 201);
+  return answer(await inSpan("chat.reply", {}, () => postVisitorMessage(widget, conversation, text.value)), 201);
 });
 
 /** POST /api/chat/{widget_id}/conversations/{id}/handoff — "Talk to a person"; repeating it changes nothing. */

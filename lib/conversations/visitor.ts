@@ -6,6 +6,7 @@ import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { db } from "@/lib/platform/db/client";
 import { onOneConnection } from "@/lib/platform/db/connection";
 import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
+import { recordChatReply } from "@/lib/platform/observability/metrics";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { newPublicId, randomBase62 } from "@/lib/platform/ids";
 import { type Conversation, type Message, type VisitorResult } from "./model";
@@ -121,19 +122,22 @@ export async function postVisitorMessage(
             })
           : null;
       // One statement writes the message, any answer and the notification (visitor-message.ts).
-      return writeVisitorMessage(
+      const written = await writeVisitorMessage(
         client,
         widget.accountId,
         conversation.id,
         text,
         answer ? { authorName: widget.assistantName, text: answer.text } : null,
       );
+      if (written.ok) recordChatReply(answer ? "assistant" : "waiting_for_person");
+      return written;
     });
   }
   return inTransaction(async (client) => {
     const touched = await touchForHandoff(client, widget.accountId, conversation.id);
     if (!touched) return { ok: false, reason: "closed" } as const;
     const { conversation: current, previousStatus } = touched;
+    recordChatReply(previousStatus === "bot" ? "handoff" : "waiting_for_person");
     const lines: NewMessage[] = [{ author: "visitor", authorName: current.visitorName, text }];
     const notifications = [];
     if (previousStatus === "bot" && current.status === "handoff_requested") {

@@ -40,6 +40,9 @@ import {
   type RejectionCode,
 } from "./responses";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
+import { errorFields, logger } from "@/lib/platform/observability/log";
+import { recordWebhookOutcome } from "@/lib/platform/observability/metrics";
+import { inSpan, tracingActive } from "@/lib/platform/observability/tracing";
 import { isFreshTimestamp, SIGNATURE_HEADER, TIMESTAMP_HEADER, verifySignature } from "./signature";
 
 /*
@@ -268,10 +271,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
         }
       }
       // The source changed under three consecutive attempts: let the sender retry.
+      recordWebhookOutcome("unavailable");
       return unavailableResponse();
     } catch (error) {
-      if (isRetryable(error)) return unavailableResponse();
-      console.error("events webhook: unexpected error", error instanceof Error ? error.name : typeof error);
+      if (isRetryable(error)) {
+        recordWebhookOutcome("unavailable");
+        return unavailableResponse();
+      }
+      // The name only: a database error's message can quote the payload's values.
+      logger().error({ err: { name: errorFields(error).err.name } }, "events webhook: unexpected error");
       return internalError();
     } finally {
       clearTimeout(timer);
@@ -284,5 +292,11 @@ let defaultHandler: ReturnType<typeof createWebhookHandler> | null = null;
 /** The route's entry point: the process-wide pool. */
 export function handleWebhookRequest(request: Request, publicId: string): Promise<Response> {
   defaultHandler ??= createWebhookHandler({ pool: db.pool });
-  return defaultHandler(request, publicId);
+  if (!tracingActive()) return defaultHandler(request, publicId);
+  const handler = defaultHandler;
+  return inSpan("events_webhook.handle", {}, async (span) => {
+    const response = await handler(request, publicId);
+    span?.setAttribute("http.response.status_code", response.status);
+    return response;
+  });
 }

@@ -1,10 +1,11 @@
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { errorResponse, type ErrorDetail } from "@/lib/platform/http/api-error";
 import type { ApiErrorCode } from "@/lib/platform/http/error-codes";
+import { recordWebhookOutcome } from "@/lib/platform/observability/metrics";
 
 /*
  * The webhook's answers (docs/webhook.md, "Check order"). Messages are written for the integrator and never carry
- * internal error text.
+ * internal error text. Each answer is counted by its outcome (webhook_outcomes_total, docs/operations.md).
  */
 
 export type RejectionCode = Extract<
@@ -43,6 +44,7 @@ export const REJECTIONS: Record<RejectionCode, { status: number; message: string
 
 export function rejection(code: RejectionCode, options: { message?: string; details?: ErrorDetail[] } = {}): Response {
   const { status, message } = REJECTIONS[code];
+  recordWebhookOutcome(code);
   return errorResponse(status, code, options.message ?? message, { details: options.details });
 }
 
@@ -58,6 +60,7 @@ function rateHeaders(rate: RateState): Record<string, string> {
 
 export function rateLimited(rate: RateState): Response {
   const retryAfter = Math.max(1, Math.ceil(rate.resetMs / 1000));
+  recordWebhookOutcome("rate_limited");
   return errorResponse(
     429,
     "rate_limited",
@@ -70,6 +73,7 @@ export function rateLimited(rate: RateState): Response {
 
 export function planLimitReached(plan: PlanName): Response {
   const limit = PLANS[plan].maxEvents.toLocaleString("en-US");
+  recordWebhookOutcome("plan_limit_reached");
   return errorResponse(
     403,
     "plan_limit_reached",
@@ -98,13 +102,16 @@ type AcceptedEvent = {
 
 /** `occurrence`: the later occurrence of a series a cancel or delete acted on (the series is `id`). */
 export function accepted(action: string, event: AcceptedEvent, rate: RateState | null): Response {
+  recordWebhookOutcome("accepted");
   return success({ ok: true, action, event }, rate);
 }
 
 export function duplicate(rate: RateState | null): Response {
+  recordWebhookOutcome("duplicate");
   return success({ ok: true, duplicate: true }, rate);
 }
 
 export function internalError(): Response {
+  recordWebhookOutcome("internal_error");
   return errorResponse(500, "internal_error", "Something went wrong on our side. Retry later.");
 }

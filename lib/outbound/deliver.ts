@@ -1,6 +1,8 @@
 import "server-only";
 import type pg from "pg";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
+import { recordDeliveryAttempt, recordDeliveryLag } from "@/lib/platform/observability/metrics";
+import { inSpan, traceHeaders, tracingActive } from "@/lib/platform/observability/tracing";
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { post, type PostResult } from "./post";
 import type { AttemptOutcome, Recorder } from "./record";
@@ -35,7 +37,17 @@ export type Loaded = {
   secret_ciphertext: string;
   /** The secret before a rotation, while it is still signed with (24 hours); null otherwise. */
   previous_secret_ciphertext: string | null;
+  /** When the attempt was due, in epoch milliseconds (the delivery lag metric). */
+  due_ms: number;
 };
+
+/*
+ * When an attempt was due: a first attempt since its message was written (the relay creates the delivery
+ * with next_attempt_at = created_at, so the relay's own lag counts), a retry, resend or test at its
+ * next_attempt_at.
+ */
+const DUE_MS = `(extract(epoch FROM CASE WHEN d.next_attempt_at = d.created_at THEN m.created_at
+      ELSE COALESCE(d.next_attempt_at, d.created_at) END) * 1000)::float8 AS due_ms`;
 
 /**
  * A delivery with its message and subscription, for a FROM clause naming them d, m and s. The previous
@@ -43,7 +55,8 @@ export type Loaded = {
  */
 export const LOAD_COLUMNS = `d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id, m.payload::text AS body,
     s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
-    CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext`;
+    CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
+    ${DUE_MS}`;
 
 const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
   FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
@@ -115,8 +128,20 @@ export async function attemptDelivery(
     return { recorded: Promise.resolve("skipped") };
   }
   const attempt = row.attempts + 1;
-  const result = await post(row.url, headersFor(row), row.body, options.timeoutMs);
-  return { recorded: record(deliveryId, row, attempt, result, options) };
+  recordDeliveryLag(row.attempts === 0 ? "first" : "retry", ((options.now?.() ?? Date.now()) - row.due_ms) / 1000);
+  if (!tracingActive()) {
+    const result = await post(row.url, headersFor(row), row.body, options.timeoutMs);
+    return { recorded: record(deliveryId, row, attempt, result, options) };
+  }
+  // A span per attempt, its POST a child that hands the trace to the receiver (traceparent).
+  return inSpan("outbound.deliver", { kind: "consumer", attributes: { "outbound.attempt": attempt } }, async () => {
+    const result = await inSpan("outbound.post", { kind: "client" }, async (span) => {
+      const answered = await post(row.url, { ...headersFor(row), ...traceHeaders() }, row.body, options.timeoutMs);
+      if (answered.statusCode !== null) span?.setAttribute("http.response.status_code", answered.statusCode);
+      return answered;
+    });
+    return { recorded: inSpan("outbound.record", {}, () => record(deliveryId, row, attempt, result, options)) };
+  });
 }
 
 async function record(
@@ -142,6 +167,7 @@ async function record(
     summary,
   });
   if (outcome === "disabled") {
+    recordDeliveryAttempt(outcome);
     await disableSubscription(row.account_id, row.subscription_id, GONE_REASON);
     return outcome;
   }
@@ -150,9 +176,11 @@ async function record(
     failingSince &&
     (options.now?.() ?? Date.now()) - failingSince.getTime() >= FAILING_DISABLE_MS
   ) {
+    recordDeliveryAttempt("disabled");
     await disableSubscription(row.account_id, row.subscription_id, FAILING_REASON);
     return "disabled";
   }
+  recordDeliveryAttempt(outcome);
   return outcome;
 }
 

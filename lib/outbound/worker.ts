@@ -10,6 +10,9 @@ import { permits } from "./permits";
 import { attemptRecorder } from "./record";
 import { startFanOutRelay } from "./relay";
 import { directDatabaseUrl } from "@/lib/platform/db/pooler";
+import { logger as processLogger } from "@/lib/platform/observability/log";
+import { metrics } from "@/lib/platform/observability/metrics";
+import { observePool } from "@/lib/platform/observability/pool-metrics";
 
 /*
  * The delivery worker: graphile-worker running the "deliver" task (deliver.ts) on a pool of its own.
@@ -64,7 +67,7 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   const connectionString = options.connectionString ?? directDatabaseUrl();
   if (!connectionString) throw new Error("DATABASE_URL is not set");
   const concurrency = options.concurrency ?? workerConcurrency();
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? ((line: string) => processLogger().warn(line));
   // `concurrency` attempts at most at any time: a few graphile-worker slots, each running lanes (batch.ts).
   // Two slots, so a new job is picked up at once even while one slot's lanes wait on a slow receiver.
   // Twice as many lanes as attempts in flight: while one lane's attempt runs, another already holds the
@@ -94,6 +97,7 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   });
   // A dropped connection (database restart) must not crash the process; the next query reconnects.
   pool.on("error", () => {});
+  observePool(metrics(), "worker", () => pool);
 
   const lockLimit = options.staleLockMs ?? staleLockMs();
   // Read once, not on every attempt of a burst.

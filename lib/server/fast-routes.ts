@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES as WEBHOOK_BODY_LIMIT } from "@/lib/events-webhook/body"
 import { MAX_PUBLIC_BODY_BYTES } from "@/lib/api/body";
 import { decodeSegment, matchRoute, type PublicMethod, type PublicRoute } from "@/lib/platform/http/route-table";
 import { PUBLIC_ROUTES } from "@/lib/public-api/routes";
+import { metricsRoute } from "@/lib/observability/metrics-endpoint";
 
 /*
  * The machine-facing hot paths (every public API route, the events webhook and the chat page's
@@ -19,6 +20,9 @@ export type FastHandler = (request: Request) => Promise<Response>;
 export type FastRoute = {
   /** For the start-up log: which fast routes are active. */
   readonly label: string;
+  /** The path with its parameters as names ("/api/v1/leads/{id}"), for metrics and traces, which never see
+   * ids; by default the label's path. */
+  readonly template?: string;
   readonly methods: readonly string[];
   /** The adapter reads at most this many bytes (plus one, so the handler can tell "too large"). */
   readonly maxBodyBytes: number;
@@ -28,8 +32,8 @@ export type FastRoute = {
 
 /** What the production server does with a request: a fast handler, a JSON error, or Next.js. */
 export type FastMatch =
-  | { kind: "route"; handler: FastHandler; maxBodyBytes: number }
-  | { kind: "method_not_allowed"; allow: readonly string[] }
+  | { kind: "route"; handler: FastHandler; maxBodyBytes: number; route: FastRoute }
+  | { kind: "method_not_allowed"; allow: readonly string[]; route: FastRoute }
   | { kind: "not_found" }
   | null;
 
@@ -41,6 +45,7 @@ function tableFastRoute(route: PublicRoute, maxBodyBytes: number): FastRoute {
   const allowed = methods.includes("GET") ? [...methods, "HEAD"] : methods;
   return {
     label: `${allowed.join("|")} ${route.path}`,
+    template: route.path,
     methods: allowed,
     maxBodyBytes,
     bind: (pathname) => {
@@ -59,7 +64,15 @@ export const FAST_ROUTES: readonly FastRoute[] = [
   ...PUBLIC_ROUTES.map((route) => tableFastRoute(route, MAX_PUBLIC_BODY_BYTES)),
   ...CHAT_ROUTES.map((route) => tableFastRoute(route, MAX_VISITOR_BODY_BYTES)),
   {
+    label: "GET|HEAD /metrics",
+    template: "/metrics",
+    methods: ["GET", "HEAD"],
+    maxBodyBytes: 0,
+    bind: (pathname) => (pathname === "/metrics" ? metricsRoute : null),
+  },
+  {
     label: "POST /api/v1/events/webhook/:sourceId",
+    template: "/api/v1/events/webhook/{sourceId}",
     methods: ["POST"],
     maxBodyBytes: WEBHOOK_BODY_LIMIT,
     bind: (pathname) => {
@@ -83,9 +96,9 @@ export function resolveFastPath(
   for (const route of routes) {
     const handler = route.bind(pathname);
     if (!handler) continue;
-    if (route.methods.includes(method)) return { kind: "route", handler, maxBodyBytes: route.maxBodyBytes };
+    if (route.methods.includes(method)) return { kind: "route", handler, maxBodyBytes: route.maxBodyBytes, route };
     // OPTIONS stays with Next.js, which answers it for every route with the methods it exports.
-    return method === "OPTIONS" ? null : { kind: "method_not_allowed", allow: route.methods };
+    return method === "OPTIONS" ? null : { kind: "method_not_allowed", allow: route.methods, route };
   }
   return OWNED_PREFIXES.some((prefix) => pathname.startsWith(prefix)) ? { kind: "not_found" } : null;
 }

@@ -8,13 +8,22 @@ import {
 import { bodyLimitFor, formatBytes } from "@/lib/platform/http/body-limits";
 import { CLIENT_IP_HEADER, resolveClientIp, trustedProxyHops, type Env } from "@/lib/platform/http/client-ip";
 import { hstsFor, securityHeadersFor } from "@/lib/platform/http/security-headers";
+import { routeRecorders, type RouteRecorder } from "@/lib/platform/observability/http-metrics";
+import { errorFields, logger } from "@/lib/platform/observability/log";
+import { metrics } from "@/lib/platform/observability/metrics";
+import { requestIdFrom, runWithRequest } from "@/lib/platform/observability/request-context";
+import { inSpan, tracingActive } from "@/lib/platform/observability/tracing";
 import { FAST_ROUTES, resolveFastPath, type FastRoute } from "./fast-routes";
+import { nextRouteTemplates, UNMATCHED, type NextRouteTemplate } from "./next-routes";
 import { ClientAborted, toFetchRequest, writeFetchResponse } from "./node-adapter";
 
 /*
  * Every request the production server receives passes here first: the client IP is decided (from the
  * socket, or TRUSTED_PROXY_HOPS), security headers are set, a body over the path's limit is refused
- * before it is read, then the fast routes answer their paths and Next.js everything else.
+ * before it is read, then the fast routes answer their paths and Next.js everything else. Each request
+ * gets a request id (the caller's X-Request-Id when well formed, else a new one), sent back in
+ * X-Request-Id and carried by every log line written while it runs; with metrics on, its count and
+ * latency are recorded under its route template; with tracing on, a fast route runs in a server span.
  */
 
 export type NextHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -24,6 +33,8 @@ export type ListenerOptions = {
   routes?: readonly FastRoute[];
   env?: Env;
   logError?: (line: string) => void;
+  /** The route template of a path Next.js answers (by default from the build's routes manifest). */
+  nextRoutes?: NextRouteTemplate;
 };
 
 /** Slow or idle clients cannot hold connections for long; a load balancer's 60 s idle timeout stays below ours. */
@@ -42,12 +53,6 @@ export function configureServer(server: Server, env: Env = process.env): void {
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
   const cap = Number(env.MAX_CONNECTIONS ?? DEFAULT_MAX_CONNECTIONS);
   server.maxConnections = Number.isInteger(cap) && cap > 0 ? cap : DEFAULT_MAX_CONNECTIONS;
-}
-
-let sequence = 0;
-/** Short, unique per process: enough to find a client's failed request in the log. */
-function requestId(): string {
-  return `${process.pid.toString(36)}-${Date.now().toString(36)}-${(++sequence).toString(36)}`;
 }
 
 /** After the answer, the connection closes; bytes still arriving are discarded for a moment, then it is cut. */
@@ -94,28 +99,45 @@ export function createRequestListener(options: ListenerOptions): RequestListener
   const routes = options.routes ?? FAST_ROUTES;
   const hops = trustedProxyHops(env);
   const hsts = hstsFor(env);
-  const logError = options.logError ?? ((line: string) => console.error(line));
+  const logError = options.logError ?? ((line: string) => logger().error(line));
+  const metricsOn = metrics() !== null;
+  const recorderFor = routeRecorders();
+  const nextRoutes = metricsOn ? (options.nextRoutes ?? nextRouteTemplates()) : null;
+  // Fast routes' recorders are bound once, at start-up.
+  const fastRecorders = new Map<FastRoute, { template: string; record: RouteRecorder }>(
+    routes.map((route) => {
+      const template = route.template ?? route.label.slice(route.label.indexOf(" ") + 1);
+      return [route, { template, record: recorderFor(template) }];
+    }),
+  );
+  /** Counts the request once its answer is written (Next.js, refusals, errors: all but the fast routes). */
+  const recordOnFinish = (req: IncomingMessage, res: ServerResponse, started: number, template: string) => {
+    if (!metricsOn) return;
+    const record = recorderFor(template);
+    res.once("finish", () => record(req.method ?? "GET", res.statusCode, (performance.now() - started) / 1000));
+  };
 
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown) => {
     if (error instanceof ClientAborted) return;
-    const id = requestId();
-    // Name and message only: the request (its headers carry keys and cookies) is never logged.
-    const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
-    logError(`[server] request ${id} ${req.method} ${(req.url ?? "").split("?", 1)[0]} failed: ${name}: ${message}`);
+    // Name and message only: the request (its headers carry keys and cookies) is never logged. The id is
+    // the one sent back in X-Request-Id (set on arrival), so a client's report finds this line.
+    const { err } = errorFields(error);
+    const id = String(res.getHeader("X-Request-Id") ?? "");
+    logError(
+      `[server] request ${id} ${req.method} ${(req.url ?? "").split("?", 1)[0]} failed: ${err.name}: ${err.message}`,
+    );
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const response = internalErrorResponse();
-    response.headers.set("X-Request-Id", id);
-    void writeFetchResponse(res, response, { head: req.method === "HEAD", close: false });
+    void writeFetchResponse(res, internalErrorResponse(), { head: req.method === "HEAD", close: false });
   };
   const answer = (req: IncomingMessage, res: ServerResponse, response: Response) =>
     writeFetchResponse(res, response, { head: req.method === "HEAD", close: false }).catch((error: unknown) =>
       fail(req, res, error),
     );
 
-  return (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, started: number) => {
     const method = req.method ?? "GET";
     const url = req.url ?? "/";
     const query = url.indexOf("?");
@@ -133,10 +155,14 @@ export function createRequestListener(options: ListenerOptions): RequestListener
 
     const limit = bodyLimitFor(pathname);
     const declared = req.headers["content-length"];
-    if (declared !== undefined && Number(declared) > limit) return refuseTooLarge(req, res, limit);
-
     const match = resolveFastPath(method, pathname, routes);
+    if (declared !== undefined && Number(declared) > limit) {
+      recordOnFinish(req, res, started, match?.kind === "route" ? fastRecorders.get(match.route)!.template : UNMATCHED);
+      return refuseTooLarge(req, res, limit);
+    }
+
     if (match === null) {
+      if (nextRoutes) recordOnFinish(req, res, started, nextRoutes(pathname));
       if (declared === undefined && req.headers["transfer-encoding"] !== undefined) capUnsizedBody(req, res, limit);
       try {
         Promise.resolve(options.nextHandler(req, res)).catch((error: unknown) => fail(req, res, error));
@@ -145,9 +171,46 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       }
       return;
     }
-    if (match.kind === "not_found") return void answer(req, res, apiNotFoundResponse());
-    if (match.kind === "method_not_allowed") return void answer(req, res, methodNotAllowedResponse(match.allow));
-    serveFast(match.handler, match.maxBodyBytes, clientIp, req, res).catch((error: unknown) => fail(req, res, error));
+    if (match.kind === "not_found") {
+      recordOnFinish(req, res, started, UNMATCHED);
+      return void answer(req, res, apiNotFoundResponse());
+    }
+    const fast = fastRecorders.get(match.route);
+    if (match.kind === "method_not_allowed") {
+      recordOnFinish(req, res, started, fast?.template ?? UNMATCHED);
+      return void answer(req, res, methodNotAllowedResponse(match.allow));
+    }
+    const served = tracingActive()
+      ? inSpan(
+          `${method} ${fast?.template ?? pathname}`,
+          {
+            kind: "server",
+            headers: req.headers,
+            attributes: { "http.request.method": method, "http.route": fast?.template },
+          },
+          async (span) => {
+            await serveFast(match.handler, match.maxBodyBytes, clientIp, req, res);
+            span?.setAttribute("http.response.status_code", res.statusCode);
+          },
+        )
+      : serveFast(match.handler, match.maxBodyBytes, clientIp, req, res);
+    if (metricsOn && fast) {
+      const { record } = fast;
+      served.then(
+        () => record(method, res.statusCode, (performance.now() - started) / 1000),
+        (error: unknown) => {
+          recordOnFinish(req, res, started, fast.template);
+          fail(req, res, error);
+        },
+      );
+    } else served.catch((error: unknown) => fail(req, res, error));
+  };
+
+  return (req, res) => {
+    const started = performance.now();
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
+    res.setHeader("X-Request-Id", requestId);
+    runWithRequest({ requestId }, () => handle(req, res, started));
   };
 }
 

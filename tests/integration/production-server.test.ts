@@ -523,10 +523,11 @@ describe("production server: registry", () => {
     registerProductionServer(target);
     const registry = readProductionServer(target);
     if (typeof registry === "string") throw new Error(registry);
-    // Every public API route of the one table, the chat endpoints, then the webhook.
+    // Every public API route of the one table, the chat endpoints, /metrics, then the webhook.
     const paths = [...PUBLIC_ROUTES, ...CHAT_ROUTES].map((route) => route.path);
     expect(registry.fastRoutes.map((label) => label.split(" ")[1])).toEqual([
       ...paths,
+      "/metrics",
       "/api/v1/events/webhook/:sourceId",
     ]);
     expect(registry.fastRoutes).toContain("GET|HEAD /api/public/zapier/me");

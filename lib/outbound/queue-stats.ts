@@ -1,0 +1,56 @@
+import "server-only";
+import type pg from "pg";
+import { DELIVER_TASK } from "./deliver";
+
+/*
+ * The outbound queue as the database holds it, for /metrics (docs/operations.md, "Metrics"): the same
+ * for every process, wherever the workers run. Messages waiting for the fan-out relay, and "deliver" jobs
+ * ready (due and unclaimed), scheduled (retries not yet due) and running (claimed); a first-attempt job
+ * carries up to 50 deliveries (relay.ts). The age of the oldest waiting message and of the oldest ready
+ * job is the lag no worker has picked up yet. Jobs out of attempts (graphile-worker keeps them) are left out.
+ */
+
+export type QueueStats = {
+  fanOut: number;
+  fanOutOldestSeconds: number;
+  ready: number;
+  scheduled: number;
+  running: number;
+  readyOldestSeconds: number;
+  subscriptions: Array<{ status: string; count: number }>;
+};
+
+const QUEUE_SQL = `SELECT
+    (SELECT count(*) FROM outbound_fan_outs)::int AS fan_out,
+    COALESCE((SELECT extract(epoch FROM now() - m.created_at) FROM outbound_fan_outs f
+      JOIN outbound_messages m ON m.id = f.message_id ORDER BY f.id LIMIT 1), 0)::float8 AS fan_out_oldest,
+    j.ready, j.scheduled, j.running, COALESCE(j.ready_oldest, 0)::float8 AS ready_oldest,
+    (SELECT COALESCE(json_agg(json_build_object('status', s.status, 'count', s.count)), '[]'::json)
+       FROM (SELECT status::text AS status, count(*)::int AS count FROM webhook_subscriptions GROUP BY status) s) AS subscriptions
+  FROM (
+    SELECT count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now())::int AS ready,
+      count(*) FILTER (WHERE locked_at IS NULL AND run_at > now())::int AS scheduled,
+      count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS running,
+      extract(epoch FROM now() - min(run_at) FILTER (WHERE locked_at IS NULL AND run_at <= now())) AS ready_oldest
+    FROM graphile_worker._private_jobs
+    WHERE attempts < max_attempts
+      AND task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')) j`;
+
+/** Null until a worker has created graphile-worker's schema. */
+export async function readQueueStats(pool: pg.Pool): Promise<QueueStats | null> {
+  const exists = await pool.query<{ ok: boolean }>(
+    "SELECT to_regclass('graphile_worker._private_jobs') IS NOT NULL AS ok",
+  );
+  if (!exists.rows[0]?.ok) return null;
+  const { rows } = await pool.query(QUEUE_SQL);
+  const row = rows[0];
+  return {
+    fanOut: row.fan_out,
+    fanOutOldestSeconds: row.fan_out_oldest,
+    ready: row.ready,
+    scheduled: row.scheduled,
+    running: row.running,
+    readyOldestSeconds: row.ready_oldest,
+    subscriptions: row.subscriptions,
+  };
+}

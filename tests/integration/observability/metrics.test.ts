@@ -1,0 +1,143 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newPublicId } from "@/lib/platform/ids";
+import { recordCalendarSync } from "@/lib/platform/observability/metrics";
+import { nextRouteTemplates } from "@/lib/server/next-routes";
+import { createRequestListener } from "@/lib/server/request-listener";
+import { listen, send } from "../../support/http-server";
+
+/*
+ * GET /metrics on the production server's request handling (the real fast-route table, a stand-in for
+ * Next.js with a real routes manifest), with METRICS_TOKEN set: the token, Prometheus' format (checked
+ * by promtool, from Debian's prometheus package), and series that stay fixed however many ids arrive.
+ */
+
+const TOKEN = "metrics-test-token-0123456789";
+process.env.METRICS_TOKEN = TOKEN;
+
+let port: number;
+let close: () => Promise<void>;
+let manifestDir: string;
+
+beforeAll(async () => {
+  manifestDir = fs.mkdtempSync(path.join(os.tmpdir(), "routes-manifest-"));
+  fs.writeFileSync(
+    path.join(manifestDir, "routes-manifest.json"),
+    JSON.stringify({
+      staticRoutes: [{ page: "/overview", regex: "^/overview(?:/)?$" }],
+      dynamicRoutes: [{ page: "/events/[id]", regex: "^/events/([^/]+?)(?:/)?$" }],
+    }),
+  );
+  const listener = createRequestListener({
+    nextHandler: (_req, res) => {
+      res.statusCode = 200;
+      res.end("page");
+    },
+    env: {},
+    nextRoutes: nextRouteTemplates(manifestDir, "."),
+  });
+  ({ port, close } = await listen(listener));
+});
+afterAll(async () => {
+  await close();
+  fs.rmSync(manifestDir, { recursive: true, force: true });
+});
+
+const scrape = async () => {
+  const response = await send(port, { path: "/metrics", headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(response.status).toBe(200);
+  return response.body;
+};
+
+/** The application's series (not the process metrics, whose set varies with the runtime's own activity). */
+const appSeries = (text: string) =>
+  text.split("\n").filter((line) => /^(http_|webhook_|chat_|outbound_|calendar_|db_pool_)/.test(line));
+
+/** Sends `n` requests of each kind, every one with ids never seen before. */
+async function traffic(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const source = newPublicId("source");
+    const lead = newPublicId("lead");
+    const event = `evt-${crypto.randomUUID()}`;
+    ids.push(source, lead, event);
+    await Promise.all([
+      send(port, { method: "POST", path: `/api/v1/events/webhook/${source}`, body: "{}" }),
+      send(port, { path: `/api/public/leads/${lead}`, headers: { authorization: `Bearer sk_live_${lead}` } }),
+      send(port, { path: `/events/${event}` }),
+      send(port, { path: `/no-such-page/${event}` }),
+    ]);
+  }
+  return ids;
+}
+
+describe("GET /metrics", () => {
+  it("answers 401 without the token or with another one, in constant time against the configured token", async () => {
+    expect((await send(port, { path: "/metrics" })).status).toBe(401);
+    const wrong = await send(port, { path: "/metrics", headers: { authorization: `Bearer ${TOKEN}x` } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers["www-authenticate"]).toMatch(/^Bearer/);
+    expect(JSON.parse(wrong.body).error.code).toBe("unauthorized");
+  });
+
+  it("is a 404 once no token is configured", async () => {
+    delete process.env.METRICS_TOKEN;
+    try {
+      const response = await send(port, { path: "/metrics", headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(response.status).toBe(404);
+    } finally {
+      process.env.METRICS_TOKEN = TOKEN;
+    }
+  });
+
+  it("counts requests by route template, method and status, fast routes and Next.js alike", async () => {
+    await traffic(3);
+    const text = await scrape();
+    expect(text).toMatch(
+      /^http_requests_total\{route="\/api\/v1\/events\/webhook\/\{sourceId\}",method="POST",status="404"\} \d+/m,
+    );
+    expect(text).toMatch(/^http_requests_total\{route="\/api\/public\/leads\/\{id\}",method="GET",status="401"\} \d+/m);
+    expect(text).toMatch(/^http_requests_total\{route="\/events\/\[id\]",method="GET",status="200"\} 3$/m);
+    expect(text).toMatch(/^http_requests_total\{route="unmatched",method="GET",status="200"\} 3$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="\+Inf",route="\/events\/\[id\]"/m);
+    expect(text).toMatch(/^webhook_outcomes_total\{code="source_not_found"\} \d+/m);
+    expect(text).toMatch(/^db_pool_connections\{pool="app",state="in_use"\} \d+/m);
+    expect(text).toMatch(/^outbound_queue_depth\{stage="ready"\} \d+/m);
+    expect(text).toMatch(/^# TYPE webhook_subscriptions gauge$/m);
+    expect(text).toMatch(/^process_cpu_seconds_total /m);
+  });
+
+  it("keeps the same series while 1,000 distinct sources, keys and paths send traffic, and no label carries one", async () => {
+    await traffic(10);
+    const before = appSeries(await scrape()).map((line) => line.replace(/ [^ ]+$/, ""));
+    const ids = await traffic(1_000);
+    const text = await scrape();
+    const after = appSeries(text).map((line) => line.replace(/ [^ ]+$/, ""));
+    expect(after).toEqual(before);
+    const labels = text.split("\n").filter((line) => line.includes("{"));
+    for (const id of ids.filter((_, index) => index % 50 === 0))
+      expect(labels.filter((line) => line.includes(id))).toEqual([]);
+  }, 180_000);
+
+  it("counts calendar syncs through recordCalendarSync", async () => {
+    recordCalendarSync("succeeded");
+    recordCalendarSync("failed");
+    recordCalendarSync("failed");
+    const text = await scrape();
+    expect(text).toMatch(/^calendar_syncs_total\{outcome="succeeded"\} 1$/m);
+    expect(text).toMatch(/^calendar_syncs_total\{outcome="failed"\} 2$/m);
+  });
+
+  it("is accepted by promtool check metrics (Debian's prometheus package)", async () => {
+    const promtool = process.env.PROMTOOL_PATH ?? "promtool";
+    const found = spawnSync(promtool, ["--version"]);
+    if (found.error)
+      throw new Error(`${promtool} is missing: install Debian's prometheus package (see the README, "Setup")`);
+    const text = await scrape();
+    // Exits non-zero, naming the problems, when the exposition is not valid or breaks its naming rules.
+    expect(() => execFileSync(promtool, ["check", "metrics"], { input: text, stdio: "pipe" })).not.toThrow();
+  });
+});
