@@ -13,10 +13,21 @@ test("a visitor signs up, lands in the dashboard, signs out and signs back in", 
   await page.getByLabel("Password").fill(person.password);
   await page.getByRole("button", { name: "Create account" }).click();
 
-  await expect(page).toHaveURL(/\/knowledge\/events$/);
-  await expect(page.getByRole("heading", { name: "All Events" })).toBeVisible();
+  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const link of ["All Events", "Webhook", "Leads", "API Keys", "Webhooks", "Pipeline", "Audit log", "Plan"]) {
+  await expect(nav.getByRole("link").first()).toHaveAccessibleName("Overview");
+  for (const link of [
+    "Overview",
+    "All Events",
+    "Webhook",
+    "Leads",
+    "API Keys",
+    "Webhooks",
+    "Pipeline",
+    "Audit log",
+    "Plan",
+  ]) {
     await expect(nav.getByRole("link", { name: link, exact: true })).toBeVisible();
   }
   await expect(page.getByText(person.email)).toBeVisible();
@@ -70,7 +81,7 @@ test("a cookie copied before sign-out stops working, and signing up again with t
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password").fill(person.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/knowledge\/events$/);
+  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/$/);
   const copied = await page.context().cookies();
 
   await page.getByRole("button", { name: "Sign out" }).click();

@@ -12,6 +12,7 @@ import { shot, signUp } from "./support";
  */
 
 async function addEvent(page: Page, title: string, startsLocal: string) {
+  await page.goto("/knowledge/events");
   await page.getByRole("button", { name: "New event" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New event" });
   await dialog.getByLabel("Title").fill(title);

@@ -135,6 +135,7 @@ test("Recent Deliveries pages through more than two pages without skipping or re
 
 test("CSV import previews good and bad rows, imports the good ones and reports the counts", async ({ page }) => {
   await signUp(page, "Grace");
+  await page.goto("/knowledge/events");
   await expect(page.getByRole("heading", { name: "No events yet" })).toBeVisible();
   await page.getByRole("button", { name: "Import CSV" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Import events from CSV" });
@@ -167,6 +168,7 @@ test("CSV import previews good and bad rows, imports the good ones and reports t
 
 test("an owner creates, edits, cancels and deletes an event by hand", async ({ page }) => {
   await signUp(page, "Grace");
+  await page.goto("/knowledge/events");
   await page.getByRole("button", { name: "New event" }).click();
   const dialog = page.getByRole("dialog", { name: "New event" });
   await dialog.getByRole("button", { name: "Create event" }).click();

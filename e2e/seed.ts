@@ -88,6 +88,7 @@ export async function seededAccount(page: Page, request: APIRequestContext, firs
   const series =
     (await page.getByRole("link", { name: "Morning Yoga" }).first().getAttribute("href")) ?? "/knowledge/events";
   return [
+    "/",
     "/knowledge/events",
     series,
     "/knowledge/events/webhook",
