@@ -1,6 +1,7 @@
 import { db } from "@/lib/platform/db/client";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
 import { listEvents } from "@/lib/events/list";
+import { readOverview } from "@/lib/overview/read";
 import type { Seeded } from "./dashboard-seed";
 
 type Captured = { text: string; values: unknown[] };
@@ -30,6 +31,7 @@ async function capture(run: () => Promise<unknown>): Promise<Captured[]> {
 
 export async function explainDashboardQueries(seeded: Seeded): Promise<void> {
   const cases: Array<[string, () => Promise<unknown>]> = [
+    ["Overview", () => readOverview(seeded.accountId)],
     ["Recent Deliveries, first page", () => listDeliveries(seeded.accountId, seeded.sourceId, {})],
     [
       "Recent Deliveries, 500 pages deep",

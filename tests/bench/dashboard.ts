@@ -14,11 +14,12 @@ import {
 } from "./harness";
 import { timeEventLists } from "./dashboard-lists";
 import { explainDashboardQueries } from "./dashboard-plans";
+import { seedOverview } from "./dashboard-overview-seed";
 import { seedDashboard, type Seeded } from "./dashboard-seed";
 
 /*
  * npm run bench:dashboard — server response time of the dashboard's heavy pages on a large account:
- * 1,000,000 delivery-log rows and 100,000 events. Requests are sequential (latency, not throughput),
+ * 1,000,000 delivery-log rows, 1,000,000 outbound attempts and 100,000 events. Requests are sequential (latency, not throughput),
  * after a warm-up. The reference is the Plan page measured in the same run: a dashboard page with the
  * same session and layout work but no list, so the ratio shows what the lists add.
  */
@@ -27,6 +28,9 @@ const DIST_DIR = ".next-bench";
 const WARMUP = 20;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);
 const TARGET_P95_MS = 150;
+// The Overview is the page every sign-in lands on: it reads hourly counters, never the logs.
+const OVERVIEW_TARGET_P95_MS = 100;
+const OVERVIEW = "Overview (counters, 1M + 1M log rows)";
 
 type Scenario = { name: string; path: string };
 type Timing = { p50: number; p95: number; p99: number; mean: number; status: number };
@@ -54,6 +58,7 @@ async function time(url: string, cookie: string, count: number): Promise<Timing>
 
 function scenarios(seeded: Seeded): Scenario[] {
   return [
+    { name: OVERVIEW, path: "/" },
     { name: "Recent Deliveries, first page", path: "/knowledge/events/webhook" },
     {
       name: "Recent Deliveries, 500 pages deep",
@@ -77,6 +82,7 @@ async function main(): Promise<number> {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const seeded = await seedDashboard(client);
+    const attempts = await seedOverview(client, seeded.accountId);
     await client.end();
 
     child = startNext(port, env);
@@ -98,7 +104,7 @@ async function main(): Promise<number> {
     const referenceP95 = results[0][1].p95;
     const cell = (value: string | number, width: number) => String(value).padStart(width);
     console.log(
-      `\nDashboard benchmark: ${seeded.deliveries.toLocaleString("en-US")} deliveries, ${seeded.events.toLocaleString("en-US")} events, ${os.cpus().length} CPUs, ${SAMPLES} sequential requests each`,
+      `\nDashboard benchmark: ${seeded.deliveries.toLocaleString("en-US")} deliveries, ${attempts.toLocaleString("en-US")} outbound attempts, ${seeded.events.toLocaleString("en-US")} events, ${os.cpus().length} CPUs, ${SAMPLES} sequential requests each`,
     );
     console.log(
       `${"".padEnd(38)}${cell("p50 ms", 9)}${cell("p95 ms", 9)}${cell("p99 ms", 9)}${cell("mean ms", 9)}${cell("status", 8)}${cell("p95/ref", 9)}`,
@@ -109,8 +115,11 @@ async function main(): Promise<number> {
       );
     }
     const measured = results.slice(1);
-    const pagesOk = measured.every(([, timing]) => timing.p95 < TARGET_P95_MS && timing.status === 200);
-    console.log(`Target: p95 < ${TARGET_P95_MS} ms with status 200 for each page: ${pagesOk ? "✔ met" : "✖ missed"}`);
+    const target = (name: string) => (name === OVERVIEW ? OVERVIEW_TARGET_P95_MS : TARGET_P95_MS);
+    const pagesOk = measured.every(([name, timing]) => timing.p95 < target(name) && timing.status === 200);
+    console.log(
+      `Target: p95 < ${TARGET_P95_MS} ms (the Overview: < ${OVERVIEW_TARGET_P95_MS} ms) with status 200 for each page: ${pagesOk ? "✔ met" : "✖ missed"}`,
+    );
     const listsOk = await timeEventLists(seeded);
     const ok = pagesOk && listsOk;
 
