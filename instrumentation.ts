@@ -1,5 +1,6 @@
 /*
- * Runs once when a Next.js server instance starts (during app.prepare() in server.mjs). Three jobs:
+ * Runs once when a Next.js server instance starts (during app.prepare() in server.mjs). First, with
+ * OTEL_EXPORTER_OTLP_ENDPOINT set, it starts tracing (docs/operations.md, "Traces"). Then three jobs:
  * - hand the production server its fast routes and request handling from inside this bundle
  *   (lib/server/registry.ts explains why and how);
  * - schedule the webhook's retention sweep inside the server itself (no separate cron to deploy); every
@@ -11,6 +12,10 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { errorFields, logger } = await import("./lib/platform/observability/log");
+  const { startTracing } = await import("./lib/platform/observability/tracing");
+  // A tracing set-up that fails is reported, never a reason to stop serving.
+  await startTracing().catch((error: unknown) => logger().error(errorFields(error), "Tracing did not start"));
   const { registerProductionServer } = await import("./lib/server/registry");
   registerProductionServer();
   if (process.env.OUTBOUND_WORKER !== "off") {
@@ -19,22 +24,14 @@ export async function register(): Promise<void> {
       (worker) => {
         for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
       },
-      (error: unknown) =>
-        console.error(
-          "The outbound notification worker did not start:",
-          error instanceof Error ? error.message : String(error),
-        ),
+      (error: unknown) => logger().error(errorFields(error), "The outbound notification worker did not start"),
     );
     const { startCalendarFeedWorker } = await import("./lib/calendar-feeds/worker");
     startCalendarFeedWorker().then(
       (worker) => {
         for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
       },
-      (error: unknown) =>
-        console.error(
-          "The calendar feed worker did not start:",
-          error instanceof Error ? error.message : String(error),
-        ),
+      (error: unknown) => logger().error(errorFields(error), "The calendar feed worker did not start"),
     );
   }
   if (process.env.WEBHOOK_RETENTION_SWEEP === "off") return;

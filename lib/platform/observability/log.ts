@@ -27,7 +27,7 @@ export function createLogger(destination?: pino.DestinationStream): Logger {
 }
 
 /** Replaces the process's logger (a test's own destination). */
-export function useLogger(replacement: Logger): void {
+export function replaceLogger(replacement: Logger): void {
   (globalThis as Holder)[KEY] = replacement;
 }
 

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, logger, useLogger } from "@/lib/platform/observability/log";
+import { createLogger, logger, replaceLogger } from "@/lib/platform/observability/log";
 import { metrics } from "@/lib/platform/observability/metrics";
 import { tracingActive } from "@/lib/platform/observability/tracing";
 import { FAST_ROUTES, type FastRoute } from "@/lib/server/fast-routes";
@@ -43,7 +43,7 @@ beforeAll(async () => {
       done();
     },
   });
-  useLogger(createLogger(sink));
+  replaceLogger(createLogger(sink));
   const listener = createRequestListener({
     nextHandler: (_req, res) => {
       logger().info("next.js answered");

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
 import { db } from "@/lib/platform/db/client";
+import { createLogger, logger, replaceLogger } from "@/lib/platform/observability/log";
 import { rotateSubscriptionSecret } from "@/lib/webhook-subscriptions/store";
-import { createAccount, type TestAccount } from "../../support/factories";
-import { api, installFakeResolver, subscriptionCount, webhooksKey } from "./client";
+import type { TestAccount } from "../../support/factories";
+import { accountWithWebhooksKey, api, storedIdempotencyAnswer, subscriptionCount, useFakeResolver } from "./client";
 
 /*
  * A replayed subscribe (POST /api/public/webhooks under an Idempotency-Key) hands out the secret only while
@@ -12,13 +14,8 @@ import { api, installFakeResolver, subscriptionCount, webhooksKey } from "./clie
 
 let owner: TestAccount;
 let key: string;
-let restoreResolver: () => void;
-beforeAll(async () => {
-  restoreResolver = installFakeResolver();
-  owner = await createAccount("Subscribe Replay");
-  key = await webhooksKey(owner);
-});
-afterAll(() => restoreResolver());
+useFakeResolver();
+beforeAll(async () => ({ owner, key } = await accountWithWebhooksKey("Subscribe Replay")));
 
 const target = (name: string) => ({ url: `https://hooks.example.test/replay/${name}`, event_types: ["lead.created"] });
 const subscribe = (body: object, idempotencyKey: string) =>
@@ -31,14 +28,7 @@ async function subscribed(body: object, idempotencyKey: string) {
   return { text, created: JSON.parse(text) as { id: string; secret: string } };
 }
 
-async function storedRow(idempotencyKey: string) {
-  const { rows } = await db.pool.query<{ body: string; sealed: boolean; status: number }>(
-    `SELECT i.body, i.sealed, i.status FROM idempotency_keys i JOIN api_keys k ON k.id = i.api_key_id
-      WHERE k.account_id = $1 AND i.key = $2`,
-    [owner.accountId, idempotencyKey],
-  );
-  return rows;
-}
+const storedRow = (idempotencyKey: string) => storedIdempotencyAnswer(owner.accountId, idempotencyKey);
 
 describe("a replayed subscribe", () => {
   it("repeats the first answer byte for byte while the subscription and its secret are unchanged", async () => {
@@ -91,14 +81,23 @@ describe("a stored subscribe answer that cannot be opened", () => {
         WHERE k.id = idempotency_keys.api_key_id AND k.account_id = $1 AND idempotency_keys.key = $2`,
       [owner.accountId, "replay-corrupt"],
     );
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logs: string[] = [];
+    const processLogger = logger();
+    replaceLogger(
+      createLogger(
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            logs.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+            done();
+          },
+        }),
+      ),
+    );
     let retry: Response;
-    let logs: unknown[][];
     try {
       retry = await subscribe(target("corrupt"), "replay-corrupt");
     } finally {
-      logs = [...errors.mock.calls];
-      errors.mockRestore();
+      replaceLogger(processLogger);
     }
     expect(retry.status).toBe(201);
     expect(retry.headers.get("Idempotent-Replayed")).toBeNull();
@@ -110,8 +109,8 @@ describe("a stored subscribe answer that cannot be opened", () => {
 
     // Logged once, without any secret.
     expect(logs).toHaveLength(1);
-    const logged = JSON.stringify(logs[0], (_key, value) => (value instanceof Error ? value.message : value));
-    expect(logged).not.toContain("whsec_");
+    expect(JSON.parse(logs[0])).toMatchObject({ level: "error", msg: expect.stringContaining("did not open") });
+    expect(logs[0]).not.toContain("whsec_");
 
     // The corrupt row was replaced by the new answer, sealed, which the next retry replays.
     const rows = await storedRow("replay-corrupt");
