@@ -10,7 +10,7 @@ import { createLead } from "./create";
 import { serializeLead, type LeadContext, type LeadWriteResult } from "./model";
 import { leadWriteReceipt, type LeadWrite } from "./receipt";
 import { listPipelineStages } from "./pipeline";
-import { getLead, listLeads } from "./read";
+import { getLead, listLeads, listOptionsOf } from "./read";
 import { changeStageSchema, createLeadSchema, listLeadsQuerySchema, updateLeadSchema } from "./schemas";
 import { changeLeadStage, updateLead } from "./update";
 
@@ -68,16 +68,7 @@ function writeResponse(result: LeadWriteResult, { context, body, write }: WriteA
 export async function listLeadsRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
   const query = parseWith(listLeadsQuerySchema, queryObject(new URL(request.url)));
   if (!query.ok) return invalidRequestResponse(query.details);
-  const { limit, order, cursor, q, stage, created_after, updated_after } = query.value;
-  const page = await listLeads(context.account.id, {
-    limit,
-    order,
-    cursor,
-    q,
-    stage,
-    createdAfter: created_after,
-    updatedAfter: updated_after,
-  });
+  const page = await listLeads(context.account.id, listOptionsOf(query.value));
   return listResponse({ ...page, data: page.data.map(serializeLead) });
 }
 

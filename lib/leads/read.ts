@@ -3,7 +3,7 @@ import { db } from "@/lib/platform/db/client";
 import { encodeCursor, keysetCondition, keysetPage, type Page } from "@/lib/platform/pagination/keyset";
 import { isPublicId } from "@/lib/platform/ids";
 import type { Lead } from "./model";
-import { LEAD_CURSOR, type LeadCursor } from "./schemas";
+import { LEAD_CURSOR, type LeadCursor, type ListLeadsQuery } from "./schemas";
 import { LEAD_COLUMNS, toLead, type LeadRow } from "./sql";
 
 /*
@@ -33,6 +33,12 @@ export type ListLeadsOptions = {
   /** "replica" for dashboard lists and exports, which tolerate replay lag (lib/platform/db/client.ts). */
   from?: "primary" | "replica";
 };
+
+/** The list options a parsed query asks for (GET /api/public/leads). */
+export function listOptionsOf(query: ListLeadsQuery): ListLeadsOptions {
+  const { limit, order, cursor, q, stage, created_after, updated_after } = query;
+  return { limit, order, cursor, q, stage, createdAfter: created_after, updatedAfter: updated_after };
+}
 
 /** Exactly the expression of the index leads_search_trgm_idx (see the leads migration). */
 export const SEARCH_EXPRESSION = `(coalesce(name, '') || E'\\n' || coalesce(email, '') || E'\\n' || coalesce(company, ''))`;

@@ -4,11 +4,12 @@ import { db } from "@/lib/platform/db/client";
 import { isOverLimit, rateLimitHeaders } from "@/lib/platform/http/rate-limit";
 import { createLead } from "@/lib/leads/create";
 import { serializeLead } from "@/lib/leads/model";
-import { listLeads } from "@/lib/leads/read";
+import { listLeads, listOptionsOf } from "@/lib/leads/read";
 import { createLeadSchema, listLeadsQuerySchema } from "@/lib/leads/schemas";
 import { MAX_PUBLIC_BODY_BYTES, parseJsonObject } from "@/lib/api/body";
 import { queryObject } from "@/lib/api/list";
 import { parseWith } from "@/lib/api/validation";
+import { sendJson, serveBench } from "./reference-http";
 
 /*
  * The leads API benchmark's yardstick: GET and POST /api/public/leads on bare node:http + pg, without
@@ -21,17 +22,6 @@ import { parseWith } from "@/lib/api/validation";
  */
 
 const PATH = "/api/public/leads";
-
-function reply(response: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": String(Buffer.byteLength(text)),
-    "Cache-Control": "no-store",
-    ...headers,
-  });
-  response.end(text);
-}
 
 const error = (code: string, details: unknown[] = []) => ({ ok: false, error: { code, message: code, details } });
 
@@ -48,18 +38,9 @@ async function readBody(request: http.IncomingMessage): Promise<Uint8Array | nul
 
 async function list(response: http.ServerResponse, accountId: string, url: URL, headers: Record<string, string>) {
   const query = parseWith(listLeadsQuerySchema, queryObject(url));
-  if (!query.ok) return reply(response, 400, error("invalid_request", query.details), headers);
-  const { limit, order, cursor, q, stage, created_after, updated_after } = query.value;
-  const page = await listLeads(accountId, {
-    limit,
-    order,
-    cursor,
-    q,
-    stage,
-    createdAfter: created_after,
-    updatedAfter: updated_after,
-  });
-  reply(
+  if (!query.ok) return sendJson(response, 400, error("invalid_request", query.details), headers);
+  const page = await listLeads(accountId, listOptionsOf(query.value));
+  sendJson(
     response,
     200,
     { data: page.data.map(serializeLead), has_more: page.hasMore, next_cursor: page.nextCursor },
@@ -75,35 +56,31 @@ async function create(
   headers: Record<string, string>,
 ) {
   const bytes = await readBody(request);
-  if (!bytes) return reply(response, 413, error("payload_too_large"), headers);
+  if (!bytes) return sendJson(response, 413, error("payload_too_large"), headers);
   const json = parseJsonObject(bytes);
-  if (!json.ok) return reply(response, 400, error("invalid_json"), headers);
+  if (!json.ok) return sendJson(response, 400, error("invalid_json"), headers);
   const input = parseWith(createLeadSchema, json.value);
-  if (!input.ok) return reply(response, 400, error("invalid_request", input.details), headers);
+  if (!input.ok) return sendJson(response, 400, error("invalid_request", input.details), headers);
   const result = await createLead({ accountId, actor: { type: "api_key", apiKeyId } }, input.value);
   if (result.ok)
-    return reply(response, 201, serializeLead(result.lead), { ...headers, Location: `${PATH}/${result.lead.id}` });
-  reply(response, result.code === "exists" ? 409 : 400, error(result.code), headers);
+    return sendJson(response, 201, serializeLead(result.lead), { ...headers, Location: `${PATH}/${result.lead.id}` });
+  sendJson(response, result.code === "exists" ? 409 : 400, error(result.code), headers);
 }
 
 async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
   const url = new URL(request.url ?? "/", "http://reference");
   if (url.pathname !== PATH || (request.method !== "GET" && request.method !== "POST"))
-    return reply(response, 404, error("not_found"));
+    return sendJson(response, 404, error("not_found"));
   const auth = await authenticateApiKey(db.pool, request.headers.authorization ?? null);
-  if (!auth.ok) return reply(response, 401, error("invalid_token"));
+  if (!auth.ok) return sendJson(response, 401, error("invalid_token"));
   const { account, key } = auth.principal;
   const { rate } = auth;
-  if (isOverLimit(rate)) return reply(response, 429, error("rate_limited"), rateLimitHeaders(rate));
+  if (isOverLimit(rate)) return sendJson(response, 429, error("rate_limited"), rateLimitHeaders(rate));
   const scope = request.method === "GET" ? "read:leads" : "write:leads";
-  if (!key.scopes.includes(scope)) return reply(response, 403, error("insufficient_scope"));
+  if (!key.scopes.includes(scope)) return sendJson(response, 403, error("insufficient_scope"));
   const headers = rateLimitHeaders(rate);
   if (request.method === "GET") return list(response, account.id, url, headers);
   return create(request, response, account.id, key.id, headers);
 }
 
-const server = http.createServer((request, response) => {
-  handle(request, response).catch(() => reply(response, 503, error("unavailable")));
-});
-server.keepAliveTimeout = 65_000;
-server.listen(Number(process.argv[2]), "127.0.0.1", () => console.log("reference server ready"));
+serveBench(handle, "reference server ready", error("unavailable"));

@@ -9,13 +9,16 @@ import { seedLeads, type SeededLeads } from "./api-seed";
 import {
   benchEnv,
   buildIfNeeded,
+  CONNECTIONS,
+  DIST_DIR,
+  type LoadSummary,
   runMain,
+  SECONDS,
   startBenchDatabase,
   startNext,
   startPlainNext,
   stopProcess,
   summarise,
-  type LoadSummary,
 } from "./harness";
 
 /*
@@ -27,10 +30,7 @@ import {
  * then autocannon with 50 connections. BENCH_SECONDS sets each measured run (default 20).
  */
 
-const DIST_DIR = ".next-bench";
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 3;
-const CONNECTIONS = 50;
 const DEEP_PAGES = 500;
 const TARGETS = { readP99: 50, ratio: 0.5, postRequestsPerSecond: 1_000 };
 const LEADS_PATH = "/api/public/leads";

@@ -1,6 +1,6 @@
 import http from "node:http";
-import pg from "pg";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate";
+import { benchPool, sendJson, serveBench } from "./reference-http";
 
 /*
  * The auth benchmark's yardstick: GET /api/public/zapier/me on bare node:http + pg, without Next.js.
@@ -9,28 +9,15 @@ import { authenticateApiKey } from "@/lib/api-keys/authenticate";
  * Run with: node --conditions=react-server --import tsx tests/bench/auth-reference-server.ts <port>
  */
 
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
-});
-pool.on("error", () => {});
-
-function reply(response: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    "Cache-Control": "no-store",
-  });
-  response.end(text);
-}
+const pool = benchPool();
 
 async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
-  if (request.url !== "/api/public/zapier/me") return reply(response, 404, { ok: false, error: { code: "not_found" } });
+  if (request.url !== "/api/public/zapier/me")
+    return sendJson(response, 404, { ok: false, error: { code: "not_found" } });
   const result = await authenticateApiKey(pool, request.headers.authorization ?? null);
-  if (!result.ok) return reply(response, 401, { ok: false, error: { code: "invalid_token" } });
+  if (!result.ok) return sendJson(response, 401, { ok: false, error: { code: "invalid_token" } });
   const { account, key } = result.principal;
-  reply(response, 200, {
+  sendJson(response, 200, {
     account: { id: account.id, name: account.name },
     key: {
       id: key.id,
@@ -43,8 +30,4 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
   });
 }
 
-const server = http.createServer((request, response) => {
-  handle(request, response).catch(() => reply(response, 503, { ok: false, error: { code: "unavailable" } }));
-});
-server.keepAliveTimeout = 65_000;
-server.listen(Number(process.argv[2]), "127.0.0.1", () => console.log("reference server ready"));
+serveBench(handle, "reference server ready", { ok: false, error: { code: "unavailable" } });

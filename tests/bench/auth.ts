@@ -8,13 +8,16 @@ import {
   benchEnv,
   buildIfNeeded,
   checkTargets,
+  CONNECTIONS,
+  DIST_DIR,
+  type LoadSummary,
   runMain,
+  SECONDS,
   startBenchDatabase,
   startNext,
   startPlainNext,
   stopProcess,
   summarise,
-  type LoadSummary,
 } from "./harness";
 
 /*
@@ -25,10 +28,7 @@ import {
  * harness.ts), a throw-away embedded PostgreSQL, then autocannon with 50 connections.
  */
 
-const DIST_DIR = ".next-bench";
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 5;
-const CONNECTIONS = 50;
 const TARGETS = { requestsPerSecond: 1_000, p99: 100, ratio: 0.3 };
 
 type Result = LoadSummary;

@@ -1,8 +1,8 @@
 import http from "node:http";
-import pg from "pg";
 import { understand } from "@/lib/assistant/intent";
 import { searchEvents } from "@/lib/assistant/search";
 import { CHAT_QUESTIONS } from "./chat-questions";
+import { benchPool, sendJson, serveBench } from "./reference-http";
 
 /*
  * The chat benchmark's yardstick: bare node:http + pg running the assistant's search statements
@@ -11,11 +11,7 @@ import { CHAT_QUESTIONS } from "./chat-questions";
  * Run with: node --conditions=react-server --import tsx tests/bench/chat-reference-server.ts <port>
  */
 
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
-});
-pool.on("error", () => {});
+const pool = benchPool();
 const accountId = process.env.BENCH_ACCOUNT_ID ?? "";
 const timezone = process.env.BENCH_TIMEZONE ?? "Europe/Berlin";
 const now = new Date();
@@ -32,27 +28,13 @@ const searches = CHAT_QUESTIONS.map((question) => {
   };
 });
 
-function send(response: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-    "Cache-Control": "no-store",
-  });
-  response.end(text);
-}
-
 async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
   const url = new URL(request.url ?? "/", "http://localhost");
   const search = searches[Number(url.searchParams.get("i"))];
   if (url.pathname !== "/ask" || search === undefined)
-    return send(response, 404, { ok: false, error: { code: "not_found" } });
+    return sendJson(response, 404, { ok: false, error: { code: "not_found" } });
   const { events } = await searchEvents(pool, search);
-  send(response, 200, { events });
+  sendJson(response, 200, { events });
 }
 
-const server = http.createServer((request, response) => {
-  handle(request, response).catch(() => send(response, 503, { ok: false, error: { code: "unavailable" } }));
-});
-server.keepAliveTimeout = 65_000;
-server.listen(Number(process.argv[2]), "127.0.0.1", () => console.log("reference server ready"));
+serveBench(handle, "reference server ready", { ok: false, error: { code: "unavailable" } });

@@ -11,13 +11,16 @@ import {
   benchEnv,
   buildIfNeeded,
   checkTargets,
+  CONNECTIONS,
+  DIST_DIR,
+  type LoadSummary,
   runMain,
+  SECONDS,
   startBenchDatabase,
   startNext,
   stopProcess,
   summarise,
   waitForHealth,
-  type LoadSummary,
 } from "./harness";
 
 /*
@@ -36,13 +39,10 @@ import {
  * prints the query plans of a topic, a typo and a date question.
  */
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const WARMUP_SECONDS = Math.min(5, SECONDS);
-const CONNECTIONS = 50;
 const TIMEZONE = "Europe/Berlin";
 const TARGETS = { requestsPerSecond: 0, p99: 100, ratio: 0.5 };
-const DIST_DIR = ".next-bench";
 
 async function prepare(databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });

@@ -14,6 +14,11 @@ import { applyMigrations } from "@/lib/platform/db/migrate";
  * and the production server (server.mjs) or plain `next start` of the same build on a free port.
  */
 
+/** The benchmarks' build, kept apart from .next; each measured run's length; the load's connections. */
+export const DIST_DIR = ".next-bench";
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+export const CONNECTIONS = 50;
+
 export async function buildIfNeeded(distDir: string): Promise<void> {
   const stamp = path.join(distDir, "source-fingerprint");
   const fingerprint = sourceFingerprint();

@@ -1,5 +1,4 @@
 import http from "node:http";
-import pg from "pg";
 import { PLANS } from "@/lib/accounts/plans";
 import { MAX_BODY_BYTES } from "@/lib/events-webhook/body";
 import { bodyExcerpt } from "@/lib/events-webhook/delivery-record";
@@ -8,6 +7,7 @@ import { parsePayload } from "@/lib/events-webhook/payload";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import { isFreshTimestamp, verifySignature } from "@/lib/events-webhook/signature";
 import { eventFields } from "@/lib/events/sql";
+import { benchPool, sendJson, serveBench } from "./reference-http";
 
 /*
  * The benchmark's yardstick: the app webhook's work on bare node:http + pg, without Next.js. The same
@@ -16,11 +16,7 @@ import { eventFields } from "@/lib/events/sql";
  * answered without logging. Run: node --conditions=react-server --import tsx tests/bench/reference-server.ts <port>
  */
 
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.DATABASE_POOL_SIZE ?? 20),
-});
-pool.on("error", () => {});
+const pool = benchPool();
 const planLimits = JSON.stringify(
   Object.fromEntries(Object.entries(PLANS).map(([plan, limits]) => [plan, limits.maxEvents])),
 );
@@ -34,15 +30,6 @@ async function loadSource(publicId: string): Promise<Source | null> {
   const source = { ...row, secret: decryptSecret(row.secret_ciphertext) };
   sources.set(publicId, source);
   return source;
-}
-
-function reply(response: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "Content-Type": "application/json; charset=utf-8",
-    "Content-Length": Buffer.byteLength(text),
-  });
-  response.end(text);
 }
 
 async function readBody(request: http.IncomingMessage): Promise<Buffer | null> {
@@ -62,18 +49,18 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
   const body = await readBody(request);
   for (let attempt = 0; attempt < 2; attempt++) {
     const source = (attempt === 0 && sources.get(publicId)) || (await loadSource(publicId));
-    if (!source) return reply(response, 404, { ok: false, error: { code: "source_not_found" } });
-    if (!source.active) return reply(response, 403, { ok: false, error: { code: "source_inactive" } });
-    if (!body) return reply(response, 413, { ok: false, error: { code: "payload_too_large" } });
+    if (!source) return sendJson(response, 404, { ok: false, error: { code: "source_not_found" } });
+    if (!source.active) return sendJson(response, 403, { ok: false, error: { code: "source_inactive" } });
+    if (!body) return sendJson(response, 413, { ok: false, error: { code: "payload_too_large" } });
     const timestamp = (request.headers["x-service-timestamp"] as string | undefined) ?? null;
     if (!isFreshTimestamp(timestamp, Date.now()))
-      return reply(response, 400, { ok: false, error: { code: "invalid_timestamp" } });
+      return sendJson(response, 400, { ok: false, error: { code: "invalid_timestamp" } });
     const signature = (request.headers["x-service-signature"] as string | undefined) ?? null;
     if (!verifySignature(source.secret, timestamp, body, signature))
-      return reply(response, 401, { ok: false, error: { code: "invalid_signature" } });
+      return sendJson(response, 401, { ok: false, error: { code: "invalid_signature" } });
     const payload = parsePayload(body);
     if (!payload.ok || payload.action !== "upsert")
-      return reply(response, 400, { ok: false, error: { code: "invalid_payload" } });
+      return sendJson(response, 400, { ok: false, error: { code: "invalid_payload" } });
     const headers = {
       content_type: request.headers["content-type"] ?? null,
       user_agent: request.headers["user-agent"] ?? null,
@@ -102,19 +89,15 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     const row = result.rows[0];
     if (row.code === "stale") continue;
     if (row.code === "ok")
-      return reply(response, 200, {
+      return sendJson(response, 200, {
         ok: true,
         action: "upsert",
         event: { id: row.id, status: row.status, created: row.created },
       });
-    if (row.code === "duplicate") return reply(response, 200, { ok: true, duplicate: true });
-    return reply(response, row.code === "rate_limited" ? 429 : 403, { ok: false, error: { code: row.code } });
+    if (row.code === "duplicate") return sendJson(response, 200, { ok: true, duplicate: true });
+    return sendJson(response, row.code === "rate_limited" ? 429 : 403, { ok: false, error: { code: row.code } });
   }
-  reply(response, 503, { ok: false, error: { code: "unavailable" } });
+  sendJson(response, 503, { ok: false, error: { code: "unavailable" } });
 }
 
-const server = http.createServer((request, response) => {
-  handle(request, response).catch(() => reply(response, 503, { ok: false, error: { code: "unavailable" } }));
-});
-server.keepAliveTimeout = 65_000;
-server.listen(Number(process.argv[2]), "127.0.0.1", () => console.log("reference server ready"));
+serveBench(handle, "reference server ready", { ok: false, error: { code: "unavailable" } });

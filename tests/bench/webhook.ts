@@ -11,7 +11,9 @@ import {
   benchEnv,
   buildIfNeeded,
   checkTargets,
+  DIST_DIR,
   runMain,
+  SECONDS,
   startBenchDatabase,
   startNext,
   startPlainNext,
@@ -33,8 +35,6 @@ import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
  * costs.
  */
 
-const DIST_DIR = ".next-bench";
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 5;
 const TARGETS = { requestsPerSecond: 800, p99: 100, ratio: 0.3, subscribedSlowdown: 0.25 };
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   createSubscriptionAction,
   deleteSubscriptionAction,
@@ -19,13 +19,9 @@ import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 import { renderedText } from "../support/rendered-text";
-import { installFakeResolver, subscriptionCount } from "./webhook-subscriptions/client";
+import { subscriptionCount, useFakeResolver } from "./webhook-subscriptions/client";
 
-let restoreResolver: () => void;
-beforeAll(() => {
-  restoreResolver = installFakeResolver();
-});
-afterAll(() => restoreResolver());
+useFakeResolver();
 beforeEach(() => signOut());
 
 function form(values: { url?: string; eventTypes?: string[]; description?: string; subscriptionId?: string }) {

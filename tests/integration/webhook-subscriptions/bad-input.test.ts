@@ -1,16 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccount, type TestAccount } from "../../support/factories";
-import { api, errorOf, installFakeResolver, subscriptionCount, webhooksKey, withLoopbackTargets } from "./client";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TestAccount } from "../../support/factories";
+import {
+  accountWithWebhooksKey,
+  api,
+  errorOf,
+  subscriptionCount,
+  useFakeResolver,
+  withLoopbackTargets,
+} from "./client";
 
 let owner: TestAccount;
 let secret: string;
-let restoreResolver: () => void;
-beforeAll(async () => {
-  restoreResolver = installFakeResolver();
-  owner = await createAccount("Subscriptions Bad Input");
-  secret = await webhooksKey(owner);
-});
-afterAll(() => restoreResolver());
+useFakeResolver();
+beforeAll(async () => ({ owner, key: secret } = await accountWithWebhooksKey("Subscriptions Bad Input")));
 
 const LOOPBACK = ["http://127.0.0.1", "http://[::1]"];
 

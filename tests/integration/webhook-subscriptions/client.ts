@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { GET as getExport, PATCH as patchExport, DELETE as deleteExport } from "@/app/api/public/webhooks/[id]/route";
 import { GET as listExport, POST as createExport } from "@/app/api/public/webhooks/route";
 import { GET as eventsExport } from "@/app/api/public/webhook-events/route";
@@ -7,7 +8,7 @@ import type { Resolver } from "@/lib/webhook-subscriptions/addresses";
 import { setTargetResolver } from "@/lib/webhook-subscriptions/target-url";
 import { createKey } from "../../support/api-keys";
 import { errorOf, idParams, noParams, publicRequest, type Body, type Options } from "../../support/public-api";
-import type { TestAccount } from "../../support/factories";
+import { createAccount, type TestAccount } from "../../support/factories";
 
 export const api = {
   list: (secret: string, query = "") => listExport(publicRequest("GET", `/webhooks${query}`, secret), noParams),
@@ -42,6 +43,31 @@ const fakeResolver: Resolver = async (hostname) => {
 };
 
 export const installFakeResolver = () => setTargetResolver(fakeResolver);
+
+/** The file's tests resolve host names through TEST_HOSTS; the real resolver is back after them. */
+export function useFakeResolver(): void {
+  let restore = () => {};
+  beforeAll(() => {
+    restore = installFakeResolver();
+  });
+  afterAll(() => restore());
+}
+
+/** A new account and a key of it with the webhooks scope. */
+export async function accountWithWebhooksKey(name: string): Promise<{ owner: TestAccount; key: string }> {
+  const owner = await createAccount(name);
+  return { owner, key: await webhooksKey(owner) };
+}
+
+/** The answer kept for an Idempotency-Key of the account's keys (none, or one row). */
+export async function storedIdempotencyAnswer(accountId: string, idempotencyKey: string) {
+  const { rows } = await db.pool.query<{ body: string; sealed: boolean; status: number }>(
+    `SELECT i.body, i.sealed, i.status FROM idempotency_keys i JOIN api_keys k ON k.id = i.api_key_id
+      WHERE k.account_id = $1 AND i.key = $2`,
+    [accountId, idempotencyKey],
+  );
+  return rows;
+}
 
 export const subscriptionCount = async (accountId: string) =>
   Number(

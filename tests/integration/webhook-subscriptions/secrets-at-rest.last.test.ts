@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { sendTestNotification } from "@/lib/outbound/manage";
 import { revealSubscriptionSecret, rotateSubscriptionSecret } from "@/lib/webhook-subscriptions/store";
-import { createAccount, type TestAccount } from "../../support/factories";
-import { api, installFakeResolver, webhooksKey } from "./client";
+import type { TestAccount } from "../../support/factories";
+import { accountWithWebhooksKey, api, storedIdempotencyAnswer, useFakeResolver } from "./client";
 
 /*
  * Signing secrets are encrypted at rest everywhere (docs/outbound-webhooks.md, "Secrets"), including the
@@ -14,25 +14,14 @@ import { api, installFakeResolver, webhooksKey } from "./client";
 
 let owner: TestAccount;
 let key: string;
-let restoreResolver: () => void;
-beforeAll(async () => {
-  restoreResolver = installFakeResolver();
-  owner = await createAccount("Secrets At Rest");
-  key = await webhooksKey(owner);
-});
-afterAll(() => restoreResolver());
+useFakeResolver();
+beforeAll(async () => ({ owner, key } = await accountWithWebhooksKey("Secrets At Rest")));
 
 const subscribe = (body: object, idempotencyKey?: string) =>
   api.create(key, body, idempotencyKey ? { headers: { "Idempotency-Key": idempotencyKey } } : undefined);
 
-async function storedAnswer(idempotencyKey: string) {
-  const { rows } = await db.pool.query<{ body: string; sealed: boolean }>(
-    `SELECT i.body, i.sealed FROM idempotency_keys i JOIN api_keys k ON k.id = i.api_key_id
-      WHERE k.account_id = $1 AND i.key = $2`,
-    [owner.accountId, idempotencyKey],
-  );
-  return rows[0];
-}
+const storedAnswer = async (idempotencyKey: string) =>
+  (await storedIdempotencyAnswer(owner.accountId, idempotencyKey))[0];
 
 describe("a subscribe under an Idempotency-Key", () => {
   it("is replayed with its secret, byte for byte, while the stored answer holds it only encrypted", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { decryptSecret } from "@/lib/platform/crypto/secrets";
 import {
@@ -8,17 +8,20 @@ import {
   disableSubscription,
 } from "@/lib/webhook-subscriptions/store";
 import { createAccount, type TestAccount } from "../../support/factories";
-import { api, errorOf, installFakeResolver, storedSubscription, subscriptionCount, webhooksKey } from "./client";
+import {
+  accountWithWebhooksKey,
+  api,
+  errorOf,
+  storedSubscription,
+  subscriptionCount,
+  useFakeResolver,
+  webhooksKey,
+} from "./client";
 
 let owner: TestAccount;
 let secret: string;
-let restoreResolver: () => void;
-beforeAll(async () => {
-  restoreResolver = installFakeResolver();
-  owner = await createAccount("Subscriptions Owner");
-  secret = await webhooksKey(owner);
-});
-afterAll(() => restoreResolver());
+useFakeResolver();
+beforeAll(async () => ({ owner, key: secret } = await accountWithWebhooksKey("Subscriptions Owner")));
 
 const auditActions = async (accountId: string, targetId: string) =>
   (
