@@ -40,7 +40,8 @@ type SyncRow = {
 
 function stateOf(row: FeedRow): FeedState {
   if (row.paused) return "paused";
-  if (row.syncing || (row.queued && row.last_synced_at === null)) return "syncing";
+  // A due feed is queued for the worker ("Sync now", or its interval passed): shown as syncing already.
+  if (row.syncing || row.queued) return "syncing";
   if (row.consecutive_failures >= FEED_LIMITS.failingAfter || row.last_result === "failed") return "failing";
   return row.last_synced_at ? "ok" : "new";
 }

@@ -17,7 +17,10 @@ export const FEED_LIMITS = {
   failingAfter: 5,
 } as const;
 
-/** How a sync ended: ok (written), unchanged (304 or the same content), partial (some VEVENTs skipped), limit, failed. */
+/**
+ * How a sync ended: ok (written), unchanged (304 or the same content), partial (some VEVENTs skipped), limit
+ * (stopped at the plan's limit), failed.
+ */
 export type SyncResult = "ok" | "unchanged" | "partial" | "limit" | "failed";
 
 export type SyncCounts = { created: number; updated: number; deleted: number; unchanged: number; skipped: number };

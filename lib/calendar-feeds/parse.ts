@@ -1,11 +1,24 @@
 import ICAL from "ical.js";
-import { formatWithOffset } from "@/lib/events/datetime";
 import { occurrenceAt } from "@/lib/events/occurrences";
-import { EVENT_LIMITS, parseEventFields, type EventInput, type Recurrence } from "@/lib/events/schema";
+import type { EventInput, Recurrence } from "@/lib/events/schema";
 import type { FeedEventItem } from "@/lib/events/feed-writer";
-import { formatOffset, zoneOffsetMinutes } from "@/lib/platform/format/zoned-time";
+import { decodeFeed } from "./decode";
 import { expandOccurrences, simpleRecurrence } from "./recurrence";
-import { placeTime, seriesZone, keepsAccountWallClock } from "./zones";
+import {
+  clip,
+  inputOf,
+  name,
+  offsetIn,
+  SEPARATOR,
+  textOf,
+  timingOf,
+  type MapContext,
+  type Skip,
+  type Timing,
+} from "./vevent";
+import { keepsAccountWallClock, placeTime, seriesZone } from "./zones";
+
+export type { MapContext } from "./vevent";
 
 /*
  * A feed's VEVENTs as the account's events (docs/calendar-feeds.md, "How a feed maps to events"), parsed
@@ -16,42 +29,11 @@ import { placeTime, seriesZone, keepsAccountWallClock } from "./zones";
  * truncated, unparsable) fail the sync and change nothing.
  */
 
-export type MapContext = { timeZone: string; now: Date };
 export type ParsedFeed =
   | { ok: true; items: FeedEventItem[]; problems: string[]; skippedUids: Set<string>; vevents: number }
   | { ok: false; error: string };
 
-// A control character no UID keeps (textOf removes it): PostgreSQL text cannot hold NUL.
-const SEPARATOR = "\u001f";
 export const keyUid = (key: string) => key.split(SEPARATOR)[0];
-
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-const textOf = (component: ICAL.Component, name: string) => {
-  const value = component.getFirstPropertyValue(name);
-  return typeof value === "string" ? value.replace(/[\u0000\u001f]/g, "").trim() : "";
-};
-
-/** The file as text, or why it is not an iCalendar file. */
-export function decodeFeed(
-  body: Buffer,
-  contentType: string,
-): { ok: true; text: string } | { ok: false; error: string } {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
-  } catch {
-    return { ok: false, error: "The feed is not valid UTF-8 text, so it cannot be read as an iCalendar file." };
-  }
-  const start = text.trimStart();
-  if (/^text\/html/i.test(contentType) || start.startsWith("<")) {
-    return { ok: false, error: "This is not an iCalendar file: the server sent a web page (HTML)." };
-  }
-  if (!/^BEGIN:VCALENDAR\r?\n/i.test(start)) return { ok: false, error: "This is not an iCalendar file." };
-  if (!/END:VCALENDAR\s*$/i.test(start)) {
-    return { ok: false, error: "The feed is incomplete: it ends before END:VCALENDAR (the file was cut off)." };
-  }
-  return { ok: true, text: start };
-}
 
 export function parseFeed(body: Buffer, contentType: string, context: MapContext): ParsedFeed {
   const decoded = decodeFeed(body, contentType);
@@ -90,81 +72,6 @@ export function parseFeed(body: Buffer, contentType: string, context: MapContext
     for (const vevent of list) mapSingle(uid, vevent, context, items, skip);
   }
   return { ok: true, items: dropIdentityDuplicates(items, problems), problems, skippedUids, vevents: vevents.length };
-}
-
-type Skip = (uid: string, message: string) => void;
-type Timing = { start: Date; end: Date | null; startTime: ICAL.Time; tzid: string | null };
-
-function name(uid: string, vevent: ICAL.Component) {
-  const summary = textOf(vevent, "summary");
-  return summary ? `"${clip(summary, 60)}" (UID ${clip(uid, 60)})` : `UID ${clip(uid, 60)}`;
-}
-
-function timingOf(uid: string, vevent: ICAL.Component, context: MapContext, skip: Skip): Timing | null {
-  const dtstart = vevent.getFirstProperty("dtstart");
-  const startTime = dtstart?.getFirstValue() as ICAL.Time | null | undefined;
-  if (!dtstart || !startTime) {
-    skip(uid, `${name(uid, vevent)} has no start (DTSTART) and was skipped.`);
-    return null;
-  }
-  const tzid = (dtstart.getParameter("tzid") as string | undefined) ?? null;
-  const start = placeTime(startTime, tzid, context.timeZone);
-  if (!start.ok) {
-    skip(
-      uid,
-      `${name(uid, vevent)} uses the time zone "${clip(start.tzid, 60)}", which the feed does not define; skipped.`,
-    );
-    return null;
-  }
-  let end: Date | null = null;
-  const dtend = vevent.getFirstProperty("dtend");
-  const duration = vevent.getFirstPropertyValue("duration") as ICAL.Duration | null;
-  if (dtend?.getFirstValue()) {
-    const placed = placeTime(
-      dtend.getFirstValue() as ICAL.Time,
-      (dtend.getParameter("tzid") as string) ?? null,
-      context.timeZone,
-    );
-    if (placed.ok) end = placed.at;
-  } else if (duration) {
-    end = new Date(start.at.getTime() + duration.toSeconds() * 1000);
-  } else if (startTime.isDate) {
-    const next = startTime.clone();
-    next.adjust(1, 0, 0, 0);
-    const placed = placeTime(next, null, context.timeZone);
-    if (placed.ok) end = placed.at;
-  }
-  if (end && end.getTime() < start.at.getTime()) end = null;
-  return { start: start.at, end, startTime, tzid };
-}
-
-const offsetIn = (instant: Date, zone: string) => formatOffset(zoneOffsetMinutes(instant, zone));
-
-/** The event's fields through the writers' own schema; null (and a problem) when they do not pass it. */
-function inputOf(
-  uid: string,
-  vevent: ICAL.Component,
-  timing: { start: Date; end: Date | null },
-  recurring: Recurrence,
-  context: MapContext,
-  skip: Skip,
-): EventInput | null {
-  const url = textOf(vevent, "url");
-  const fields = {
-    title: clip(textOf(vevent, "summary") || "(No title)", EVENT_LIMITS.title),
-    starts_at: formatWithOffset(timing.start, offsetIn(timing.start, context.timeZone)),
-    ends_at: timing.end ? formatWithOffset(timing.end, offsetIn(timing.end, context.timeZone)) : null,
-    description: clip(textOf(vevent, "description"), EVENT_LIMITS.description),
-    location: clip(textOf(vevent, "location"), EVENT_LIMITS.location),
-    url: /^https?:\/\/[^\s/?#]/i.test(url) && url.length <= EVENT_LIMITS.url && URL.canParse(url) ? url : "",
-    recurring,
-    status: textOf(vevent, "status").toUpperCase() === "CANCELLED" ? "cancelled" : "upcoming",
-  };
-  const parsed = parseEventFields(fields);
-  if (parsed.ok) return parsed.value;
-  const detail = parsed.details[0];
-  skip(uid, `${name(uid, vevent)} was skipped: ${detail ? `${detail.field}: ${detail.message}` : "invalid fields"}.`);
-  return null;
 }
 
 function mapSingle(uid: string, vevent: ICAL.Component, context: MapContext, items: FeedEventItem[], skip: Skip) {

@@ -138,5 +138,5 @@ async function run(feedId: string, feed: Claimed, options: SyncOptions): Promise
 const pick = ({ created, updated, deleted, unchanged }: FeedWriteSummary) => ({ created, updated, deleted, unchanged });
 
 const conflictMessage = (count: number) =>
-  `${count.toLocaleString("en-US")} ${count === 1 ? "event was" : "events were"} skipped: another event of this account ` +
-  "already has the same title, start time and location.";
+  `${count.toLocaleString("en-US")} ${count === 1 ? "event was" : "events were"} skipped: ` +
+  "another event of this account already has the same title, start time and location.";

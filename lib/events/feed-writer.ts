@@ -152,7 +152,8 @@ async function inTransaction<T>(
 
 async function deleteBatch(client: Queryable, accountId: string, feedId: string, ids: string[]): Promise<number> {
   const query = sql`WITH ev AS (
-      DELETE FROM events WHERE account_id = ${accountId}::uuid AND feed_id = ${feedId}::uuid AND id = ANY(${ids}::uuid[])
+      DELETE FROM events
+      WHERE account_id = ${accountId}::uuid AND feed_id = ${feedId}::uuid AND id = ANY(${ids}::uuid[])
       RETURNING account_id, ${raw(eventData("events"))}),
     ${raw(emitMessagesCte("notified", "SELECT ev.account_id, 'event.deleted' AS type, ev.data FROM ev"))}
     SELECT count(*)::int AS deleted FROM ev`;
@@ -220,7 +221,8 @@ async function updateBatch(
     allowed.map((entry) => entry.item.input),
   );
   const query = sql`WITH prior AS (
-      SELECT e.id, e.status FROM events e WHERE e.account_id = ${accountId}::uuid AND e.id = ANY(${allowed.map((entry) => entry.id)}::uuid[])),
+      SELECT e.id, e.status FROM events e
+      WHERE e.account_id = ${accountId}::uuid AND e.id = ANY(${allowed.map((entry) => entry.id)}::uuid[])),
     ev AS (
       UPDATE events e SET title = u.title, starts_at = u.starts_at, starts_at_offset = u.starts_at_offset,
         ends_at = u.ends_at, description = u.description, location = u.location, url = u.url, price = u.price,
@@ -297,7 +299,8 @@ async function replaceExceptions(
     }
   }
   const query = sql`WITH wanted AS (
-      SELECT * FROM unnest(${owners}::uuid[], ${instants}::timestamptz[], ${kinds}::text[]) AS w(event_id, occurs_at, kind)),
+      SELECT * FROM unnest(${owners}::uuid[], ${instants}::timestamptz[], ${kinds}::text[])
+        AS w(event_id, occurs_at, kind)),
     removed AS (
       DELETE FROM event_exceptions x WHERE x.account_id = ${accountId}::uuid AND x.event_id = ANY(${ids}::uuid[])
         AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.event_id = x.event_id AND w.occurs_at = x.occurs_at))

@@ -41,7 +41,8 @@ async function feedsOf(accountId: string) {
 
 async function auditActions(accountId: string) {
   const { rows } = await db.pool.query<{ action: string }>(
-    "SELECT action FROM audit_log WHERE account_id = $1::uuid AND action LIKE 'calendar_feed.%' AND action <> 'calendar_feed.url_revealed' ORDER BY created_at",
+    `SELECT action FROM audit_log WHERE account_id = $1::uuid AND action LIKE 'calendar_feed.%'
+       AND action <> 'calendar_feed.url_revealed' ORDER BY created_at`,
     [accountId],
   );
   return rows.map((row) => row.action);
