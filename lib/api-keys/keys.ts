@@ -4,6 +4,7 @@ import { PLANS } from "@/lib/accounts/plans";
 import { recordAudit } from "@/lib/audit/record";
 import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
+import { fail, type Failure } from "@/lib/platform/result";
 import type { CreateApiKeyInput } from "./input";
 import { displayParts, generateApiKey, hashApiKey } from "./key-format";
 import { sortScopes, isScope, type Scope } from "./scopes";
@@ -78,8 +79,14 @@ export type CreatedApiKey = {
   secret: string;
 };
 
-export type CreateApiKeyResult =
-  { ok: true; key: CreatedApiKey } | { ok: false; reason: "limit_reached"; limit: number };
+export type CreateApiKeyResult = { ok: true; key: CreatedApiKey } | Failure<"plan_limit_reached">;
+
+const limitReached = (limit: number) =>
+  fail(
+    "plan_limit_reached",
+    `This account already has ${limit} active API keys, the most allowed. ` +
+      "Revoke a key you no longer use, then create this one.",
+  );
 
 /**
  * Creates a key and its audit entry in one transaction. The account row is locked first so that two
@@ -104,7 +111,7 @@ export async function createApiKey(
         }),
     );
     if (!room) throw new Error("Account not found");
-    if (!room.ok) return { ok: false as const, reason: "limit_reached" as const, limit: room.limit };
+    if (!room.ok) return limitReached(room.limit);
 
     const key = await tx.apiKey.create({
       data: {
@@ -136,21 +143,22 @@ export async function createApiKey(
   });
 }
 
-export type RevokeApiKeyResult =
-  { ok: true; alreadyRevoked: boolean; name: string } | { ok: false; reason: "not_found" };
+export type RevokeApiKeyResult = { ok: true; alreadyRevoked: boolean; name: string } | Failure<"not_found">;
+
+const KEY_NOT_FOUND = fail("not_found", "That API key was not found.");
 
 /**
  * Revokes a key of the actor's account. From the commit on, the bearer check (which reads the database
  * on every request) refuses the key on every instance. Revoking twice is harmless and audited once.
  */
 export async function revokeApiKey(actor: Actor, keyId: string, now: Date = new Date()): Promise<RevokeApiKeyResult> {
-  if (!isUuid(keyId)) return { ok: false, reason: "not_found" };
+  if (!isUuid(keyId)) return KEY_NOT_FOUND;
   return db.prisma.$transaction(async (tx) => {
     const key = await tx.apiKey.findFirst({
       where: { id: keyId, accountId: actor.accountId },
       select: { name: true, prefix: true, last4: true },
     });
-    if (!key) return { ok: false as const, reason: "not_found" as const };
+    if (!key) return KEY_NOT_FOUND;
     // The revoked_at condition makes a concurrent double revoke update (and audit) only once.
     const { count } = await tx.apiKey.updateMany({
       where: { id: keyId, accountId: actor.accountId, revokedAt: null },

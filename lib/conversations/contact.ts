@@ -3,7 +3,9 @@ import { inTransaction } from "@/lib/platform/db/transaction";
 import { createLead } from "@/lib/leads/create";
 import type { LeadContext } from "@/lib/leads/model";
 import { createLeadSchema } from "@/lib/leads/schemas";
-import type { Conversation, Message } from "./model";
+import { fail, type Failure } from "@/lib/platform/result";
+import type { FieldError } from "@/lib/platform/validation";
+import { CONVERSATION_CLOSED, type Conversation, type Message } from "./model";
 import { CONVERSATION_COLUMNS, insertMessages, toConversation, type ConversationRow } from "./sql";
 import type { ChatWidget } from "./widget";
 
@@ -20,8 +22,14 @@ import type { ChatWidget } from "./widget";
 export type ContactResult =
   /** `leadId`: the lead made from this claim and linked to the conversation; null when none was made. */
   | { ok: true; conversation: Conversation; leadId: string | null; messages: Message[] }
-  | { ok: false; reason: "invalid"; details: { field: string; message: string }[] }
-  | { ok: false; reason: "closed" };
+  | (Failure<"invalid_request"> & { details: FieldError[] })
+  | Failure<"conversation_closed">;
+
+/** The first field's message leads; a refusal without fields still names the email. */
+function invalidContact(details: FieldError[]): Failure<"invalid_request"> & { details: FieldError[] } {
+  const named = details.length ? details : [{ field: "email", message: "Enter a valid email address." }];
+  return { ...fail("invalid_request", details[0]?.message ?? "Check your name and email."), details: named };
+}
 
 export async function leaveContact(
   widget: ChatWidget,
@@ -29,17 +37,12 @@ export async function leaveContact(
   input: { name: unknown; email: unknown },
 ): Promise<ContactResult> {
   if (typeof input.email !== "string" || input.email.trim() === "")
-    return { ok: false, reason: "invalid", details: [{ field: "email", message: "Enter your email address." }] };
+    return invalidContact([{ field: "email", message: "Enter your email address." }]);
   const parsed = createLeadSchema.safeParse({ name: input.name ?? null, email: input.email, source: "chat" });
   if (!parsed.success) {
-    return {
-      ok: false,
-      reason: "invalid",
-      details: parsed.error.issues.map((issue) => ({
-        field: String(issue.path[0] ?? "email"),
-        message: issue.message,
-      })),
-    };
+    return invalidContact(
+      parsed.error.issues.map((issue) => ({ field: String(issue.path[0] ?? "email"), message: issue.message })),
+    );
   }
   const context: LeadContext = {
     accountId: widget.accountId,
@@ -52,7 +55,7 @@ export async function leaveContact(
     conversationId: conversation.leadId ? null : conversation.id,
   });
   if (!created.ok && created.code !== "exists") {
-    return { ok: false, reason: "invalid", details: created.code === "invalid" ? created.details : [] };
+    return invalidContact(created.code === "invalid" ? created.details : []);
   }
   const leadId = created.ok ? created.lead.id : null;
 
@@ -66,7 +69,7 @@ export async function leaveContact(
        WHERE account_id = $1 AND id = $2 AND status <> 'closed' RETURNING ${CONVERSATION_COLUMNS}`,
       [widget.accountId, conversation.id, leadId, name, email],
     );
-    if (!rows[0]) return { ok: false, reason: "closed" } as const;
+    if (!rows[0]) return CONVERSATION_CLOSED;
     const thanks = `Thanks${name ? `, ${name}` : ""}. The team can reach you at ${email}.`;
     const messages = await insertMessages(client, widget.accountId, conversation.id, [
       { author: "system", authorName: null, text: thanks },

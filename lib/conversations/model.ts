@@ -4,6 +4,8 @@
  * conversation looks the same wherever it appears.
  */
 
+import { fail } from "@/lib/platform/result";
+
 export const CONVERSATION_STATUSES = ["bot", "handoff_requested", "handoff_active", "closed"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
@@ -46,6 +48,12 @@ export type Message = {
   text: string;
   createdAt: Date;
 };
+
+/** Nothing is written to a closed conversation (nor through another account's widget). */
+export const CONVERSATION_CLOSED = fail(
+  "conversation_closed",
+  "This conversation is closed. Start a new conversation.",
+);
 
 /** What a visitor's message or handoff request comes to (lib/conversations/visitor.ts). */
 export type VisitorResult =

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/platform/http/rate-limit";
+import { fail, type Failure } from "@/lib/platform/result";
 import type { Conversation } from "./model";
 import { conversationColumnsOf, toConversation, type ConversationRow } from "./sql";
 import { hashVisitorToken } from "./visitor";
@@ -20,8 +21,17 @@ import { toWidget, WIDGET_FIELDS, WIDGET_FROM, type ChatWidget, type WidgetRow }
 
 export type VisitorAccess =
   | { ok: true; widget: ChatWidget; conversation: Conversation }
-  | { ok: false; reason: "throttled"; retryAfterSeconds: number }
-  | { ok: false; reason: "not_found" };
+  | (Failure<"rate_limited"> & { retryAfterSeconds: number })
+  | Failure<"not_found">;
+
+const NOT_FOUND = fail("not_found", "This conversation does not exist.");
+const throttled = (resetMs: string | null) => {
+  const retryAfterSeconds = Math.max(1, Math.ceil(Number(resetMs ?? 0) / 1000));
+  return {
+    ...fail("rate_limited", `Too many requests; try again in ${retryAfterSeconds} seconds.`),
+    retryAfterSeconds,
+  };
+};
 
 const ACCESS_SQL = `WITH ${CLOCK_CTE},
   ${fixedWindowCounterCte("$1::text", "clock", "$2::bigint", "ip")},
@@ -45,8 +55,6 @@ type AccessRow = Partial<ConversationRow> & {
   widget_reset_ms: string | null;
   widget: WidgetRow | null;
 };
-
-const retryAfter = (resetMs: string | null) => Math.max(1, Math.ceil(Number(resetMs ?? 0) / 1000));
 
 export async function checkVisitorAccess(request: {
   ip: string;
@@ -76,11 +84,10 @@ export async function checkVisitorAccess(request: {
   ];
   const { rows } = await db.pool.query<AccessRow>({ name: "chat-visitor-access", text: ACCESS_SQL, values });
   const row = rows[0]!;
-  if (row.ip_points > perIp.rule.limit)
-    return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.ip_reset_ms) };
-  if (!row.widget) return { ok: false, reason: "not_found" };
+  if (row.ip_points > perIp.rule.limit) return throttled(row.ip_reset_ms);
+  if (!row.widget) return NOT_FOUND;
   if (row.widget_points !== null && row.widget_points > limits.messagesPerWidget.limit) {
-    return { ok: false, reason: "throttled", retryAfterSeconds: retryAfter(row.widget_reset_ms) };
+    return throttled(row.widget_reset_ms);
   }
   return { ok: true, widget: toWidget(row.widget), conversation: toConversation(row as ConversationRow) };
 }

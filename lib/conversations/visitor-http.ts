@@ -7,7 +7,7 @@ import { inSpan } from "@/lib/platform/observability/tracing";
 import { parseJsonObject, readRawBody } from "@/lib/api/body";
 import { table, type PublicRoute } from "@/lib/platform/http/route-table";
 import { leaveContact } from "./contact";
-import type { Conversation, Message, VisitorResult } from "./model";
+import { CONVERSATION_CLOSED, type Conversation, type Message, type VisitorResult } from "./model";
 import { listMessages } from "./read";
 import { checkMessageText } from "./text";
 import { postVisitorMessage, requestHandoff, startConversation } from "./visitor";
@@ -34,8 +34,7 @@ type WidgetParams = { params: Promise<{ widgetId: string }> };
 type ConversationParams = { params: Promise<{ widgetId: string; conversationId: string }> };
 
 const notFound = () => errorResponse(404, "not_found", "This chat or conversation does not exist.");
-const closed = () =>
-  errorResponse(409, "conversation_closed", "This conversation is closed. Start a new conversation.");
+const closed = () => errorResponse(409, CONVERSATION_CLOSED.code, CONVERSATION_CLOSED.message);
 const invalid = (message: string, details: { field: string; message: string; code?: string }[]) =>
   errorResponse(400, "invalid_request", message, { details });
 
@@ -114,7 +113,7 @@ async function visitorOf(
   if (!access.ok)
     return {
       ok: false,
-      response: access.reason === "throttled" ? throttledResponse(access.retryAfterSeconds) : notFound(),
+      response: access.code === "rate_limited" ? throttledResponse(access.retryAfterSeconds) : notFound(),
     };
   const { widget, conversation } = access;
   // Nothing can be written to a closed conversation; the visitor is offered a new one.
@@ -229,12 +228,8 @@ export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
   const body = await readJson(request);
   if (!body.ok) return body.response;
   const result = await leaveContact(widget, conversation, { name: body.value.name, email: body.value.email });
-  if (!result.ok && result.reason === "closed") return closed();
-  if (!result.ok)
-    return invalid(
-      result.details[0]?.message ?? "Check your name and email.",
-      result.details.length ? result.details : [{ field: "email", message: "Enter a valid email address." }],
-    );
+  if (!result.ok && result.code === "conversation_closed") return closed();
+  if (!result.ok) return invalid(result.message, result.details);
   return jsonResponse({
     conversation: visitorConversation(result.conversation),
     messages: result.messages.map(visitorMessage),

@@ -4,6 +4,7 @@ import { normaliseEmail, type SignedInUser } from "@/lib/auth/credentials";
 import { hashPassword } from "@/lib/auth/password";
 import { db } from "@/lib/platform/db/client";
 import { Prisma } from "@/lib/platform/db/generated/client";
+import { fail, type Failure } from "@/lib/platform/result";
 import { onAccountCreated } from "./account-hooks";
 
 export const signUpSchema = z.object({
@@ -31,7 +32,7 @@ export type SignUpInput = z.input<typeof signUpSchema>;
  * `email_taken` is for the caller's logs and tests only: shown to the visitor, it would tell anyone which
  * emails have an account. The action answers it with the same words as any other refusal.
  */
-export type SignUpResult = { ok: true; user: SignedInUser; accountId: string } | { ok: false; reason: "email_taken" };
+export type SignUpResult = { ok: true; user: SignedInUser; accountId: string } | Failure<"email_taken">;
 
 /**
  * Creates the user, an account named after them and their owner membership, in one transaction. The
@@ -52,7 +53,7 @@ export async function signUp(raw: SignUpInput): Promise<SignUpResult> {
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      return { ok: false, reason: "email_taken" };
+      return fail("email_taken", "This email already has an account.");
     }
     throw error;
   }

@@ -110,7 +110,7 @@ describe("other plan caps under concurrency", () => {
         ),
       ),
     );
-    expect(tally(results.map((result) => (result.ok ? "ok" : result.reason)))).toEqual({ ok: 5, limit_reached: 15 });
+    expect(tally(results.map((result) => (result.ok ? "ok" : result.code)))).toEqual({ ok: 5, plan_limit_reached: 15 });
     expect(await db.prisma.apiKey.count({ where: { accountId: owner.accountId, revokedAt: null } })).toBe(100);
   });
 });

@@ -12,7 +12,7 @@ export async function createKey(
     { accountId: owner.accountId, user: owner.user },
     { name: options.name ?? "Zapier", scopes: options.scopes ?? ["webhooks"], expiresAt: options.expiresAt ?? null },
   );
-  if (!result.ok) throw new Error(`could not create a key: ${result.reason}`);
+  if (!result.ok) throw new Error(`could not create a key: ${result.code}`);
   return result.key;
 }
 

@@ -12,7 +12,7 @@ export type TestAccount = { user: SessionContext["user"]; accountId: string; pas
 export async function createAccount(name = "Ada Lovelace"): Promise<TestAccount> {
   const password = "correct horse battery";
   const result = await signUp({ name, email: uniqueEmail(), password });
-  if (!result.ok) throw new Error(`sign-up refused: ${result.reason}`);
+  if (!result.ok) throw new Error(`sign-up refused: ${result.code}`);
   return { user: result.user, accountId: result.accountId, password };
 }
 

@@ -14,12 +14,8 @@ const signInInput = z
 /** Succeeds by redirecting; every answer it returns is a refusal. */
 export const signInAction = defineAction({ role: "public", input: signInInput }, async (input) => {
   const result = await checkCredentials(input.email, input.password, await clientIp());
-  if (!result.ok) {
-    if (result.reason === "throttled")
-      return fail(`Too many failed attempts. Try again in ${result.retryAfterSeconds} seconds.`);
-    // One message for unknown email and wrong password, so neither can be probed.
-    return fail("The email or password is incorrect.");
-  }
+  // checkCredentials words both refusals: throttled, or one message for any wrong email or password.
+  if (!result.ok) return fail(result.message);
   await startSession(result.user);
   redirect(safeCallbackUrl(input.callbackUrl));
 });

@@ -42,9 +42,10 @@ describe("a conversation", () => {
       conversation: (await getConversation(accountId, conversation.id))!,
     });
     const other = await started();
-    expect(await check(widget.id, other.visitorToken)).toEqual({ ok: false, reason: "not_found" });
-    expect(await check(other.widget.id, visitorToken)).toEqual({ ok: false, reason: "not_found" });
-    expect(await check(widget.id, null)).toEqual({ ok: false, reason: "not_found" });
+    const notFound = { ok: false, code: "not_found", message: "This conversation does not exist." };
+    expect(await check(widget.id, other.visitorToken)).toEqual(notFound);
+    expect(await check(other.widget.id, visitorToken)).toEqual(notFound);
+    expect(await check(widget.id, null)).toEqual(notFound);
   });
 
   it("gets an assistant answer in bot state, and none once the visitor asked for a person", async () => {
@@ -154,7 +155,7 @@ describe("a conversation", () => {
     ).toEqual({ name: "Ada", conversation_id: conversation.id });
     expect(await leaveContact(widget, conversation, { name: "x", email: "not-an-email" })).toMatchObject({
       ok: false,
-      reason: "invalid",
+      code: "invalid_request",
     });
   });
 });

@@ -30,11 +30,7 @@ export const createApiKeyAction = defineAction({ role: "manager", input: createI
   const parsed = parseCreateApiKey(input);
   if (!parsed.ok) return fail(CHECK_FIELDS, parsed.fieldErrors);
   const result = await createApiKey({ accountId: context.account.id, user: context.user }, parsed.input);
-  if (!result.ok) {
-    return fail(
-      `This account already has ${result.limit} active API keys, the most allowed. Revoke a key you no longer use, then create this one.`,
-    );
-  }
+  if (!result.ok) return fail(result.message);
   const { key } = result;
   return ok<CreatedApiKey>({ ...key, expiresAt: key.expiresAt?.toISOString() ?? null });
 });
@@ -43,7 +39,7 @@ export const revokeApiKeyAction = defineAction(
   { role: "manager", input: z.object({ keyId: z.string() }) },
   async ({ keyId }, context) => {
     const result = await revokeApiKey({ accountId: context.account.id, user: context.user }, keyId);
-    if (!result.ok) return fail("That API key was not found.");
+    if (!result.ok) return fail(result.message);
     return ok({
       message: result.alreadyRevoked
         ? `"${result.name}" was already revoked.`
