@@ -10,6 +10,7 @@ import { bin, run } from "./processes";
  */
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const pgbouncer = process.env.PGBOUNCER_PATH ?? "/usr/sbin/pgbouncer";
+const promtool = process.env.PROMTOOL_PATH ?? "/usr/bin/promtool";
 
 function present(program: string, what: string, install: string, override: string): boolean {
   if (fs.existsSync(program)) return true;
@@ -25,7 +26,14 @@ const steps: Array<{ name: string; command: string; args: string[]; before?: () 
   { name: "Type-check", command: bin("tsc"), args: ["--noEmit"] },
   { name: "Lint", command: bin("eslint"), args: ["--max-warnings=0", "."] },
   { name: "Formatting", command: bin("prettier"), args: ["--check", "--log-level=warn", "."] },
-  { name: "Unit and integration tests", command: bin("vitest"), args: ["run"] },
+  {
+    name: "Unit and integration tests",
+    command: bin("vitest"),
+    args: ["run"],
+    // promtool checks /metrics and the alert rules (Debian's prometheus package, without its recommends).
+    before: () =>
+      present(promtool, "promtool (for the metrics tests)", "--no-install-recommends prometheus", "PROMTOOL_PATH"),
+  },
   // The webhook, public API and outbound tests again, with DATABASE_URL through PgBouncer (transaction mode).
   {
     name: "Integration tests through PgBouncer",

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPublicId } from "@/lib/platform/ids";
-import { recordCalendarSync } from "@/lib/platform/observability/metrics";
+import { metrics, recordCalendarSync } from "@/lib/platform/observability/metrics";
 import { nextRouteTemplates } from "@/lib/server/next-routes";
 import { createRequestListener } from "@/lib/server/request-listener";
 import { listen, send } from "../../support/http-server";
@@ -51,6 +51,14 @@ const scrape = async () => {
   expect(response.status).toBe(200);
   return response.body;
 };
+
+/** Debian's prometheus package's promtool; the README's setup installs it. */
+function promtool(): string {
+  const command = process.env.PROMTOOL_PATH ?? "promtool";
+  if (spawnSync(command, ["--version"]).error)
+    throw new Error(`${command} is missing: install Debian's prometheus package (see the README's setup)`);
+  return command;
+}
 
 /** The application's series (not the process metrics, whose set varies with the runtime's own activity). */
 const appSeries = (text: string) =>
@@ -110,7 +118,7 @@ describe("GET /metrics", () => {
     expect(text).toMatch(/^process_cpu_seconds_total /m);
   });
 
-  it("keeps the same series while 1,000 distinct sources, keys and paths send traffic, and no label carries one", async () => {
+  it("keeps its series while 1,000 distinct sources, keys and paths send traffic; no label carries one", async () => {
     await traffic(10);
     const before = appSeries(await scrape()).map((line) => line.replace(/ [^ ]+$/, ""));
     const ids = await traffic(1_000);
@@ -132,12 +140,43 @@ describe("GET /metrics", () => {
   });
 
   it("is accepted by promtool check metrics (Debian's prometheus package)", async () => {
-    const promtool = process.env.PROMTOOL_PATH ?? "promtool";
-    const found = spawnSync(promtool, ["--version"]);
-    if (found.error)
-      throw new Error(`${promtool} is missing: install Debian's prometheus package (see the README, "Setup")`);
     const text = await scrape();
     // Exits non-zero, naming the problems, when the exposition is not valid or breaks its naming rules.
-    expect(() => execFileSync(promtool, ["check", "metrics"], { input: text, stdio: "pipe" })).not.toThrow();
+    expect(() => execFileSync(promtool(), ["check", "metrics"], { input: text, stdio: "pipe" })).not.toThrow();
+  });
+});
+
+describe("docs/operations.md and docs/prometheus", () => {
+  const docs = path.resolve(__dirname, "../../../docs");
+
+  it("describes every metric the application registers", async () => {
+    await scrape();
+    const names = (await metrics()!.registry.getMetricsAsJSON())
+      .map((metric) => metric.name)
+      .filter((name) => !/^(process_|nodejs_)/.test(name));
+    expect(names.length).toBeGreaterThan(10);
+    const text = fs.readFileSync(path.join(docs, "operations.md"), "utf8");
+    expect(names.filter((name) => !text.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("has alert rules and a scrape configuration that promtool accepts", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prometheus-config-"));
+    try {
+      fs.copyFileSync(path.join(docs, "prometheus/alerts.yml"), path.join(dir, "alerts.yml"));
+      fs.writeFileSync(path.join(dir, "token"), TOKEN);
+      const config = fs.readFileSync(path.join(docs, "prometheus/prometheus.yml"), "utf8");
+      expect(config).toContain("/etc/prometheus/integration-access-metrics-token");
+      fs.writeFileSync(
+        path.join(dir, "prometheus.yml"),
+        config.replaceAll("/etc/prometheus/integration-access-metrics-token", path.join(dir, "token")),
+      );
+      const rules = execFileSync(promtool(), ["check", "rules", path.join(dir, "alerts.yml")], { stdio: "pipe" });
+      expect(rules.toString()).toMatch(/SUCCESS: 7 rules found/);
+      expect(() =>
+        execFileSync(promtool(), ["check", "config", path.join(dir, "prometheus.yml")], { stdio: "pipe" }),
+      ).not.toThrow();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -45,7 +45,7 @@ const isChildOf = (child: ReadableSpan, parent: ReadableSpan) =>
   child.spanContext().traceId === parent.spanContext().traceId;
 
 describe("traces", () => {
-  it("make the webhook's request a server span continuing the caller's trace, with the handler's span as its child", async () => {
+  it("make a webhook request a server span continuing the caller's trace, the handler's span its child", async () => {
     exporter.reset();
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const response = await send(port, {
@@ -87,7 +87,7 @@ describe("traces", () => {
     expect(isChildOf(spanNamed("chat.access"), server)).toBe(true);
   });
 
-  it("make each outbound attempt a span, its POST a child that passes the trace to the receiver, its record a child", async () => {
+  it("make each outbound attempt a span with its POST (passing the trace on) and its record as children", async () => {
     exporter.reset();
     const { accountId } = await subscribedAccount(receiver.url);
     await notify(accountId, "lead.created", { id: "lead_traced" });
