@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { chatPageFrameAncestors } from "@/lib/conversations/frame-policy";
+import { chatPagePolicy } from "@/lib/conversations/frame-policy";
 import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/platform/http/security-headers";
 
 /*
@@ -10,9 +10,12 @@ import { contentSecurityPolicy, createNonce, hstsFor } from "@/lib/platform/http
  *   afterwards. The pages still verify the session itself (a cookie may be stale or forged); this only
  *   saves a render and passes the path along for that redirect;
  * - for a widget's chat page (/chat/{widget_id}), frame-ancestors lists the widget's allowed origins
- *   instead of 'none': the one page other sites may frame (docs/chat-widget.md, "Allowed origins").
+ *   instead of 'none': the one page other sites may frame (docs/chat-widget.md, "Allowed origins"),
+ *   and img-src adds the origin of the widget's logo;
+ * - the chat widget's settings page may show any https image: its preview shows the logo being typed.
  */
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+const WIDGET_SETTINGS = /^\/settings\/chat-widget\/?$/;
 const DASHBOARD = /^\/(?:$|knowledge(?:\/|$)|settings(?:\/|$)|leads(?:\/|$)|conversations(?:\/|$))/;
 
 export function proxy(request: NextRequest): NextResponse | Promise<NextResponse> {
@@ -24,18 +27,20 @@ export function proxy(request: NextRequest): NextResponse | Promise<NextResponse
     return NextResponse.redirect(signIn);
   }
   // Only the chat page waits for a lookup; every other page is answered synchronously.
-  const chatFraming = chatPageFrameAncestors(pathname);
-  if (chatFraming) return chatFraming.then((frameAncestors) => withPolicy(request, { frameAncestors, dashboard }));
-  return withPolicy(request, { frameAncestors: undefined, dashboard });
+  const chatPage = chatPagePolicy(pathname);
+  if (chatPage) return chatPage.then((policy) => withPolicy(request, { ...policy, dashboard }));
+  const imageSources = WIDGET_SETTINGS.test(pathname) ? ["https:"] : [];
+  return withPolicy(request, { frameAncestors: undefined, imageSources, dashboard });
 }
 
 function withPolicy(
   request: NextRequest,
-  options: { frameAncestors: string | undefined; dashboard: boolean },
+  options: { frameAncestors: string | undefined; imageSources: string[]; dashboard: boolean },
 ): NextResponse {
   const { pathname, search } = request.nextUrl;
-  const { dashboard, frameAncestors } = options;
-  const csp = contentSecurityPolicy(createNonce(), { dev: process.env.NODE_ENV === "development", frameAncestors });
+  const { dashboard, frameAncestors, imageSources } = options;
+  const dev = process.env.NODE_ENV === "development";
+  const csp = contentSecurityPolicy(createNonce(), { dev, frameAncestors, imageSources });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", csp);
   if (dashboard) headers.set("x-pathname", pathname + search);

@@ -1,4 +1,5 @@
 import { MAX_ALLOWED_ORIGINS, normaliseOrigin, parseAllowedOrigins } from "./origins";
+import { BRANDING_FIELDS, checkBranding, type Branding } from "./settings-branding";
 import { checkMessageText } from "./text";
 
 /*
@@ -12,9 +13,15 @@ export const MAX_GREETING_LENGTH = 500;
 /** Far more than MAX_ALLOWED_ORIGINS lines can need; refuses a pasted file before it is parsed. */
 const MAX_ORIGINS_TEXT_LENGTH = 10_000;
 
-export type WidgetSettingsForm = { assistantName: string; greeting: string; allowedOrigins: string };
-export type CheckedWidgetSettings = { assistantName: string; greeting: string; allowedOrigins: string[] };
+/** Branding left out is saved as empty (not set). */
+export type WidgetSettingsForm = {
+  assistantName: string;
+  greeting: string;
+  allowedOrigins: string;
+} & Partial<Branding>;
+export type CheckedWidgetSettings = { assistantName: string; greeting: string; allowedOrigins: string[] } & Branding;
 export type SettingsField = keyof WidgetSettingsForm;
+export { BRANDING_FIELDS };
 /** One message per problem; the origins field may have several, one per bad entry. */
 export type SettingsProblems = Partial<Record<SettingsField, string[]>>;
 
@@ -87,13 +94,16 @@ export function checkWidgetSettings(
   if (greetingProblem) problems.greeting = [greetingProblem];
   const origins = checkOrigins(form.allowedOrigins);
   if ("problems" in origins) problems.allowedOrigins = origins.problems;
-  if (Object.keys(problems).length > 0 || "problems" in origins) return { ok: false, problems };
+  const branding = checkBranding(form);
+  if (!branding.ok) Object.assign(problems, branding.problems);
+  if (Object.keys(problems).length > 0 || "problems" in origins || !branding.ok) return { ok: false, problems };
   return {
     ok: true,
     settings: {
       assistantName: form.assistantName.replace(/\s+/g, " ").trim(),
       greeting: form.greeting.trim(),
       allowedOrigins: origins.origins,
+      ...branding.branding,
     },
   };
 }

@@ -19,7 +19,16 @@ export type SaveWidgetSettingsResult =
   | { ok: true; settings: CheckedWidgetSettings; changed: (keyof CheckedWidgetSettings)[] }
   | { ok: false; reason: "invalid"; problems: SettingsProblems };
 
-type Row = { id: string; assistant_name: string; greeting: string; allowed_origins: string[] | null };
+type Row = {
+  id: string;
+  assistant_name: string;
+  greeting: string;
+  allowed_origins: string[] | null;
+  business_name: string;
+  logo_url: string;
+  brand_color: string;
+  reply_time: string;
+};
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((value, index) => value === b[index]);
@@ -39,7 +48,8 @@ export async function saveWidgetSettings(
     );
     // Locked, so two saves at once each compare against what the other stored.
     const { rows } = await client.query<Row>(
-      "SELECT id, assistant_name, greeting, allowed_origins FROM chat_widgets WHERE account_id = $1 FOR UPDATE",
+      `SELECT id, assistant_name, greeting, allowed_origins, business_name, logo_url, brand_color, reply_time
+       FROM chat_widgets WHERE account_id = $1 FOR UPDATE`,
       [context.accountId],
     );
     const before = rows[0]!;
@@ -47,11 +57,26 @@ export async function saveWidgetSettings(
     if (before.assistant_name !== settings.assistantName) changed.push("assistantName");
     if (before.greeting !== settings.greeting) changed.push("greeting");
     if (!sameList(before.allowed_origins ?? [], settings.allowedOrigins)) changed.push("allowedOrigins");
+    if (before.business_name !== settings.businessName) changed.push("businessName");
+    if (before.logo_url !== settings.logoUrl) changed.push("logoUrl");
+    if (before.brand_color !== settings.brandColor) changed.push("brandColor");
+    if (before.reply_time !== settings.replyTime) changed.push("replyTime");
     if (changed.length === 0) return { ok: true, settings, changed };
 
     await client.query(
-      "UPDATE chat_widgets SET assistant_name = $2, greeting = $3, allowed_origins = $4, updated_at = now() WHERE account_id = $1",
-      [context.accountId, settings.assistantName, settings.greeting, settings.allowedOrigins],
+      `UPDATE chat_widgets SET assistant_name = $2, greeting = $3, allowed_origins = $4, business_name = $5,
+         logo_url = $6, brand_color = $7, reply_time = $8, updated_at = now()
+       WHERE account_id = $1`,
+      [
+        context.accountId,
+        settings.assistantName,
+        settings.greeting,
+        settings.allowedOrigins,
+        settings.businessName,
+        settings.logoUrl,
+        settings.brandColor,
+        settings.replyTime,
+      ],
     );
     await recordAuditSql(client, {
       accountId: context.accountId,

@@ -9,6 +9,7 @@ import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { recordChatReply } from "@/lib/platform/observability/metrics";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { newPublicId, randomBase62 } from "@/lib/platform/ids";
+import { handoffNotice } from "./handoff-notice";
 import { type Conversation, type Message, type VisitorResult } from "./model";
 import {
   CONVERSATION_COLUMNS,
@@ -36,8 +37,7 @@ export type SessionData = {
   locale: string | null;
 };
 
-export const HANDOFF_NOTICE =
-  "You asked to talk to a person. Someone from the team will answer here as soon as they can.";
+export { HANDOFF_NOTICE } from "./handoff-notice";
 
 /** What is stored of a visitor token, and what its check compares (visitor-access.ts). */
 export const hashVisitorToken = (token: string) => crypto.createHash("sha256").update(token).digest();
@@ -141,7 +141,7 @@ export async function postVisitorMessage(
     const lines: NewMessage[] = [{ author: "visitor", authorName: current.visitorName, text }];
     const notifications = [];
     if (previousStatus === "bot" && current.status === "handoff_requested") {
-      lines.push({ author: "system", authorName: null, text: HANDOFF_NOTICE });
+      lines.push({ author: "system", authorName: null, text: handoffNotice(widget.replyTime) });
       notifications.push(conversationNotification("conversation.handoff_requested", current));
     }
     const messages = await insertMessages(client, widget.accountId, conversation.id, lines);
@@ -157,7 +157,7 @@ export async function requestHandoff(widget: ChatWidget, conversation: Conversat
     if (!touched) return { ok: false, reason: "closed" } as const;
     if (touched.previousStatus !== "bot") return { ok: true, conversation: touched.conversation, messages: [] };
     const messages = await insertMessages(client, widget.accountId, conversation.id, [
-      { author: "system", authorName: null, text: HANDOFF_NOTICE },
+      { author: "system", authorName: null, text: handoffNotice(widget.replyTime) },
     ]);
     await emitNotifications(client, widget.accountId, [
       conversationNotification("conversation.handoff_requested", touched.conversation),

@@ -16,6 +16,12 @@ export type ChatWidget = {
   assistantName: string;
   greeting: string;
   allowedOrigins: string[];
+  /** Branding (docs/chat-widget.md, "Branding"); "" when not set. */
+  businessName: string;
+  logoUrl: string;
+  brandColor: string;
+  /** When the team usually answers, told to a visitor who asks for a person; "" when not set. */
+  replyTime: string;
 };
 
 export type WidgetRow = {
@@ -26,11 +32,16 @@ export type WidgetRow = {
   assistant_name: string;
   greeting: string;
   allowed_origins: string[] | null;
+  business_name: string;
+  logo_url: string;
+  brand_color: string;
+  reply_time: string;
 };
 
 /** The widget's fields over `chat_widgets w JOIN accounts a`, for this module and the visitor's check. */
 export const WIDGET_FIELDS =
-  "w.id, w.account_id, a.name AS account_name, a.timezone, w.assistant_name, w.greeting, w.allowed_origins";
+  "w.id, w.account_id, a.name AS account_name, a.timezone, w.assistant_name, w.greeting, w.allowed_origins, " +
+  "w.business_name, w.logo_url, w.brand_color, w.reply_time";
 export const WIDGET_FROM = "chat_widgets w JOIN accounts a ON a.id = w.account_id";
 
 const SELECT = `SELECT ${WIDGET_FIELDS} FROM ${WIDGET_FROM}`;
@@ -44,6 +55,10 @@ export function toWidget(row: WidgetRow): ChatWidget {
     assistantName: row.assistant_name,
     greeting: row.greeting,
     allowedOrigins: row.allowed_origins ?? [],
+    businessName: row.business_name,
+    logoUrl: row.logo_url,
+    brandColor: row.brand_color,
+    replyTime: row.reply_time,
   };
 }
 

@@ -20,7 +20,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const widget = await findWidget((await params).widgetId);
   return {
-    title: widget ? `Chat with ${widget.assistantName}` : "Chat not found",
+    title: widget ? `Chat with ${widget.businessName || widget.assistantName}` : "Chat not found",
     robots: { index: false, follow: false },
   };
 }
@@ -34,6 +34,9 @@ export default async function ChatPage({ params, searchParams }: Props) {
       widgetId={widget.id}
       assistantName={widget.assistantName}
       greeting={widget.greeting}
+      businessName={widget.businessName}
+      logoUrl={widget.logoUrl}
+      brandColor={widget.brandColor}
       embedded={first(query.embed) === "1"}
       pageUrl={sessionUrl(first(query.page_url))}
       referrer={sessionUrl(first(query.referrer))}

@@ -63,13 +63,16 @@ export function createNonce(): string {
  * inserts a <style> element, which a nonce cannot cover, so inline styles stay allowed (styles cannot
  * run code). `next dev` needs eval for React's debugging and a websocket for hot reload.
  */
-export function contentSecurityPolicy(nonce: string, options: { dev?: boolean; frameAncestors?: string } = {}): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  options: { dev?: boolean; frameAncestors?: string; imageSources?: readonly string[] } = {},
+): string {
   const dev = options.dev === true;
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    ["img-src 'self' data: blob:", ...(options.imageSources ?? [])].join(" "),
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     "object-src 'none'",

@@ -67,6 +67,10 @@ describe("saving the chat widget settings", () => {
         assistantName: "Ada from Harbour Hall",
         greeting: "Hello! Ask me what's on this week.",
         allowedOrigins: ["https://www.harbourhall.example"],
+        businessName: "",
+        logoUrl: "",
+        brandColor: "",
+        replyTime: "",
         message: "Settings saved.",
       },
     });

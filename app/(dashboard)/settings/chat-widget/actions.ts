@@ -13,6 +13,10 @@ const settingsInput = z.object({
   assistantName: z.string().default(""),
   greeting: z.string().default(""),
   allowedOrigins: z.string().default(""),
+  businessName: z.string().default(""),
+  logoUrl: z.string().default(""),
+  brandColor: z.string().default(""),
+  replyTime: z.string().default(""),
 });
 
 export type SavedWidgetSettings = CheckedWidgetSettings & { message: string };

@@ -37,6 +37,10 @@ export default async function ChatWidgetPage() {
           assistantName: widget.assistantName,
           greeting: widget.greeting,
           allowedOrigins: widget.allowedOrigins,
+          businessName: widget.businessName,
+          logoUrl: widget.logoUrl,
+          brandColor: widget.brandColor,
+          replyTime: widget.replyTime,
         }}
         canManage={manager}
       />

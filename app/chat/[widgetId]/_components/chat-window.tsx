@@ -2,8 +2,10 @@
 
 import { ArrowUp, Mail, UserRound } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { ASSISTANT_STATUS, ChatHeader } from "@/components/chat/chat-header";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import { brandColors } from "@/lib/conversations/brand";
 import type { ChatMessage, ConversationStatus } from "./chat-client";
 import { ContactForm } from "./contact-form";
 import { MessageLog } from "./message-log";
@@ -24,20 +26,34 @@ type Props = {
   widgetId: string;
   assistantName: string;
   greeting: string;
+  businessName: string;
+  logoUrl: string;
+  brandColor: string;
   embedded: boolean;
   pageUrl: string | null;
   referrer: string | null;
 };
 
 const STATUS_TEXT: Record<ConversationStatus | "new", string> = {
-  new: "Ask about upcoming events",
-  bot: "Ask about upcoming events",
+  new: ASSISTANT_STATUS,
+  bot: ASSISTANT_STATUS,
   handoff_requested: "Waiting for a person from the team",
   handoff_active: "Chatting with the team",
   closed: "Conversation closed",
 };
 
-export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUrl, referrer }: Props) {
+export function ChatWindow({
+  widgetId,
+  assistantName,
+  greeting,
+  businessName,
+  logoUrl,
+  brandColor,
+  embedded,
+  pageUrl,
+  referrer,
+}: Props) {
+  const colors = brandColors(brandColor);
   const chat = useChat({ widgetId, pageUrl, referrer });
   const [draft, setDraft] = useState("");
   const [contactOpen, setContactOpen] = useState(false);
@@ -115,7 +131,9 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
       )}
     >
       <section
-        aria-label={`Chat with ${assistantName}`}
+        aria-label={`Chat with ${businessName || assistantName}`}
+        // The visitor's messages and the send button wear the brand colour too (message-log.tsx).
+        style={{ "--brand": colors.background, "--brand-text": colors.text } as React.CSSProperties}
         className={cn(
           "flex w-full flex-col overflow-hidden bg-white",
           embedded
@@ -123,23 +141,14 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
             : "h-dvh sm:h-[min(44rem,calc(100dvh-3rem))] sm:max-w-md sm:rounded-2xl sm:shadow-xl sm:ring-1 sm:ring-zinc-200",
         )}
       >
-        <header
-          className={cn(
-            "flex shrink-0 items-center gap-3 bg-indigo-600 py-3 pl-4 text-white",
-            embedded ? "pr-14" : "pr-4",
-          )}
-        >
-          <span
-            aria-hidden
-            className="flex size-9 shrink-0 items-center justify-center rounded-full bg-white/15 text-sm font-semibold uppercase"
-          >
-            {[...assistantName.trim()][0] ?? "A"}
-          </span>
-          <div className="min-w-0">
-            <h1 className="truncate text-[0.9375rem] font-semibold leading-tight">{assistantName}</h1>
-            <p className="truncate text-xs text-indigo-100">{STATUS_TEXT[chat.status ?? "new"]}</p>
-          </div>
-        </header>
+        <ChatHeader
+          businessName={businessName}
+          assistantName={assistantName}
+          logoUrl={logoUrl}
+          colors={colors}
+          status={STATUS_TEXT[chat.status ?? "new"]}
+          className={embedded ? "pr-14" : "pr-4"}
+        />
 
         <MessageLog assistantName={assistantName} messages={messages} pending={chat.pending} onRetry={chat.retry} />
 
@@ -208,7 +217,7 @@ export function ChatWindow({ widgetId, assistantName, greeting, embedded, pageUr
               <button
                 type="submit"
                 disabled={!draft.trim() || chat.starting}
-                className="flex size-10 shrink-0 items-center justify-center rounded-full bg-indigo-600 text-white shadow-sm transition-colors hover:bg-indigo-500 disabled:bg-indigo-300 motion-reduce:transition-none"
+                className="flex size-10 shrink-0 items-center justify-center rounded-full bg-(--brand) text-(--brand-text) shadow-sm transition-opacity hover:opacity-90 disabled:opacity-40 motion-reduce:transition-none"
               >
                 <ArrowUp className="size-5" aria-hidden />
                 <span className="sr-only">Send</span>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { SystemNote } from "@/components/chat/system-note";
 import { cn } from "@/components/ui/cn";
 import type { ChatMessage } from "./chat-client";
 import { LinkedText } from "./linked-text";
@@ -42,17 +43,14 @@ function Message({
   if (message.author === "system") {
     return (
       <li className="flex justify-center py-1">
-        <p className="max-w-[90%] min-w-0 wrap-anywhere rounded-xl bg-zinc-100 px-3 py-1.5 text-center text-xs leading-relaxed text-zinc-600">
-          <span className="sr-only">Note: </span>
-          {message.text}
-        </p>
+        <SystemNote text={message.text} />
       </li>
     );
   }
   if (message.author === "visitor") {
     return (
       <li className="flex justify-end">
-        <p className={cn(bubble, "rounded-br-md bg-indigo-600 text-white")}>
+        <p className={cn(bubble, "rounded-br-md bg-(--brand) text-(--brand-text)")}>
           <span className="sr-only">You: </span>
           {message.text}
         </p>
@@ -85,7 +83,7 @@ function PendingMessage({ item, onRetry }: { item: Pending; onRetry: (localId: s
   const failed = item.state === "failed";
   return (
     <li className="flex flex-col items-end">
-      <p className={cn(bubble, "rounded-br-md bg-indigo-600 text-white", failed ? "opacity-60" : "opacity-75")}>
+      <p className={cn(bubble, "rounded-br-md bg-(--brand) text-(--brand-text)", failed ? "opacity-60" : "opacity-75")}>
         <span className="sr-only">You: </span>
         {item.text}
       </p>

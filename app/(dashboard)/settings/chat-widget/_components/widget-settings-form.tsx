@@ -7,10 +7,23 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClasses } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { formError, type ActionResult } from "@/lib/actions/result";
+import { brandColors } from "@/lib/conversations/brand";
+import { handoffNotice } from "@/lib/conversations/handoff-notice";
+import type { Branding } from "@/lib/conversations/settings-branding";
 import { MAX_ASSISTANT_NAME_LENGTH, MAX_GREETING_LENGTH, type SettingsField } from "@/lib/conversations/settings-input";
 import { saveChatWidgetSettingsAction, type SavedWidgetSettings } from "../actions";
+import { BrandingFields } from "./branding-fields";
 
-type Values = { assistantName: string; greeting: string; allowedOrigins: string };
+type Values = { assistantName: string; greeting: string; allowedOrigins: string } & Branding;
+const FIELDS: SettingsField[] = [
+  "assistantName",
+  "greeting",
+  "allowedOrigins",
+  "businessName",
+  "logoUrl",
+  "brandColor",
+  "replyTime",
+];
 type Result = ActionResult<SavedWidgetSettings> | null;
 
 const originsText = (origins: readonly string[]) => origins.join("\n");
@@ -24,7 +37,7 @@ export function WidgetSettingsForm({
   initial,
   canManage,
 }: {
-  initial: { assistantName: string; greeting: string; allowedOrigins: string[] };
+  initial: { assistantName: string; greeting: string; allowedOrigins: string[] } & Branding;
   canManage: boolean;
 }) {
   const ids = useId();
@@ -42,10 +55,15 @@ export function WidgetSettingsForm({
     }
     if (answer.ok) {
       // The stored form of the values: trimmed, origins canonical, one per line.
-      const stored = {
-        assistantName: answer.data.assistantName,
-        greeting: answer.data.greeting,
-        allowedOrigins: originsText(answer.data.allowedOrigins),
+      const data = answer.data;
+      const stored: Values = {
+        assistantName: data.assistantName,
+        greeting: data.greeting,
+        allowedOrigins: originsText(data.allowedOrigins),
+        businessName: data.businessName,
+        logoUrl: data.logoUrl,
+        brandColor: data.brandColor,
+        replyTime: data.replyTime,
       };
       setSaved(stored);
       setValues(stored);
@@ -62,14 +80,15 @@ export function WidgetSettingsForm({
   const editedFields = edited.answer === result ? edited.fields : new Set<SettingsField>();
   const errorsOf = (field: SettingsField) =>
     result && !result.ok && !editedFields.has(field) ? (result.fieldErrors?.[field] ?? []) : [];
-  const change = (field: SettingsField) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
-    setValues({ ...values, [field]: event.target.value });
+  const set = (field: SettingsField, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
     setEdited({ answer: result, fields: new Set([...editedFields, field]) });
   };
-  const dirty =
-    values.assistantName !== saved.assistantName ||
-    values.greeting !== saved.greeting ||
-    values.allowedOrigins !== saved.allowedOrigins;
+  const change = (field: SettingsField) => (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    set(field, event.target.value);
+  const dirty = FIELDS.some((field) => values[field] !== saved[field]);
+  // The preview shows a logo only once its address could be saved.
+  const previewLogo = /^https:\/\/[^\s/]+\.[^\s]+$/i.test(values.logoUrl.trim()) ? values.logoUrl.trim() : "";
 
   const greetingId = `${ids}-greeting`;
   const originsId = `${ids}-origins`;
@@ -86,7 +105,7 @@ export function WidgetSettingsForm({
       >
         <div>
           <h2 id={`${ids}-title`} className="text-sm font-semibold text-zinc-900">
-            Assistant and allowed websites
+            Assistant, websites and brand
           </h2>
           <p className="mt-1 text-sm text-zinc-600">
             {canManage
@@ -168,6 +187,7 @@ export function WidgetSettingsForm({
             <p>Leave it empty and the widget works only on its hosted chat page.</p>
           </div>
         </div>
+        <BrandingFields values={values} onChange={set} errorsOf={errorsOf} readOnly={!canManage} />
         {canManage ? (
           <div className="flex flex-wrap items-center gap-3 border-t border-zinc-100 pt-4">
             <Button type="submit" disabled={pending}>
@@ -181,7 +201,14 @@ export function WidgetSettingsForm({
       </form>
       <figure className="space-y-2 lg:sticky lg:top-6 lg:self-start">
         <figcaption className="text-sm font-semibold text-zinc-900">Preview</figcaption>
-        <ChatPreview assistantName={values.assistantName} greeting={values.greeting} />
+        <ChatPreview
+          assistantName={values.assistantName}
+          greeting={values.greeting}
+          businessName={values.businessName}
+          logoUrl={previewLogo}
+          colors={brandColors(values.brandColor)}
+          handoffNote={handoffNotice(values.replyTime.replace(/\s+/g, " "))}
+        />
         <p className="text-xs text-zinc-500">
           How the chat opens for a visitor.
           {canManage ? " It follows what you type; nothing is saved until you press Save." : null}
