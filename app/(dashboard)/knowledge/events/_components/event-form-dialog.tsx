@@ -1,16 +1,11 @@
 "use client";
 
 import { CalendarPlus, Pencil } from "lucide-react";
-import { useActionState, useEffect, useId } from "react";
-import { toast } from "sonner";
-import { Dialog, DialogBody, DialogContent, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
-import { Field, inputClasses } from "@/components/ui/field";
+import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { Field, SelectField, TextAreaField } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
+import { FormDialog, useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
 import { saveEventAction } from "../actions";
-
-/** The action's answer, with what was sent: the form shows it again after a refusal. */
-type EventFormState = { result: ActionResult<{ message: string }> | null; values?: Partial<EventFormValues> };
 
 export type EventFormValues = {
   title: string;
@@ -36,43 +31,6 @@ export const EMPTY_EVENT: EventFormValues = {
   description: "",
 };
 
-function Select({
-  label,
-  name,
-  defaultValue,
-  options,
-  error,
-}: {
-  label: string;
-  name: string;
-  defaultValue: string;
-  options: Array<[string, string]>;
-  error?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={defaultValue}
-        className={inputClasses}
-        aria-invalid={error ? true : undefined}
-      >
-        {options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-      {error ? <p className="text-xs font-medium text-red-600">{error}</p> : null}
-    </div>
-  );
-}
-
 function EventForm({
   eventId,
   initial,
@@ -84,22 +42,7 @@ function EventForm({
   timezone: string;
   onDone: () => void;
 }) {
-  const [state, submit, pending] = useActionState<EventFormState, FormData>(
-    async (_previous, form) => ({
-      result: await saveEventAction(form),
-      values: Object.fromEntries(form) as Partial<EventFormValues>,
-    }),
-    { result: null },
-  );
-  const descriptionId = useId();
-  const values = { ...initial, ...state.values };
-  const errors = firstFieldErrors(state.result);
-
-  useEffect(() => {
-    if (!state.result?.ok) return;
-    toast.success(state.result.data.message);
-    onDone();
-  }, [state, onDone]);
+  const { submit, pending, values, errors, formError } = useDialogFormAction(saveEventAction, initial, onDone);
 
   return (
     <form action={submit} className={dialogFormClasses} noValidate>
@@ -153,7 +96,7 @@ function EventForm({
         </div>
         <Field label="URL" name="url" type="url" defaultValue={values.url} error={errors.url} placeholder="https://…" />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Select
+          <SelectField
             label="Recurring"
             name="recurring"
             defaultValue={values.recurring}
@@ -166,7 +109,7 @@ function EventForm({
               ["yearly", "Yearly"],
             ]}
           />
-          <Select
+          <SelectField
             label="Status"
             name="status"
             defaultValue={values.status || "upcoming"}
@@ -177,21 +120,15 @@ function EventForm({
             ]}
           />
         </div>
-        <div className="space-y-1.5">
-          <label htmlFor={descriptionId} className="block text-sm font-medium text-zinc-800">
-            Description
-          </label>
-          <textarea
-            id={descriptionId}
-            name="description"
-            rows={3}
-            maxLength={5000}
-            defaultValue={values.description}
-            className={inputClasses}
-          />
-          {errors.description ? <p className="text-xs font-medium text-red-600">{errors.description}</p> : null}
-        </div>
-        <FormAlert>{formError(state.result)}</FormAlert>
+        <TextAreaField
+          label="Description"
+          name="description"
+          rows={3}
+          maxLength={5000}
+          defaultValue={values.description}
+          error={errors.description}
+        />
+        <FormAlert>{formError}</FormAlert>
       </DialogBody>
       <FormDialogFooter
         submitLabel={eventId ? "Save event" : "Create event"}
@@ -217,24 +154,15 @@ export function EventFormDialog({
   timezone: string;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        title={eventId ? "Edit event" : "New event"}
-        description="The same rules as the webhook apply: title, start time and location identify an event."
-        icon={eventId ? <Pencil className="size-4" aria-hidden /> : <CalendarPlus className="size-4" aria-hidden />}
-        size="lg"
-      >
-        {/* Remounting per opening resets the form's action state. */}
-        {open ? (
-          <EventForm
-            key={eventId ?? "new"}
-            eventId={eventId}
-            initial={initial}
-            timezone={timezone}
-            onDone={() => onOpenChange(false)}
-          />
-        ) : null}
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      formKey={eventId ?? "new"}
+      title={eventId ? "Edit event" : "New event"}
+      description="The same rules as the webhook apply: title, start time and location identify an event."
+      icon={eventId ? <Pencil className="size-4" aria-hidden /> : <CalendarPlus className="size-4" aria-hidden />}
+    >
+      {(close) => <EventForm eventId={eventId} initial={initial} timezone={timezone} onDone={close} />}
+    </FormDialog>
   );
 }

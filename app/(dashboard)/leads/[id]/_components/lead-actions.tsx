@@ -1,11 +1,8 @@
 "use client";
 
-import { Pencil, Trash2 } from "lucide-react";
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { toast } from "sonner";
-import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
+import { Pencil } from "lucide-react";
+import { DeleteAndReturn } from "@/app/(dashboard)/_components/delete-and-return";
+import { DialogButton } from "@/app/(dashboard)/_components/form-dialog";
 import { deleteLeadAction } from "../../actions";
 import { LeadFormDialog, type LeadFormLimits, type LeadFormValues } from "../../_components/lead-form-dialog";
 
@@ -21,46 +18,25 @@ export function LeadActions({
   initial: LeadFormValues;
   limits: LeadFormLimits;
 }) {
-  const router = useRouter();
-  const [editing, setEditing] = useState(false);
-
-  const remove = async () => {
-    const result = await deleteLeadAction({ leadId });
-    if (!result.ok) {
-      toast.error(result.error);
-      return;
-    }
-    toast.success(result.data.message);
-    router.replace("/leads");
-  };
-
   return (
     <>
-      <Button variant="secondary" onClick={() => setEditing(true)}>
-        <Pencil className="size-4" aria-hidden />
-        Edit
-      </Button>
-      <LeadFormDialog
-        open={editing}
-        onOpenChange={setEditing}
-        leadId={leadId}
-        initial={initial}
-        stages={[]}
-        limits={limits}
-      />
-      <ConfirmDialog
-        trigger={
-          <Button variant="secondary" className="text-red-600 hover:bg-red-50">
-            <Trash2 className="size-4" aria-hidden />
-            Delete
-          </Button>
-        }
-        icon={<Trash2 className="size-5" aria-hidden />}
+      <DialogButton variant="secondary" label="Edit" icon={<Pencil className="size-4" aria-hidden />}>
+        {(open, setOpen) => (
+          <LeadFormDialog
+            open={open}
+            onOpenChange={setOpen}
+            leadId={leadId}
+            initial={initial}
+            stages={[]}
+            limits={limits}
+          />
+        )}
+      </DialogButton>
+      <DeleteAndReturn
         title={`Delete “${leadName}”?`}
         description="The lead and its notes and metadata are removed for good. Integrations that still hold its id get 404 for it. This cannot be undone."
-        confirmLabel="Delete"
-        pendingLabel="Deleting…"
-        onConfirm={remove}
+        remove={() => deleteLeadAction({ leadId })}
+        returnTo="/leads"
       />
     </>
   );

@@ -5,9 +5,10 @@ import { useId, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { MAX_KEY_NAME_LENGTH, type CreateApiKeyField, type CreateApiKeyFieldErrors } from "@/lib/api-keys/input";
+import { MAX_KEY_NAME_LENGTH, type CreateApiKeyField } from "@/lib/api-keys/input";
 import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES, type Scope } from "@/lib/api-keys/scopes";
-import { firstFieldErrors, formError as formErrorOf, type ActionResult } from "@/lib/actions/result";
+import { useFieldErrors } from "@/app/(dashboard)/_components/use-field-errors";
+import { formError as formErrorOf, type ActionResult } from "@/lib/actions/result";
 import type { CreatedApiKey } from "../actions";
 import { ExpiryField } from "./expiry-field";
 import { ChipButton } from "@/components/ui/chip-button";
@@ -28,19 +29,7 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<ReadonlySet<Scope>>(new Set());
   const scopesId = useId();
-
-  // A field's error stays until the user changes that field; a new answer from the server starts afresh.
-  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<CreateApiKeyField> }>({
-    answer: state,
-    fields: new Set(),
-  });
-  const editedFields = edited.answer === state ? edited.fields : new Set<CreateApiKeyField>();
-  const markEdited = (field: CreateApiKeyField) =>
-    setEdited({ answer: state, fields: new Set([...editedFields, field]) });
-  const allErrors = firstFieldErrors(state);
-  const errors = Object.fromEntries(
-    Object.entries(allErrors).filter(([field]) => !editedFields.has(field as CreateApiKeyField)),
-  ) as CreateApiKeyFieldErrors;
+  const { errors, markEdited, changed } = useFieldErrors<CreateApiKeyField>(state);
   const formError = formErrorOf(state);
 
   const chooseScopes = (next: ReadonlySet<Scope>) => {
@@ -71,10 +60,7 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
           label="Name"
           name="name"
           value={name}
-          onChange={(event) => {
-            setName(event.target.value);
-            markEdited("name");
-          }}
+          onChange={changed("name", setName)}
           maxLength={MAX_KEY_NAME_LENGTH}
           placeholder="e.g. Zapier – lead sync"
           hint="Say which integration uses it, so you know what breaks if you revoke it."

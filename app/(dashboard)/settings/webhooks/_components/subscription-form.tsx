@@ -4,7 +4,8 @@ import { useState } from "react";
 import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
+import { useFieldErrors } from "@/app/(dashboard)/_components/use-field-errors";
+import { formError, type ActionResult } from "@/lib/actions/result";
 import { EventTypesField } from "./event-types-field";
 
 export type SubscriptionFormValues = { url: string; eventTypes: string[]; description: string };
@@ -41,17 +42,7 @@ export function SubscriptionForm({
   const [url, setUrl] = useState(initial.url);
   const [eventTypes, setEventTypes] = useState<ReadonlySet<string>>(new Set(initial.eventTypes));
   const [description, setDescription] = useState(initial.description);
-
-  // A field's error stays until the user changes that field; a new answer from the server starts afresh.
-  const [edited, setEdited] = useState<{ answer: Props["state"]; fields: ReadonlySet<FormField> }>({
-    answer: state,
-    fields: new Set(),
-  });
-  const editedFields = edited.answer === state ? edited.fields : new Set<FormField>();
-  const markEdited = (field: FormField) => setEdited({ answer: state, fields: new Set([...editedFields, field]) });
-  const errors = Object.fromEntries(
-    Object.entries(firstFieldErrors(state)).filter(([field]) => !editedFields.has(field as FormField)),
-  ) as Partial<Record<FormField, string>>;
+  const { errors, markEdited, changed } = useFieldErrors<FormField>(state);
 
   return (
     <form action={action} className={dialogFormClasses} noValidate>
@@ -66,10 +57,7 @@ export function SubscriptionForm({
           type="url"
           inputMode="url"
           value={url}
-          onChange={(event) => {
-            setUrl(event.target.value);
-            markEdited("url");
-          }}
+          onChange={changed("url", setUrl)}
           placeholder="https://hooks.example.com/incoming"
           hint="Where notifications are POSTed: an https address on the public internet."
           error={errors.url}
@@ -91,10 +79,7 @@ export function SubscriptionForm({
           label="Description (optional)"
           name="description"
           value={description}
-          onChange={(event) => {
-            setDescription(event.target.value);
-            markEdited("description");
-          }}
+          onChange={changed("description", setDescription)}
           maxLength={maxDescriptionLength}
           placeholder="e.g. Zapier: new leads to Slack"
           hint="A note for people: which tool or Zap uses this URL."

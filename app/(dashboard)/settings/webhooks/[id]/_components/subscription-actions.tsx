@@ -1,12 +1,12 @@
 "use client";
 
-import { Pause, Pencil, Play, Trash2, Webhook } from "lucide-react";
-import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState } from "react";
+import { Pause, Pencil, Play, Webhook } from "lucide-react";
+import { useActionState, useEffect } from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { DeleteAndReturn } from "@/app/(dashboard)/_components/delete-and-return";
+import { DialogButton, FormDialog } from "@/app/(dashboard)/_components/form-dialog";
 import { useAct } from "@/app/(dashboard)/_components/use-act";
 import type { ActionResult } from "@/lib/actions/result";
 import { deleteSubscriptionAction, setSubscriptionEnabledAction, updateSubscriptionAction } from "../../actions";
@@ -22,28 +22,33 @@ type Props = {
 
 /** Edit, Disable or Enable, and Delete, for owners and admins. */
 export function SubscriptionActions({ subscriptionId, url, enabled, initial, maxDescriptionLength }: Props) {
-  const router = useRouter();
-  const [editing, setEditing] = useState(false);
   const { act, pending: switching } = useAct();
 
   const setEnabled = (next: boolean) => act(() => setSubscriptionEnabledAction({ subscriptionId, enabled: next }));
 
-  const remove = async () => {
-    const result = await deleteSubscriptionAction({ subscriptionId });
-    if (!result.ok) {
-      toast.error(result.error);
-      return;
-    }
-    toast.success(result.data.message);
-    router.replace("/settings/webhooks");
-  };
-
   return (
     <>
-      <Button variant="secondary" onClick={() => setEditing(true)}>
-        <Pencil className="size-4" aria-hidden />
-        Edit
-      </Button>
+      <DialogButton variant="secondary" label="Edit" icon={<Pencil className="size-4" aria-hidden />}>
+        {(open, setOpen) => (
+          <FormDialog
+            open={open}
+            onOpenChange={setOpen}
+            formKey={subscriptionId}
+            title="Edit subscription"
+            description="Changes apply to notifications sent from now on."
+            icon={<Webhook className="size-4" aria-hidden />}
+          >
+            {(close) => (
+              <EditForm
+                subscriptionId={subscriptionId}
+                initial={initial}
+                maxDescriptionLength={maxDescriptionLength}
+                onDone={close}
+              />
+            )}
+          </FormDialog>
+        )}
+      </DialogButton>
       {enabled ? (
         // Disabling loses notifications for good: say so before it happens.
         <ConfirmDialog
@@ -67,30 +72,12 @@ export function SubscriptionActions({ subscriptionId, url, enabled, initial, max
           {switching ? "Enabling…" : "Enable"}
         </Button>
       )}
-      <ConfirmDialog
-        trigger={
-          <Button variant="secondary" className="text-red-600 hover:bg-red-50">
-            <Trash2 className="size-4" aria-hidden />
-            Delete
-          </Button>
-        }
-        icon={<Trash2 className="size-5" aria-hidden />}
+      <DeleteAndReturn
         title="Delete this subscription?"
         description={`Nothing more is sent to ${url}, and its delivery history is removed. A tool that created it (such as a Zap) stops getting notifications until it subscribes again. This cannot be undone.`}
-        confirmLabel="Delete"
-        pendingLabel="Deleting…"
-        onConfirm={remove}
+        remove={() => deleteSubscriptionAction({ subscriptionId })}
+        returnTo="/settings/webhooks"
       />
-      <Dialog open={editing} onOpenChange={setEditing}>
-        {editing ? (
-          <EditForm
-            subscriptionId={subscriptionId}
-            initial={initial}
-            maxDescriptionLength={maxDescriptionLength}
-            onDone={() => setEditing(false)}
-          />
-        ) : null}
-      </Dialog>
     </>
   );
 }
@@ -118,23 +105,16 @@ function EditForm({
   }, [state, onDone]);
 
   return (
-    <DialogContent
-      size="lg"
-      icon={<Webhook className="size-4" aria-hidden />}
-      title="Edit subscription"
-      description="Changes apply to notifications sent from now on."
-    >
-      <SubscriptionForm
-        initial={initial}
-        state={state}
-        action={action}
-        pending={pending}
-        submitLabel="Save"
-        pendingLabel="Saving…"
-        maxDescriptionLength={maxDescriptionLength}
-        onCancel={onDone}
-        hidden={{ subscriptionId }}
-      />
-    </DialogContent>
+    <SubscriptionForm
+      initial={initial}
+      state={state}
+      action={action}
+      pending={pending}
+      submitLabel="Save"
+      pendingLabel="Saving…"
+      maxDescriptionLength={maxDescriptionLength}
+      onCancel={onDone}
+      hidden={{ subscriptionId }}
+    />
   );
 }

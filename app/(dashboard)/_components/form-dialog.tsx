@@ -1,0 +1,92 @@
+"use client";
+
+import { Fragment, useActionState, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { Button, type ButtonProps } from "@/components/ui/button";
+import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
+
+/** A button ("New lead", "Edit") that opens the dialog `children` renders with the open state. */
+export function DialogButton({
+  label,
+  icon,
+  variant,
+  children,
+}: {
+  label: string;
+  icon: React.ReactNode;
+  variant?: ButtonProps["variant"];
+  children: (open: boolean, setOpen: (open: boolean) => void) => React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant={variant} onClick={() => setOpen(true)}>
+        {icon}
+        {label}
+      </Button>
+      {children(open, setOpen)}
+    </>
+  );
+}
+
+/**
+ * A create/edit dialog whose form is mounted only while it is open, under `formKey`: each opening
+ * starts with a fresh form and a fresh action state. `children` gets the function that closes it.
+ */
+export function FormDialog({
+  open,
+  onOpenChange,
+  formKey,
+  title,
+  description,
+  icon,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  formKey: string;
+  title: string;
+  description: string;
+  icon: React.ReactNode;
+  children: (close: () => void) => React.ReactNode;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent title={title} description={description} icon={icon} size="lg">
+        {open ? <Fragment key={formKey}>{children(() => onOpenChange(false))}</Fragment> : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+type FormState<V> = { result: ActionResult<{ message: string }> | null; values?: Partial<V> };
+
+/**
+ * A dialog form's action: after a refusal the form shows what was sent with the first error per field;
+ * on success the action's message becomes a toast and `onDone` closes the dialog.
+ */
+export function useDialogFormAction<V>(
+  action: (form: FormData) => Promise<ActionResult<{ message: string }>>,
+  initial: V,
+  onDone: () => void,
+) {
+  const [state, submit, pending] = useActionState<FormState<V>, FormData>(
+    async (_previous, form) => ({ result: await action(form), values: Object.fromEntries(form) as Partial<V> }),
+    { result: null },
+  );
+
+  useEffect(() => {
+    if (!state.result?.ok) return;
+    toast.success(state.result.data.message);
+    onDone();
+  }, [state, onDone]);
+
+  return {
+    submit,
+    pending,
+    values: { ...initial, ...state.values },
+    errors: firstFieldErrors(state.result),
+    formError: formError(state.result),
+  };
+}
