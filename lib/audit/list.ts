@@ -1,13 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import {
-  encodeCursor,
-  keysetCondition,
-  keysetOrder,
-  takePage,
-  tryDecodeCursor,
-  type KeyPart,
-} from "@/lib/platform/pagination/keyset";
+import { param, raw, sql } from "@/lib/platform/db/sql";
+import { encodeCursor, keysetQuery, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 
 /*
  * The audit log, newest first, paged by a keyset cursor on (created_at, id): every page is one index
@@ -71,14 +65,16 @@ export async function listAuditLog(
   // Walking upwards from a "newer" cursor reads in ascending order; the page is flipped back below.
   const direction = newerThan ? "ascending" : "descending";
 
-  const params: unknown[] = [accountId];
-  const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
-  const where = ["account_id = $1::uuid"];
-  if (cursor) where.push(keysetCondition(KEY_COLUMNS, KEY_PARTS, cursor, direction, param));
-  const result = await db.replica.query<Row>(
-    `SELECT ${COLUMNS} FROM audit_log WHERE ${where.join(" AND ")} ORDER BY ${keysetOrder(KEY_COLUMNS, direction)} LIMIT ${limit + 1}`,
-    params,
-  );
+  const query = keysetQuery({
+    select: sql`SELECT ${raw(COLUMNS)} FROM audit_log`,
+    where: [sql`account_id = ${param(accountId, "uuid")}`],
+    columns: KEY_COLUMNS,
+    parts: KEY_PARTS,
+    cursor,
+    direction,
+    limit,
+  });
+  const result = await db.replica.query<Row>(query.text, query.values);
   const { rows, more } = takePage(result.rows, limit);
 
   if (newerThan) {

@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
 import { isPublicId } from "@/lib/platform/ids";
-import { encodeCursor, keysetCondition, keysetPage, type Page } from "@/lib/platform/pagination/keyset";
+import { raw, sql } from "@/lib/platform/db/sql";
+import { encodeCursor, keysetPage, keysetQuery, type Page } from "@/lib/platform/pagination/keyset";
 import { type Conversation, type ConversationStatus, type Message } from "./model";
 import { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor } from "./schemas";
 import {
@@ -42,33 +43,19 @@ export async function listConversations(
   accountId: string,
   options: ConversationListOptions,
 ): Promise<Page<Conversation>> {
-  const values: unknown[] = [];
-  const param = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  const where = [`account_id = ${param(accountId)}`];
-  if (options.status) where.push(`status = ${param(options.status)}::"ConversationStatus"`);
-  if (options.updatedAfter) where.push(`updated_at > ${param(options.updatedAfter)}`);
-  const desc = options.order === "desc";
-  if (options.cursor) {
-    const key = [options.cursor.updatedAt, options.cursor.id];
-    where.push(
-      keysetCondition(
-        ["updated_at", "id"],
-        CONVERSATION_CURSOR.parts,
-        key,
-        desc ? "descending" : "ascending",
-        (value, cast) => `${param(value)}::${cast}`,
-      ),
-    );
-  }
-  const direction = desc ? "DESC" : "ASC";
-  const { rows } = await db.pool.query<ConversationRow>(
-    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE ${where.join(" AND ")}
-     ORDER BY updated_at ${direction}, id ${direction} LIMIT ${param(options.limit + 1)}`,
-    values,
-  );
+  const where = [sql`account_id = ${accountId}`];
+  if (options.status) where.push(sql`status = ${options.status}::"ConversationStatus"`);
+  if (options.updatedAfter) where.push(sql`updated_at > ${options.updatedAfter}`);
+  const query = keysetQuery({
+    select: sql`SELECT ${raw(CONVERSATION_COLUMNS)} FROM conversations`,
+    where,
+    columns: ["updated_at", "id"],
+    parts: CONVERSATION_CURSOR.parts,
+    cursor: options.cursor ? [options.cursor.updatedAt, options.cursor.id] : null,
+    direction: options.order === "desc" ? "descending" : "ascending",
+    limit: options.limit,
+  });
+  const { rows } = await db.pool.query<ConversationRow>(query.text, query.values);
   return keysetPage(rows.map(toConversation), options.limit, (last) =>
     encodeCursor(CONVERSATION_CURSOR.tag, [last.updatedAt, last.id]),
   );

@@ -1,14 +1,8 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
+import { param, raw, sql } from "@/lib/platform/db/sql";
 import { isPublicId, isUuid } from "@/lib/platform/ids";
-import {
-  encodeCursor,
-  keysetCondition,
-  keysetOrder,
-  takePage,
-  tryDecodeCursor,
-  type KeyPart,
-} from "@/lib/platform/pagination/keyset";
+import { encodeCursor, keysetQuery, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
 
 /*
@@ -96,25 +90,29 @@ export async function listDeliveries(
   const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY_PARTS);
   const newer = Boolean(cursor) && options.direction === "newer";
 
-  const params: unknown[] = [accountId, sourceId];
-  const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
+  const account = param(accountId, "uuid");
+  const source = isUuid(sourceId) ? sql`id = ${param(sourceId, "uuid")}` : sql`public_id = ${param(sourceId, "text")}`;
   const where = [
-    "d.account_id = $1::uuid",
-    `d.source_id = (SELECT id FROM webhook_sources WHERE account_id = $1::uuid AND ${isUuid(sourceId) ? "id = $2::uuid" : "public_id = $2::text"})`,
-    `d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days'`,
+    sql`d.account_id = ${account}`,
+    sql`d.source_id = (SELECT id FROM webhook_sources WHERE account_id = ${account} AND ${source})`,
+    sql`d.received_at > now() - interval '${raw(String(DELIVERY_RETENTION_DAYS))} days'`,
   ];
-  if (options.action) where.push(`d.action = ${param(options.action, "text")}`);
+  if (options.action) where.push(sql`d.action = ${param(options.action, "text")}`);
   if (options.statusClass) {
     const [low, high] = STATUS_RANGES[options.statusClass];
-    where.push(`d.status BETWEEN ${low} AND ${high}`);
+    where.push(sql`d.status BETWEEN ${raw(String(low))} AND ${raw(String(high))}`);
   }
   const direction = newer ? "ascending" : "descending";
-  if (cursor) where.push(keysetCondition(KEY_COLUMNS, KEY_PARTS, cursor, direction, param));
-  const result = await db.replica.query<Row>(
-    `SELECT ${SUMMARY_COLUMNS} FROM webhook_deliveries d WHERE ${where.join(" AND ")}
-     ORDER BY ${keysetOrder(KEY_COLUMNS, direction)} LIMIT ${limit + 1}`,
-    params,
-  );
+  const query = keysetQuery({
+    select: sql`SELECT ${raw(SUMMARY_COLUMNS)} FROM webhook_deliveries d`,
+    where,
+    columns: KEY_COLUMNS,
+    parts: KEY_PARTS,
+    cursor,
+    direction,
+    limit,
+  });
+  const result = await db.replica.query<Row>(query.text, query.values);
   const { rows, more } = takePage(result.rows, limit);
   if (newer) rows.reverse();
   const first = rows[0];

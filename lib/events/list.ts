@@ -1,10 +1,11 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
+import { join, param, raw, sql, type Sql } from "@/lib/platform/db/sql";
 import { isUuid } from "@/lib/platform/ids";
 import {
   encodeCursor,
-  keysetCondition,
   keysetOrder,
+  keysetQuery,
   takePage,
   tryDecodeCursor,
   type KeyPart,
@@ -64,34 +65,45 @@ export async function listEvents(accountId: string, options: ListEventsOptions =
   // The sort is the cursor's tag: a cursor of one sort is not applied to another.
   const cursor = tryDecodeCursor(options.cursor, sort, spec.parts);
 
-  const params: unknown[] = [accountId];
-  const param = (value: unknown, cast: string) => `$${params.push(value)}::${cast}`;
-  const where = ["account_id = $1::uuid"];
-  if (options.status && options.status !== "all") where.push(`status = ${param(options.status, '"EventStatus"')}`);
-  const now = when === "all" ? "" : param((options.now ?? new Date()).toISOString(), "timestamptz");
+  const where = [sql`account_id = ${param(accountId, "uuid")}`];
+  if (options.status && options.status !== "all") where.push(sql`status = ${param(options.status, '"EventStatus"')}`);
+  const now = param((options.now ?? new Date()).toISOString(), "timestamptz");
   // Each branch walks its own index in order (series: events_series_idx), so "upcoming" stays a keyset walk.
   const branches = {
-    all: ["true"],
-    upcoming: [`starts_at >= ${now}`, `recurring <> '' AND starts_at < ${now}`],
-    past: [`recurring = '' AND starts_at < ${now}`],
+    all: [sql`true`],
+    upcoming: [sql`starts_at >= ${now}`, sql`recurring <> '' AND starts_at < ${now}`],
+    past: [sql`recurring = '' AND starts_at < ${now}`],
   }[when];
   const query = options.query?.trim().slice(0, 200).replaceAll("\u0000", "");
   if (query) {
     const pattern = param(`%${escapeLike(query)}%`, "text");
-    where.push(`(title ILIKE ${pattern} OR location ILIKE ${pattern} OR description ILIKE ${pattern})`);
+    where.push(sql`(title ILIKE ${pattern} OR location ILIKE ${pattern} OR description ILIKE ${pattern})`);
   }
   // Walking backwards (the "previous" page) reverses the order; rows are flipped back below.
   const ascending = descending === backwards;
   const direction = ascending ? "ascending" : "descending";
-  if (cursor) where.push(keysetCondition(spec.columns, spec.parts, cursor, direction, param));
-  const order = keysetOrder(spec.columns, direction);
-  const select = (branch: string) =>
-    `SELECT ${EVENT_COLUMNS} FROM events WHERE ${[...where, branch].join(" AND ")} ORDER BY ${order} LIMIT ${limit + 1}`;
-  const text =
+  const { columns, parts } = spec;
+  const select = (branch: Sql) =>
+    keysetQuery({
+      select: sql`SELECT ${raw(EVENT_COLUMNS)} FROM events`,
+      where: [...where, branch],
+      columns,
+      parts,
+      cursor,
+      direction,
+      limit,
+    });
+  // The branches' pages merged: the same order, the same limit.
+  const union = () =>
+    join(
+      branches.map((branch) => sql`(${select(branch)})`),
+      " UNION ALL ",
+    );
+  const statement =
     branches.length === 1
       ? select(branches[0])
-      : `SELECT * FROM (${branches.map((branch) => `(${select(branch)})`).join(" UNION ALL ")}) AS page ORDER BY ${order} LIMIT ${limit + 1}`;
-  const result = await db.replica.query<EventRow>(text, params);
+      : sql`SELECT * FROM (${union()}) AS page ORDER BY ${raw(keysetOrder(columns, direction))} LIMIT ${limit + 1}`;
+  const result = await db.replica.query<EventRow>(statement.text, statement.values);
   const { rows, more } = takePage(result.rows, limit);
   if (backwards) rows.reverse();
   const first = rows[0];

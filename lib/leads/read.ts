@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { encodeCursor, keysetCondition, keysetPage, type Page } from "@/lib/platform/pagination/keyset";
+import { raw, sql, type Sql } from "@/lib/platform/db/sql";
+import { encodeCursor, keysetPage, keysetQuery, type Page } from "@/lib/platform/pagination/keyset";
 import { isPublicId } from "@/lib/platform/ids";
 import type { Lead } from "./model";
 import { LEAD_CURSOR, type LeadCursor, type ListLeadsQuery } from "./schemas";
@@ -45,39 +46,28 @@ export const SEARCH_EXPRESSION = `(coalesce(name, '') || E'\\n' || coalesce(emai
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
-export function buildListQuery(accountId: string, options: ListLeadsOptions): { text: string; values: unknown[] } {
-  const values: unknown[] = [accountId];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  const where = ["account_id = $1"];
-  if (options.stage) where.push(`stage = ${param(options.stage)}`);
-  if (options.q) {
-    where.push(`${SEARCH_EXPRESSION} ILIKE ${param(`%${escapeLike(options.q)}%`)}`);
-  }
-  if (options.createdAfter) where.push(`created_at > ${param(options.createdAfter)}`);
-  if (options.updatedAfter) where.push(`updated_at > ${param(options.updatedAfter)}`);
-  const desc = options.order === "desc";
-  if (options.cursor) {
-    const key = [options.cursor.createdAt, options.cursor.id];
-    where.push(
-      keysetCondition(
-        ["created_at", "id"],
-        LEAD_CURSOR.parts,
-        key,
-        desc ? "descending" : "ascending",
-        (value, cast) => `${param(value)}::${cast}`,
-      ),
-    );
-  }
-  const direction = desc ? "DESC" : "ASC";
-  const text = `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(" AND ")}
-    ORDER BY created_at ${direction}, id ${direction} LIMIT ${param(options.limit + 1)}`;
-  return { text, values };
+export function buildListQuery(accountId: string, options: ListLeadsOptions): Sql {
+  const where = [sql`account_id = ${accountId}`];
+  if (options.stage) where.push(sql`stage = ${options.stage}`);
+  if (options.q) where.push(sql`${raw(SEARCH_EXPRESSION)} ILIKE ${`%${escapeLike(options.q)}%`}`);
+  if (options.createdAfter) where.push(sql`created_at > ${options.createdAfter}`);
+  if (options.updatedAfter) where.push(sql`updated_at > ${options.updatedAfter}`);
+  const cursor = options.cursor ? [options.cursor.createdAt, options.cursor.id] : null;
+  return keysetQuery({
+    select: sql`SELECT ${raw(LEAD_COLUMNS)} FROM leads`,
+    where,
+    columns: ["created_at", "id"],
+    parts: LEAD_CURSOR.parts,
+    cursor,
+    direction: options.order === "desc" ? "descending" : "ascending",
+    limit: options.limit,
+  });
 }
 
 export async function listLeads(accountId: string, options: ListLeadsOptions): Promise<Page<Lead>> {
-  const { text, values } = buildListQuery(accountId, options);
+  const query = buildListQuery(accountId, options);
   const reader = options.from === "replica" ? db.replica : db.pool;
-  const { rows } = await reader.query<LeadRow>(text, values);
+  const { rows } = await reader.query<LeadRow>(query.text, query.values);
   return keysetPage(rows.map(toLead), options.limit, (last) =>
     encodeCursor(LEAD_CURSOR.tag, [last.createdAt, last.id]),
   );

@@ -47,18 +47,14 @@ describe("keyset cursors", () => {
   });
 
   it("builds the SQL row comparison and the Prisma condition for either direction", () => {
-    const params: unknown[] = [];
-    const param = (value: string, cast: string) => `$${params.push(value)}::${cast}`;
-    expect(
-      keysetCondition(
-        ["created_at", "id"],
-        ["timestamptz", "uuid"],
-        ["2026-05-01T10:00:00.000Z", id],
-        "descending",
-        param,
-      ),
-    ).toBe("(created_at, id) < ($1::timestamptz, $2::uuid)");
-    expect(params).toEqual(["2026-05-01T10:00:00.000Z", id]);
+    const condition = keysetCondition(
+      ["created_at", "id"],
+      ["timestamptz", "uuid"],
+      ["2026-05-01T10:00:00.000Z", id],
+      "descending",
+    );
+    expect(condition.text).toBe("(created_at, id) < ($1::timestamptz, $2::uuid)");
+    expect(condition.values).toEqual(["2026-05-01T10:00:00.000Z", id]);
     const at = new Date("2026-05-01T10:00:00Z");
     expect(
       prismaKeysetWhere(

@@ -1,3 +1,4 @@
+import { join, param, raw, sql, type Sql } from "@/lib/platform/db/sql";
 import { isUuid } from "@/lib/platform/ids";
 
 /*
@@ -72,23 +73,38 @@ export function tryDecodeCursor(
   }
 }
 
-/**
- * The row-value comparison `(a, b) > ($n::t, $m::t)` that continues after a key. `param` adds a
- * parameter to the caller's list and returns its placeholder with the cast.
- */
+/** The row-value comparison `(a, b) > ($n::t, $m::t)` that continues after a key, as a `sql` fragment. */
 export function keysetCondition(
   columns: readonly string[],
   parts: readonly KeyPart[],
   key: readonly string[],
   after: "ascending" | "descending",
-  param: (value: string, cast: KeyPart) => string,
-): string {
-  const values = key.map((value, index) => param(value, parts[index]));
-  return `(${columns.join(", ")}) ${after === "ascending" ? ">" : "<"} (${values.join(", ")})`;
+): Sql {
+  const values = join(key.map((value, index) => sql`${param(value, parts[index])}`));
+  return sql`(${raw(columns.join(", "))}) ${raw(after === "ascending" ? ">" : "<")} (${values})`;
 }
 
 export function keysetOrder(columns: readonly string[], direction: "ascending" | "descending"): string {
   return columns.map((column) => `${column} ${direction === "ascending" ? "ASC" : "DESC"}`).join(", ");
+}
+
+/**
+ * One page's statement: `select` filtered by `where` and, after a cursor, by the keyset condition, in
+ * the key's order, `limit + 1` rows (the extra row tells whether there is more; takePage drops it).
+ */
+export function keysetQuery(page: {
+  select: Sql;
+  where: readonly Sql[];
+  columns: readonly string[];
+  parts: readonly KeyPart[];
+  cursor: readonly string[] | null;
+  direction: "ascending" | "descending";
+  limit: number;
+}): Sql {
+  const { columns, parts, cursor, direction } = page;
+  const where = cursor ? [...page.where, keysetCondition(columns, parts, cursor, direction)] : page.where;
+  return sql`${page.select} WHERE ${join(where, " AND ")}
+    ORDER BY ${raw(keysetOrder(columns, direction))} LIMIT ${page.limit + 1}`;
 }
 
 /**
