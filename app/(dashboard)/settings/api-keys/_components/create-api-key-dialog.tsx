@@ -1,40 +1,20 @@
 "use client";
 
-import { KeyRound, Plus } from "lucide-react";
-import { useRouter } from "next/navigation";
-import { useActionState, useState, useTransition } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
+import { KeyRound } from "lucide-react";
+import { useActionState, useState } from "react";
+import { RevealOnceDialog } from "@/app/(dashboard)/_components/reveal-once-dialog";
+import { DialogContent } from "@/components/ui/dialog";
 import type { ActionResult } from "@/lib/actions/result";
 import { createApiKeyAction, type CreatedApiKey } from "../actions";
 import { CreateKeyForm } from "./create-key-form";
 import { RevealKey } from "./reveal-key";
 
-/*
- * "Create API key" and the one-time reveal share one dialog. The new key lives only in this component's
- * state: closing the dialog unmounts it (and the key with it), and only then is the list refreshed, so
- * no re-render can take the dialog away while the key is shown.
- */
+/** "Create API key" and the one-time reveal of the key share one dialog. */
 export function CreateApiKeyDialog() {
-  const [open, setOpen] = useState(false);
-  const router = useRouter();
-  const [, startTransition] = useTransition();
-
-  const finish = () => {
-    setOpen(false);
-    startTransition(() => router.refresh());
-  };
-
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button>
-          <Plus className="size-4" aria-hidden />
-          Create API key
-        </Button>
-      </DialogTrigger>
-      {open ? <CreateKeyFlow onCancel={() => setOpen(false)} onFinished={finish} /> : null}
-    </Dialog>
+    <RevealOnceDialog label="Create API key">
+      {({ cancel, finish }) => <CreateKeyFlow onCancel={cancel} onFinished={finish} />}
+    </RevealOnceDialog>
   );
 }
 

@@ -1,14 +1,12 @@
 "use client";
 
 import { TriangleAlert, X } from "lucide-react";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { DialogBody, DialogFooter } from "@/components/ui/dialog";
-import { inputClasses } from "@/components/ui/field";
-import { cn } from "@/components/ui/cn";
+import { OneTimeSecret } from "@/components/ui/one-time-secret";
 import type { CreatedApiKey } from "../actions";
 
 // Rendered only in the browser (the dialog opens on a click), so the user's own time zone is right here.
@@ -23,7 +21,6 @@ type Props = {
 
 /** The one and only display of a new key. Closing asks first, because the key cannot be shown again. */
 export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, onClosed }: Props) {
-  const id = useId();
   const [copied, setCopied] = useState(false);
   const askToClose = () => onConfirmingCloseChange(true);
 
@@ -41,7 +38,9 @@ export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, o
       <DialogBody>
         <div
           role="note"
-          className="flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset"
+          className={
+            "flex gap-3 rounded-lg bg-amber-50 px-4 py-3 text-sm " + "text-amber-900 ring-1 ring-amber-200 ring-inset"
+          }
         >
           <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
           <p>
@@ -50,28 +49,12 @@ export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, o
           </p>
         </div>
 
-        <div className="space-y-1.5">
-          <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
-            API key
-          </label>
-          <div className="flex gap-2">
-            <input
-              id={id}
-              readOnly
-              value={created.secret}
-              onFocus={(event) => event.currentTarget.select()}
-              spellCheck={false}
-              autoComplete="off"
-              className={cn(inputClasses, "bg-zinc-50 font-mono text-[0.8125rem] tracking-tight")}
-            />
-            <CopyButton
-              value={created.secret}
-              size="md"
-              toastMessage="API key copied to clipboard"
-              onCopied={() => setCopied(true)}
-            />
-          </div>
-        </div>
+        <OneTimeSecret
+          label="API key"
+          value={created.secret}
+          toastMessage="API key copied to clipboard"
+          onCopied={() => setCopied(true)}
+        />
 
         <dl className="grid grid-cols-[6rem_1fr] gap-x-3 gap-y-2 text-sm">
           <dt className="text-zinc-500">Name</dt>
@@ -102,8 +85,10 @@ export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, o
         title={copied ? "Did you store the key?" : "You have not copied the key"}
         description={
           copied
-            ? "Once this dialog closes, the key cannot be shown again. Make sure it is saved where your integration can use it."
-            : "Once this dialog closes, the key cannot be shown again. Copy it first unless you have saved it another way."
+            ? "Once this dialog closes, the key cannot be shown again. " +
+              "Make sure it is saved where your integration can use it."
+            : "Once this dialog closes, the key cannot be shown again. " +
+              "Copy it first unless you have saved it another way."
         }
         cancelLabel="Go back"
         confirmLabel="Close dialog"

@@ -1,44 +1,23 @@
 "use client";
 
-import { KeyRound, Plus, Webhook } from "lucide-react";
-import { useRouter } from "next/navigation";
-import { useActionState, useId, useState, useTransition } from "react";
+import { KeyRound, Webhook } from "lucide-react";
+import { useActionState } from "react";
+import { RevealOnceDialog } from "@/app/(dashboard)/_components/reveal-once-dialog";
 import { Button } from "@/components/ui/button";
-import { cn } from "@/components/ui/cn";
-import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
-import { inputClasses } from "@/components/ui/field";
+import { DialogBody, DialogContent, DialogFooter } from "@/components/ui/dialog";
+import { OneTimeSecret } from "@/components/ui/one-time-secret";
 import type { ActionResult } from "@/lib/actions/result";
 import { createSubscriptionAction, type CreatedSubscription } from "../actions";
 import { SubscriptionForm } from "./subscription-form";
 
-/*
- * "Add subscription" and the reveal of its signing secret share one dialog. The secret lives only in this
- * component's state; the list is refreshed when the dialog closes, so no re-render can take the dialog
- * away while the secret is on screen.
- */
+/** "Add subscription" and the one-time reveal of its signing secret share one dialog. */
 export function AddSubscriptionDialog({ maxDescriptionLength }: { maxDescriptionLength: number }) {
-  const [open, setOpen] = useState(false);
-  const router = useRouter();
-  const [, startTransition] = useTransition();
-
-  const finish = () => {
-    setOpen(false);
-    startTransition(() => router.refresh());
-  };
-
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : finish())}>
-      <DialogTrigger asChild>
-        <Button>
-          <Plus className="size-4" aria-hidden />
-          Add subscription
-        </Button>
-      </DialogTrigger>
-      {open ? (
-        <AddFlow maxDescriptionLength={maxDescriptionLength} onCancel={() => setOpen(false)} onFinished={finish} />
-      ) : null}
-    </Dialog>
+    <RevealOnceDialog label="Add subscription">
+      {({ cancel, finish }) => (
+        <AddFlow maxDescriptionLength={maxDescriptionLength} onCancel={cancel} onFinished={finish} />
+      )}
+    </RevealOnceDialog>
   );
 }
 
@@ -64,7 +43,8 @@ function AddFlow({
       title={created ? "Save the signing secret" : "Add subscription"}
       description={
         created
-          ? "The subscription is active. Give this secret to the receiver so it can check that notifications come from us."
+          ? "The subscription is active. Give this secret to the receiver so it " +
+            "can check that notifications come from us."
           : "Notifications about the events you choose are POSTed to this URL, signed with a secret of its own."
       }
       onInteractOutside={(event) => {
@@ -90,7 +70,6 @@ function AddFlow({
 }
 
 function RevealSecret({ created, onDone }: { created: CreatedSubscription; onDone: () => void }) {
-  const id = useId();
   return (
     <>
       <DialogBody>
@@ -98,27 +77,12 @@ function RevealSecret({ created, onDone }: { created: CreatedSubscription; onDon
           <dt className="text-zinc-500">URL</dt>
           <dd className="font-mono text-xs leading-5 break-all text-zinc-900">{created.url}</dd>
         </dl>
-        <div className="space-y-1.5">
-          <label htmlFor={id} className="block text-sm font-medium text-zinc-800">
-            Signing secret
-          </label>
-          <div className="flex gap-2">
-            <input
-              id={id}
-              readOnly
-              value={created.secret}
-              onFocus={(event) => event.currentTarget.select()}
-              spellCheck={false}
-              autoComplete="off"
-              className={cn(inputClasses, "bg-zinc-50 font-mono text-[0.8125rem] tracking-tight")}
-            />
-            <CopyButton value={created.secret} size="md" toastMessage="Signing secret copied to clipboard" />
-          </div>
+        <OneTimeSecret label="Signing secret" value={created.secret} toastMessage="Signing secret copied to clipboard">
           <p className="text-xs text-zinc-500">
             Receivers verify the <code className="font-mono">webhook-signature</code> header with it, as any Standard
             Webhooks library does.
           </p>
-        </div>
+        </OneTimeSecret>
         <p
           role="note"
           className="rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 ring-inset"

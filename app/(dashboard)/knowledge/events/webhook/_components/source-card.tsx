@@ -4,13 +4,13 @@ import { AlertTriangle, Send } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
+import { RotatedSecretNotice, SigningSecretField } from "@/app/(dashboard)/_components/signing-secret-field";
 import { RotateConfirm } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClasses } from "@/components/ui/field";
-import { rotateSecretAction, sendTestEventAction, setSourceActiveAction } from "../actions";
-import { SecretField } from "./secret-field";
+import { revealSecretAction, rotateSecretAction, sendTestEventAction, setSourceActiveAction } from "../actions";
 import { Switch } from "./switch";
 
 export type SourceCardProps = {
@@ -91,7 +91,11 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
 
   return (
     <section aria-labelledby={`source-${source.id}`} className="rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
-      <div className="flex flex-col gap-3 border-b border-zinc-200 px-6 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div
+        className={
+          "flex flex-col gap-3 border-b border-zinc-200 px-6 py-4 " + "sm:flex-row sm:items-center sm:justify-between"
+        }
+      >
         <div className="flex items-center gap-3">
           <h2 id={`source-${source.id}`} className="text-base font-semibold text-zinc-900">
             {source.name}
@@ -107,7 +111,10 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
         {!active ? (
           <p
             role="status"
-            className="flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-sm text-amber-900 ring-1 ring-amber-200"
+            className={
+              "flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2.5 " +
+              "text-sm text-amber-900 ring-1 ring-amber-200"
+            }
           >
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
             This source is inactive: every request to its endpoint is answered with 403{" "}
@@ -132,24 +139,20 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
           </div>
         </div>
 
-        <SecretField
+        <SigningSecretField
           key={secret ?? "masked"}
-          sourceId={source.id}
-          canReveal={canManage}
+          id={`secret-${source.id}`}
           secret={secret}
           onSecret={setSecret}
+          fetchSecret={() => revealSecretAction({ sourceId: source.id })}
+          canReveal={canManage}
+          hint="Keep it on the server of the system that sends events; never put it in a browser or a mobile app."
         />
 
         {justRotated ? (
-          <div
-            role="status"
-            className="flex flex-col gap-3 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 sm:flex-row sm:items-center sm:justify-between"
-          >
-            <p>This is the new signing secret. The old one no longer works: update your sending system now.</p>
-            <Button size="sm" variant="secondary" onClick={acknowledgeRotation}>
-              I have updated it
-            </Button>
-          </div>
+          <RotatedSecretNotice onAcknowledge={acknowledgeRotation}>
+            This is the new signing secret. The old one no longer works: update your sending system now.
+          </RotatedSecretNotice>
         ) : null}
 
         {canManage ? (
@@ -157,7 +160,11 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
             <RotateConfirm
               label="Rotate secret"
               title="Rotate the signing secret?"
-              description="A new secret is created and the current one stops working immediately: every request signed with it gets 401 until your sending system uses the new secret. Update it right after rotating."
+              description={
+                "A new secret is created and the current one stops working immediately: " +
+                "every request signed with it gets 401 until your sending system uses the new secret. " +
+                "Update it right after rotating."
+              }
               onConfirm={rotate}
             />
             <Button variant="secondary" onClick={sendTest} disabled={testing}>

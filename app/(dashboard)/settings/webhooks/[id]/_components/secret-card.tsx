@@ -1,16 +1,11 @@
 "use client";
 
-import { Eye, EyeOff } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
+import { RotatedSecretNotice, SigningSecretField } from "@/app/(dashboard)/_components/signing-secret-field";
 import { RotateConfirm } from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
-import { inputClasses } from "@/components/ui/field";
 import { revealSubscriptionSecretAction, rotateSubscriptionSecretAction } from "../../actions";
-
-const MASK = "whsec_" + "•".repeat(32);
 
 /**
  * The signing secret, masked until "Reveal secret": the plain secret is fetched only on request (never
@@ -28,22 +23,7 @@ export function SecretCard({
 }) {
   const router = useRouter();
   const [secret, setSecret] = useState<string | null>(null);
-  const [visible, setVisible] = useState(false);
   const [justRotated, setJustRotated] = useState(false);
-  const [revealing, startReveal] = useTransition();
-  const shown = visible && secret !== null;
-  const inputId = `secret-${subscriptionId}`;
-
-  const reveal = () =>
-    startReveal(async () => {
-      const result = await revealSubscriptionSecretAction({ subscriptionId });
-      if (!result.ok) {
-        toast.error(result.error);
-        return;
-      }
-      setSecret(result.data.secret);
-      setVisible(true);
-    });
 
   const rotate = async () => {
     const result = await rotateSubscriptionSecretAction({ subscriptionId });
@@ -52,7 +32,6 @@ export function SecretCard({
       return;
     }
     setSecret(result.data.secret);
-    setVisible(true);
     setJustRotated(true);
     toast.success("Secret rotated. Give the new secret to the receiver within 24 hours.");
   };
@@ -71,64 +50,24 @@ export function SecretCard({
         Every notification carries a <code className="font-mono text-xs">webhook-signature</code> made with this secret,
         so the receiver can check that it comes from us and was not changed on the way.
       </p>
-      <div className="mt-4 space-y-1.5">
-        <label htmlFor={inputId} className="block text-sm font-medium text-zinc-800">
-          Signing secret
-        </label>
-        {/* The secret is 50 characters: it gets the card's full width, the buttons go below it. */}
-        <div className="space-y-2">
-          <input
-            id={inputId}
-            readOnly
-            value={shown ? secret : MASK}
-            spellCheck={false}
-            className={`${inputClasses} font-mono text-xs tracking-tight`}
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <div className="flex flex-wrap gap-2">
-            {shown ? (
-              <Button variant="secondary" onClick={() => setVisible(false)}>
-                <EyeOff className="size-4" aria-hidden />
-                Hide secret
-              </Button>
-            ) : (
-              <Button
-                variant="secondary"
-                onClick={secret ? () => setVisible(true) : reveal}
-                disabled={!canManage || revealing}
-              >
-                <Eye className="size-4" aria-hidden />
-                {revealing ? "Revealing…" : "Reveal secret"}
-              </Button>
-            )}
-            <CopyButton
-              value={secret ?? ""}
-              disabled={!shown}
-              toastMessage="Signing secret copied"
-              aria-label="Copy signing secret"
-            />
-          </div>
-        </div>
-        <p className="text-xs text-zinc-500">
-          {canManage
-            ? "Revealing the secret is recorded in the audit log."
-            : "Only owners and admins can see the signing secret."}
-        </p>
-      </div>
+      {/* The secret is 50 characters: it gets the card's full width, the buttons go below it. */}
+      <SigningSecretField
+        key={secret ?? "masked"}
+        id={`secret-${subscriptionId}`}
+        secret={secret}
+        onSecret={setSecret}
+        fetchSecret={() => revealSubscriptionSecretAction({ subscriptionId })}
+        canReveal={canManage}
+        hint="Revealing the secret is recorded in the audit log."
+        stacked
+        className="mt-4"
+      />
 
       {justRotated ? (
-        <div
-          role="status"
-          className="mt-4 flex flex-col gap-3 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-900 ring-1 ring-indigo-200 sm:flex-row sm:items-center sm:justify-between"
-        >
-          <p>
-            This is the new secret. For the next 24 hours notifications carry two signatures, one with each secret, so
-            update the receiver now.
-          </p>
-          <Button size="sm" variant="secondary" onClick={acknowledge}>
-            I have updated it
-          </Button>
-        </div>
+        <RotatedSecretNotice onAcknowledge={acknowledge} className="mt-4">
+          This is the new secret. For the next 24 hours notifications carry two signatures, one with each secret, so
+          update the receiver now.
+        </RotatedSecretNotice>
       ) : previousSecretUntil ? (
         <p className="mt-4 rounded-lg bg-zinc-50 px-3 py-2 text-sm text-zinc-700 ring-1 ring-zinc-200">
           Rotated recently: the previous secret also signs notifications until {previousSecretUntil}.
@@ -141,7 +80,11 @@ export function SecretCard({
             label="Rotate secret"
             tone="primary"
             title="Rotate the signing secret?"
-            description="A new secret is created and signs every notification from now on. The old secret keeps signing alongside it for 24 hours (each notification carries both signatures), so the receiver keeps working while you update it."
+            description={
+              "A new secret is created and signs every notification from now on. " +
+              "The old secret keeps signing alongside it for 24 hours (each notification carries " +
+              "both signatures), so the receiver keeps working while you update it."
+            }
             onConfirm={rotate}
           />
         </div>
