@@ -69,6 +69,31 @@ export function LogDetailDialog(props: {
   );
 }
 
+/** A titled list of HTTP headers (received or sent), names and values in monospace. */
+export function LogHeaders(props: {
+  id: string;
+  title: string;
+  note?: string;
+  headers: ReadonlyArray<readonly [string, string]>;
+}) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h3 id={props.id} className="mb-2 text-sm font-semibold text-zinc-900">
+        {props.title}
+        {props.note ? <span className="font-normal text-zinc-500"> ({props.note})</span> : null}
+      </h3>
+      <dl className="divide-y divide-zinc-100 rounded-lg ring-1 ring-zinc-200">
+        {props.headers.map(([name, value]) => (
+          <div key={name} className="grid gap-1 px-3 py-2 text-xs sm:grid-cols-[12rem_1fr] sm:gap-3">
+            <dt className="font-mono text-zinc-500">{name}</dt>
+            <dd className="font-mono break-all text-zinc-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
 /** A titled block of raw text (a body, a response) with a copy button when there is something to copy. */
 export function LogTextBlock(props: {
   id: string;
@@ -96,7 +121,10 @@ export function LogTextBlock(props: {
       </div>
       <pre
         tabIndex={0}
-        className={`max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 text-zinc-100 ${props.wrap ? "whitespace-pre-wrap" : ""}`}
+        className={
+          `max-h-80 overflow-auto rounded-lg bg-zinc-950 p-4 text-xs leading-5 ` +
+          `text-zinc-100 ${props.wrap ? "whitespace-pre-wrap" : ""}`
+        }
       >
         <code>{props.text || props.emptyText}</code>
       </pre>

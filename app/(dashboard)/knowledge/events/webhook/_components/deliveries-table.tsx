@@ -6,13 +6,10 @@ import { DataTable } from "@/components/ui/data-table";
 import { LogTimeCell } from "@/components/ui/log-view";
 import { StatusBadge } from "./status-badge";
 
-export type DeliveryRow = {
+/** What a row and the detail dialog both show of a delivery; times in the account's zone. */
+export type DeliveryView = {
   id: string;
   time: string;
-  relative: string;
-  iso: string;
-  /** The hover: the zone's long name and the UTC instant. */
-  full: string;
   action: string | null;
   status: number;
   eventTitle: string | null;
@@ -20,6 +17,13 @@ export type DeliveryRow = {
   occurrence: string | null;
   errorCode: string | null;
   latencyMs: number;
+};
+
+export type DeliveryRow = DeliveryView & {
+  relative: string;
+  iso: string;
+  /** The hover: the zone's long name and the UTC instant. */
+  full: string;
 };
 
 function useDetailHref() {

@@ -2,7 +2,7 @@
 
 import { FileText } from "lucide-react";
 import { DetailItem } from "@/components/ui/detail-item";
-import { LogDetailDialog, LogTextBlock } from "@/components/ui/log-view";
+import { LogDetailDialog, LogHeaders, LogTextBlock } from "@/components/ui/log-view";
 import { HttpStatus, OutcomeBadge } from "./attempt-badges";
 import type { AttemptRow } from "./attempt-row";
 import { ResendButton } from "./resend-button";
@@ -55,19 +55,12 @@ export function AttemptDetailDialog({
           Next retry: {attempt.nextRetry.at} ({attempt.nextRetry.relative}).
         </p>
       ) : null}
-      <section aria-labelledby="attempt-request-headers">
-        <h3 id="attempt-request-headers" className="mb-2 text-sm font-semibold text-zinc-900">
-          Headers sent <span className="font-normal text-zinc-500">(signature masked)</span>
-        </h3>
-        <dl className="divide-y divide-zinc-100 rounded-lg ring-1 ring-zinc-200">
-          {attempt.request.headers.map(([name, value]) => (
-            <div key={name} className="grid gap-1 px-3 py-2 text-xs sm:grid-cols-[10rem_1fr] sm:gap-3">
-              <dt className="font-mono text-zinc-500">{name}</dt>
-              <dd className="font-mono break-all text-zinc-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
+      <LogHeaders
+        id="attempt-request-headers"
+        title="Headers sent"
+        note="signature masked"
+        headers={attempt.request.headers}
+      />
       <LogTextBlock
         id="attempt-request-body"
         title="Payload sent"

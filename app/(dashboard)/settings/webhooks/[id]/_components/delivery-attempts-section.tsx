@@ -1,5 +1,4 @@
-import Link from "next/link";
-import { buttonClasses } from "@/components/ui/button";
+import { LogPager, LogSection, prettyJson } from "@/components/ui/log-section";
 import { relativeTime } from "@/lib/platform/format/relative-time";
 import { toZonedInputValue } from "@/lib/platform/format/zoned-time";
 import type { DeliveryAttempt } from "@/lib/outbound/manage";
@@ -12,14 +11,6 @@ import { formatInstantInFull, formatWithSeconds } from "@/lib/platform/format/da
 import { sentHeaders } from "@/lib/outbound/deliver";
 
 const DAY_MS = 86_400_000;
-
-const indented = (json: string) => {
-  try {
-    return JSON.stringify(JSON.parse(json), null, 2);
-  } catch {
-    return json;
-  }
-};
 
 /** "in a few seconds" rather than relativeTime's "just now" for a retry moments away. */
 const untilRetry = (at: Date, now: Date) =>
@@ -48,7 +39,7 @@ function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): Attem
       responseExcerpt: attempt.responseExcerpt,
       request: {
         headers: sentHeaders(attempt.messageId, new Date(attempt.attemptedAt.getTime() - attempt.durationMs)),
-        body: indented(attempt.payload),
+        body: prettyJson(attempt.payload),
         bytes: Buffer.byteLength(attempt.payload),
       },
       error: attempt.error,
@@ -60,9 +51,6 @@ function rowsOf(attempts: DeliveryAttempt[], timezone: string, now: Date): Attem
     };
   });
 }
-
-const pagerClasses = (enabled: boolean) =>
-  buttonClasses("secondary", "sm", enabled ? "" : "pointer-events-none opacity-50");
 
 export function DeliveryAttemptsSection(props: {
   subscriptionId: string;
@@ -83,15 +71,12 @@ export function DeliveryAttemptsSection(props: {
       : "No deliveries in the last 30 days.";
 
   return (
-    <section aria-labelledby="delivery-attempts" className="rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
-      <div className="flex flex-col gap-3 border-b border-zinc-200 px-5 py-4 sm:flex-row sm:items-center sm:justify-between sm:px-6">
-        <div>
-          <h2 id="delivery-attempts" className="text-base font-semibold text-zinc-900">
-            Delivery attempts
-          </h2>
-          <p className="text-xs text-zinc-500">Newest first, kept for 30 days. Times in {timezone}.</p>
-        </div>
-        {props.canManage ? (
+    <LogSection
+      id="delivery-attempts"
+      title="Delivery attempts"
+      note={`Newest first, kept for 30 days. Times in ${timezone}.`}
+      controls={
+        props.canManage ? (
           <div className="flex shrink-0 flex-wrap gap-2">
             <TestNotificationButton subscriptionId={props.subscriptionId} disabled={!props.active} />
             {props.active ? (
@@ -103,33 +88,21 @@ export function DeliveryAttemptsSection(props: {
               />
             ) : null}
           </div>
-        ) : null}
-      </div>
-      <div className="space-y-4 p-4 sm:p-6">
-        <DeliveryAttemptsTable rows={rows} canManage={props.canManage && props.active} emptyMessage={empty} />
-        {props.cursor || props.nextCursor ? (
-          <nav aria-label="Delivery attempts pages" className="flex items-center justify-end gap-2">
-            <Link
-              href="?"
-              className={pagerClasses(Boolean(props.cursor))}
-              aria-disabled={!props.cursor}
-              tabIndex={props.cursor ? undefined : -1}
-              scroll={false}
-            >
-              <span aria-hidden>←</span> Newest
-            </Link>
-            <Link
-              href={props.nextCursor ? `?attempts=${encodeURIComponent(props.nextCursor)}` : "?"}
-              className={pagerClasses(Boolean(props.nextCursor))}
-              aria-disabled={!props.nextCursor}
-              tabIndex={props.nextCursor ? undefined : -1}
-              scroll={false}
-            >
-              Older <span aria-hidden>→</span>
-            </Link>
-          </nav>
-        ) : null}
-      </div>
-    </section>
+        ) : null
+      }
+    >
+      <DeliveryAttemptsTable rows={rows} canManage={props.canManage && props.active} emptyMessage={empty} />
+      {props.cursor || props.nextCursor ? (
+        <LogPager
+          label="Delivery attempts pages"
+          back={{ href: "?", enabled: Boolean(props.cursor) }}
+          backText="Newest"
+          older={{
+            href: props.nextCursor ? `?attempts=${encodeURIComponent(props.nextCursor)}` : "?",
+            enabled: Boolean(props.nextCursor),
+          }}
+        />
+      ) : null}
+    </LogSection>
   );
 }
