@@ -3,7 +3,7 @@
 import { Fragment, useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button, type ButtonProps } from "@/components/ui/button";
-import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { Dialog, DialogContent, type DialogContentProps } from "@/components/ui/dialog";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 
 /** A button ("New lead", "Edit") that opens the dialog `children` renders with the open state. */
@@ -41,6 +41,7 @@ export function FormDialog({
   title,
   description,
   icon,
+  size = "lg",
   children,
 }: {
   open: boolean;
@@ -49,11 +50,12 @@ export function FormDialog({
   title: string;
   description: string;
   icon: React.ReactNode;
+  size?: DialogContentProps["size"];
   children: (close: () => void) => React.ReactNode;
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={title} description={description} icon={icon} size="lg">
+      <DialogContent title={title} description={description} icon={icon} size={size}>
         {open ? <Fragment key={formKey}>{children(() => onOpenChange(false))}</Fragment> : null}
       </DialogContent>
     </Dialog>
@@ -83,6 +85,7 @@ export function useDialogFormAction<V>(
   }, [state, onDone]);
 
   return {
+    result: state.result,
     submit,
     pending,
     values: { ...initial, ...state.values },

@@ -2,20 +2,11 @@
 
 import { History } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState } from "react";
-import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogBody,
-  DialogContent,
-  FormDialogFooter,
-  DialogTrigger,
-  dialogFormClasses,
-} from "@/components/ui/dialog";
+import { useState } from "react";
+import { DialogButton, FormDialog, useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
+import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 import { replaySinceAction } from "../../actions";
 
 /**
@@ -33,25 +24,38 @@ export function ReplayDialog({
   defaultSince: string;
   oldest: string;
 }) {
-  const [open, setOpen] = useState(false);
+  const router = useRouter();
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="secondary">
-          <History className="size-4" aria-hidden />
-          Replay since…
-        </Button>
-      </DialogTrigger>
-      {open ? (
-        <ReplayForm
-          subscriptionId={subscriptionId}
-          timezone={timezone}
-          defaultSince={defaultSince}
-          oldest={oldest}
-          onDone={() => setOpen(false)}
-        />
-      ) : null}
-    </Dialog>
+    <DialogButton variant="secondary" label="Replay since…" icon={<History className="size-4" aria-hidden />}>
+      {(open, setOpen) => (
+        <FormDialog
+          open={open}
+          onOpenChange={setOpen}
+          formKey="replay"
+          size="sm"
+          title="Replay notifications"
+          description={
+            "Sends this subscription's notifications again, " +
+            "from the moment you choose until now, for example after the receiver was down."
+          }
+          icon={<History className="size-4" aria-hidden />}
+        >
+          {(close) => (
+            <ReplayForm
+              subscriptionId={subscriptionId}
+              timezone={timezone}
+              defaultSince={defaultSince}
+              oldest={oldest}
+              onCancel={close}
+              onDone={() => {
+                close();
+                router.refresh();
+              }}
+            />
+          )}
+        </FormDialog>
+      )}
+    </DialogButton>
   );
 }
 
@@ -60,53 +64,40 @@ function ReplayForm({
   timezone,
   defaultSince,
   oldest,
+  onCancel,
   onDone,
 }: {
   subscriptionId: string;
   timezone: string;
   defaultSince: string;
   oldest: string;
+  onCancel: () => void;
   onDone: () => void;
 }) {
-  const router = useRouter();
-  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
-    replaySinceAction,
-    null,
-  );
+  const { submit, pending, errors, formError } = useDialogFormAction(replaySinceAction, {}, onDone);
   const [since, setSince] = useState(defaultSince);
 
-  useEffect(() => {
-    if (!state?.ok) return;
-    toast.success(state.data.message);
-    onDone();
-    router.refresh();
-  }, [state, onDone, router]);
-
   return (
-    <DialogContent
-      size="sm"
-      icon={<History className="size-4" aria-hidden />}
-      title="Replay notifications"
-      description="Sends this subscription's notifications again, from the moment you choose until now, for example after the receiver was down."
-    >
-      <form action={action} className={dialogFormClasses} noValidate>
-        <input type="hidden" name="subscriptionId" value={subscriptionId} />
-        <DialogBody>
-          <FormAlert>{formError(state)}</FormAlert>
-          <Field
-            label="Since"
-            name="since"
-            type="datetime-local"
-            value={since}
-            min={oldest}
-            onChange={(event) => setSince(event.target.value)}
-            hint={`In ${timezone}. Notifications of the last 30 days can be replayed; delivered ones are sent again too (receivers drop duplicates by webhook-id).`}
-            error={firstFieldErrors(state).since}
-            required
-          />
-        </DialogBody>
-        <FormDialogFooter submitLabel="Replay" pendingLabel="Replaying…" pending={pending} onCancel={onDone} />
-      </form>
-    </DialogContent>
+    <form action={submit} className={dialogFormClasses} noValidate>
+      <input type="hidden" name="subscriptionId" value={subscriptionId} />
+      <DialogBody>
+        <FormAlert>{formError}</FormAlert>
+        <Field
+          label="Since"
+          name="since"
+          type="datetime-local"
+          value={since}
+          min={oldest}
+          onChange={(event) => setSince(event.target.value)}
+          hint={
+            `In ${timezone}. Notifications of the last 30 days can be replayed; ` +
+            `delivered ones are sent again too (receivers drop duplicates by webhook-id).`
+          }
+          error={errors.since}
+          required
+        />
+      </DialogBody>
+      <FormDialogFooter submitLabel="Replay" pendingLabel="Replaying…" pending={pending} onCancel={onCancel} />
+    </form>
   );
 }

@@ -1,14 +1,11 @@
 "use client";
 
 import { Pause, Pencil, Play, Webhook } from "lucide-react";
-import { useActionState, useEffect } from "react";
-import { toast } from "sonner";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { DeleteAndReturn } from "@/app/(dashboard)/_components/delete-and-return";
-import { DialogButton, FormDialog } from "@/app/(dashboard)/_components/form-dialog";
+import { DialogButton, FormDialog, useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
 import { useAct } from "@/app/(dashboard)/_components/use-act";
-import type { ActionResult } from "@/lib/actions/result";
 import { deleteSubscriptionAction, setSubscriptionEnabledAction, updateSubscriptionAction } from "../../actions";
 import { SubscriptionForm, type SubscriptionFormValues } from "../../_components/subscription-form";
 
@@ -93,22 +90,13 @@ function EditForm({
   maxDescriptionLength: number;
   onDone: () => void;
 }) {
-  const [state, action, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
-    updateSubscriptionAction,
-    null,
-  );
-
-  useEffect(() => {
-    if (!state?.ok) return;
-    toast.success(state.data.message);
-    onDone();
-  }, [state, onDone]);
+  const { result, submit, pending } = useDialogFormAction(updateSubscriptionAction, initial, onDone);
 
   return (
     <SubscriptionForm
       initial={initial}
-      state={state}
-      action={action}
+      state={result}
+      action={submit}
       pending={pending}
       submitLabel="Save"
       pendingLabel="Saving…"

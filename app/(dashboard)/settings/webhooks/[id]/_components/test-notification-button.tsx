@@ -2,28 +2,25 @@
 
 import { Send } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useTransition } from "react";
-import { toast } from "sonner";
+import { useEffect, useRef } from "react";
+import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { Button } from "@/components/ui/button";
 import { sendTestNotificationAction } from "../../actions";
 
 /** Queues a "test" notification to this subscription; the page refreshes a few times to show its attempt. */
 export function TestNotificationButton({ subscriptionId, disabled }: { subscriptionId: string; disabled: boolean }) {
   const router = useRouter();
-  const [pending, startTransition] = useTransition();
+  const { act, pending } = useAct();
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const send = () =>
-    startTransition(async () => {
-      const result = await sendTestNotificationAction({ subscriptionId });
-      if (!result.ok) {
-        toast.error(result.error);
-        return;
-      }
-      toast.success(result.data.message);
-      // The worker delivers it within moments; show its attempt without a manual reload.
-      timers.current = [1_500, 4_000, 10_000].map((ms) => setTimeout(() => router.refresh(), ms));
+    act(() => sendTestNotificationAction({ subscriptionId }), {
+      after: (result) => {
+        if (!result.ok) return;
+        // The worker delivers it within moments; show its attempt without a manual reload.
+        timers.current = [1_500, 4_000, 10_000].map((ms) => setTimeout(() => router.refresh(), ms));
+      },
     });
 
   return (
