@@ -29,7 +29,9 @@ function invalidJson(message: string): JsonBody {
   return { ok: false, response: errorResponse(400, "invalid_json", message) };
 }
 
-/** The parsed JSON object; a body that is empty, not UTF-8 or not JSON is invalid_json, a non-object invalid_request. */
+/**
+ * The parsed JSON object; a body that is empty, not UTF-8 or not JSON is invalid_json, a non-object invalid_request.
+ */
 export function parseJsonObject(bytes: Uint8Array): JsonBody {
   let text: string;
   try {

@@ -5,5 +5,6 @@
 export const IDEMPOTENCY_RETENTION_HOURS = 24;
 
 export const IDEMPOTENCY_SWEEP_SQL = `DELETE FROM idempotency_keys WHERE (api_key_id, key) IN (
-      SELECT api_key_id, key FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
+      SELECT api_key_id, key FROM idempotency_keys WHERE created_at < now() - interval
+        '${IDEMPOTENCY_RETENTION_HOURS} hours'
       LIMIT $1 FOR UPDATE SKIP LOCKED)`;

@@ -58,7 +58,8 @@ type StoredRow = {
   stale: boolean;
 };
 
-const CLAIM_SQL = `INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`;
+const CLAIM_SQL = `INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, $3)
+  ON CONFLICT DO NOTHING RETURNING 1`;
 const READ_SQL = `SELECT fingerprint, status, body, sealed, headers,
     created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
       OR (status IS NULL AND created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds') AS stale

@@ -19,7 +19,10 @@ export type ApiKeyContext<Params> = ApiKeyPrincipal & { params: Promise<Params> 
 export type ApiKeyHandler<Params> = (request: Request, context: ApiKeyContext<Params>) => Promise<Response> | Response;
 
 export type WithApiKeyOptions = {
-  /** The scope the route needs, or null for routes any valid key may call (the connection test). Required so that no route is open by omission. */
+  /**
+   * The scope the route needs, or null for routes any valid key may call (the connection test). Required so that no
+   * route is open by omission.
+   */
   scope: Scope | null;
 };
 

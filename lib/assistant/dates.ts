@@ -56,7 +56,8 @@ const NUMBERS: Record<string, number> = {
 };
 
 const MONTH =
-  "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
+  "(january|february|march|april|may|june|july|august|september|october|november|december|" +
+  "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
 // A month name alone, without "in"/"during" or a day: not "may" (a verb) nor the three-letter forms.
 const BARE_MONTH = "(january|february|march|april|june|july|august|september|october|november|december)";
 const WEEKDAY = `(${WEEKDAYS.join("|")})s?`;

@@ -47,7 +47,8 @@ export function correctionsSql(account: string, words: string): string {
   return `SELECT w.i::int AS i, array_agg(near.word ORDER BY near.similarity DESC, near.word) AS near
      FROM unnest(${words}) WITH ORDINALITY AS w(word, i),
        LATERAL (SELECT e.word, similarity(e.word, w.word) AS similarity FROM event_words e
-         WHERE e.account_id = ${account} AND e.word % w.word AND e.word <> w.word AND similarity(e.word, w.word) >= ${TYPO_SIMILARITY}
+         WHERE e.account_id = ${account} AND e.word % w.word AND e.word <> w.word
+           AND similarity(e.word, w.word) >= ${TYPO_SIMILARITY}
          ORDER BY similarity(e.word, w.word) DESC, e.word LIMIT ${TYPO_CORRECTIONS}) AS near
      GROUP BY w.i`;
 }
@@ -82,7 +83,8 @@ export function candidateQuery(input: SearchInput, level: Level | null, window: 
     matching("search_words"),
   ];
   const selects = [
-    `(SELECT ${columns}, 0 AS part FROM events WHERE ${startingIn(since, window.to).join(" AND ")} ORDER BY starts_at, id LIMIT ${limit})`,
+    `(SELECT ${columns}, 0 AS part FROM events WHERE ${startingIn(since, window.to).join(" AND ")}
+      ORDER BY starts_at, id LIMIT ${limit})`,
   ];
   if (first) {
     const recent = at(new Date(window.from.getTime() - DAY));
@@ -92,7 +94,8 @@ export function candidateQuery(input: SearchInput, level: Level | null, window: 
       [...common, `starts_at >= ${lookback}`, `starts_at < ${recent}`, `ends_at >= ${since}`, LONG_RUNNING_SQL],
     ];
     for (const where of running) {
-      selects.push(`(SELECT ${columns}, 1 AS part FROM (SELECT ${columns}, search_words AS words FROM events WHERE ${where.join(" AND ")} OFFSET 0) AS running
+      selects.push(`(SELECT ${columns}, 1 AS part FROM (SELECT ${columns}, search_words AS words FROM events
+        WHERE ${where.join(" AND ")} OFFSET 0) AS running
     WHERE ${matching("words")} ORDER BY starts_at, id LIMIT ${limit})`);
     }
   }

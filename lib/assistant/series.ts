@@ -57,7 +57,8 @@ function candidateRows(
       : `${all} AS matched, ${all} AS exact`;
   const inTitle = level ? `e.title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : "false";
   const exceptionsFrom = param(new Date(from.getTime() - DAY).toISOString(), "timestamptz");
-  return `SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle} AS in_title, ${scores},
+  return `SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle}
+    AS in_title, ${scores},
     ARRAY(SELECT (extract(epoch FROM x.occurs_at) * 1000)::float8 FROM event_exceptions x
       WHERE x.account_id = e.account_id AND x.event_id = e.id AND x.occurs_at >= ${exceptionsFrom}) AS exceptions
   FROM (SELECT DISTINCT id FROM (${ids}) AS candidates) AS c JOIN events e ON e.id = c.id`;
@@ -88,7 +89,8 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
         `series_phase >= ${param(low, "int")}`,
         `series_phase < ${param(high, "int")}`,
       ];
-      return `(SELECT id, ${index} AS range, series_phase FROM events WHERE ${where.join(" AND ")} ORDER BY series_phase LIMIT ${most})`;
+      return `(SELECT id, ${index} AS range, series_phase FROM events WHERE ${where.join(" AND ")}
+        ORDER BY series_phase LIMIT ${most})`;
     });
     return `(SELECT id FROM (${branches.join(" UNION ALL ")}) AS walk ORDER BY range, series_phase LIMIT ${most})`;
   });
@@ -98,11 +100,13 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
     "status = 'upcoming'",
     ...(input.free ? [FREE_PRICE_SQL] : []),
   ];
-  parts.push(`(SELECT id FROM events WHERE ${[...common, `starts_at >= ${since}`, `(${until} IS NULL OR starts_at < ${until})`].join(" AND ")}
+  parts.push(`(SELECT id FROM events WHERE
+    ${[...common, `starts_at >= ${since}`, `(${until} IS NULL OR starts_at < ${until})`].join(" AND ")}
     ORDER BY starts_at LIMIT ${most})`);
   // Series longer than a day, whatever their phase: few, in an index of their own (events_series_long_idx).
   parts.push(
-    `(SELECT id FROM events WHERE ${[...common, `starts_at < ${since}`, LONG_RUNNING_SQL].join(" AND ")} LIMIT ${most})`,
+    `(SELECT id FROM events WHERE ${[...common, `starts_at < ${since}`, LONG_RUNNING_SQL].join(" AND ")}
+      LIMIT ${most})`,
   );
   const text = candidateRows(parts.join("\n  UNION ALL "), null, from, param);
   return { name: `assistant-series-walk${input.free ? "-free" : ""}`, text, values };
@@ -148,10 +152,12 @@ function topicQuery(input: SearchInput, level: Level, from: Date, to: Date | nul
   const inWindow =
     span === null
       ? "true"
-      : `(${ahead} < ${span} + CASE WHEN recurring IN ('monthly', 'yearly') THEN 4320 * (1 + ${span} / 40320) ELSE 0 END)`;
+      : `(${ahead} < ${span} + CASE WHEN recurring IN ('monthly', 'yearly') THEN 4320 * (1 + ${span} / 40320) ` +
+        `ELSE 0 END)`;
   where.push(`(starts_at >= ${since} OR ${inWindow} OR ${running} OR ${LONG_RUNNING_SQL})`);
   // Occurrences starting in the window first, soonest first; those already running after them all.
-  const estimate = `CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60 WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
+  const estimate = `CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60
+    WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
   const ids = `SELECT id FROM events WHERE ${where.join(" AND ")} ORDER BY ${estimate}, id LIMIT ${limit}`;
   const text = candidateRows(ids, level, from, param);
   return {
@@ -173,7 +179,8 @@ function runningQuery(input: SearchInput, from: Date, limit: number): Built {
     `starts_at < ${since}`,
     ...(input.free ? [FREE_PRICE_SQL] : []),
   ];
-  const ids = `SELECT id FROM events WHERE ${[...where, runningSql(back)].join(" AND ")} ORDER BY ${back}, id LIMIT ${limit}`;
+  const ids = `SELECT id FROM events WHERE ${[...where, runningSql(back)].join(" AND ")} ORDER BY ${back}, id
+    LIMIT ${limit}`;
   return {
     name: `assistant-series-running${input.free ? "-free" : ""}`,
     text: candidateRows(ids, null, from, param),

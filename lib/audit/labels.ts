@@ -63,7 +63,10 @@ export function describeAuditTarget(entry: { targetType: string; metadata: Recor
   if (entry.targetType === "conversation" && typeof lead === "string") return `to lead ${lead}`;
   const { created, updated, failed } = entry.metadata;
   if (typeof created === "number" && typeof updated === "number" && typeof failed === "number") {
-    return `${created.toLocaleString("en-US")} created, ${updated.toLocaleString("en-US")} updated, ${failed.toLocaleString("en-US")} failed`;
+    return (
+      `${created.toLocaleString("en-US")} created, ${updated.toLocaleString("en-US")} updated, ` +
+      `${failed.toLocaleString("en-US")} failed`
+    );
   }
   return null;
 }

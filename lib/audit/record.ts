@@ -81,7 +81,8 @@ function insertAudit(
   entry: Omit<AuditEntry, "actor" | "metadata"> & { metadata?: unknown },
   actor: { id: string | null; label: string | null; lookupUserId: string | null },
 ): Sql {
-  return sql`INSERT INTO audit_log (account_id, actor_id, actor_label, action, target_type, target_id, target_label, metadata)
+  return sql`INSERT INTO audit_log (account_id, actor_id, actor_label, action, target_type, target_id, target_label,
+    metadata)
     SELECT ${entry.accountId}::uuid, coalesce(${actor.id}::uuid, u.id),
       coalesce(${actor.label}::text, u.name || ' <' || u.email || '>', 'System'),
       ${entry.action}::text, ${entry.target.type}::text, ${entry.target.id}::text, ${entry.target.label}::text,

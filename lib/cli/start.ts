@@ -53,7 +53,8 @@ runCli(async () => {
   }
 
   console.log(
-    `▸ Ready in ${((Date.now() - started) / 1000).toFixed(1)} s — starting the ${dev ? "development" : "production"} server on http://localhost:${port}`,
+    `▸ Ready in ${((Date.now() - started) / 1000).toFixed(1)} s — starting the ` +
+      `${dev ? "development" : "production"} server on http://localhost:${port}`,
   );
   // Production runs our server (server.mjs: Next.js plus the API hot paths); dev runs next dev.
   const child = dev

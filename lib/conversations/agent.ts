@@ -116,7 +116,8 @@ async function closeWhere(
   reason: string,
 ): Promise<Conversation[]> {
   const { rows } = await client.query<ConversationRow & { account_id: string }>(
-    `UPDATE conversations SET status = 'closed', closed_at = now(), closed_reason = $${params.length + 1}, updated_at = now()
+    `UPDATE conversations SET status = 'closed', closed_at = now(), closed_reason = $${params.length + 1},
+      updated_at = now()
      WHERE ${where} AND status <> 'closed'
      RETURNING ${CONVERSATION_COLUMNS}, account_id`,
     [...params, reason],
@@ -143,7 +144,8 @@ export async function closeIdleConversations(options: { batchSize?: number; idle
     const closed = await inTransaction((client) =>
       closeWhere(
         client,
-        `id IN (SELECT id FROM conversations WHERE status <> 'closed' AND last_message_at < now() - make_interval(secs => $1::float8 / 1000)
+        `id IN (SELECT id FROM conversations WHERE status <> 'closed'
+          AND last_message_at < now() - make_interval(secs => $1::float8 / 1000)
            ORDER BY last_message_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
         [idleMs, batchSize],
         "idle",

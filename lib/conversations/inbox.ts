@@ -80,7 +80,8 @@ async function excerptsOf(
     last_name: string | null;
     last_text: string | null;
   }>(
-    `SELECT c.id, f.id AS first_id, f.text AS first_text, l.id AS last_id, l.author AS last_author, l.author_name AS last_name, l.text AS last_text
+    `SELECT c.id, f.id AS first_id, f.text AS first_text, l.id AS last_id, l.author AS last_author, l.author_name
+      AS last_name, l.text AS last_text
      FROM unnest($2::text[]) AS c(id)
      LEFT JOIN LATERAL (
        SELECT id, left(text, ${EXCERPT_LENGTH}) AS text FROM conversation_messages

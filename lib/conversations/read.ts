@@ -68,7 +68,8 @@ export async function listMessages(
   options: { afterSeq?: number; limit: number },
 ): Promise<Page<Message>> {
   const { rows } = await db.pool.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = $1 AND account_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+    `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = $1 AND account_id = $2 AND seq > $3
+      ORDER BY seq LIMIT $4`,
     [conversationId, accountId, options.afterSeq ?? 0, options.limit + 1],
   );
   return keysetPage(rows.map(toMessage), options.limit, (last) => encodeCursor(MESSAGE_CURSOR.tag, [String(last.seq)]));

@@ -80,7 +80,10 @@ const messageText = z
     minLength: 1,
     maxLength: MAX_MESSAGE_LENGTH,
     pattern: "\\S",
-    description: `The message, stored as sent (trimmed) and always shown as plain text, never as HTML. 1–${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters; control characters other than tab and line breaks are refused.`,
+    description:
+      `The message, stored as sent (trimmed) and always shown as plain text, never as HTML. ` +
+      `1–${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters; control characters other than tab and line ` +
+      `breaks are refused.`,
     example: "Hi, I'm Grace from the box office. Yes, there are still seats on Friday.",
   });
 
@@ -107,7 +110,9 @@ const authorName = z
   })
   .meta({
     maxLength: MAX_AUTHOR_NAME_LENGTH,
-    description: `The name the visitor sees above the message (trimmed, up to ${MAX_AUTHOR_NAME_LENGTH} characters). Missing, null or "": no name.`,
+    description:
+      `The name the visitor sees above the message (trimmed, up to ${MAX_AUTHOR_NAME_LENGTH} characters). ` +
+      `Missing, null or "": no name.`,
     example: "Grace",
   });
 

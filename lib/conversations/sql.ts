@@ -13,8 +13,8 @@ import {
 
 /* Shared SQL of the conversations domain. Hot paths use the pg pool directly (no ORM per request). */
 
-export const CONVERSATION_COLUMNS = `id, widget_id, status, lead_id, visitor_name, visitor_email, page_url, referrer, user_agent, locale,
-  handoff_requested_at, closed_at, closed_reason, last_message_at, created_at, updated_at`;
+export const CONVERSATION_COLUMNS = `id, widget_id, status, lead_id, visitor_name, visitor_email, page_url, referrer,
+  user_agent, locale, handoff_requested_at, closed_at, closed_reason, last_message_at, created_at, updated_at`;
 
 /** CONVERSATION_COLUMNS of the conversations row named `alias`, for statements that join it. */
 export const conversationColumnsOf = (alias: string) =>

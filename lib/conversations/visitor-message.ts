@@ -23,7 +23,8 @@ const POST_SQL = `WITH touched AS (
     RETURNING ${CONVERSATION_COLUMNS}),
   lines AS (
     -- The assistant answers only while the conversation is still the assistant's.
-    SELECT u.id, u.author, CASE WHEN u.author = 'visitor' THEN t.visitor_name ELSE $6::text END AS author_name, u.text, u.n
+    SELECT u.id, u.author, CASE WHEN u.author = 'visitor' THEN t.visitor_name ELSE $6::text END
+      AS author_name, u.text, u.n
     FROM touched t, unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(id, author, text, n)
     WHERE u.author = 'visitor' OR t.status = 'bot'),
   inserted AS (

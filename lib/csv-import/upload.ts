@@ -6,9 +6,9 @@ import { parseCsv, type CsvLayout, type CsvRow, type CsvRowProblem, type CsvSour
 /*
  * The CSV upload behind the dashboard's import dialogs (POST /knowledge/events/import, /leads/import):
  * preview (validate only) or import (write the valid rows). What a row is, how it is checked and
- * written is the importer's (lib/events/csv-upload.ts, lib/leads/csv-import.ts); the rest is here. The file is parsed as it streams in and refused the
- * moment it crosses 5 MiB or 100,000 rows; an import keeps only the validated rows (so that a file
- * over a cap imports nothing), a preview keeps none, and neither keeps the file itself.
+ * written is the importer's (lib/events/csv-upload.ts, lib/leads/csv-import.ts); the rest is here. The file is parsed
+ * as it streams in and refused the moment it crosses 5 MiB or 100,000 rows; an import keeps only the validated rows (so
+ * that a file over a cap imports nothing), a preview keeps none, and neither keeps the file itself.
  *
  * One upload at a time per account, across instances: a lease row in rate_limits, taken with one
  * conditional upsert and deleted when the upload ends. A lease (not a lock held on a connection) keeps

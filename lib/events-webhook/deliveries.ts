@@ -130,7 +130,8 @@ export async function getDelivery(accountId: string, deliveryId: string): Promis
     Row & { source_id: string; body: string; body_bytes: number; headers: LoggedHeaders }
   >(
     `SELECT ${SUMMARY_COLUMNS}, d.source_id, d.body, d.body_bytes, d.headers FROM webhook_deliveries d
-     WHERE d.id = $1::uuid AND d.account_id = $2::uuid AND d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days'`,
+     WHERE d.id = $1::uuid AND d.account_id = $2::uuid AND d.received_at > now() - interval
+       '${DELIVERY_RETENTION_DAYS} days'`,
     [deliveryId, accountId],
   );
   const row = result.rows[0];

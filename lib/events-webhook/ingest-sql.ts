@@ -27,8 +27,8 @@ import { placeholders, statement } from "@/lib/platform/db/sql";
  * update of an existing event takes no account lock and is allowed at the limit.
  *
  * Rate limit: a fixed one-minute window per source in rate_limits (rate-limiter-flexible's layout and
- * arithmetic), on the database clock so every instance agrees. Duplicates (check 6 of docs/webhook.md) are answered before
- * the rate limit (check 7) and do not count against it.
+ * arithmetic), on the database clock so every instance agrees. Duplicates (check 6 of docs/webhook.md) are answered
+ * before the rate limit (check 7) and do not count against it.
  *
  * The replay record is written only for an accepted change, so a refused request (404, 403) can be
  * retried byte for byte once the cause is fixed. Two identical requests racing each other both apply the
@@ -89,9 +89,11 @@ const p = ingestParams;
  */
 export const occurrenceData = (alias: string, status: string, change: "p_removed" | "p_restored") =>
   `outbound_event_data(${alias}, ${change} => ${p.starts_at}::timestamptz) || jsonb_build_object('occurrence',
-    jsonb_build_object('starts_at', outbound_iso_time(${p.starts_at}::timestamptz), 'status', ${status}::text)) AS data`;
+    jsonb_build_object('starts_at', outbound_iso_time(${p.starts_at}::timestamptz), 'status', ${status}::text))
+    AS data`;
 
-export const FIND_SOURCE_SQL = `SELECT s.id, s.account_id, s.active, s.secret_ciphertext, s.rate_limit_per_minute, a.plan::text AS plan
+export const FIND_SOURCE_SQL = `SELECT s.id, s.account_id, s.active, s.secret_ciphertext, s.rate_limit_per_minute,
+  a.plan::text AS plan
   FROM webhook_sources s JOIN accounts a ON a.id = s.account_id WHERE s.public_id = $1::text`;
 
 const clock = "clock AS (SELECT (extract(epoch FROM statement_timestamp()) * 1000)::bigint AS ms)";
@@ -101,7 +103,8 @@ const rateLimit = (source: string, from: string) => `rl AS (
     SELECT 'webhook:' || ${source}::text, 1, clock.ms + ${RATE_WINDOW_MS} FROM ${from}
     ON CONFLICT (key) DO UPDATE SET
       points = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN 1 ELSE r.points + 1 END,
-      expire = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN EXCLUDED.expire ELSE r.expire END
+      expire = CASE WHEN COALESCE(r.expire, 0) <= EXCLUDED.expire - ${RATE_WINDOW_MS} THEN EXCLUDED.expire
+        ELSE r.expire END
     RETURNING points, expire)`;
 
 /*
@@ -112,7 +115,8 @@ const rateLimit = (source: string, from: string) => `rl AS (
 const gate = (name: string, kind: string, source: string, from: string) => `${name} AS (
     INSERT INTO rate_limits AS g (key, points, expire)
     SELECT '${kind}:' || ${source}::text, 1, clock.ms + 1000 FROM ${from}
-    ON CONFLICT (key) DO UPDATE SET points = 1, expire = EXCLUDED.expire WHERE COALESCE(g.expire, 0) <= EXCLUDED.expire - 1000
+    ON CONFLICT (key) DO UPDATE SET points = 1, expire = EXCLUDED.expire
+      WHERE COALESCE(g.expire, 0) <= EXCLUDED.expire - 1000
     RETURNING 1)`;
 const RATE_LIMITED_GATE = (source: string) =>
   gate("gate", "webhook-429-log", source, "clock, outcome WHERE outcome.code = 'rate_limited'");
@@ -126,7 +130,8 @@ const REFUSAL_GATE_KIND = "webhook-refusal-log";
  */
 const countLogged = (account: string, source: string) =>
   `INSERT INTO webhook_delivery_hours AS h (account_id, hour, source_id, outcome, deliveries)
-    SELECT ${account}::uuid, date_trunc('hour', logged.received_at, 'UTC'), ${source}::uuid, COALESCE(logged.error_code, 'ok'), 1
+    SELECT ${account}::uuid, date_trunc('hour', logged.received_at, 'UTC'), ${source}::uuid,
+      COALESCE(logged.error_code, 'ok'), 1
     FROM logged
     ON CONFLICT (account_id, hour, source_id, outcome) DO UPDATE SET deliveries = h.deliveries + 1`;
 const countedCte = `counted AS (${countLogged(p.account, p.source)})`;
@@ -150,7 +155,8 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
     WHERE s.id = ${p.source}::uuid AND s.account_id = ${p.account}::uuid AND s.active
       AND s.secret_ciphertext = ${p.secret}::text),
   dup AS (
-    SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = ${p.source}::uuid AND signature = ${p.signature}::text) AS hit
+    SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = ${p.source}::uuid
+      AND signature = ${p.signature}::text) AS hit
     FROM src),
   ${rateLimit(p.source, "clock, dup WHERE NOT dup.hit")},
   allowed AS (SELECT 1 FROM rl, src WHERE rl.points <= src.rate_limit),
@@ -169,15 +175,18 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
   ${RATE_LIMITED_GATE(p.source)},
   ${gate("replay_gate", REFUSAL_GATE_KIND, p.source, "clock, outcome WHERE outcome.code = 'duplicate'")},
   logged AS (
-    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, occurrence_at, error_code, latency_ms, body, body_bytes, headers)
+    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, occurrence_at, error_code,
+      latency_ms, body, body_bytes, headers)
     SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, ${occurrence},
            NULLIF(outcome.code, 'ok'), ${latency(p.elapsed)},
            ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'stale'
-      AND (outcome.code NOT IN ('rate_limited', 'duplicate') OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
+      AND (outcome.code NOT IN ('rate_limited', 'duplicate')
+        OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
     RETURNING received_at, error_code),
   ${countedCte}
-  SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms, src.rate_limit, src.plan${answerColumns}
+  SELECT outcome.code, ev.id, ev.status, ev.created, rl.points, rl.expire - clock.ms AS reset_ms,
+    src.rate_limit, src.plan${answerColumns}
   FROM outcome CROSS JOIN clock LEFT JOIN src ON true LEFT JOIN ev ON true LEFT JOIN rl ON true`);
 }
 
@@ -195,11 +204,18 @@ export const UPSERT_SQL = actionStatement(
   `known AS (SELECT 1 FROM events WHERE ${identityMatch()}),
   restorable AS (
     SELECT x.event_id FROM event_exceptions x
-    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND NOT EXISTS (SELECT 1 FROM known)
+    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz
+      AND NOT EXISTS (SELECT 1 FROM known)
       AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id)
         = (${p.account}::uuid, ${p.title}::text, ${p.location}::text)
     LIMIT 1),
-  ${accountRoomCte("room", p.account, "(SELECT max_events FROM src)", "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known) AND NOT EXISTS (SELECT 1 FROM restorable)")},
+  ${accountRoomCte(
+    "room",
+    p.account,
+    "(SELECT max_events FROM src)",
+    "EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM known) " +
+      "AND NOT EXISTS (SELECT 1 FROM restorable)",
+  )},
   upserted AS (${upsertEventSql("FROM allowed WHERE EXISTS (SELECT 1 FROM known) OR EXISTS (SELECT 1 FROM room)")}),
   unexcepted AS (
     DELETE FROM event_exceptions x USING restorable r
@@ -212,7 +228,8 @@ export const UPSERT_SQL = actionStatement(
   changed AS (SELECT id, status, created, data FROM upserted UNION ALL SELECT id, status, created, data FROM restored),
   already AS (
     SELECT s.id, s.status::text AS status, false AS created FROM events s
-    WHERE s.id = (SELECT event_id FROM restorable) AND EXISTS (SELECT 1 FROM allowed) AND NOT EXISTS (SELECT 1 FROM unexcepted)),
+    WHERE s.id = (SELECT event_id FROM restorable) AND EXISTS (SELECT 1 FROM allowed)
+      AND NOT EXISTS (SELECT 1 FROM unexcepted)),
   ev AS (SELECT id, status, created FROM changed UNION ALL SELECT id, status, created FROM already),
   ${emitMessagesCte("notified", upsertNotifications("changed"))}`,
   "plan_limit_reached",
@@ -239,8 +256,13 @@ export const CANCEL_SQL = actionStatement(
 export const DELETE_SQL = actionStatement(
   `existing AS (SELECT id FROM events WHERE ${identityMatch()}),
   ${accountLockCte("locked", p.account, "EXISTS (SELECT 1 FROM allowed) AND EXISTS (SELECT 1 FROM existing)")},
-  removed AS (DELETE FROM events WHERE ${identityMatch()} AND EXISTS (SELECT 1 FROM locked) RETURNING id, ${eventData("events")}),
-  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.deleted' AS type, removed.data FROM removed`)},
+  removed AS (DELETE FROM events WHERE ${identityMatch()} AND EXISTS (SELECT 1 FROM locked)
+    RETURNING id, ${eventData("events")}),
+  ${emitMessagesCte(
+    "notified",
+    `SELECT ${p.account}::uuid AS account_id, 'event.deleted' AS type, removed.data
+    FROM removed`,
+  )},
   ev AS (
     SELECT id, 'deleted'::text AS status, false AS created FROM removed
     UNION ALL
@@ -255,10 +277,12 @@ export const DELETE_SQL = actionStatement(
  */
 export const INVALID_SQL = statement<InvalidParams>(`WITH ${clock},
   ${rateLimit(p.source, "clock")},
-  outcome AS (SELECT CASE WHEN rl.points > ${p.rateLimit}::int THEN 'rate_limited' ELSE ${p.code}::text END AS code FROM rl),
+  outcome AS (SELECT CASE WHEN rl.points > ${p.rateLimit}::int THEN 'rate_limited' ELSE ${p.code}::text
+    END AS code FROM rl),
   ${RATE_LIMITED_GATE(p.source)},
   logged AS (
-    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body, body_bytes, headers)
+    INSERT INTO webhook_deliveries (account_id, source_id, action, status, event_title, error_code, latency_ms, body,
+      body_bytes, headers)
     SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, outcome.code,
            ${latency(p.elapsed)}, ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
     FROM outcome WHERE outcome.code <> 'rate_limited' OR EXISTS (SELECT 1 FROM gate)

@@ -54,19 +54,25 @@ function occurrenceStatement(kind: "cancelled" | "deleted") {
   excepted AS (
     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
     SELECT ${p.account}::uuid, ${p.starts_at}::timestamptz, series.id, '${kind}' FROM series
-    ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = 'deleted' WHERE x.kind = 'cancelled' AND EXCLUDED.kind = 'deleted'
+    ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = 'deleted' WHERE x.kind = 'cancelled'
+      AND EXCLUDED.kind = 'deleted'
     RETURNING event_id, kind),
   touched AS (
     UPDATE events s SET updated_at = now() FROM excepted c WHERE s.id = ${p.series}::uuid AND c.event_id = s.id
     RETURNING s.id, ${occurrenceData("s", "c.kind", "p_removed")}),
   ev AS (SELECT id, status, false AS created FROM series),
-  ${emitMessagesCte("notified", `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched`)}`,
+  ${emitMessagesCte(
+    "notified",
+    `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data
+    FROM touched`,
+  )}`,
     "event_not_found",
     `${p.starts_at}::timestamptz`,
     // What the occurrence is now: this write's kind, else the kept one (a cancel never undoes a delete).
     `, COALESCE((SELECT kind FROM excepted),
       (SELECT kind FROM event_exceptions
-        WHERE account_id = ${p.account}::uuid AND occurs_at = ${p.starts_at}::timestamptz AND event_id = ${p.series}::uuid),
+        WHERE account_id = ${p.account}::uuid AND occurs_at = ${p.starts_at}::timestamptz
+          AND event_id = ${p.series}::uuid),
       '${kind}') AS occurrence_status`,
   );
 }

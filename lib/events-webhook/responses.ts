@@ -30,12 +30,14 @@ export const REJECTIONS: Record<RejectionCode, { status: number; message: string
   invalid_timestamp: {
     status: 400,
     message:
-      "X-Service-Timestamp must be the current Unix time in seconds (1-12 digits, within 300 seconds of the server's clock).",
+      "X-Service-Timestamp must be the current Unix time in seconds (1-12 digits, " +
+      "within 300 seconds of the server's clock).",
   },
   invalid_signature: {
     status: 401,
     message:
-      'X-Service-Signature is missing or does not match. Send "sha256=" + the lowercase hex HMAC-SHA256 of timestamp + "." + the raw body, keyed with the signing secret.',
+      'X-Service-Signature is missing or does not match. Send "sha256=" + the lowercase hex HMAC-SHA256 of ' +
+      'timestamp + "." + the raw body, keyed with the signing secret.',
   },
   invalid_json: { status: 400, message: "The body is not valid JSON." },
   invalid_payload: { status: 400, message: "The body is not a valid event action; see details." },

@@ -6,8 +6,11 @@
 export const SIGNING_TEST_VECTOR = {
   secret: "whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
   timestamp: "1767225600",
-  body: '{"action":"upsert","event":{"title":"Spring Open Day","starts_at":"2026-05-01T10:00:00+02:00","location":"Main Hall"}}',
+  body:
+    '{"action":"upsert","event":{"title":"Spring Open Day",' +
+    '"starts_at":"2026-05-01T10:00:00+02:00","location":"Main Hall"}}',
   signedPayload:
-    '1767225600.{"action":"upsert","event":{"title":"Spring Open Day","starts_at":"2026-05-01T10:00:00+02:00","location":"Main Hall"}}',
+    '1767225600.{"action":"upsert","event":{"title":"Spring Open Day",' +
+    '"starts_at":"2026-05-01T10:00:00+02:00","location":"Main Hall"}}',
   signature: "sha256=6cbe5e3afdac3102ccf64a95717856e8f9205b5a4515fbdcff830acff5a08c82",
 } as const;

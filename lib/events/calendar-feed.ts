@@ -65,13 +65,15 @@ const FEED_SQL = `
   JOIN accounts a ON a.id = p.account_id
   CROSS JOIN LATERAL (
     SELECT count(*)::int AS n,
-           coalesce(sum(hashtextextended(e.id::text || '/' || (extract(epoch FROM e.updated_at) * 1000)::bigint, 0)), 0)::text
+           coalesce(sum(hashtextextended(
+             e.id::text || '/' || (extract(epoch FROM e.updated_at) * 1000)::bigint, 0)), 0)::text
              AS fingerprint
     FROM events e WHERE e.account_id = p.account_id
   ) ev
   CROSS JOIN LATERAL (
     SELECT count(*)::int AS n,
-           coalesce(sum(hashtextextended(x.event_id::text || '/' || (extract(epoch FROM x.occurs_at) * 1000)::bigint, 0)), 0)::text
+           coalesce(sum(hashtextextended(
+             x.event_id::text || '/' || (extract(epoch FROM x.occurs_at) * 1000)::bigint, 0)), 0)::text
              AS fingerprint
     FROM event_exceptions x WHERE x.account_id = p.account_id
   ) ex
@@ -132,9 +134,11 @@ const PAGE_COLUMNS = `
     SELECT (extract(epoch FROM x.occurs_at) * 1000)::float8 FROM event_exceptions x
     WHERE x.event_id = e.id AND x.account_id = e.account_id ORDER BY x.occurs_at
   ) END AS exceptions`;
-const FIRST_PAGE_SQL = `SELECT ${PAGE_COLUMNS} FROM events e WHERE e.account_id = $1::uuid ORDER BY e.starts_at, e.id LIMIT $2`;
+const FIRST_PAGE_SQL = `SELECT ${PAGE_COLUMNS} FROM events e WHERE e.account_id = $1::uuid ORDER BY e.starts_at, e.id
+  LIMIT $2`;
 const NEXT_PAGE_SQL = `SELECT ${PAGE_COLUMNS} FROM events e
-  WHERE e.account_id = $1::uuid AND (e.starts_at, e.id) > ($3::timestamptz, $4::uuid) ORDER BY e.starts_at, e.id LIMIT $2`;
+  WHERE e.account_id = $1::uuid AND (e.starts_at, e.id) > ($3::timestamptz, $4::uuid) ORDER BY e.starts_at, e.id
+    LIMIT $2`;
 
 async function eventPage(accountId: string, after: EventPageRow | null, limit: number): Promise<EventPageRow[]> {
   const { rows } = after

@@ -122,7 +122,9 @@ async function importBatch(
         summary.failed++;
         summary.problems.push({
           line: row.line,
-          message: `Not imported: the ${PLANS[plan].label} plan's limit of ${PLANS[plan].maxEvents.toLocaleString("en-US")} events is reached.`,
+          message:
+            `Not imported: the ${PLANS[plan].label} plan's limit of ` +
+            `${PLANS[plan].maxEvents.toLocaleString("en-US")} events is reached.`,
         });
         return false;
       });

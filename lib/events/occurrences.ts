@@ -169,8 +169,11 @@ export function occurrenceAt(series: Series, instant: Date): { first: boolean } 
 }
 
 const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const ORDINAL = (day: number) =>
-  `${day}${day % 10 === 1 && day !== 11 ? "st" : day % 10 === 2 && day !== 12 ? "nd" : day % 10 === 3 && day !== 13 ? "rd" : "th"}`;
+const ORDINAL = (day: number) => {
+  const teen = day === 11 || day === 12 || day === 13;
+  const suffix = teen ? "th" : day % 10 === 1 ? "st" : day % 10 === 2 ? "nd" : day % 10 === 3 ? "rd" : "th";
+  return `${day}${suffix}`;
+};
 
 /** How a series repeats, in words and in its zone: "every Saturday, 09:00", "every day, 18:30", "every 31st, 20:00". */
 export function describeRecurrence(series: Pick<Series, "startsAt" | "recurring" | "timeZone">): string {

@@ -71,7 +71,8 @@ const UPDATE_SQL = statement<Omit<Params, "maxEvents">>(
      UPDATE events SET title = ${p.title}::text, starts_at = ${p.starts_at}::timestamptz,
        starts_at_offset = ${p.starts_at_offset}::text, ends_at = ${p.ends_at}::timestamptz,
        description = ${p.description}::text, location = ${p.location}::text, url = ${p.url}::text,
-       price = ${p.price}::text, recurring = ${p.recurring}::text, status = ${p.status}::"EventStatus", updated_at = now()
+       price = ${p.price}::text, recurring = ${p.recurring}::text, status = ${p.status}::"EventStatus",
+       updated_at = now()
      WHERE id = ${p.id}::uuid AND account_id = ${p.account}::uuid
      RETURNING ${EVENT_COLUMNS}, ${eventData("events")}),
    ${notify("event.updated")}
@@ -110,7 +111,8 @@ const failure = (code: Exclude<EventWriteCode, "invalid_payload">, message: stri
 const invalid = (details: FieldError[]) => ({ ...fail("invalid_payload", "Some fields are invalid."), details });
 
 const planLimitMessage = (plan: PlanName) =>
-  `This account has reached its plan's limit of ${PLANS[plan].maxEvents.toLocaleString("en-US")} events. Delete events or upgrade the plan.`;
+  `This account has reached its plan's limit of ${PLANS[plan].maxEvents.toLocaleString("en-US")} events. ` +
+  `Delete events or upgrade the plan.`;
 const duplicateMessage = "Another event already has this title, start time and location.";
 
 async function accountPlan(accountId: string): Promise<PlanName> {
@@ -188,7 +190,10 @@ export async function updateEvent(accountId: string, eventId: string, input: unk
   }
 }
 
-/** Sets the status to cancelled; cancelling a cancelled event changes nothing (and notifies nobody). Null when there is no such event. */
+/**
+ * Sets the status to cancelled; cancelling a cancelled event changes nothing (and notifies nobody). Null when there is
+ * no such event.
+ */
 export async function cancelEvent(accountId: string, eventId: string): Promise<EventRecord | null> {
   if (!isUuid(eventId) || !isUuid(accountId)) return null;
   const result = await db.pool.query<EventRow>(CANCEL_SQL.text, CANCEL_SQL.values({ id: eventId, account: accountId }));

@@ -28,7 +28,8 @@ export type EventRecord = {
 };
 
 export const EVENT_COLUMNS =
-  "id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status, created_at, updated_at";
+  "id, title, starts_at, starts_at_offset, ends_at, description, location, url, price, recurring, status, " +
+  "created_at, updated_at";
 
 export type EventRow = {
   id: string;
@@ -132,7 +133,8 @@ const REPLACE_ON_CONFLICT = `ON CONFLICT (account_id, title, starts_at, location
 
 /** The outbox source for upsert results (a CTE `from` with created and data): event.created or event.updated. */
 export const upsertNotifications = (from: string) =>
-  `SELECT ${p.account}::uuid AS account_id, CASE WHEN ${from}.created THEN 'event.created' ELSE 'event.updated' END AS type,
+  `SELECT ${p.account}::uuid AS account_id, CASE WHEN ${from}.created THEN 'event.created' ELSE 'event.updated' END
+    AS type,
     ${from}.data FROM ${from}`;
 
 /**
@@ -187,7 +189,8 @@ export function eventFieldArrays(inputs: EventInput[]): Record<keyof EventFields
  * when the lock is needed at all (e.g. not for an update of an existing event).
  */
 export function accountRoomCte(name: string, account: string, maxEvents: string, when = "true"): string {
-  return `${name} AS (SELECT event_count FROM accounts WHERE id = ${account}::uuid AND event_count < ${maxEvents} AND ${when} FOR NO KEY UPDATE)`;
+  return `${name} AS (SELECT event_count FROM accounts WHERE id = ${account}::uuid AND event_count < ${maxEvents}
+    AND ${when} FOR NO KEY UPDATE)`;
 }
 
 /** The same lock for writers that remove events (no condition on the count). */

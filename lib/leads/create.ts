@@ -25,7 +25,11 @@ WITH stage AS (
   SELECT $1, $2, $3, $4, $5, $6, $7, $8, stage.key, $10::jsonb, $11 FROM stage WHERE stage.key IS NOT NULL
   ON CONFLICT (account_id, email) WHERE email IS NOT NULL DO NOTHING
   RETURNING ${LEAD_COLUMNS}
-), ${emitMessagesCte("notified", `SELECT $2::uuid AS account_id, 'lead.created' AS type, ${leadJsonSql("created")} AS data FROM created`)}
+), ${emitMessagesCte(
+  "notified",
+  `SELECT $2::uuid AS account_id, 'lead.created' AS type, ${leadJsonSql("created")}
+  AS data FROM created`,
+)}
 SELECT ${LEAD_COLUMNS} FROM created`;
 
 /** Input as validated by createLeadSchema (the dashboard and chat validate with the same schema). */

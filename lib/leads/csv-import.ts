@@ -121,9 +121,12 @@ async function updateExisting(
   const { rows: updated } = await client.query<LeadRow & { previous_stage: string }>(
     `UPDATE leads l SET
        name = coalesce(r.name, l.name), phone = coalesce(r.phone, l.phone), company = coalesce(r.company, l.company),
-       notes = coalesce(r.notes, l.notes), metadata = l.metadata || r.metadata::jsonb, stage = coalesce(r.stage, l.stage),
-       stage_changed_at = CASE WHEN coalesce(r.stage, l.stage) <> l.stage THEN now() ELSE l.stage_changed_at END, updated_at = now()
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS r(email, name, phone, company, notes, stage, metadata),
+       notes = coalesce(r.notes, l.notes), metadata = l.metadata || r.metadata::jsonb,
+       stage = coalesce(r.stage, l.stage),
+       stage_changed_at = CASE WHEN coalesce(r.stage, l.stage) <> l.stage THEN now()
+         ELSE l.stage_changed_at END, updated_at = now()
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       AS r(email, name, phone, company, notes, stage, metadata),
        leads old
      WHERE l.account_id = $1 AND l.email = r.email AND old.id = l.id AND ${STAGE_STILL_EXISTS}
        AND (SELECT count(*) FROM jsonb_object_keys(l.metadata || r.metadata::jsonb)) <= ${LEAD_LIMITS.metadataKeys}
@@ -146,8 +149,10 @@ async function insertNew(
   const c = columnsOf(rows);
   const { rows: inserted } = await client.query<LeadRow>(
     `INSERT INTO leads (id, account_id, name, email, phone, company, source, notes, stage, metadata)
-     SELECT r.id, $1, r.name, r.email, r.phone, r.company, r.source, r.notes, coalesce(r.stage, f.key), r.metadata::jsonb
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+     SELECT r.id, $1, r.name, r.email, r.phone, r.company, r.source, r.notes, coalesce(r.stage, f.key),
+       r.metadata::jsonb
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+       $10::text[])
        AS r(id, name, email, phone, company, source, notes, stage, metadata)
      CROSS JOIN (SELECT key FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key LIMIT 1) f
      WHERE ${STAGE_STILL_EXISTS}
@@ -212,7 +217,8 @@ async function importBatch(
     summary.problems.push({
       line: row.line,
       message:
-        "The row changed while importing (a lead with this email appeared, or its stage was removed). Import the file again.",
+        "The row changed while importing (a lead with this email appeared, or its stage was removed). " +
+        "Import the file again.",
     });
   });
 }
@@ -255,5 +261,6 @@ export const LEADS_IMPORTER: CsvImporter<LeadColumn, LeadImportRow> = {
 
 export const LEADS_CSV_TEMPLATE =
   "name,email,phone,company,stage,source,notes,metadata\r\n" +
-  'Ada Lovelace,ada@example.com,020 7946 0000,Analytical Engines,New,,"Met at the fair, follow up in May","{""plan"":""pro""}"\r\n' +
+  'Ada Lovelace,ada@example.com,020 7946 0000,Analytical Engines,New,,"Met at the fair, ' +
+  'follow up in May","{""plan"":""pro""}"\r\n' +
   "Grace Hopper,grace@example.com,,Navy,qualified,referral,,\r\n";

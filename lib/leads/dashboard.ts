@@ -67,7 +67,8 @@ export async function readBoard(accountId: string, perStage = 50): Promise<Board
     `SELECT s.key AS stage_key, s.label AS stage_label, s.position, l.*
      FROM pipeline_stages s
      LEFT JOIN LATERAL (
-       SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND stage = s.key ORDER BY created_at DESC, id DESC LIMIT $2
+       SELECT ${LEAD_COLUMNS} FROM leads WHERE account_id = $1 AND stage = s.key ORDER BY created_at DESC, id DESC
+         LIMIT $2
      ) l ON true
      WHERE s.account_id = $1
      ORDER BY s.position, s.key, l.created_at DESC, l.id DESC`,

@@ -16,5 +16,8 @@ export function leadCountLabel(count: number, cap?: number): string {
 /** Why a stage cannot be removed: "3 leads are in this stage. Move them to another stage first." */
 export function stageInUseMessage(count: number, cap?: number): string {
   const many = count !== 1;
-  return `${leadCountLabel(count, cap).replace(/ leads?$/, "")} ${many ? "leads are" : "lead is"} in this stage. Move ${many ? "them" : "it"} to another stage first.`;
+  return (
+    `${leadCountLabel(count, cap).replace(/ leads?$/, "")} ${many ? "leads are" : "lead is"} in this stage. ` +
+    `Move ${many ? "them" : "it"} to another stage first.`
+  );
 }

@@ -32,5 +32,8 @@ export function refusedFiltersNotice(problems: FieldError[]): string {
       : fields.has("q")
         ? "The search"
         : "The stage filter";
-  return `${subject} could not be applied, so every lead is shown: ${problems.map((problem) => problem.message).join(" ")}`;
+  return (
+    `${subject} could not be applied, so every lead is shown: ` +
+    `${problems.map((problem) => problem.message).join(" ")}`
+  );
 }

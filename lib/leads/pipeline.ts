@@ -244,7 +244,8 @@ export async function countLeadsInStage(accountId: string, key: string): Promise
  */
 export async function stageLeadCounts(accountId: string, cap = 1_000): Promise<Map<string, number>> {
   const { rows } = await db.pool.query<{ key: string; count: number }>(
-    `SELECT s.key, (SELECT count(*)::int FROM (SELECT 1 FROM leads l WHERE l.account_id = $1 AND l.stage = s.key LIMIT $2) capped) AS count
+    `SELECT s.key, (SELECT count(*)::int FROM (SELECT 1 FROM leads l WHERE l.account_id = $1 AND l.stage = s.key
+      LIMIT $2) capped) AS count
      FROM pipeline_stages s WHERE s.account_id = $1`,
     [accountId, cap + 1],
   );

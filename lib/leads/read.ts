@@ -42,7 +42,8 @@ export function listOptionsOf(query: ListLeadsQuery): ListLeadsOptions {
 }
 
 /** Exactly the expression of the index leads_search_trgm_idx (see the leads migration). */
-export const SEARCH_EXPRESSION = `(coalesce(name, '') || E'\\n' || coalesce(email, '') || E'\\n' || coalesce(company, ''))`;
+export const SEARCH_EXPRESSION =
+  "(coalesce(name, '') || E'\\n' || coalesce(email, '') || " + "E'\\n' || coalesce(company, ''))";
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 

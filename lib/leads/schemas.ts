@@ -96,7 +96,9 @@ export const metadataSchema = z
   )
   .meta({
     maxProperties: LEAD_LIMITS.metadataKeys,
-    description: `Up to ${LEAD_LIMITS.metadataKeys} string values; keys of 1–${LEAD_LIMITS.metadataKey} characters, values up to ${LEAD_LIMITS.metadataValue}. On PATCH a null value deletes its key.`,
+    description:
+      `Up to ${LEAD_LIMITS.metadataKeys} string values; keys of 1–${LEAD_LIMITS.metadataKey} characters, ` +
+      `values up to ${LEAD_LIMITS.metadataValue}. On PATCH a null value deletes its key.`,
     example: { plan: "pro", utm_source: "newsletter" },
   });
 
@@ -162,7 +164,8 @@ export const updateLeadSchema = z
   .meta({
     id: "UpdateLeadRequest",
     description:
-      'A partial update: fields not sent stay as they are; null or "" clears a text field. `metadata` merges key by key (a null value deletes its key); `metadata: null` removes every key.',
+      'A partial update: fields not sent stay as they are; null or "" clears a text field. ' +
+      "`metadata` merges key by key (a null value deletes its key); `metadata: null` removes every key.",
   });
 
 export type UpdateLeadBody = z.output<typeof updateLeadSchema>;

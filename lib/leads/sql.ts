@@ -7,7 +7,9 @@ export { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 
 /* Shared SQL pieces of the leads domain. Hot paths use the pg pool directly (no ORM per request). */
 
-export const LEAD_COLUMNS = `id, name, email, phone, company, source, stage, notes, metadata, conversation_id, created_at, updated_at, stage_changed_at`;
+export const LEAD_COLUMNS =
+  `id, name, email, phone, company, source, stage, notes, metadata, conversation_id, created_at, updated_at, ` +
+  `stage_changed_at`;
 
 /**
  * serializeLead (model.ts) in SQL, over a row `alias` with LEAD_COLUMNS: for statements that write a
@@ -15,10 +17,12 @@ export const LEAD_COLUMNS = `id, name, email, phone, company, source, stage, not
  * writes exactly what toISOString writes. The lead.created payload test compares the two.
  */
 export const leadJsonSql = (alias: string) => `jsonb_build_object(
-    'id', ${alias}.id, 'name', ${alias}.name, 'email', ${alias}.email, 'phone', ${alias}.phone, 'company', ${alias}.company,
+    'id', ${alias}.id, 'name', ${alias}.name, 'email', ${alias}.email, 'phone', ${alias}.phone,
+    'company', ${alias}.company,
     'source', ${alias}.source, 'stage', ${alias}.stage, 'notes', ${alias}.notes, 'metadata', ${alias}.metadata,
     'conversation_id', ${alias}.conversation_id, 'created_at', outbound_iso_time(${alias}.created_at),
-    'updated_at', outbound_iso_time(${alias}.updated_at), 'stage_changed_at', outbound_iso_time(${alias}.stage_changed_at))`;
+    'updated_at', outbound_iso_time(${alias}.updated_at),
+    'stage_changed_at', outbound_iso_time(${alias}.stage_changed_at))`;
 
 export type LeadRow = {
   id: string;
@@ -73,7 +77,8 @@ export async function stageExists(client: Queryable, accountId: string, key: str
  */
 export async function readStages(client: Queryable, accountId: string, lock = false): Promise<PipelineStage[]> {
   const { rows } = await client.query<PipelineStage>(
-    `SELECT key, label, position FROM pipeline_stages WHERE account_id = $1 ORDER BY position, key${lock ? " FOR UPDATE" : ""}`,
+    `SELECT key, label, position FROM pipeline_stages WHERE account_id = $1
+      ORDER BY position, key${lock ? " FOR UPDATE" : ""}`,
     [accountId],
   );
   return rows;

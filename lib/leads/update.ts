@@ -87,8 +87,10 @@ export async function updateLead(context: LeadContext, id: string, body: UpdateL
       if (changed.length === 0) return { ok: true, lead: current } as const;
 
       const { rows } = await client.query<LeadRow>(
-        `UPDATE leads SET name = $3, email = $4, phone = $5, company = $6, source = $7, notes = $8, metadata = $9::jsonb,
-           stage = $10, updated_at = now(), stage_changed_at = CASE WHEN stage = $10 THEN stage_changed_at ELSE now() END
+        `UPDATE leads SET name = $3, email = $4, phone = $5, company = $6, source = $7, notes = $8,
+           metadata = $9::jsonb,
+           stage = $10, updated_at = now(), stage_changed_at = CASE WHEN stage = $10 THEN stage_changed_at
+             ELSE now() END
          WHERE account_id = $1 AND id = $2 RETURNING ${LEAD_COLUMNS}`,
         [
           accountId,
@@ -131,7 +133,8 @@ export async function changeLeadStage(context: LeadContext, id: string, stage: s
       return leadInvalid([await unknownStageProblem(client, accountId)]);
     }
     const { rows } = await client.query<LeadRow>(
-      `UPDATE leads SET stage = $3, stage_changed_at = now(), updated_at = now() WHERE account_id = $1 AND id = $2 RETURNING ${LEAD_COLUMNS}`,
+      `UPDATE leads SET stage = $3, stage_changed_at = now(), updated_at = now() WHERE account_id = $1 AND id = $2
+        RETURNING ${LEAD_COLUMNS}`,
       [accountId, id, stage],
     );
     const lead = toLead(rows[0]);

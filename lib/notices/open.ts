@@ -17,8 +17,10 @@ const ACCEPTED = "('ok', 'duplicate')";
 const OPEN_SQL = `WITH failing AS (
     SELECT s.id::text AS id, s.public_id, s.name FROM webhook_sources s
     CROSS JOIN LATERAL (
-      SELECT COALESCE(sum(h.deliveries) FILTER (WHERE h.hour = $2::timestamptz AND h.outcome NOT IN ${ACCEPTED}), 0) AS previous_refused,
-        COALESCE(sum(h.deliveries) FILTER (WHERE h.hour >= $2::timestamptz AND h.outcome IN ${ACCEPTED}), 0) AS accepted,
+      SELECT COALESCE(sum(h.deliveries) FILTER (WHERE h.hour = $2::timestamptz AND h.outcome NOT IN ${ACCEPTED}), 0)
+        AS previous_refused,
+        COALESCE(sum(h.deliveries) FILTER (WHERE h.hour >= $2::timestamptz AND h.outcome IN ${ACCEPTED}), 0)
+          AS accepted,
         max(h.hour) FILTER (WHERE h.outcome IN ${ACCEPTED}) AS last_accepted
       FROM webhook_delivery_hours h
       WHERE h.account_id = s.account_id AND h.hour >= $3::timestamptz AND h.source_id = s.id) c
@@ -45,7 +47,8 @@ type Row = {
 };
 
 export const SOURCE_FAILING_MESSAGE =
-  "Every request for over an hour was refused: compare the sender's signing secret and payloads with the refused deliveries.";
+  "Every request for over an hour was refused: compare the sender's signing secret and payloads with the " +
+  "refused deliveries.";
 
 const HOUR_MS = 3_600_000;
 

@@ -24,9 +24,12 @@ export const calendarFeedPaths: ZodOpenApiPathsObject = {
       tags: ["Calendar feed"],
       summary: "The account's events as iCalendar (secret URL)",
       description:
-        "RFC 5545: one VEVENT per event with a stable UID, STATUS CONFIRMED or CANCELLED; one-off events in UTC, recurring series in the " +
-        "account's time zone (TZID with its VTIMEZONE) with RRULE and an EXDATE for every removed occurrence. The URL is shown in " +
-        "Knowledge → Events → Calendar feeds; rotating it there makes the old one answer 404 at once. Send `If-None-Match` with the " +
+        "RFC 5545: one VEVENT per event with a stable UID, STATUS CONFIRMED or CANCELLED; " +
+        "one-off events in UTC, recurring series in the " +
+        "account's time zone (TZID with its VTIMEZONE) with RRULE and an EXDATE for every removed occurrence. " +
+        "The URL is shown in " +
+        "Knowledge → Events → Calendar feeds; rotating it there makes the old one answer 404 at once. " +
+        "Send `If-None-Match` with the " +
         "last ETag: a 304 costs no work. See docs/calendar-feeds.md.",
       security: [],
       "x-required-scope": null,

@@ -28,7 +28,8 @@ export const errorDetailSchema = z
   .meta({
     id: "ErrorDetail",
     description:
-      "One problem; some codes add fields (e.g. lead_exists adds lead_id for a key with read:leads, insufficient_scope adds scope).",
+      "One problem; some codes add fields (e.g. lead_exists adds lead_id for a key with read:leads, " +
+      "insufficient_scope adds scope).",
   });
 
 /** The error body with `error.code` limited to `codes`: the answers a client must handle at this status. */
@@ -108,7 +109,8 @@ export function apiKeyResponses(scope: Scope | null, forbidden?: ExtraForbidden)
   const scopeText = `The key lacks the \`${scope}\` scope; \`details[0].scope\` names it.`;
   return {
     401: errorResponse(
-      "No API key (`unauthorized`), or a malformed, unknown, revoked or expired one (`invalid_token`). `WWW-Authenticate` carries the Bearer challenge.",
+      "No API key (`unauthorized`), or a malformed, unknown, revoked or expired one (`invalid_token`). " +
+        "`WWW-Authenticate` carries the Bearer challenge.",
       ["unauthorized", "invalid_token"],
       { "WWW-Authenticate": z.string().meta({ example: 'Bearer realm="api", error="invalid_token"' }) },
     ),
@@ -158,7 +160,9 @@ export const idempotencyKeyHeader = z
   .optional()
   .meta({
     description:
-      "Makes a retry safe: the first answer for this key (per API key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`. The same key with a different body is 409 `idempotency_key_reused`. Up to 255 printable ASCII characters, e.g. a UUID.",
+      "Makes a retry safe: the first answer for this key (per API key) is stored for 24 hours and replayed " +
+      "with `Idempotent-Replayed: true`. The same key with a different body is 409 `idempotency_key_reused`. " +
+      "Up to 255 printable ASCII characters, e.g. a UUID.",
     example: "7f3c1a52-5f7e-4f57-9c55-0c6d1d1b2f10",
   });
 
@@ -173,7 +177,8 @@ const CONFLICTS = {
   idempotency_key_reused:
     "`idempotency_key_reused`: this Idempotency-Key was used for a different request; use a new key per request.",
   idempotency_request_in_progress:
-    "`idempotency_request_in_progress`: the first request with this Idempotency-Key is still running; retry after `Retry-After` seconds.",
+    "`idempotency_request_in_progress`: the first request with this Idempotency-Key is still running; " +
+    "retry after `Retry-After` seconds.",
 } as const;
 
 export type ConflictCode = keyof typeof CONFLICTS;

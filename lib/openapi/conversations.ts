@@ -36,7 +36,8 @@ export const conversationSchema = z
     id: conversationId,
     status: z.enum(CONVERSATION_STATUSES).meta({
       description:
-        "`bot`: with the assistant; `handoff_requested`: the visitor asked for a person; `handoff_active`: a person replied; `closed`: by an agent, the API, or after 24 hours without a message.",
+        "`bot`: with the assistant; `handoff_requested`: the visitor asked for a person; `handoff_active`: " +
+        "a person replied; `closed`: by an agent, the API, or after 24 hours without a message.",
     }),
     widget_id: z
       .string()
@@ -102,11 +103,15 @@ export const messageSchema = z
       description:
         "`visitor`, `assistant` (the automatic answers), `agent` (a person of the team) or `system` (state notices).",
     }),
-    author_name: z.string().nullable().meta({
-      description:
-        "The name shown with the message: the agent's name as sent, the assistant's name, or the visitor's once they left it; null when none.",
-      example: "Grace",
-    }),
+    author_name: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "The name shown with the message: the agent's name as sent, the assistant's name, " +
+          "or the visitor's once they left it; null when none.",
+        example: "Grace",
+      }),
     text: z
       .string()
       .meta({ description: "Plain text as written (HTML is not interpreted anywhere: show it as text)." }),
@@ -126,7 +131,8 @@ const idempotencyHeader = z.object({ "Idempotency-Key": idempotencyKeyHeader });
 const TAGS = ["Conversations"];
 
 const notInHandoff = errorResponse(
-  "`conversation_not_in_handoff`: the conversation is `bot` (no person was asked for) or `closed`; nothing was stored. `details[0].status` is its status. " +
+  "`conversation_not_in_handoff`: the conversation is `bot` (no person was asked for) or `closed`; " +
+    "nothing was stored. `details[0].status` is its status. " +
     "`idempotency_key_reused`, `idempotency_request_in_progress`: as on every POST.",
   ["conversation_not_in_handoff", ...IDEMPOTENCY_CONFLICTS],
 );
@@ -138,7 +144,8 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "List conversations",
       description:
-        "Most recently active first (by `updated_at`), paged by cursor: pass `next_cursor` as `cursor` with the same filters until `has_more` is false. " +
+        "Most recently active first (by `updated_at`), paged by cursor: " +
+        "pass `next_cursor` as `cursor` with the same filters until `has_more` is false. " +
         "`status=handoff_requested` lists the conversations waiting for a person.",
       requestParams: { query: listConversationsQuerySchema },
       responses: {
@@ -183,8 +190,10 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "Send a message to the visitor",
       description:
-        "An agent's message, shown to the visitor in the chat within seconds. Only while the conversation is `handoff_requested` or `handoff_active`; " +
-        "the first message makes it `handoff_active`. Otherwise 409 `conversation_not_in_handoff` and nothing is stored. Announced as `message.created`.",
+        "An agent's message, shown to the visitor in the chat within seconds. " +
+        "Only while the conversation is `handoff_requested` or `handoff_active`; " +
+        "the first message makes it `handoff_active`. Otherwise 409 `conversation_not_in_handoff` and nothing " +
+        "is stored. Announced as `message.created`.",
       requestParams: { path: idParams, header: idempotencyHeader },
       requestBody: jsonBody(postMessageSchema),
       responses: {
@@ -205,8 +214,10 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "Close a conversation",
       description:
-        "Closes the conversation (`closed_reason` `api`) and answers it; the visitor sees a closing notice and can start a new conversation. " +
-        "Closing a closed conversation changes nothing and answers it as it is. Announced as `conversation.closed`. No body is needed.",
+        "Closes the conversation (`closed_reason` `api`) and answers it; " +
+        "the visitor sees a closing notice and can start a new conversation. " +
+        "Closing a closed conversation changes nothing and answers it as it is. " +
+        "Announced as `conversation.closed`. No body is needed.",
       requestParams: { path: idParams, header: idempotencyHeader },
       responses: {
         200: jsonResponse("The closed conversation.", conversationSchema, {

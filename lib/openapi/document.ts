@@ -19,19 +19,20 @@ import { outboundWebhooks, subscriptionPaths } from "./webhooks";
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 
-const description = (
-  ratePerMinute: number,
-) => `The public API of the app, for automation tools and custom backends, and the signed Events Webhook.
-
-**Authentication.** Send an API key (Settings → API Keys) as \`Authorization: Bearer ik_live_…\`. Each operation names the scope it needs.
-
-**Errors.** Every error has one body: \`{"ok": false, "error": {"code", "message", "details": []}}\`. Branch on \`code\`; \`details\` names the fields.
-
-**Lists.** \`{"data": […], "has_more": bool, "next_cursor": string | null}\`, newest first; \`limit\` 1–100 (default 25); pass \`next_cursor\` as \`cursor\` for the next page.
-
-**Idempotency.** Send \`Idempotency-Key\` on a POST to make retries safe: the first answer is stored for 24 hours and replayed with \`Idempotent-Replayed: true\`.
-
-**Rate limit.** Per API key, ${ratePerMinute} requests a minute on this server; every answer carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`, and a 429 carries \`Retry-After\`.`;
+const description = (ratePerMinute: number) =>
+  [
+    "The public API of the app, for automation tools and custom backends, and the signed Events Webhook.",
+    "**Authentication.** Send an API key (Settings → API Keys) as `Authorization: Bearer ik_live_…`. " +
+      "Each operation names the scope it needs.",
+    '**Errors.** Every error has one body: `{"ok": false, "error": {"code", "message", "details": []}}`. ' +
+      "Branch on `code`; `details` names the fields.",
+    '**Lists.** `{"data": […], "has_more": bool, "next_cursor": string | null}`, newest first; ' +
+      "`limit` 1–100 (default 25); pass `next_cursor` as `cursor` for the next page.",
+    "**Idempotency.** Send `Idempotency-Key` on a POST to make retries safe: the first answer is stored for " +
+      "24 hours and replayed with `Idempotent-Replayed: true`.",
+    `**Rate limit.** Per API key, ${ratePerMinute} requests a minute on this server; every answer carries ` +
+      "`RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and a 429 carries `Retry-After`.",
+  ].join("\n\n");
 
 export type DocumentOptions = { baseUrl?: string; ratePerMinute?: number };
 
@@ -51,7 +52,8 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
       {
         name: "Conversations",
         description:
-          "Chat conversations with visitors, their messages, and agents' replies during a handoff (`read:conversations`, `write:conversations`).",
+          "Chat conversations with visitors, their messages, and agents' replies during a handoff " +
+          "(`read:conversations`, `write:conversations`).",
       },
       { name: "Account", description: "The connection test (any valid key)." },
       {
@@ -81,7 +83,9 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
           type: "http",
           scheme: "bearer",
           bearerFormat: "ik_live_…",
-          description: `An API key from Settings → API Keys. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join("; ")}.`,
+          description:
+            `An API key from Settings → API Keys. Scopes: ` +
+            `${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join("; ")}.`,
         },
       },
     },

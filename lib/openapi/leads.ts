@@ -63,8 +63,10 @@ export const leadReceiptSchema = leadSchema
   .meta({
     id: "LeadWriteReceipt",
     description:
-      "A write's answer to a key with write:leads but not read:leads: the id, the fields the request set (as stored; of `metadata` only the keys it named; " +
-      "`stage` only when it named one) and the timestamps the write moved (create: all three; PATCH: `updated_at`, and `stage_changed_at` when it set a stage; " +
+      "A write's answer to a key with write:leads but not read:leads: the id, " +
+      "the fields the request set (as stored; of `metadata` only the keys it named; " +
+      "`stage` only when it named one) and the timestamps the write moved (create: all three; PATCH: " +
+      "`updated_at`, and `stage_changed_at` when it set a stage; " +
       "stage change: `updated_at` and `stage_changed_at`). Never the rest of the lead.",
   });
 
@@ -99,8 +101,10 @@ export const leadPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "List leads",
       description:
-        "Newest first (by creation), paged by cursor: pass `next_cursor` as `cursor` with the same filters until `has_more` is false. " +
-        `\`q\` searches name, email and company (up to ${LEAD_LIMITS.q} characters). Polling tools read page one and de-duplicate by \`id\`.`,
+        "Newest first (by creation), paged by cursor: pass `next_cursor` as `cursor` with the same filters " +
+        "until `has_more` is false. " +
+        `\`q\` searches name, email and company (up to ${LEAD_LIMITS.q} characters). ` +
+        `Polling tools read page one and de-duplicate by \`id\`.`,
       requestParams: { query: listLeadsQuerySchema },
       responses: {
         200: jsonResponse("A page of leads.", listEnvelope(leadSchema, "LeadList"), rateLimitHeaders),
@@ -113,7 +117,8 @@ export const leadPaths: ZodOpenApiPathsObject = {
       summary: "Create a lead",
       description:
         "At least one of name, email or phone. `stage` defaults to the pipeline's first stage, `source` to `api`. " +
-        "An email that another lead of the account already has is 409 `lead_exists`, with that lead's id (`details[0].lead_id`) for a key with `read:leads` only. " +
+        "An email that another lead of the account already has is 409 `lead_exists`, " +
+        "with that lead's id (`details[0].lead_id`) for a key with `read:leads` only. " +
         WRITE_ANSWER_NOTE,
       requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
       requestBody: jsonBody(createLeadSchema),
@@ -145,8 +150,10 @@ export const leadPaths: ZodOpenApiPathsObject = {
       summary: "Update a lead",
       description:
         `A partial update. ${WRITE_ANSWER_NOTE} ` +
-        "After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys (else 400). " +
-        "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: sending the same change twice has the same result. " +
+        "After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys " +
+        "(else 400). " +
+        "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: " +
+        "sending the same change twice has the same result. " +
         "A taken email is 409 `lead_exists` (with the holder's `lead_id` for a key with `read:leads` only).",
       requestParams: { path: leadIdParams },
       requestBody: jsonBody(updateLeadSchema),
@@ -164,7 +171,9 @@ export const leadPaths: ZodOpenApiPathsObject = {
       operationId: "changeLeadStage",
       tags: TAGS,
       summary: "Change a lead's stage",
-      description: `Moves the lead to another stage of the pipeline. ${WRITE_ANSWER_NOTE} An unknown stage key is 400 \`invalid_request\`.`,
+      description:
+        `Moves the lead to another stage of the pipeline. ${WRITE_ANSWER_NOTE} An unknown stage key is 400 ` +
+        `\`invalid_request\`.`,
       requestParams: { path: leadIdParams, header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
       requestBody: jsonBody(changeStageSchema),
       responses: {
@@ -185,7 +194,8 @@ export const leadPaths: ZodOpenApiPathsObject = {
       tags: ["Pipeline"],
       summary: "List the pipeline's stages",
       description:
-        "The account's stages in order, for the stage dropdowns of automation tools. One page: `has_more` is always false.",
+        "The account's stages in order, for the stage dropdowns of automation tools. One page: " +
+        "`has_more` is always false.",
       responses: {
         200: jsonResponse(
           "The stages, in pipeline order.",

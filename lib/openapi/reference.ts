@@ -12,7 +12,8 @@ export const referencePaths: ZodOpenApiPathsObject = {
       tags: ["Reference"],
       summary: "This OpenAPI document",
       description:
-        "The OpenAPI 3.1 description of the public API and the Events Webhook. No API key needed. Rendered at /docs/api.",
+        "The OpenAPI 3.1 description of the public API and the Events Webhook. No API key needed. " +
+        "Rendered at /docs/api.",
       security: [],
       responses: {
         200: {

@@ -32,7 +32,8 @@ const FIELD_NOTES: Record<string, Record<string, unknown>> = {
   },
   starts_at: {
     description:
-      "ISO 8601 date-time; without an offset it is UTC. Part of the identity, compared as an instant. Date-only values are refused.",
+      "ISO 8601 date-time; without an offset it is UTC. Part of the identity, compared as an instant. " +
+      "Date-only values are refused.",
     example: "2026-05-01T10:00:00+02:00",
   },
   location: {
@@ -115,7 +116,9 @@ const signatureHeaders = z.object({
     .string()
     .regex(/^[0-9]{1,12}$/)
     .meta({
-      description: `The current Unix time in seconds; at most ${TIMESTAMP_TOLERANCE_SECONDS} s from the server's clock either way.`,
+      description:
+        `The current Unix time in seconds; at most ${TIMESTAMP_TOLERANCE_SECONDS} s from the server's clock ` +
+        `either way.`,
       example: "1767225600",
     }),
   "X-Service-Signature": z
@@ -123,7 +126,8 @@ const signatureHeaders = z.object({
     .regex(/^sha256=[0-9a-f]{64}$/)
     .meta({
       description:
-        '`sha256=` + the lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the source\'s signing secret (its UTF-8 bytes).',
+        '`sha256=` + the lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, ' +
+        "keyed with the source's signing secret (its UTF-8 bytes).",
       example: "sha256=6cbe5e3afdac3102ccf64a95717856e8f9205b5a4515fbdcff830acff5a08c82",
     }),
 });
@@ -135,9 +139,12 @@ export const webhookPaths: ZodOpenApiPathsObject = {
       tags: ["Events webhook"],
       summary: "Push an event action (signed)",
       description:
-        "Creates or replaces (`upsert`), cancels or deletes one calendar event of the source's account. Authenticated by the HMAC signature, " +
-        "not an API key. Checks run in a fixed order and the first that fails decides the answer: source (404, 403), size (413), timestamp (400), " +
-        "signature (401), duplicate (200), rate limit (429), body (400), plan limit (403), event exists (404). See docs/webhook.md.",
+        "Creates or replaces (`upsert`), cancels or deletes one calendar event of the source's account. " +
+        "Authenticated by the HMAC signature, " +
+        "not an API key. Checks run in a fixed order and the first that fails decides the answer: source (404, " +
+        "403), size (413), timestamp (400), " +
+        "signature (401), duplicate (200), rate limit (429), body (400), plan limit (403), event exists (404). " +
+        "See docs/webhook.md.",
       security: [],
       "x-required-scope": null,
       requestParams: {
@@ -157,12 +164,15 @@ export const webhookPaths: ZodOpenApiPathsObject = {
           optionalRateHeaders,
         ),
         400: errorResponse(
-          "`invalid_timestamp`: X-Service-Timestamp missing, malformed or too far from the server's clock. `invalid_json`: the body is not UTF-8 JSON. `invalid_payload`: not an object, unknown `action`, `event` missing or a field invalid (per-field `details`, e.g. `event.title`).",
+          "`invalid_timestamp`: X-Service-Timestamp missing, malformed or too far from the server's clock. " +
+            "`invalid_json`: the body is not UTF-8 JSON. `invalid_payload`: not an object, unknown `action`, " +
+            "`event` missing or a field invalid (per-field `details`, e.g. `event.title`).",
           ["invalid_timestamp", "invalid_json", "invalid_payload"],
         ),
         401: errorResponse("X-Service-Signature missing, malformed or not matching.", ["invalid_signature"]),
         403: errorResponse(
-          "`source_inactive`: the source is switched off. `plan_limit_reached`: an upsert would create an event beyond the plan's limit.",
+          "`source_inactive`: the source is switched off. `plan_limit_reached`: " +
+            "an upsert would create an event beyond the plan's limit.",
           ["source_inactive", "plan_limit_reached"],
         ),
         404: errorResponse(

@@ -57,7 +57,8 @@ const createdSubscriptionSchema = z
     ...subscriptionFields,
     secret: z.string().meta({
       description:
-        "The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer; store it now (owners and admins can reveal it in the dashboard).",
+        "The signing secret, `whsec_` + base64 of 32 random bytes. Shown only in this answer; " +
+        "store it now (owners and admins can reveal it in the dashboard).",
       example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3H6KpOaXHT0=",
     }),
   })
@@ -73,9 +74,12 @@ export const notificationSchema = z
     created_at: instant("When the change happened (UTC)."),
     data: z.record(z.string(), z.unknown()).meta({
       description:
-        "The object as the API returns it: a Lead for lead.* (lead.stage_changed adds `previous_stage`), a Conversation for conversation.*, " +
-        "a ConversationMessage for message.created (visitor and agent messages), a calendar event for event.* (with `recurring` and " +
-        "`next_occurrence_at`: the UTC start of its occurrence that had not ended at the change, null when none is left or it is cancelled).",
+        "The object as the API returns it: a Lead for lead.* (lead.stage_changed adds `previous_stage`), " +
+        "a Conversation for conversation.*, " +
+        "a ConversationMessage for message.created (visitor and agent messages), " +
+        "a calendar event for event.* (with `recurring` and " +
+        "`next_occurrence_at`: the UTC start of its occurrence that had not ended at the change, " +
+        "null when none is left or it is cancelled).",
     }),
   })
   .meta({ id: "WebhookNotification" });
@@ -93,7 +97,8 @@ const TAGS = ["Webhook subscriptions"];
 const URL_RULES =
   "`url` must be https (at most 2,048 characters, no user name or password) on port 443 or 1024–65535, " +
   "and its host must not be, or resolve to, a loopback, private, link-local, " +
-  "multicast, CGNAT, benchmarking, documentation or reserved address (IPv4 or IPv6, including IPv4-mapped forms). A refused URL is 400 `invalid_request` " +
+  "multicast, CGNAT, benchmarking, documentation or reserved address (IPv4 or IPv6, " +
+  "including IPv4-mapped forms). A refused URL is 400 `invalid_request` " +
   "with `details[0].reason`: `invalid_url`, `url_too_long`, `scheme_not_allowed`, `credentials_not_allowed`, " +
   "`port_not_allowed` or `private_address` " +
   "(also for a host name that does not resolve: the answer does not tell the two apart). " +
@@ -123,8 +128,10 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
         tags: TAGS,
         summary: "Subscribe (REST hook)",
         description:
-          `Subscribes \`url\` to the listed event types; the answer carries the signing secret, once. Zapier's legacy \`{"target_url", "event"}\` is accepted too. ${URL_RULES} ` +
-          `At most ${SUBSCRIPTION_LIMITS.free} subscriptions on the Free plan and ${SUBSCRIPTION_LIMITS.pro} on Pro (403 \`plan_limit_reached\`).`,
+          `Subscribes \`url\` to the listed event types; the answer carries the signing secret, once. ` +
+          `Zapier's legacy \`{"target_url", "event"}\` is accepted too. ${URL_RULES} ` +
+          `At most ${SUBSCRIPTION_LIMITS.free} subscriptions on the Free plan and ${SUBSCRIPTION_LIMITS.pro} ` +
+          `on Pro (403 \`plan_limit_reached\`).`,
         requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
         requestBody: jsonBody(createSubscriptionSchema),
         responses: {
@@ -169,7 +176,9 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       operationId: "updateWebhookSubscription",
       tags: TAGS,
       summary: "Update a webhook subscription",
-      description: `A partial update. \`status: "disabled"\` stops deliveries; \`status: "active"\` re-enables and clears \`disabled_reason\`. ${URL_RULES}`,
+      description:
+        `A partial update. \`status: "disabled"\` stops deliveries; \`status: ` +
+        `"active"\` re-enables and clears \`disabled_reason\`. ${URL_RULES}`,
       requestParams: { path: idParams },
       requestBody: jsonBody(updateSubscriptionSchema),
       responses: {
@@ -197,7 +206,8 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "List recent notifications",
       description:
-        "The account's notifications, newest first, each exactly as subscribers receive it: sample data and a polling fallback for triggers.",
+        "The account's notifications, newest first, each exactly as subscribers receive it: " +
+        "sample data and a polling fallback for triggers.",
       requestParams: { query: listMessagesQuerySchema },
       responses: {
         200: jsonResponse(
@@ -222,8 +232,10 @@ const signatureHeaders = z.object({
   }),
   "webhook-signature": z.string().meta({
     description:
-      'Space-separated `v1,<base64 HMAC-SHA256>` over `webhook-id + "." + webhook-timestamp + "." + body`, keyed with the base64-decoded part of the secret after `whsec_`. ' +
-      "During 24 hours after a rotation there are two signatures (new and old secret): accept the request if any matches. Any Standard Webhooks library verifies it.",
+      'Space-separated `v1,<base64 HMAC-SHA256>` over `webhook-id + "." + webhook-timestamp + "." + body`, ' +
+      "keyed with the base64-decoded part of the secret after `whsec_`. " +
+      "During 24 hours after a rotation there are two signatures (new and old secret): " +
+      "accept the request if any matches. Any Standard Webhooks library verifies it.",
     example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
   }),
 });
@@ -236,8 +248,10 @@ export const outboundWebhooks: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "A notification to a subscription",
       description:
-        "POSTed to the subscription's `url` for each matching change, signed as Standard Webhooks. Answer 2xx within 15 seconds; other answers and timeouts are retried " +
-        "(after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter; `Retry-After` on 429 and 503 is honoured). Redirects are not followed. `410 Gone` disables the subscription. " +
+        "POSTed to the subscription's `url` for each matching change, signed as Standard Webhooks. " +
+        "Answer 2xx within 15 seconds; other answers and timeouts are retried " +
+        "(after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter; `Retry-After` on 429 and 503 is " +
+        "honoured). Redirects are not followed. `410 Gone` disables the subscription. " +
         "Order is not guaranteed; de-duplicate by `id`.",
       requestParams: { header: signatureHeaders },
       requestBody: jsonBody(notificationSchema),

@@ -53,13 +53,15 @@ const DUE_MS = `(extract(epoch FROM CASE WHEN d.next_attempt_at = d.created_at T
  * A delivery with its message and subscription, for a FROM clause naming them d, m and s. The previous
  * secret's expiry is judged here, on the database's clock, so no row carries a date to parse.
  */
-export const LOAD_COLUMNS = `d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id, m.payload::text AS body,
+export const LOAD_COLUMNS = `d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id,
+    m.payload::text AS body,
     s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
     CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
     ${DUE_MS}`;
 
 const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
-  FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+  FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s
+    ON s.id = d.subscription_id
   WHERE d.id = ANY ($1::uuid[])`;
 
 export type DeliveryOutcome = AttemptOutcome | "skipped";
@@ -74,9 +76,11 @@ export type DeliverOptions = {
 };
 
 export const GONE_REASON =
-  "The receiver answered 410 Gone, which means it no longer wants these notifications. Re-enable the subscription once the receiver accepts them again.";
+  "The receiver answered 410 Gone, which means it no longer wants these notifications. " +
+  "Re-enable the subscription once the receiver accepts them again.";
 export const FAILING_REASON =
-  "Every delivery failed for 5 days. Check that the URL answers with a 2xx status, then re-enable the subscription; failed notifications can be resent or replayed.";
+  "Every delivery failed for 5 days. Check that the URL answers with a 2xx status, " +
+  "then re-enable the subscription; failed notifications can be resent or replayed.";
 
 /** An attempt whose answer is in; `recorded` settles once it is recorded, with what it led to. */
 export type Attempted = { recorded: Promise<DeliveryOutcome> };
@@ -122,7 +126,8 @@ export async function attemptDelivery(
     return { recorded: Promise.resolve("skipped") };
   if (row.subscription_status !== "active") {
     await options.pool.query(
-      "UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() WHERE id = $1::uuid AND status = 'pending'",
+      "UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, " +
+        "updated_at = now() WHERE id = $1::uuid AND status = 'pending'",
       [deliveryId],
     );
     return { recorded: Promise.resolve("skipped") };

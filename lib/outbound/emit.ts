@@ -14,7 +14,8 @@ type Queryable = Pick<pg.PoolClient, "query">;
 
 const INSERT_SQL = `WITH ${emitMessagesCte(
   "notified",
-  "SELECT $1::uuid AS account_id, u.type, u.data FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS u(type, data, n) ORDER BY u.n",
+  "SELECT $1::uuid AS account_id, u.type, u.data FROM unnest($2::text[], " +
+    "$3::jsonb[]) WITH ORDINALITY AS u(type, data, n) ORDER BY u.n",
 )} SELECT id FROM notified`;
 
 /** Writes the notifications in the caller's transaction; returns their message ids. */

@@ -32,7 +32,8 @@ const WORKER_ID = `outbound-lanes-${process.pid}-${crypto.randomBytes(6).toStrin
 // that is neither {"delivery_id"} nor {"delivery_ids": [...]} is left to graphile-worker to fail.
 const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
     SELECT id, priority, run_at,
-           CASE WHEN json_typeof(payload->'delivery_ids') = 'array' THEN json_array_length(payload->'delivery_ids') ELSE 1 END AS size
+           CASE WHEN json_typeof(payload->'delivery_ids') = 'array' THEN json_array_length(payload->'delivery_ids')
+             ELSE 1 END AS size
     FROM graphile_worker._private_jobs
     WHERE is_available = true AND job_queue_id IS NULL AND run_at <= now()
       AND task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')
@@ -48,17 +49,20 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
     FROM picked WHERE j.id = picked.id
     RETURNING j.id, j.attempts, j.revision, j.payload->'delivery_ids' AS many, j.payload->'delivery_id' AS one),
   wanted AS (
-    SELECT c.id AS job_id, c.attempts AS job_attempts, c.revision AS job_revision, json_typeof(c.many) = 'array' AS first_attempts, x.id AS wanted_id, x.n
+    SELECT c.id AS job_id, c.attempts AS job_attempts, c.revision AS job_revision, json_typeof(c.many) = 'array'
+      AS first_attempts, x.id AS wanted_id, x.n
     FROM claimed c LEFT JOIN LATERAL (
       SELECT outbound_uuid_or_null(e.value) AS id, e.n
-      FROM json_array_elements_text(CASE WHEN json_typeof(c.many) = 'array' THEN c.many ELSE json_build_array(c.one) END)
+      FROM json_array_elements_text(CASE WHEN json_typeof(c.many) = 'array' THEN c.many
+        ELSE json_build_array(c.one) END)
         WITH ORDINALITY AS e(value, n)) x ON true)
   -- Each delivery is loaded by its key (a lateral lookup): the planner guesses 100 ids per job and would
   -- otherwise hash-join the whole deliveries table.
   SELECT w.job_id::text AS job_id, w.job_attempts, w.job_revision, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
   FROM wanted w LEFT JOIN LATERAL (
     SELECT ${LOAD_COLUMNS}
-    FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+    FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s
+      ON s.id = d.subscription_id
     WHERE d.id = w.wanted_id) l ON true
   ORDER BY w.job_id, w.n`;
 
@@ -108,7 +112,8 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     const settled = work.catch((error: unknown) => {
       stranded.add(job, settlement);
       log(
-        `outbound worker: ${settlement === "complete" ? "deleting a finished job" : "unlocking a job"} failed (retried at the next lock refresh): ${message(error)}`,
+        `outbound worker: ${settlement === "complete" ? "deleting a finished job" : "unlocking a job"} failed ` +
+          `(retried at the next lock refresh): ${message(error)}`,
       );
     });
     bookkeeping.add(settled);
@@ -200,10 +205,13 @@ export function jobFeed({ pool, wanted, refreshMs, log }: FeedOptions): JobFeed 
     pool
       .query({
         name: "outbound-refresh-locks",
-        text: "UPDATE graphile_worker._private_jobs SET locked_at = now() WHERE id = ANY ($1::bigint[]) AND locked_at IS NOT NULL",
+        text:
+          "UPDATE graphile_worker._private_jobs SET locked_at = now() WHERE id = ANY ($1::bigint[]) AND " +
+          "locked_at IS NOT NULL",
         values: [ids],
       })
-      .catch(() => {}); // The database is away: the locks age, and the sweep may free them (deliveries are then made again).
+      // The database is away: the locks age, and the sweep may free them (deliveries are then made again).
+      .catch(() => {});
   }, refreshMs);
   refresh.unref();
 

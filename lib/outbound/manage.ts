@@ -45,7 +45,8 @@ export async function replaySince(accountId: string, subscriptionId: string, sin
   if (!validSubscription(accountId, subscriptionId) || Number.isNaN(since.getTime())) return 0;
   const { rows } = await db.pool.query<{ count: number }>(
     `WITH ${REQUEUE(`SELECT d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-       WHERE d.subscription_id = $2::text AND s.account_id = $1::uuid AND s.status = 'active' AND d.created_at >= $3::timestamptz`)}`,
+       WHERE d.subscription_id = $2::text AND s.account_id = $1::uuid AND s.status = 'active'
+         AND d.created_at >= $3::timestamptz`)}`,
     [accountId, subscriptionId, since.toISOString()],
   );
   return rows[0].count;
@@ -58,13 +59,17 @@ export async function replaySince(accountId: string, subscriptionId: string, sin
 export async function sendTestNotification(accountId: string, subscriptionId: string): Promise<string | null> {
   if (!validSubscription(accountId, subscriptionId)) return null;
   const { rows } = await db.pool.query<{ id: string }>(
-    `WITH sub AS (SELECT id, account_id FROM webhook_subscriptions WHERE id = $2::text AND account_id = $1::uuid AND status = 'active'),
+    `WITH sub AS (SELECT id, account_id FROM webhook_subscriptions WHERE id = $2::text AND account_id = $1::uuid
+      AND status = 'active'),
      ${emitMessagesCte(
        "notified",
-       `SELECT account_id, 'test' AS type, jsonb_build_object('subscription_id', id, 'message', 'A test notification sent from the dashboard.') AS data FROM sub`,
+       `SELECT account_id, 'test' AS type, jsonb_build_object('subscription_id', id, 'message',
+         'A test notification sent from the dashboard.') AS data FROM sub`,
      )},
-     delivery AS (INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at) SELECT notified.id, $2::text, now() FROM notified RETURNING id),
-     queued AS (SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text), max_attempts => 25,
+     delivery AS (INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at)
+       SELECT notified.id, $2::text, now() FROM notified RETURNING id),
+     queued AS (SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text),
+       max_attempts => 25,
        job_key => 'outbound-delivery:' || id::text) FROM delivery)
      SELECT notified.id FROM notified, (SELECT count(*) FROM queued) q`,
     [accountId, subscriptionId],
@@ -102,7 +107,8 @@ export async function listDeliveryAttempts(
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
   const after = tryDecodeCursor(options.cursor, CURSOR_TAG, ["timestamptz", "uuid"]);
   const { rows } = await db.replica.query(
-    `SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code, a.duration_ms, a.response_excerpt, a.error,
+    `SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code, a.duration_ms,
+      a.response_excerpt, a.error,
             a.outcome, d.status::text AS delivery_status, d.next_attempt_at, m.payload::text AS payload
      FROM outbound_attempts a
      JOIN outbound_deliveries d ON d.id = a.delivery_id

@@ -26,7 +26,8 @@ const QUEUE_SQL = `SELECT
       JOIN outbound_messages m ON m.id = f.message_id ORDER BY f.id LIMIT 1), 0)::float8 AS fan_out_oldest,
     j.ready, j.scheduled, j.running, COALESCE(j.ready_oldest, 0)::float8 AS ready_oldest,
     (SELECT COALESCE(json_agg(json_build_object('status', s.status, 'count', s.count)), '[]'::json)
-       FROM (SELECT status::text AS status, count(*)::int AS count FROM webhook_subscriptions GROUP BY status) s) AS subscriptions
+       FROM (SELECT status::text AS status, count(*)::int AS count FROM webhook_subscriptions GROUP BY status) s)
+         AS subscriptions
   FROM (
     SELECT count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now())::int AS ready,
       count(*) FILTER (WHERE locked_at IS NULL AND run_at > now())::int AS scheduled,

@@ -51,15 +51,21 @@ const MAX_BATCH = 200;
 const RECORD_LINGER_MS = 15;
 
 const RECORD_SQL = (task: string) => `WITH input AS (
-    SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::text[])
-      WITH ORDINALITY AS i(delivery_id, attempt, status_code, duration_ms, excerpt, error, outcome, delay_ms, subscription_id, summary, n)),
-  next AS (SELECT i.*, CASE WHEN i.outcome = 'retry' THEN date_trunc('milliseconds', now()) + i.delay_ms * interval '1 millisecond' END AS at FROM input i),
+    SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
+      $9::text[], $10::text[])
+      WITH ORDINALITY AS i(delivery_id, attempt, status_code, duration_ms, excerpt, error, outcome, delay_ms,
+        subscription_id, summary, n)),
+  next AS (SELECT i.*, CASE WHEN i.outcome = 'retry' THEN date_trunc('milliseconds', now()) + i.delay_ms * interval
+    '1 millisecond' END AS at FROM input i),
   attempt AS (
-    INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt, error, outcome)
-    SELECT delivery_id, subscription_id, attempt, status_code, duration_ms, excerpt, error, outcome FROM input ORDER BY n),
+    INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt,
+      error, outcome)
+    SELECT delivery_id, subscription_id, attempt, status_code, duration_ms, excerpt, error, outcome FROM input
+      ORDER BY n),
   delivery AS (
     UPDATE outbound_deliveries d SET attempts = x.attempt, updated_at = now(), next_attempt_at = x.at,
-      status = CASE x.outcome WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending' ELSE 'failed' END::"OutboundDeliveryStatus"
+      status = CASE x.outcome WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending'
+        ELSE 'failed' END::"OutboundDeliveryStatus"
     FROM next x WHERE d.id = x.delivery_id),
   job AS (
     -- A retry is a job of its own, keyed by the delivery. Should the key's job be the one running this
@@ -67,9 +73,11 @@ const RECORD_SQL = (task: string) => `WITH input AS (
     SELECT graphile_worker.add_job('${task}', json_build_object('delivery_id', x.delivery_id::text), run_at => x.at,
       max_attempts => 25, job_key => 'outbound-delivery:' || x.delivery_id::text)
     FROM next x WHERE x.at IS NOT NULL),
-  latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary FROM input ORDER BY subscription_id, n DESC),
+  latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary FROM input
+    ORDER BY subscription_id, n DESC),
   locked AS MATERIALIZED (
-    SELECT s.id, s.account_id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome, l.summary
+    SELECT s.id, s.account_id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome,
+      l.summary
     FROM webhook_subscriptions s JOIN latest l ON l.subscription_id = s.id ORDER BY s.id FOR NO KEY UPDATE OF s),
   subscription AS (
     UPDATE webhook_subscriptions s SET last_delivery_at = now(), last_delivery_ok = (k.outcome = 'succeeded'),
@@ -77,7 +85,8 @@ const RECORD_SQL = (task: string) => `WITH input AS (
       failing_since = CASE WHEN k.outcome = 'succeeded' THEN NULL ELSE COALESCE(k.failing_since, now()) END
     FROM locked k
     WHERE s.id = k.id
-      AND NOT (k.outcome = 'succeeded' AND k.last_delivery_ok IS TRUE AND k.failing_since IS NULL AND k.last_error IS NULL
+      AND NOT (k.outcome = 'succeeded' AND k.last_delivery_ok IS TRUE AND k.failing_since IS NULL
+        AND k.last_error IS NULL
                AND k.last_delivery_at > now() - interval '1 second')
     RETURNING s.id, s.failing_since),
   -- Read from locked, so the counter rows are written only once the batch's subscriptions are locked:

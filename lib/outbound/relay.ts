@@ -40,8 +40,10 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
     FROM distinct_taken t CROSS JOIN LATERAL (
       SELECT id, account_id, type, created_at FROM outbound_messages WHERE id = t.message_id OFFSET 0) m
     -- Matched as of now, but never with a message written before the subscription became active.
-    JOIN webhook_subscriptions s ON s.account_id = m.account_id AND s.status = 'active' AND s.active_since <= m.created_at
-    WHERE ('*' = ANY (s.event_types) OR m.type = ANY (s.event_types) OR split_part(m.type, '.', 1) || '.*' = ANY (s.event_types))
+    JOIN webhook_subscriptions s ON s.account_id = m.account_id AND s.status = 'active'
+      AND s.active_since <= m.created_at
+    WHERE ('*' = ANY (s.event_types) OR m.type = ANY (s.event_types)
+      OR split_part(m.type, '.', 1) || '.*' = ANY (s.event_types))
       -- Not ON CONFLICT DO NOTHING: its speculative insertion cost about a sixth of this statement. Should
       -- another relay insert the same delivery at the same moment (the message queued twice), the unique
       -- index fails this statement, its batch stays queued, and the drain runs again at once, skipping
@@ -64,7 +66,8 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
     FROM chunks ch
     RETURNING 1),
   created_count AS (SELECT count(*)::int AS n FROM created),
-  counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT n FROM created_count) AS queued, (SELECT count(*) FROM jobs)::int AS jobs)
+  counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT n FROM created_count)
+    AS queued, (SELECT count(*) FROM jobs)::int AS jobs)
   -- One NOTIFY per batch wakes the idle worker slots (of every worker) for the new jobs.
   SELECT taken, queued, CASE WHEN jobs > 0 THEN pg_notify('jobs:insert', json_build_object('count', jobs)::text) END
   FROM counted`;
@@ -135,7 +138,8 @@ export function startFanOutRelay(options: {
           racedJustBefore = false;
           if (Date.now() - lastFailureLog >= FAILURE_LOG_EVERY_MS) {
             options.log(
-              `outbound relay: fan-out failed (retried every poll): ${error instanceof Error ? error.message : String(error)}`,
+              `outbound relay: fan-out failed (retried every poll): ` +
+                `${error instanceof Error ? error.message : String(error)}`,
             );
             lastFailureLog = Date.now();
           }

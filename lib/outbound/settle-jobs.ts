@@ -28,7 +28,8 @@ const AS_CLAIMED = "j.id = held.id AND j.revision = held.revision AND j.locked_b
 
 const SETTLE_SQL: Record<Settlement, string> = {
   complete: `DELETE FROM graphile_worker._private_jobs j USING ${HELD} WHERE ${AS_CLAIMED}`,
-  release: `UPDATE graphile_worker._private_jobs j SET locked_at = NULL, locked_by = NULL, attempts = greatest(j.attempts - 1, 0), updated_at = now()
+  release: `UPDATE graphile_worker._private_jobs j SET locked_at = NULL, locked_by = NULL, attempts =
+    greatest(j.attempts - 1, 0), updated_at = now()
     FROM ${HELD} WHERE ${AS_CLAIMED} AND j.attempts = held.attempts`,
   unlock: `UPDATE graphile_worker._private_jobs j
     SET locked_at = NULL, locked_by = NULL, updated_at = now(), last_error = 'recording an attempt failed',

@@ -58,7 +58,8 @@ function staleLockMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 // graphile-worker's own tables, as its reset of stale locks (4 hours) writes them.
-const FREE_STALE_LOCKS_SQL = `UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL, run_at = greatest(run_at, now())
+const FREE_STALE_LOCKS_SQL = `UPDATE graphile_worker._private_jobs
+  SET locked_at = NULL, locked_by = NULL, run_at = greatest(run_at, now())
   WHERE locked_at < now() - $1::int * interval '1 millisecond'
     AND task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')`;
 
@@ -108,11 +109,11 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   // Shared by every lane of this worker, so their claims and records are batched together. The feed
   // buffers 20 deliveries per attempt in flight, up to 200 (or 4 per attempt in flight when that is
   // more): a claim costs a fixed part (finding and locking jobs, a statement, a commit) besides its part
-  // per delivery, so larger claims cost less per delivery (docs/outbound-webhooks.md, "Tuning"). Attempts in flight stay bounded by
-  // `concurrency`; what a larger buffer costs is that, with several workers, more deliveries wait in one
-  // worker while its attempts wait on slow receivers (each at most its timeout) instead of going to
-  // another, hence the bound per attempt in flight. The feed refreshes the locks of the jobs it holds
-  // well within the stale-lock limit.
+  // per delivery, so larger claims cost less per delivery (docs/outbound-webhooks.md, "Tuning"). Attempts in flight
+  // stay bounded by `concurrency`; what a larger buffer costs is that, with several workers, more deliveries wait in
+  // one worker while its attempts wait on slow receivers (each at most its timeout) instead of going to another, hence
+  // the bound per attempt in flight. The feed refreshes the locks of the jobs it holds well within the stale-lock
+  // limit.
   const feed = jobFeed({
     pool,
     wanted: Math.max(4 * concurrency, Math.min(200, 20 * concurrency)),
@@ -160,7 +161,8 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
     if (ids.length === 0) return;
     await pool.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [ids]).catch((error: unknown) => {
       log(
-        `outbound worker: unlocking the jobs of stopped workers failed (the stale-lock sweep frees them): ${error instanceof Error ? error.message : String(error)}`,
+        `outbound worker: unlocking the jobs of stopped workers failed (the stale-lock sweep frees them): ` +
+          `${error instanceof Error ? error.message : String(error)}`,
       );
     });
   };
@@ -193,7 +195,8 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
   const freeStaleLocks = () =>
     pool.query(FREE_STALE_LOCKS_SQL, [Math.round(lockLimit)]).catch((error: unknown) => {
       log(
-        `outbound worker: freeing stale locks failed (retried): ${error instanceof Error ? error.message : String(error)}`,
+        `outbound worker: freeing stale locks failed (retried): ` +
+          `${error instanceof Error ? error.message : String(error)}`,
       );
     });
   const sweep = setInterval(() => void freeStaleLocks(), Math.max(Math.min(lockLimit / 2, 15_000), 500));

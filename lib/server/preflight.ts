@@ -18,7 +18,8 @@ export function preflightProblems(env: Env = process.env): string[] {
     );
   } else if (!isHttpsUrl(url) && env.ALLOW_INSECURE_HTTP !== "1") {
     problems.push(
-      `NEXTAUTH_URL (${url}) is not an https URL. Serve the app over https and set NEXTAUTH_URL to that URL, or set ALLOW_INSECURE_HTTP=1 to run over plain http on purpose (local use only).`,
+      `NEXTAUTH_URL (${url}) is not an https URL. Serve the app over https and set NEXTAUTH_URL to that URL, ` +
+        `or set ALLOW_INSECURE_HTTP=1 to run over plain http on purpose (local use only).`,
     );
   }
   const keyProblem = encryptionKeyProblem(env.APP_ENCRYPTION_KEY);

@@ -13,7 +13,9 @@ import { MAX_TARGET_URL_LENGTH } from "./target-url";
 export const MAX_DESCRIPTION_LENGTH = 200;
 export const MAX_EVENT_TYPES = 50;
 
-const CATALOGUE_TEXT = `${EVENT_TYPES.join(", ")}; "<group>.*" (${EVENT_GROUPS.map((group) => `${group}.*`).join(", ")}); or "*" for all`;
+const CATALOGUE_TEXT =
+  `${EVENT_TYPES.join(", ")}; "<group>.*" (${EVENT_GROUPS.map((group) => `${group}.*`).join(", ")}); ` +
+  `or "*" for all`;
 
 const url = z.string({ error: "Must be a string: the https URL to send notifications to." }).meta({
   format: "uri",

@@ -293,7 +293,8 @@ export function secretsOf(
 
 /**
  * Disables a subscription for the system (the receiver answered 410, or 5 days of failures), with an
- * audit entry and a notice for the owners' banner (lib/notices); `reason` is shown in the dashboard. No-op (false) when it is already disabled or gone.
+ * audit entry and a notice for the owners' banner (lib/notices); `reason` is shown in the dashboard. No-op (false) when
+ * it is already disabled or gone.
  */
 export async function disableSubscription(
   accountId: string,

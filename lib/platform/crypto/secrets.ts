@@ -34,9 +34,15 @@ const KEY_FORMAT = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$/;
 /** Why APP_ENCRYPTION_KEY cannot be used, or null when it is a valid key. */
 export function encryptionKeyProblem(value: string | undefined): string | null {
   if (!value)
-    return "APP_ENCRYPTION_KEY is not set. Set it to 32 random bytes in base64, e.g. the output of: openssl rand -base64 32";
+    return (
+      "APP_ENCRYPTION_KEY is not set. Set it to 32 random bytes in base64, e.g. the output of: " +
+      "openssl rand -base64 32"
+    );
   if (!KEY_FORMAT.test(value.trim())) {
-    return 'APP_ENCRYPTION_KEY must be exactly 32 bytes in base64 (44 characters ending in "=", e.g. the output of: openssl rand -base64 32).';
+    return (
+      'APP_ENCRYPTION_KEY must be exactly 32 bytes in base64 (44 characters ending in "=", e.g. the output of: ' +
+      "openssl rand -base64 32)."
+    );
   }
   return null;
 }

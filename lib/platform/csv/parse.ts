@@ -54,7 +54,8 @@ export const unescapeCsvCell = (value: string): string => (ESCAPED_FORMULA_START
 
 const TOO_LARGE = "The file is larger than 5 MiB. Split it into smaller files.";
 const NOT_UTF8 = "The file is not UTF-8 text. Save it as CSV UTF-8 and try again.";
-const TOO_MANY_ROWS = `The file has more than ${MAX_CSV_ROWS.toLocaleString("en-US")} rows. Split it into smaller files.`;
+const TOO_MANY_ROWS =
+  `The file has more than ${MAX_CSV_ROWS.toLocaleString("en-US")} rows. ` + `Split it into smaller files.`;
 
 /** Where the bytes come from: a whole file, or a stream (an upload) read as it arrives. */
 export type CsvSource = string | Uint8Array | AsyncIterable<Uint8Array>;

@@ -33,8 +33,10 @@ export function packagedBinaries(): string {
     return path.resolve(path.dirname(fromLibrary.resolve(platformPackage)), "..", "native");
   } catch {
     throw new EmbeddedDatabaseError(
-      `The PostgreSQL binaries for this platform (${platformPackage}) are not installed, so the embedded database cannot start. ` +
-        `Run \`npm install\` again without --omit=optional or --no-optional (the binaries are an optional dependency), ` +
+      `The PostgreSQL binaries for this platform (${platformPackage}) are not installed, ` +
+        `so the embedded database cannot start. ` +
+        `Run \`npm install\` again without --omit=optional or --no-optional ` +
+        `(the binaries are an optional dependency), ` +
         `or set DATABASE_URL to a PostgreSQL of your own.`,
     );
   }
@@ -50,8 +52,10 @@ export function placeCluster(options: {
   for (const program of ["initdb", "postgres"]) {
     if (!fs.existsSync(path.join(source, "bin", program))) {
       throw new EmbeddedDatabaseError(
-        `The PostgreSQL program ${path.join(source, "bin", program)} is missing, so the embedded database cannot start. ` +
-          `Reinstall the dependencies (\`rm -rf node_modules && npm install\`), or set DATABASE_URL to a PostgreSQL of your own.`,
+        `The PostgreSQL program ${path.join(source, "bin", program)} is missing, ` +
+          `so the embedded database cannot start. ` +
+          `Reinstall the dependencies (\`rm -rf node_modules && npm install\`), ` +
+          `or set DATABASE_URL to a PostgreSQL of your own.`,
       );
     }
   }
@@ -106,15 +110,19 @@ function ensureTraversable(root: string, user: RunAs): void {
     fs.mkdirSync(root, { recursive: true, mode: 0o755 });
   } catch (error) {
     throw new EmbeddedDatabaseError(
-      `The embedded PostgreSQL runs as the "${user.name}" user (PostgreSQL refuses to run as root), which cannot reach this checkout, ` +
+      `The embedded PostgreSQL runs as the "${user.name}" user (PostgreSQL refuses to run as root), ` +
+        `which cannot reach this checkout, ` +
         `so its files go to ${root}, but that folder cannot be created (${(error as Error).message}). ` +
-        `Make ${root} a folder that "${user.name}" can traverse, run as a non-root user, or set DATABASE_URL to a PostgreSQL of your own.`,
+        `Make ${root} a folder that "${user.name}" can traverse, run as a non-root user, ` +
+        `or set DATABASE_URL to a PostgreSQL of your own.`,
     );
   }
   if (!canReach(user, root)) {
     throw new EmbeddedDatabaseError(
-      `The embedded PostgreSQL runs as the "${user.name}" user (PostgreSQL refuses to run as root), which cannot reach this checkout nor ${root}. ` +
-        `Allow "${user.name}" to traverse ${root} (e.g. \`chmod 755 ${root}\`), run as a non-root user, or set DATABASE_URL to a PostgreSQL of your own.`,
+      `The embedded PostgreSQL runs as the "${user.name}" user (PostgreSQL refuses to run as root), ` +
+        `which cannot reach this checkout nor ${root}. ` +
+        `Allow "${user.name}" to traverse ${root} (e.g. \`chmod 755 ${root}\`), run as a non-root user, ` +
+        `or set DATABASE_URL to a PostgreSQL of your own.`,
     );
   }
 }
@@ -143,7 +151,8 @@ function copyBinaries(source: string, root: string, user: RunAs): string {
   if (!canReach(user, path.join(target, "bin", "postgres"))) {
     throw new EmbeddedDatabaseError(
       `The PostgreSQL programs copied to ${target} cannot be run by the "${user.name}" user. ` +
-        `Delete ${target} so the next start copies them again, run as a non-root user, or set DATABASE_URL to a PostgreSQL of your own.`,
+        `Delete ${target} so the next start copies them again, run as a non-root user, ` +
+        `or set DATABASE_URL to a PostgreSQL of your own.`,
     );
   }
   return target;
@@ -165,7 +174,9 @@ function postgresUser(): RunAs {
   const created = lookup();
   if (created) return created;
   throw new EmbeddedDatabaseError(
-    `PostgreSQL refuses to run as root, and no "${PG_USER}" user exists to run it as (creating one with useradd failed). ` +
-      `Create it (\`useradd --system --user-group ${PG_USER}\`), run as a non-root user, or set DATABASE_URL to a PostgreSQL of your own.`,
+    `PostgreSQL refuses to run as root, and no "${PG_USER}" user exists to run it as (creating one with ` +
+      `useradd failed). ` +
+      `Create it (\`useradd --system --user-group ${PG_USER}\`), ` +
+      `run as a non-root user, or set DATABASE_URL to a PostgreSQL of your own.`,
   );
 }

@@ -66,7 +66,8 @@ async function choosePort(options: { port?: number; portFile?: string }, notes: 
   fs.writeFileSync(options.portFile, JSON.stringify({ port }, null, 2) + "\n");
   if (recorded)
     notes.push(
-      `port ${recorded} is taken by another program, so the embedded PostgreSQL now uses port ${port} (recorded in ${options.portFile})`,
+      `port ${recorded} is taken by another program, so the embedded PostgreSQL now uses port ${port} ` +
+        `(recorded in ${options.portFile})`,
     );
   return port;
 }
@@ -98,7 +99,8 @@ function friendly(error: unknown, dataDir: string): EmbeddedDatabaseError {
   if (error instanceof EmbeddedDatabaseError) return error;
   return new EmbeddedDatabaseError(
     `The embedded PostgreSQL could not be prepared in ${dataDir} (${(error as Error).message}). ` +
-      `Check that this folder can be created and written, set DATA_DIR to another folder, or set DATABASE_URL to a PostgreSQL of your own.`,
+      `Check that this folder can be created and written, set DATA_DIR to another folder, ` +
+      `or set DATABASE_URL to a PostgreSQL of your own.`,
   );
 }
 
@@ -134,7 +136,8 @@ export async function startEmbeddedPostgres(options: {
   if (placement.relocatedFrom) {
     const user = placement.runAs?.name;
     notes.push(
-      `the data lives in ${dataDir} rather than in ${placement.relocatedFrom}: PostgreSQL refuses to run as root, so it runs as the "${user}" user, who cannot reach that folder`,
+      `the data lives in ${dataDir} rather than in ${placement.relocatedFrom}: ` +
+        `PostgreSQL refuses to run as root, so it runs as the "${user}" user, who cannot reach that folder`,
     );
   }
   if (clusterIsRunning(dataDir)) throw dataFolderInUse(dataDir);
@@ -177,8 +180,10 @@ export async function startEmbeddedPostgres(options: {
   } catch (error) {
     await stop();
     throw new EmbeddedDatabaseError(
-      `The embedded PostgreSQL started but the database "${database}" could not be opened (${(error as Error).message}). ` +
-        `If ${dataDir} holds nothing you need, delete it to start over, or set DATABASE_URL to a PostgreSQL of your own.`,
+      `The embedded PostgreSQL started but the database "${database}" could not be opened ` +
+        `(${(error as Error).message}). ` +
+        `If ${dataDir} holds nothing you need, delete it to start over, ` +
+        `or set DATABASE_URL to a PostgreSQL of your own.`,
     );
   } finally {
     await admin.end().catch(() => {});

@@ -42,7 +42,8 @@ export type OpenDatabase = {
 
 /**
  * DATABASE_URL when set; otherwise the embedded PostgreSQL whose data lives in .data/postgres (or, as
- * root when the postgres user cannot reach this checkout, in a folder it can; see lib/platform/db/embedded-placement.ts).
+ * root when the postgres user cannot reach this checkout, in a folder it can; see
+ * lib/platform/db/embedded-placement.ts).
  */
 export async function openDatabase(log?: (line: string) => void): Promise<OpenDatabase> {
   if (process.env.DATABASE_URL) {
@@ -66,7 +67,8 @@ function fixedPort(): number | undefined {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new EmbeddedDatabaseError(
-      `EMBEDDED_DB_PORT is "${value}", which is not a port number (1-65535). Set it to a free port, or unset it to let a free port be picked.`,
+      `EMBEDDED_DB_PORT is "${value}", which is not a port number (1-65535). Set it to a free port, ` +
+        `or unset it to let a free port be picked.`,
     );
   }
   return port;
