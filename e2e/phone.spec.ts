@@ -44,7 +44,7 @@ test("no dashboard page is wider than a 390 px phone screen", async ({ page, req
     }
     await shot(
       page,
-      `phone-${path
+      `phone-${(path === "/" ? "/overview" : path)
         .replace(/^\//, "")
         .replace(/[0-9a-f-]{36}|(lead|whsub)_[0-9A-Za-z]+/, "detail")
         .replaceAll("/", "-")}`,
