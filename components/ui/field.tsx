@@ -2,7 +2,9 @@ import { useId } from "react";
 import { cn } from "./cn";
 
 export const inputClasses =
-  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 shadow-sm ring-1 ring-inset ring-zinc-300 placeholder:text-zinc-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 focus:outline-none disabled:bg-zinc-50 disabled:text-zinc-500 aria-invalid:ring-red-400";
+  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-zinc-900 shadow-sm ring-1 ring-inset " +
+  "ring-zinc-300 placeholder:text-zinc-400 focus:ring-2 focus:ring-inset focus:ring-indigo-600 " +
+  "focus:outline-none disabled:bg-zinc-50 disabled:text-zinc-500 aria-invalid:ring-red-400";
 
 type Labelling = { label: string; error?: string; hint?: React.ReactNode };
 type ControlWiring = { id: string; "aria-invalid"?: true; "aria-describedby"?: string };
@@ -45,57 +47,36 @@ function Labelled({
   );
 }
 
-type FieldProps = React.InputHTMLAttributes<HTMLInputElement> & Labelling;
+type Framed = Labelling & { id?: string; className?: string };
+
+/** A field component: `render` draws the control from its wiring and the props that are not the frame's. */
+function labelled<P extends Framed>(render: (wiring: ControlWiring, props: Omit<P, keyof Framed>) => React.ReactNode) {
+  return function LabelledField({ label, error, hint, id, className, ...props }: P) {
+    return <Labelled {...{ label, error, hint, id, className }} control={(wiring) => render(wiring, props)} />;
+  };
+}
 
 /** A labelled input with its hint and error wired up for assistive technology. */
-export function Field({ label, error, hint, className, id, ...props }: FieldProps) {
-  return (
-    <Labelled
-      {...{ label, error, hint, id, className }}
-      control={(wiring) => <input {...wiring} className={inputClasses} {...props} />}
-    />
-  );
-}
+export const Field = labelled<React.InputHTMLAttributes<HTMLInputElement> & Labelling>((wiring, props) => (
+  <input {...wiring} className={inputClasses} {...props} />
+));
 
 /** A labelled textarea, wired up like Field. */
-export function TextAreaField({
-  label,
-  error,
-  hint,
-  className,
-  id,
-  ...props
-}: React.TextareaHTMLAttributes<HTMLTextAreaElement> & Labelling) {
-  return (
-    <Labelled
-      {...{ label, error, hint, id, className }}
-      control={(wiring) => <textarea {...wiring} className={inputClasses} {...props} />}
-    />
-  );
-}
+export const TextAreaField = labelled<React.TextareaHTMLAttributes<HTMLTextAreaElement> & Labelling>(
+  (wiring, props) => <textarea {...wiring} className={inputClasses} {...props} />,
+);
+
+type SelectProps = React.SelectHTMLAttributes<HTMLSelectElement> & Labelling;
 
 /** A labelled select over `[value, text]` options, wired up like Field. */
-export function SelectField({
-  label,
-  error,
-  hint,
-  className,
-  id,
-  options,
-  ...props
-}: React.SelectHTMLAttributes<HTMLSelectElement> & Labelling & { options: ReadonlyArray<readonly [string, string]> }) {
-  return (
-    <Labelled
-      {...{ label, error, hint, id, className }}
-      control={(wiring) => (
-        <select {...wiring} className={inputClasses} {...props}>
-          {options.map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
-        </select>
-      )}
-    />
-  );
-}
+export const SelectField = labelled<SelectProps & { options: ReadonlyArray<readonly [string, string]> }>(
+  (wiring, { options, ...props }) => (
+    <select {...wiring} className={inputClasses} {...props}>
+      {options.map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </select>
+  ),
+);

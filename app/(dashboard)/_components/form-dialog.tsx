@@ -6,7 +6,7 @@ import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogContent, type DialogContentProps } from "@/components/ui/dialog";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 
-/** A button ("New lead", "Edit") that opens the dialog `children` renders with the open state. */
+/** A button ("New lead", "Edit") that opens the dialog `children` renders: `{(dialog) => <X {...dialog} />}`. */
 export function DialogButton({
   label,
   icon,
@@ -16,7 +16,7 @@ export function DialogButton({
   label: string;
   icon: React.ReactNode;
   variant?: ButtonProps["variant"];
-  children: (open: boolean, setOpen: (open: boolean) => void) => React.ReactNode;
+  children: (dialog: { open: boolean; onOpenChange: (open: boolean) => void }) => React.ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   return (
@@ -25,7 +25,7 @@ export function DialogButton({
         {icon}
         {label}
       </Button>
-      {children(open, setOpen)}
+      {children({ open, onOpenChange: setOpen })}
     </>
   );
 }
@@ -68,7 +68,7 @@ type FormState<V> = { result: ActionResult<{ message: string }> | null; values?:
  * A dialog form's action: after a refusal the form shows what was sent with the first error per field;
  * on success the action's message becomes a toast and `onDone` closes the dialog.
  */
-export function useDialogFormAction<V>(
+export function useDialogFormAction<V extends Record<string, string>>(
   action: (form: FormData) => Promise<ActionResult<{ message: string }>>,
   initial: V,
   onDone: () => void,
@@ -84,12 +84,16 @@ export function useDialogFormAction<V>(
     onDone();
   }, [state, onDone]);
 
+  const values: V = { ...initial, ...state.values };
+  const errors = firstFieldErrors(state.result);
   return {
     result: state.result,
     submit,
     pending,
-    values: { ...initial, ...state.values },
-    errors: firstFieldErrors(state.result),
+    values,
+    errors,
     formError: formError(state.result),
+    /** A field's name, the value to show and its error: `<Field label="…" {...field("name")} />`. */
+    field: (name: keyof V & string) => ({ name, defaultValue: values[name], error: errors[name] }),
   };
 }

@@ -35,7 +35,7 @@ function LeadForm({
   limits: LeadFormLimits;
   onDone: () => void;
 }) {
-  const { submit, pending, values, errors, formError } = useDialogFormAction(
+  const { submit, pending, values, field, formError } = useDialogFormAction(
     (form) => (leadId ? updateLeadAction(form) : createLeadAction(form)),
     initial,
     onDone,
@@ -45,62 +45,23 @@ function LeadForm({
     <form action={submit} className={dialogFormClasses} noValidate>
       {leadId ? <input type="hidden" name="leadId" value={leadId} /> : null}
       <DialogBody>
-        <Field
-          label="Name"
-          name="name"
-          defaultValue={values.name}
-          error={errors.name}
-          maxLength={limits.name}
-          autoComplete="off"
-          autoFocus
-        />
+        <Field label="Name" {...field("name")} maxLength={limits.name} autoComplete="off" autoFocus />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Email"
-            name="email"
-            type="email"
-            defaultValue={values.email}
-            error={errors.email}
-            maxLength={limits.email}
-            autoComplete="off"
-          />
-          <Field
-            label="Phone"
-            name="phone"
-            type="tel"
-            defaultValue={values.phone}
-            error={errors.phone}
-            maxLength={limits.phone}
-            autoComplete="off"
-          />
+          <Field label="Email" {...field("email")} type="email" maxLength={limits.email} autoComplete="off" />
+          <Field label="Phone" {...field("phone")} type="tel" maxLength={limits.phone} autoComplete="off" />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Company"
-            name="company"
-            defaultValue={values.company}
-            error={errors.company}
-            maxLength={limits.company}
-            autoComplete="off"
-          />
+          <Field label="Company" {...field("company")} maxLength={limits.company} autoComplete="off" />
           {leadId ? null : (
             <SelectField
               label="Stage"
-              name="stage"
+              {...field("stage")}
               defaultValue={values.stage || stages[0]?.key}
-              error={errors.stage}
               options={stages.map((stage) => [stage.key, stage.label] as const)}
             />
           )}
         </div>
-        <TextAreaField
-          label="Notes"
-          name="notes"
-          rows={4}
-          maxLength={limits.notes}
-          defaultValue={values.notes}
-          error={errors.notes}
-        />
+        <TextAreaField label="Notes" {...field("notes")} rows={4} maxLength={limits.notes} />
         <FormAlert>{formError}</FormAlert>
       </DialogBody>
       <FormDialogFooter

@@ -8,16 +8,7 @@ import { EMPTY_LEAD, LeadFormDialog, type LeadFormLimits } from "./lead-form-dia
 export function NewLeadButton({ stages, limits }: { stages: StageOption[]; limits: LeadFormLimits }) {
   return (
     <DialogButton label="New lead" icon={<Plus className="size-4" aria-hidden />}>
-      {(open, setOpen) => (
-        <LeadFormDialog
-          open={open}
-          onOpenChange={setOpen}
-          leadId={null}
-          initial={EMPTY_LEAD}
-          stages={stages}
-          limits={limits}
-        />
-      )}
+      {(dialog) => <LeadFormDialog {...dialog} leadId={null} initial={EMPTY_LEAD} stages={stages} limits={limits} />}
     </DialogButton>
   );
 }

@@ -42,65 +42,32 @@ function EventForm({
   timezone: string;
   onDone: () => void;
 }) {
-  const { submit, pending, values, errors, formError } = useDialogFormAction(saveEventAction, initial, onDone);
+  const { submit, pending, values, field, formError } = useDialogFormAction(saveEventAction, initial, onDone);
 
   return (
     <form action={submit} className={dialogFormClasses} noValidate>
       {eventId ? <input type="hidden" name="eventId" value={eventId} /> : null}
       <DialogBody>
-        <Field
-          label="Title"
-          name="title"
-          defaultValue={values.title}
-          error={errors.title}
-          maxLength={300}
-          required
-          autoFocus
-        />
+        <Field label="Title" {...field("title")} maxLength={300} required autoFocus />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
             label="Starts"
-            name="starts_at"
+            {...field("starts_at")}
             type="datetime-local"
-            defaultValue={values.starts_at}
-            error={errors.starts_at}
             hint={`Time zone: ${timezone}`}
             required
           />
-          <Field
-            label="Ends"
-            name="ends_at"
-            type="datetime-local"
-            defaultValue={values.ends_at}
-            error={errors.ends_at}
-            hint="Optional"
-          />
+          <Field label="Ends" {...field("ends_at")} type="datetime-local" hint="Optional" />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Location"
-            name="location"
-            defaultValue={values.location}
-            error={errors.location}
-            maxLength={500}
-            placeholder="City, address or venue"
-          />
-          <Field
-            label="Price"
-            name="price"
-            defaultValue={values.price}
-            error={errors.price}
-            maxLength={100}
-            placeholder="e.g. €25 or Free"
-          />
+          <Field label="Location" {...field("location")} maxLength={500} placeholder="City, address or venue" />
+          <Field label="Price" {...field("price")} maxLength={100} placeholder="e.g. €25 or Free" />
         </div>
-        <Field label="URL" name="url" type="url" defaultValue={values.url} error={errors.url} placeholder="https://…" />
+        <Field label="URL" type="url" {...field("url")} placeholder="https://…" />
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField
             label="Recurring"
-            name="recurring"
-            defaultValue={values.recurring}
-            error={errors.recurring}
+            {...field("recurring")}
             options={[
               ["", "Does not repeat"],
               ["daily", "Daily"],
@@ -111,23 +78,15 @@ function EventForm({
           />
           <SelectField
             label="Status"
-            name="status"
+            {...field("status")}
             defaultValue={values.status || "upcoming"}
-            error={errors.status}
             options={[
               ["upcoming", "Upcoming"],
               ["cancelled", "Cancelled"],
             ]}
           />
         </div>
-        <TextAreaField
-          label="Description"
-          name="description"
-          rows={3}
-          maxLength={5000}
-          defaultValue={values.description}
-          error={errors.description}
-        />
+        <TextAreaField label="Description" {...field("description")} rows={3} maxLength={5000} />
         <FormAlert>{formError}</FormAlert>
       </DialogBody>
       <FormDialogFooter

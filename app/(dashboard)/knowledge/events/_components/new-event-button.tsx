@@ -7,9 +7,7 @@ import { EMPTY_EVENT, EventFormDialog } from "./event-form-dialog";
 export function NewEventButton({ timezone }: { timezone: string }) {
   return (
     <DialogButton label="New event" icon={<Plus className="size-4" aria-hidden />}>
-      {(open, setOpen) => (
-        <EventFormDialog open={open} onOpenChange={setOpen} eventId={null} initial={EMPTY_EVENT} timezone={timezone} />
-      )}
+      {(dialog) => <EventFormDialog {...dialog} eventId={null} initial={EMPTY_EVENT} timezone={timezone} />}
     </DialogButton>
   );
 }

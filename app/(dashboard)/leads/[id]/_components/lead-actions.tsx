@@ -21,20 +21,14 @@ export function LeadActions({
   return (
     <>
       <DialogButton variant="secondary" label="Edit" icon={<Pencil className="size-4" aria-hidden />}>
-        {(open, setOpen) => (
-          <LeadFormDialog
-            open={open}
-            onOpenChange={setOpen}
-            leadId={leadId}
-            initial={initial}
-            stages={[]}
-            limits={limits}
-          />
-        )}
+        {(dialog) => <LeadFormDialog {...dialog} leadId={leadId} initial={initial} stages={[]} limits={limits} />}
       </DialogButton>
       <DeleteAndReturn
         title={`Delete “${leadName}”?`}
-        description="The lead and its notes and metadata are removed for good. Integrations that still hold its id get 404 for it. This cannot be undone."
+        description={
+          "The lead and its notes and metadata are removed for good. " +
+          "Integrations that still hold its id get 404 for it. This cannot be undone."
+        }
         remove={() => deleteLeadAction({ leadId })}
         returnTo="/leads"
       />

@@ -27,10 +27,9 @@ export function ReplayDialog({
   const router = useRouter();
   return (
     <DialogButton variant="secondary" label="Replay since…" icon={<History className="size-4" aria-hidden />}>
-      {(open, setOpen) => (
+      {(dialog) => (
         <FormDialog
-          open={open}
-          onOpenChange={setOpen}
+          {...dialog}
           formKey="replay"
           size="sm"
           title="Replay notifications"

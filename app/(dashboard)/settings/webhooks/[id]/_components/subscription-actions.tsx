@@ -26,10 +26,9 @@ export function SubscriptionActions({ subscriptionId, url, enabled, initial, max
   return (
     <>
       <DialogButton variant="secondary" label="Edit" icon={<Pencil className="size-4" aria-hidden />}>
-        {(open, setOpen) => (
+        {(dialog) => (
           <FormDialog
-            open={open}
-            onOpenChange={setOpen}
+            {...dialog}
             formKey={subscriptionId}
             title="Edit subscription"
             description="Changes apply to notifications sent from now on."
@@ -58,7 +57,10 @@ export function SubscriptionActions({ subscriptionId, url, enabled, initial, max
           tone="primary"
           icon={<Pause className="size-5" aria-hidden />}
           title="Disable this subscription?"
-          description={`Nothing is sent to ${url} while it is disabled, and changes made in the meantime are not delivered later. After re-enabling it, "Replay since…" can send what it missed.`}
+          description={
+            `Nothing is sent to ${url} while it is disabled, and changes made in the meantime are not ` +
+            `delivered later. After re-enabling it, "Replay since…" can send what it missed.`
+          }
           confirmLabel="Disable"
           pendingLabel="Disabling…"
           onConfirm={() => setEnabled(false)}
@@ -71,7 +73,11 @@ export function SubscriptionActions({ subscriptionId, url, enabled, initial, max
       )}
       <DeleteAndReturn
         title="Delete this subscription?"
-        description={`Nothing more is sent to ${url}, and its delivery history is removed. A tool that created it (such as a Zap) stops getting notifications until it subscribes again. This cannot be undone.`}
+        description={
+          `Nothing more is sent to ${url}, and its delivery history is removed. ` +
+          `A tool that created it (such as a Zap) stops getting notifications until it subscribes again. ` +
+          `This cannot be undone.`
+        }
         remove={() => deleteSubscriptionAction({ subscriptionId })}
         returnTo="/settings/webhooks"
       />
@@ -90,7 +96,7 @@ function EditForm({
   maxDescriptionLength: number;
   onDone: () => void;
 }) {
-  const { result, submit, pending } = useDialogFormAction(updateSubscriptionAction, initial, onDone);
+  const { result, submit, pending } = useDialogFormAction(updateSubscriptionAction, {}, onDone);
 
   return (
     <SubscriptionForm
