@@ -71,8 +71,12 @@ export function ListSearch(props: {
 }
 
 const SELECT_CLASSES = {
-  md: "h-9 rounded-md border-0 bg-white py-1.5 pr-8 pl-3 text-sm text-zinc-800 shadow-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600",
-  sm: "h-8 rounded-md border-0 bg-white py-1 pr-8 pl-2.5 text-sm text-zinc-800 shadow-sm ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600",
+  md:
+    "h-9 rounded-md border-0 bg-white py-1.5 pr-8 pl-3 text-sm text-zinc-800 shadow-sm " +
+    "ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600",
+  sm:
+    "h-8 rounded-md border-0 bg-white py-1 pr-8 pl-2.5 text-sm text-zinc-800 shadow-sm " +
+    "ring-1 ring-zinc-300 ring-inset focus:ring-2 focus:ring-indigo-600",
 };
 
 /** A filter's select with its (visually hidden) label; the first option is the unfiltered one. */
@@ -134,6 +138,27 @@ export function ListFilters({
           onChange={(value) => update({ [filter.name]: value })}
         />
       ))}
+    </div>
+  );
+}
+
+const ROW_FROM = { sm: "sm:flex-row sm:items-center", lg: "lg:flex-row lg:items-center" };
+
+/** A list's search (the `q` parameter) and its filters, in one row from the `rowFrom` breakpoint up. */
+export function ListToolbar({
+  search,
+  filters,
+  rowFrom = "sm",
+}: {
+  search: { id: string; label: string; placeholder: string; maxLength?: number };
+  filters: FilterSpec[];
+  rowFrom?: keyof typeof ROW_FROM;
+}) {
+  const { params, update } = useListParams();
+  return (
+    <div className={cn("flex flex-col gap-3", ROW_FROM[rowFrom])}>
+      <ListSearch {...search} initial={params.get("q") ?? ""} onSearch={(q) => update({ q })} />
+      <ListFilters filters={filters} />
     </div>
   );
 }

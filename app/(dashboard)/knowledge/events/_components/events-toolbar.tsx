@@ -1,6 +1,6 @@
 "use client";
 
-import { ListFilters, ListSearch, useListParams, type FilterSpec } from "@/components/ui/list-toolbar";
+import { ListToolbar, type FilterSpec } from "@/components/ui/list-toolbar";
 
 const FILTERS: FilterSpec[] = [
   {
@@ -38,17 +38,11 @@ const FILTERS: FilterSpec[] = [
 
 /** Search, filters and sort live in the URL (shareable); any change starts again at the first page. */
 export function EventsToolbar() {
-  const { params, update } = useListParams();
   return (
-    <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-      <ListSearch
-        id="events-search"
-        label="Search events"
-        placeholder="Search title, location or description"
-        initial={params.get("q") ?? ""}
-        onSearch={(q) => update({ q })}
-      />
-      <ListFilters filters={FILTERS} />
-    </div>
+    <ListToolbar
+      search={{ id: "events-search", label: "Search events", placeholder: "Search title, location or description" }}
+      filters={FILTERS}
+      rowFrom="lg"
+    />
   );
 }
