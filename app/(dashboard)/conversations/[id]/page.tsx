@@ -1,7 +1,6 @@
-import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
+import { BackLink } from "@/components/ui/detail-card";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { Badge } from "@/components/ui/badge";
@@ -38,13 +37,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
 
   return (
     <>
-      <Link
-        href={`/conversations?tab=${tab.key}`}
-        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900"
-      >
-        <ArrowLeft className="size-4" aria-hidden />
-        All conversations
-      </Link>
+      <BackLink href={`/conversations?tab=${tab.key}`}>All conversations</BackLink>
       <PageHeader
         title={visitor}
         description={claim ? <ClaimDescription name={claim.name} email={claim.email} /> : undefined}

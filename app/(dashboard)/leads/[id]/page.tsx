@@ -1,7 +1,6 @@
-import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
+import { BackLink, Card, DetailRow } from "@/components/ui/detail-card";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/platform/format/date-time";
@@ -16,17 +15,7 @@ import { DetailList } from "@/components/ui/detail-item";
 
 export const metadata: Metadata = { title: "Lead" };
 
-const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
 const none = <span className="text-zinc-500">—</span>;
-
-function Row({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-1 py-3 sm:grid-cols-3 sm:gap-4">
-      <dt className="text-sm font-medium text-zinc-500">{term}</dt>
-      <dd className="text-sm break-words text-zinc-900 sm:col-span-2">{children}</dd>
-    </div>
-  );
-}
 
 export default async function LeadPage({ params }: { params: Promise<{ id: string }> }) {
   const context = await requireSession();
@@ -43,13 +32,7 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
 
   return (
     <>
-      <Link
-        href="/leads"
-        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900"
-      >
-        <ArrowLeft className="size-4" aria-hidden />
-        All leads
-      </Link>
+      <BackLink href="/leads">All leads</BackLink>
       <PageHeader
         title={name}
         description={lead.company ?? undefined}
@@ -73,13 +56,10 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
-          <section aria-labelledby="lead-details" className={cardClasses}>
-            <h2 id="lead-details" className="text-sm font-semibold text-zinc-900">
-              Details
-            </h2>
+          <Card id="lead-details" title="Details">
             <dl className="mt-2 divide-y divide-zinc-100">
-              <Row term="Name">{lead.name ?? none}</Row>
-              <Row term="Email">
+              <DetailRow term="Name">{lead.name ?? none}</DetailRow>
+              <DetailRow term="Email">
                 {lead.email ? (
                   <a href={`mailto:${lead.email}`} className="text-indigo-600 hover:underline">
                     {lead.email}
@@ -87,8 +67,8 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
                 ) : (
                   none
                 )}
-              </Row>
-              <Row term="Phone">
+              </DetailRow>
+              <DetailRow term="Phone">
                 {lead.phone ? (
                   <a href={`tel:${lead.phone.replace(/[^\d+]/g, "")}`} className="text-indigo-600 hover:underline">
                     {lead.phone}
@@ -96,16 +76,15 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
                 ) : (
                   none
                 )}
-              </Row>
-              <Row term="Company">{lead.company ?? none}</Row>
-              <Row term="Source">{lead.source ?? none}</Row>
-              <Row term="Notes">{lead.notes ? <span className="whitespace-pre-wrap">{lead.notes}</span> : none}</Row>
+              </DetailRow>
+              <DetailRow term="Company">{lead.company ?? none}</DetailRow>
+              <DetailRow term="Source">{lead.source ?? none}</DetailRow>
+              <DetailRow term="Notes">
+                {lead.notes ? <span className="whitespace-pre-wrap">{lead.notes}</span> : none}
+              </DetailRow>
             </dl>
-          </section>
-          <section aria-labelledby="lead-metadata" className={cardClasses}>
-            <h2 id="lead-metadata" className="text-sm font-semibold text-zinc-900">
-              Metadata
-            </h2>
+          </Card>
+          <Card id="lead-metadata" title="Metadata">
             {metadataEntries.length ? (
               <dl aria-labelledby="lead-metadata" className="mt-2 divide-y divide-zinc-100">
                 {metadataEntries.map(([key, value]) => (
@@ -120,27 +99,27 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
                 No metadata. Integrations can attach up to 50 key/value pairs through the API.
               </p>
             )}
-          </section>
+          </Card>
         </div>
         <aside className="space-y-6">
-          <section aria-labelledby="lead-pipeline" className={cardClasses}>
-            <h2 id="lead-pipeline" className="mb-3 text-sm font-semibold text-zinc-900">
-              Pipeline
-            </h2>
-            {manager ? (
-              <StageSelect leadId={lead.id} stage={lead.stage} stages={stageOptions} />
-            ) : (
-              <p className="text-sm text-zinc-700">
-                Stage:{" "}
-                <StageBadge stageKey={lead.stage} label={stages[stageIndex]?.label ?? lead.stage} index={stageIndex} />
-              </p>
-            )}
+          <Card id="lead-pipeline" title="Pipeline">
+            <div className="mt-3">
+              {manager ? (
+                <StageSelect leadId={lead.id} stage={lead.stage} stages={stageOptions} />
+              ) : (
+                <p className="text-sm text-zinc-700">
+                  Stage:{" "}
+                  <StageBadge
+                    stageKey={lead.stage}
+                    label={stages[stageIndex]?.label ?? lead.stage}
+                    index={stageIndex}
+                  />
+                </p>
+              )}
+            </div>
             <p className="mt-3 text-xs text-zinc-500">In this stage since {when(lead.stageChangedAt)}.</p>
-          </section>
-          <section aria-labelledby="lead-record" className={cardClasses}>
-            <h2 id="lead-record" className="text-sm font-semibold text-zinc-900">
-              Record
-            </h2>
+          </Card>
+          <Card id="lead-record" title="Record">
             <DetailList
               className="mt-2"
               entries={[
@@ -155,7 +134,7 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
                 ],
               ]}
             />
-          </section>
+          </Card>
         </aside>
       </div>
     </>

@@ -1,8 +1,8 @@
-import { ArrowLeft, CalendarCheck } from "lucide-react";
+import { CalendarCheck } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
+import { BackLink, Card, DetailRow } from "@/components/ui/detail-card";
 import { DetailList } from "@/components/ui/detail-item";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -21,34 +21,9 @@ export const metadata: Metadata = { title: "Event" };
  * and restore one by one. Another account's event, or an id that is none, is a 404.
  */
 
-const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
 const none = <span className="text-zinc-500">—</span>;
 const rowClasses = "flex items-center justify-between gap-3 py-2.5";
-const backClasses = "mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900";
 const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
-
-function Row({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-1 py-3 sm:grid-cols-3 sm:gap-4">
-      <dt className="text-sm font-medium text-zinc-500">{term}</dt>
-      <dd className="text-sm break-words text-zinc-900 sm:col-span-2">{children}</dd>
-    </div>
-  );
-}
-
-type CardProps = { id: string; title: string; description?: string; children: React.ReactNode };
-
-function Card({ id, title, description, children }: CardProps) {
-  return (
-    <section aria-labelledby={id} className={cardClasses}>
-      <h2 id={id} className="text-sm font-semibold text-zinc-900">
-        {title}
-      </h2>
-      {description ? <p className="mt-1 text-sm text-zinc-600">{description}</p> : null}
-      {children}
-    </section>
-  );
-}
 
 export default async function EventPage({ params }: { params: Promise<{ id: string }> }) {
   const context = await requireSession();
@@ -67,10 +42,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
 
   return (
     <>
-      <Link href="/knowledge/events" className={backClasses}>
-        <ArrowLeft className="size-4" aria-hidden />
-        All events
-      </Link>
+      <BackLink href="/knowledge/events">All events</BackLink>
       <PageHeader
         title={event.title}
         description={
@@ -86,17 +58,19 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
         <div className="space-y-6 lg:col-span-2">
           <Card id="event-details" title="Details">
             <dl className="mt-2 divide-y divide-zinc-100">
-              <Row term={series ? "First occurrence" : "Starts"}>
+              <DetailRow term={series ? "First occurrence" : "Starts"}>
                 {when(event.startsAt)}
                 <span className="block text-xs text-zinc-500">
                   sent as {formatWithOffset(event.startsAt, event.startsAtOffset)}
                 </span>
-              </Row>
-              <Row term="Ends">{event.endsAt ? when(event.endsAt) : none}</Row>
-              <Row term="Repeats">{series ? `${capitalized(event.recurring)}, ${repeats}` : "Does not repeat"}</Row>
-              <Row term="Location">{event.location || none}</Row>
-              <Row term="Price">{event.price || none}</Row>
-              <Row term="URL">
+              </DetailRow>
+              <DetailRow term="Ends">{event.endsAt ? when(event.endsAt) : none}</DetailRow>
+              <DetailRow term="Repeats">
+                {series ? `${capitalized(event.recurring)}, ${repeats}` : "Does not repeat"}
+              </DetailRow>
+              <DetailRow term="Location">{event.location || none}</DetailRow>
+              <DetailRow term="Price">{event.price || none}</DetailRow>
+              <DetailRow term="URL">
                 {event.url ? (
                   <a
                     href={event.url}
@@ -109,11 +83,11 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
                 ) : (
                   none
                 )}
-              </Row>
-              <Row term="Status">{event.status === "cancelled" ? "Cancelled" : "Upcoming"}</Row>
-              <Row term="Description">
+              </DetailRow>
+              <DetailRow term="Status">{event.status === "cancelled" ? "Cancelled" : "Upcoming"}</DetailRow>
+              <DetailRow term="Description">
                 {event.description ? <span className="whitespace-pre-wrap">{event.description}</span> : none}
-              </Row>
+              </DetailRow>
             </dl>
           </Card>
           {series ? (

@@ -1,9 +1,8 @@
-import { ArrowLeft } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
+import { BackLink, Card, DetailRow } from "@/components/ui/detail-card";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/platform/format/date-time";
@@ -20,17 +19,6 @@ import { SubscriptionActions } from "./_components/subscription-actions";
 import { healthNotice } from "./health";
 
 export const metadata: Metadata = { title: "Webhook subscription" };
-
-const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
-
-function Row({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="grid gap-1 py-3 sm:grid-cols-4 sm:gap-4">
-      <dt className="text-sm font-medium text-zinc-500">{term}</dt>
-      <dd className="text-sm break-words text-zinc-900 sm:col-span-3">{children}</dd>
-    </div>
-  );
-}
 
 type SearchParams = Promise<{ attempts?: string | string[] }>;
 
@@ -65,13 +53,7 @@ export default async function SubscriptionPage({
 
   return (
     <>
-      <Link
-        href="/settings/webhooks"
-        className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900"
-      >
-        <ArrowLeft className="size-4" aria-hidden />
-        All subscriptions
-      </Link>
+      <BackLink href="/settings/webhooks">All subscriptions</BackLink>
       <PageHeader
         title={subscription.description || urlHost(subscription.url)}
         description={<span className="font-mono text-xs break-all">{subscription.url}</span>}
@@ -94,18 +76,15 @@ export default async function SubscriptionPage({
       <div className="space-y-6">
         <HealthNoticeCard notice={notice} />
         <div className="grid gap-6 lg:grid-cols-5">
-          <section aria-labelledby="subscription-details" className={`${cardClasses} lg:col-span-3`}>
-            <h2 id="subscription-details" className="text-sm font-semibold text-zinc-900">
-              Details
-            </h2>
+          <Card id="subscription-details" title="Details" className="lg:col-span-3">
             <dl className="mt-2 divide-y divide-zinc-100">
-              <Row term="URL">
+              <DetailRow columns={4} term="URL">
                 <span className="flex items-start justify-between gap-3">
                   <span className="font-mono text-xs leading-5 break-all">{subscription.url}</span>
                   <CopyButton value={subscription.url} size="sm" toastMessage="URL copied" aria-label="Copy URL" />
                 </span>
-              </Row>
-              <Row term="Events">
+              </DetailRow>
+              <DetailRow columns={4} term="Events">
                 <span className="flex flex-wrap gap-1">
                   {eventTypeLabels(subscription.eventTypes).map((label) => (
                     <Badge key={label} tone="indigo" mono={label.includes(".")}>
@@ -113,19 +92,23 @@ export default async function SubscriptionPage({
                     </Badge>
                   ))}
                 </span>
-              </Row>
-              <Row term="Description">{subscription.description || <span className="text-zinc-500">—</span>}</Row>
-              <Row term="Status">
+              </DetailRow>
+              <DetailRow columns={4} term="Description">
+                {subscription.description || <span className="text-zinc-500">—</span>}
+              </DetailRow>
+              <DetailRow columns={4} term="Status">
                 <Badge tone={badge.tone} dot>
                   {badge.label}
                 </Badge>
-              </Row>
-              <Row term="Created">{formatDateTime(subscription.createdAt, account.timezone)}</Row>
-              <Row term="ID">
+              </DetailRow>
+              <DetailRow columns={4} term="Created">
+                {formatDateTime(subscription.createdAt, account.timezone)}
+              </DetailRow>
+              <DetailRow columns={4} term="ID">
                 <code className="font-mono text-xs">{subscription.id}</code>
-              </Row>
+              </DetailRow>
             </dl>
-          </section>
+          </Card>
           <div className="lg:col-span-2">
             <SecretCard
               subscriptionId={subscription.id}

@@ -1,0 +1,68 @@
+import { ArrowLeft } from "lucide-react";
+import Link from "next/link";
+import { cn } from "./cn";
+
+/*
+ * The pieces of a detail page (an event, a lead, a subscription, a conversation): the link back to its
+ * list, titled cards, and the term/value rows of a card's details.
+ */
+
+/** "← All leads": back to the list a detail page belongs to. */
+export function BackLink({ href, children }: { href: string; children: React.ReactNode }) {
+  return (
+    <Link
+      href={href}
+      className="mb-4 inline-flex items-center gap-1.5 text-sm font-medium text-zinc-500 hover:text-zinc-900"
+    >
+      <ArrowLeft className="size-4" aria-hidden />
+      {children}
+    </Link>
+  );
+}
+
+export const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6";
+
+/** A card named by its heading (`id` labels the section). */
+export function Card({
+  id,
+  title,
+  description,
+  className,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className={cn(cardClasses, className)}>
+      <h2 id={id} className="text-sm font-semibold text-zinc-900">
+        {title}
+      </h2>
+      {description ? <p className="mt-1 text-sm text-zinc-600">{description}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+/** One term and its value in a card's `<dl>`; on wider screens the term takes one of `columns` columns. */
+export function DetailRow({
+  term,
+  columns = 3,
+  children,
+}: {
+  term: string;
+  columns?: 3 | 4;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={cn("grid gap-1 py-3 sm:gap-4", columns === 3 ? "sm:grid-cols-3" : "sm:grid-cols-4")}>
+      <dt className="text-sm font-medium text-zinc-500">{term}</dt>
+      <dd className={cn("text-sm break-words text-zinc-900", columns === 3 ? "sm:col-span-2" : "sm:col-span-3")}>
+        {children}
+      </dd>
+    </div>
+  );
+}
