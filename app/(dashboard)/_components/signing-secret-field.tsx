@@ -1,6 +1,7 @@
 "use client";
 
 import { Eye, EyeOff } from "lucide-react";
+import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -10,6 +11,35 @@ import { inputClasses } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/actions/result";
 
 const MASK = "whsec_" + "•".repeat(32);
+
+/**
+ * The secret a card holds once revealed or rotated. After a rotation the new secret shows with
+ * RotatedSecretNotice, and the page is refreshed only when the user acknowledges it, so no re-render
+ * can mask the new secret first.
+ */
+export function useSecretRotation(rotateSecret: () => Promise<ActionResult<{ secret: string }>>, rotated: string) {
+  const router = useRouter();
+  const [secret, setSecret] = useState<string | null>(null);
+  const [justRotated, setJustRotated] = useState(false);
+
+  const rotate = async () => {
+    const result = await rotateSecret();
+    if (!result.ok) {
+      toast.error(result.error);
+      return;
+    }
+    setSecret(result.data.secret);
+    setJustRotated(true);
+    toast.success(rotated);
+  };
+
+  const acknowledge = () => {
+    setJustRotated(false);
+    router.refresh();
+  };
+
+  return { secret, setSecret, justRotated, rotate, acknowledge };
+}
 
 /**
  * A signing secret (an inbound source's or a subscription's), masked until "Reveal secret". The plain

@@ -1,10 +1,13 @@
 "use client";
 
 import { AlertTriangle, Send } from "lucide-react";
-import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { toast } from "sonner";
-import { RotatedSecretNotice, SigningSecretField } from "@/app/(dashboard)/_components/signing-secret-field";
+import {
+  RotatedSecretNotice,
+  SigningSecretField,
+  useSecretRotation,
+} from "@/app/(dashboard)/_components/signing-secret-field";
 import { RotateConfirm } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -36,10 +39,7 @@ function summarise(status: number, body: unknown): string {
 }
 
 export function SourceCard({ source, canManage }: SourceCardProps) {
-  const router = useRouter();
   const [active, setActive] = useState(source.active);
-  const [secret, setSecret] = useState<string | null>(null);
-  const [justRotated, setJustRotated] = useState(false);
   const [testResult, setTestResult] = useState<TestResult | null>(null);
   const [switching, startSwitch] = useTransition();
   const [testing, startTest] = useTransition();
@@ -58,22 +58,10 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
       );
     });
 
-  const rotate = async () => {
-    const result = await rotateSecretAction({ sourceId: source.id });
-    if (!result.ok) {
-      toast.error(result.error);
-      return;
-    }
-    setSecret(result.data.secret);
-    setJustRotated(true);
-    toast.success("Secret rotated. Copy the new secret into your sending system now.");
-  };
-
-  // The page is refreshed only after the user acknowledges the new secret, so no re-render can mask it first.
-  const acknowledgeRotation = () => {
-    setJustRotated(false);
-    router.refresh();
-  };
+  const { secret, setSecret, justRotated, rotate, acknowledge } = useSecretRotation(
+    () => rotateSecretAction({ sourceId: source.id }),
+    "Secret rotated. Copy the new secret into your sending system now.",
+  );
 
   const sendTest = () =>
     startTest(async () => {
@@ -150,7 +138,7 @@ export function SourceCard({ source, canManage }: SourceCardProps) {
         />
 
         {justRotated ? (
-          <RotatedSecretNotice onAcknowledge={acknowledgeRotation}>
+          <RotatedSecretNotice onAcknowledge={acknowledge}>
             This is the new signing secret. The old one no longer works: update your sending system now.
           </RotatedSecretNotice>
         ) : null}

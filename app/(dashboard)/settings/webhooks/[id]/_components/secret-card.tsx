@@ -1,9 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { toast } from "sonner";
-import { RotatedSecretNotice, SigningSecretField } from "@/app/(dashboard)/_components/signing-secret-field";
+import {
+  RotatedSecretNotice,
+  SigningSecretField,
+  useSecretRotation,
+} from "@/app/(dashboard)/_components/signing-secret-field";
 import { RotateConfirm } from "@/components/ui/alert-dialog";
 import { revealSubscriptionSecretAction, rotateSubscriptionSecretAction } from "../../actions";
 
@@ -21,25 +22,10 @@ export function SecretCard({
   canManage: boolean;
   previousSecretUntil: string | null;
 }) {
-  const router = useRouter();
-  const [secret, setSecret] = useState<string | null>(null);
-  const [justRotated, setJustRotated] = useState(false);
-
-  const rotate = async () => {
-    const result = await rotateSubscriptionSecretAction({ subscriptionId });
-    if (!result.ok) {
-      toast.error(result.error);
-      return;
-    }
-    setSecret(result.data.secret);
-    setJustRotated(true);
-    toast.success("Secret rotated. Give the new secret to the receiver within 24 hours.");
-  };
-
-  const acknowledge = () => {
-    setJustRotated(false);
-    router.refresh();
-  };
+  const { secret, setSecret, justRotated, rotate, acknowledge } = useSecretRotation(
+    () => rotateSubscriptionSecretAction({ subscriptionId }),
+    "Secret rotated. Give the new secret to the receiver within 24 hours.",
+  );
 
   return (
     <section aria-labelledby="signing-secret" className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6">
