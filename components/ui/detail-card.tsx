@@ -1,6 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { cn } from "./cn";
+import { DetailList } from "./detail-item";
 
 /*
  * The pieces of a detail page (an event, a lead, a subscription, a conversation): the link back to its
@@ -64,5 +65,29 @@ export function DetailRow({
         {children}
       </dd>
     </div>
+  );
+}
+
+/** A detail page's "Record" card: when the record was created and changed, then its id. */
+export function RecordCard({
+  id,
+  entries,
+  idTerm,
+  recordId,
+}: {
+  id: string;
+  entries: ReadonlyArray<readonly [string, React.ReactNode]>;
+  idTerm: string;
+  recordId: string;
+}) {
+  const idCode = (
+    <code key="id" className="font-mono text-xs break-all">
+      {recordId}
+    </code>
+  );
+  return (
+    <Card id={id} title="Record">
+      <DetailList className="mt-2" entries={[...entries, [idTerm, idCode]]} />
+    </Card>
   );
 }

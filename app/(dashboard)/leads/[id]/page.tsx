@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { BackLink, Card, DetailRow } from "@/components/ui/detail-card";
+import { BackLink, Card, DetailRow, RecordCard } from "@/components/ui/detail-card";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { formatDateTime } from "@/lib/platform/format/date-time";
@@ -11,7 +11,6 @@ import { StageBadge } from "../_components/stage-badge";
 import { LEAD_FORM_LIMITS } from "../view-model";
 import { LeadActions } from "./_components/lead-actions";
 import { StageSelect } from "./_components/stage-select";
-import { DetailList } from "@/components/ui/detail-item";
 
 export const metadata: Metadata = { title: "Lead" };
 
@@ -119,22 +118,16 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
             </div>
             <p className="mt-3 text-xs text-zinc-500">In this stage since {when(lead.stageChangedAt)}.</p>
           </Card>
-          <Card id="lead-record" title="Record">
-            <DetailList
-              className="mt-2"
-              entries={[
-                ["Created", when(lead.createdAt)],
-                ["Updated", when(lead.updatedAt)],
-                ["Stage changed", when(lead.stageChangedAt)],
-                [
-                  "Lead ID",
-                  <code key="id" className="font-mono text-xs break-all">
-                    {lead.id}
-                  </code>,
-                ],
-              ]}
-            />
-          </Card>
+          <RecordCard
+            id="lead-record"
+            entries={[
+              ["Created", when(lead.createdAt)],
+              ["Updated", when(lead.updatedAt)],
+              ["Stage changed", when(lead.stageChangedAt)],
+            ]}
+            idTerm="Lead ID"
+            recordId={lead.id}
+          />
         </aside>
       </div>
     </>

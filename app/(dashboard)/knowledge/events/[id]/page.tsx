@@ -2,8 +2,7 @@ import { CalendarCheck } from "lucide-react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
-import { BackLink, Card, DetailRow } from "@/components/ui/detail-card";
-import { DetailList } from "@/components/ui/detail-item";
+import { BackLink, Card, DetailRow, RecordCard } from "@/components/ui/detail-card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
@@ -190,21 +189,15 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
           ) : null}
         </div>
         <aside className="space-y-6">
-          <Card id="event-record" title="Record">
-            <DetailList
-              className="mt-2"
-              entries={[
-                ["Created", when(event.createdAt)],
-                ["Updated", when(event.updatedAt)],
-                [
-                  "Event ID",
-                  <code key="id" className="font-mono text-xs break-all">
-                    {event.id}
-                  </code>,
-                ],
-              ]}
-            />
-          </Card>
+          <RecordCard
+            id="event-record"
+            entries={[
+              ["Created", when(event.createdAt)],
+              ["Updated", when(event.updatedAt)],
+            ]}
+            idTerm="Event ID"
+            recordId={event.id}
+          />
         </aside>
       </div>
     </>
