@@ -2,8 +2,9 @@
 
 import { Pencil, Trash2 } from "lucide-react";
 import Link from "next/link";
-import { useActionState, useEffect, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
+import { useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button, buttonClasses } from "@/components/ui/button";
 import {
@@ -17,7 +18,6 @@ import {
 } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
-import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 import { stageInUseMessage } from "@/lib/leads/display";
 import { STAGE_LABEL_MAX } from "@/lib/leads/pipeline-rules";
 import { removeStageAction, renameStageAction } from "../actions";
@@ -25,25 +25,15 @@ import { removeStageAction, renameStageAction } from "../actions";
 export type StageRowView = { key: string; label: string; count: number };
 
 function RenameForm({ stage, onDone }: { stage: StageRowView; onDone: () => void }) {
-  const [result, submit, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
-    (_previous, form) => renameStageAction(form),
-    null,
-  );
-  useEffect(() => {
-    if (!result?.ok) return;
-    toast.success(result.data.message);
-    onDone();
-  }, [result, onDone]);
+  const { submit, pending, field, formError } = useDialogFormAction(renameStageAction, { label: stage.label }, onDone);
   return (
     <form action={submit} className={dialogFormClasses} noValidate>
       <input type="hidden" name="key" value={stage.key} />
       <DialogBody>
         <Field
           label="Name"
-          name="label"
-          defaultValue={stage.label}
+          {...field("label")}
           maxLength={STAGE_LABEL_MAX}
-          error={firstFieldErrors(result).label}
           hint={
             <>
               Key <code className="font-mono">{stage.key}</code> stays the same.
@@ -53,7 +43,7 @@ function RenameForm({ stage, onDone }: { stage: StageRowView; onDone: () => void
           autoFocus
           required
         />
-        <FormAlert>{formError(result)}</FormAlert>
+        <FormAlert>{formError}</FormAlert>
       </DialogBody>
       <FormDialogFooter submitLabel="Save" pendingLabel="Saving…" pending={pending} />
     </form>
