@@ -4,7 +4,7 @@ import { FileUp, Upload } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { startTransition, useActionState, useState } from "react";
 import { Button } from "../ui/button";
-import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTrigger } from "../ui/dialog";
+import { Dialog, DialogBody, DialogContent, DialogFooter, DialogTriggerButton } from "../ui/dialog";
 import { inputClasses } from "../ui/field";
 import { FormAlert } from "../ui/form-alert";
 import type { CsvImportState } from "@/lib/csv-import/upload";
@@ -63,12 +63,9 @@ export function CsvImportDialog({ title, description, uploadUrl, formatHint }: C
 
   return (
     <Dialog open={open} onOpenChange={change}>
-      <DialogTrigger asChild>
-        <Button variant="secondary">
-          <Upload className="size-4" aria-hidden />
-          Import CSV
-        </Button>
-      </DialogTrigger>
+      <DialogTriggerButton variant="secondary" icon={<Upload className="size-4" aria-hidden />}>
+        Import CSV
+      </DialogTriggerButton>
       <DialogContent title={title} description={description} icon={<FileUp className="size-4" aria-hidden />} size="lg">
         <CsvImportFlow
           key={attempt}
@@ -140,7 +137,10 @@ function CsvImportFlow({
                 id="csv-file"
                 type="file"
                 accept=".csv,text/csv"
-                className={`${inputClasses} file:mr-3 file:rounded file:border-0 file:bg-zinc-100 file:px-2.5 file:py-1 file:text-sm file:font-medium`}
+                className={
+                  `${inputClasses} file:mr-3 file:rounded file:border-0 file:bg-zinc-100 ` +
+                  `file:px-2.5 file:py-1 file:text-sm file:font-medium`
+                }
                 onChange={(event) => {
                   const chosen = event.target.files?.[0] ?? null;
                   setFile(chosen);

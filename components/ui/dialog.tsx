@@ -2,7 +2,7 @@
 
 import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import { Button } from "./button";
+import { Button, type ButtonProps } from "./button";
 import { cn } from "./cn";
 
 /*
@@ -14,6 +14,18 @@ import { cn } from "./cn";
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
+
+/** The button that opens its Dialog (Radix wires aria-expanded to it and gives focus back to it on close). */
+export function DialogTriggerButton({ icon, children, ...props }: ButtonProps & { icon: React.ReactNode }) {
+  return (
+    <DialogPrimitive.Trigger asChild>
+      <Button {...props}>
+        {icon}
+        {children}
+      </Button>
+    </DialogPrimitive.Trigger>
+  );
+}
 
 const sizes = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-2xl" } as const;
 
@@ -44,7 +56,9 @@ export function DialogContent({
         // Without a description Radix wants aria-describedby removed explicitly.
         {...(description ? {} : { "aria-describedby": undefined })}
         className={cn(
-          "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-xl bg-white shadow-2xl ring-1 ring-zinc-900/10 focus:outline-none",
+          "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] " +
+            "-translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-xl bg-white " +
+            "shadow-2xl ring-1 ring-zinc-900/10 focus:outline-none",
           sizes[size],
           className,
         )}
@@ -52,7 +66,11 @@ export function DialogContent({
       >
         <div className="flex items-start gap-3 border-b border-zinc-100 px-6 pt-5 pb-4">
           {icon ? (
-            <div className="mt-0.5 flex size-9 shrink-0 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
+            <div
+              className={
+                "mt-0.5 flex size-9 shrink-0 items-center justify-center " + "rounded-full bg-indigo-50 text-indigo-600"
+              }
+            >
               {icon}
             </div>
           ) : null}

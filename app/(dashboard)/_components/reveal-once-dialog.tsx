@@ -3,8 +3,7 @@
 import { Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogTriggerButton } from "@/components/ui/dialog";
 
 /*
  * A "Create …" dialog whose flow ends by showing something once (a new API key, a new signing secret).
@@ -29,12 +28,7 @@ export function RevealOnceDialog({
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? setOpen(true) : finish())}>
-      <DialogTrigger asChild>
-        <Button>
-          <Plus className="size-4" aria-hidden />
-          {label}
-        </Button>
-      </DialogTrigger>
+      <DialogTriggerButton icon={<Plus className="size-4" aria-hidden />}>{label}</DialogTriggerButton>
       {open ? children({ cancel: () => setOpen(false), finish }) : null}
     </Dialog>
   );

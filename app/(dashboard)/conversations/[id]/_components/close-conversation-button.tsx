@@ -3,7 +3,7 @@
 import { CircleCheck } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTriggerButton } from "@/components/ui/dialog";
 import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { closeConversationAction } from "../../actions";
 
@@ -23,18 +23,18 @@ export function CloseConversationButton({ conversationId, visitor }: { conversat
 
   return (
     <Dialog open={open} onOpenChange={(next) => (closing ? undefined : setOpen(next))}>
-      <DialogTrigger asChild>
-        <Button variant="secondary">
-          <CircleCheck className="size-4" aria-hidden />
-          Close conversation
-        </Button>
-      </DialogTrigger>
+      <DialogTriggerButton variant="secondary" icon={<CircleCheck className="size-4" aria-hidden />}>
+        Close conversation
+      </DialogTriggerButton>
       <DialogContent
         size="sm"
         showClose={false}
         icon={<CircleCheck className="size-5" aria-hidden />}
         title={`Close the conversation with ${visitor}?`}
-        description="The visitor sees that the conversation was closed and can start a new one. Nobody can reply here after closing."
+        description={
+          "The visitor sees that the conversation was closed and can start a " +
+          "new one. Nobody can reply here after closing."
+        }
       >
         <DialogFooter>
           <DialogClose asChild>

@@ -4,13 +4,12 @@ import { Plus, Webhook } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
-import { Button } from "@/components/ui/button";
 import {
   Dialog,
   DialogBody,
   DialogContent,
   FormDialogFooter,
-  DialogTrigger,
+  DialogTriggerButton,
   dialogFormClasses,
 } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
@@ -34,16 +33,14 @@ export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: n
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button
-          variant="secondary"
-          disabled={atLimit}
-          title={atLimit ? `Your plan allows ${limit} sources` : undefined}
-        >
-          <Plus className="size-4" aria-hidden />
-          Add source
-        </Button>
-      </DialogTrigger>
+      <DialogTriggerButton
+        variant="secondary"
+        disabled={atLimit}
+        title={atLimit ? `Your plan allows ${limit} sources` : undefined}
+        icon={<Plus className="size-4" aria-hidden />}
+      >
+        Add source
+      </DialogTriggerButton>
       <DialogContent
         title="Add a webhook source"
         description="Each source has its own endpoint URL and signing secret. Use one per sending system."
