@@ -4,7 +4,7 @@ import ApiKeysPage from "@/app/(dashboard)/settings/api-keys/page";
 import { hashApiKey } from "@/lib/api-keys/key-format";
 import { db } from "@/lib/platform/db/client";
 import { createKey } from "../support/api-keys";
-import { addMember, createAccount } from "../support/factories";
+import { addMember, createAccount, signedInOwner } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 import { renderedText } from "../support/rendered-text";
 
@@ -40,8 +40,7 @@ beforeEach(() => signOut());
 
 describe("creating a key", () => {
   it("returns the full key once, stores only its hash, display parts and an audit entry", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     const state = await createApiKeyAction(
       form({
         name: "  Zapier – leads ",
@@ -80,8 +79,7 @@ describe("creating a key", () => {
   });
 
   it("leaves the full key nowhere in the database, nor in what the page renders afterwards", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     const state = await createApiKeyAction(form({}));
     if (!state.ok) throw new Error("not created");
     const { secret } = state.data;
@@ -123,8 +121,7 @@ describe("creating a key", () => {
       "Choose a date in the future.",
     ],
   ])("refuses %s with a field error and creates nothing", async (_label, values, field, message) => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     const state = await createApiKeyAction(form(values));
     expect(state).toEqual({ ok: false, error: "Check the fields marked below.", fieldErrors: { [field]: [message] } });
     expect(await keyCount(owner.accountId)).toBe(0);
@@ -132,8 +129,7 @@ describe("creating a key", () => {
   });
 
   it("refuses the 101st active key with a clear message; revoked and expired keys do not count", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     // 100 keys straight into the table (fast), one of them expired: 99 active; the 100th comes through the action.
     await db.pool.query(
       `INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes, expires_at)
@@ -156,8 +152,7 @@ describe("creating a key", () => {
   });
 
   it("holds the limit when creates race each other", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     await db.pool.query(
       `INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes)
        SELECT $1, 'bulk ' || n, md5(random()::text || n), 'ik_live_bulk', 'xxxx', ARRAY['webhooks'] FROM generate_series(1, 95) AS n`,

@@ -6,7 +6,7 @@ import { GET as feedRoute, POST as feedPost } from "@/app/api/v1/events/calendar
 import { db } from "@/lib/platform/db/client";
 import { occurrencesBetween, type Occurrence } from "@/lib/events/occurrences";
 import type { Recurrence } from "@/lib/events/schema";
-import { addMember, createAccount, type TestAccount } from "../support/factories";
+import { addMember, createAccount, signedInOwner, type TestAccount } from "../support/factories";
 import { renderedText } from "../support/rendered-text";
 import { signInAs } from "../support/request-context";
 
@@ -332,8 +332,7 @@ describe("the calendar feed", () => {
   });
 
   it("keeps one account's token away from another account's events", async () => {
-    const other = await createAccount("Other Venue");
-    await signInAs(other.user);
+    const other = await signedInOwner("Other Venue");
     const otherUrl = await urlOnPage();
     expect(otherUrl).not.toBe(feedUrl);
     const text = await (await fetchFeed(otherUrl)).text();

@@ -18,8 +18,7 @@ import { MESSAGE_CURSOR, SUBSCRIPTION_CURSOR } from "@/lib/webhook-subscriptions
 import { api as conversationsApi, conversationKey } from "./conversations/api-client";
 import { openConversation } from "./conversations/inbox-support";
 import { api as leadsApi, errorOf, leadKey } from "./leads/client";
-import { createAccount, type TestAccount } from "../support/factories";
-import { signInAs } from "../support/request-context";
+import { signedInOwner, type TestAccount } from "../support/factories";
 import { renderedText } from "../support/rendered-text";
 import { api as webhooksApi, webhooksKey } from "./webhook-subscriptions/client";
 
@@ -35,8 +34,7 @@ const forged = (tag: string, id: string) => encodeCursor(tag, [IMPOSSIBLE, id]);
 
 let owner: TestAccount;
 beforeEach(async () => {
-  owner = await createAccount();
-  await signInAs(owner.user);
+  owner = await signedInOwner();
 });
 
 const seedLead = async (fields: Record<string, unknown>) => {

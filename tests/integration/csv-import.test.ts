@@ -6,8 +6,9 @@ import { parseEventsCsv } from "@/lib/events/csv-format";
 import { importEvents, validateCsvRow, type ValidRow } from "@/lib/events/csv-import";
 import { MAX_UPLOADS_PER_PROCESS, type CsvImportState } from "@/lib/events/csv-upload";
 import { createEvent } from "@/lib/events/repository";
-import { addMember, createAccount, type TestAccount } from "../support/factories";
+import { addMember, signedInOwner, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
+import { eventsOf } from "../support/stored";
 
 /* The dashboard's CSV upload route: preview and import, caps, one upload per account, audit. */
 
@@ -76,13 +77,9 @@ async function leaseTaken(accountId: string): Promise<void> {
   throw new Error("the upload never took its lease");
 }
 
-const eventsOf = (accountId: string) =>
-  db.prisma.event.findMany({ where: { accountId }, orderBy: { startsAt: "asc" } });
-
 let owner: TestAccount;
 beforeEach(async () => {
-  owner = await createAccount();
-  await signInAs(owner.user);
+  owner = await signedInOwner();
 });
 
 describe("preview and import", () => {
@@ -138,8 +135,7 @@ describe("preview and import", () => {
     expect(exported).toContain(",'@home,");
     expect(exported).toContain(",'-5,");
 
-    const other = await createAccount("Importer");
-    await signInAs(other.user);
+    const other = await signedInOwner("Importer");
     expect((await upload(exported)).state).toMatchObject({ stage: "done", created: 1, failed: 0 });
     expect(await eventsOf(other.accountId)).toMatchObject([
       { title: values.title, location: "@home", price: "-5", description: "'=already quoted" },
@@ -225,8 +221,7 @@ describe("one upload at a time per account", () => {
       message: expect.stringMatching(/Another CSV import or preview is running/),
     });
 
-    const other = await createAccount("Elsewhere");
-    await signInAs(other.user);
+    const other = await signedInOwner("Elsewhere");
     expect((await upload(mixed, { intent: "preview" })).status).toBe(200);
     await signInAs(owner.user);
 
@@ -239,8 +234,7 @@ describe("one upload at a time per account", () => {
     // One after the other: the session is per test process, so each upload must read it before the next sign-in.
     const held = [];
     for (let i = 0; i < MAX_UPLOADS_PER_PROCESS; i++) {
-      const account = await createAccount("Parallel");
-      await signInAs(account.user);
+      const account = await signedInOwner("Parallel");
       const slow = streamed(function* () {
         yield "title,starts_at\nSlow,2027-01-01T10:00:00Z\n";
       });

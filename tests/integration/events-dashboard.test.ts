@@ -11,21 +11,19 @@ import {
 import { db } from "@/lib/platform/db/client";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
 import { listSources, readSecret } from "@/lib/events-webhook/sources";
-import { addMember, createAccount, type TestAccount } from "../support/factories";
+import { addMember, signedInOwner, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
+import { eventsOf } from "../support/stored";
 
 const form = (values: Record<string, string | File>) => {
   const data = new FormData();
   for (const [key, value] of Object.entries(values)) data.set(key, value);
   return data;
 };
-const eventsOf = (accountId: string) =>
-  db.prisma.event.findMany({ where: { accountId }, orderBy: { startsAt: "asc" } });
 
 let owner: TestAccount;
 beforeEach(async () => {
-  owner = await createAccount();
-  await signInAs(owner.user);
+  owner = await signedInOwner();
 });
 
 describe("manual event editing", () => {
@@ -113,8 +111,7 @@ describe("manual event editing", () => {
     const [source] = await listSources(owner.accountId);
     const secretBefore = await readSecret(owner.accountId, source.id);
 
-    const intruder = await createAccount("Mallory");
-    await signInAs(intruder.user);
+    const intruder = await signedInOwner("Mallory");
     expect(
       await saveEventAction(
         form({ eventId: event.id, title: "Hacked", starts_at: "2026-05-01T10:00", status: "upcoming" }),

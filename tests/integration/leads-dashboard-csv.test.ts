@@ -5,7 +5,7 @@ import type { CsvImportState } from "@/lib/csv-import/upload";
 import { db } from "@/lib/platform/db/client";
 import { createLead } from "@/lib/leads/create";
 import { createLeadSchema } from "@/lib/leads/schemas";
-import { addMember, createAccount, type TestAccount } from "../support/factories";
+import { addMember, signedInOwner, type TestAccount } from "../support/factories";
 import { signInAs } from "../support/request-context";
 
 /* Leads CSV: the export (formula cells neutralised) and the import on the shared upload flow. */
@@ -37,8 +37,7 @@ const seed = (accountId: string, fields: Record<string, unknown>) =>
 
 let owner: TestAccount;
 beforeEach(async () => {
-  owner = await createAccount();
-  await signInAs(owner.user);
+  owner = await signedInOwner();
 });
 
 describe("export", () => {

@@ -25,7 +25,7 @@ import {
 } from "@/lib/leads/pipeline";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { changeLeadStage } from "@/lib/leads/update";
-import { addMember, createAccount } from "../support/factories";
+import { addMember, createAccount, signedInOwner } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 
 /*
@@ -223,8 +223,7 @@ describe("pipeline", () => {
   });
 
   it("adds a stage at the end with a key derived from its label, unique in the pipeline", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     expect(await addStageAction({ label: " Proposal  sent " })).toMatchObject({ ok: true });
     expect(await addStageAction({ label: "Négociation" })).toMatchObject({ ok: true });
     await db.pool.query("UPDATE pipeline_stages SET label = 'Old new' WHERE account_id = $1 AND key = 'new'", [
@@ -245,8 +244,7 @@ describe("pipeline", () => {
   });
 
   it("refuses an empty label, a label already used, and a stage beyond the 20th", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     expect(await addStageAction({ label: "   " })).toMatchObject({
       ok: false,
       fieldErrors: { label: ["Enter a name for the stage."] },
@@ -285,8 +283,7 @@ describe("pipeline", () => {
   });
 
   it("moves a stage up and down, and refuses a reorder that does not name every stage once", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     expect(await moveStageAction({ key: "won", direction: "up" })).toMatchObject({ ok: true });
     expect(await stageKeys(owner.accountId)).toEqual(["new", "contacted", "won", "qualified", "lost"]);
     expect(await moveStageAction({ key: "new", direction: "down" })).toMatchObject({ ok: true });
@@ -303,8 +300,7 @@ describe("pipeline", () => {
   });
 
   it("applies quick moves of one stage one after the other, so a later one does not undo an earlier one", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     const moves = Array.from({ length: 4 }, () => movePipelineStage(system(owner.accountId), "lost", "up"));
     expect(await Promise.all(moves)).toMatchObject([{ ok: true }, { ok: true }, { ok: true }, { ok: true }]);
     expect(await stageKeys(owner.accountId)).toEqual(["lost", "new", "contacted", "qualified", "won"]);
@@ -323,8 +319,7 @@ describe("pipeline", () => {
   });
 
   it("removes an unused stage, closes the gap in positions and records it; the last stage stays", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     expect(await removeStageAction({ key: "contacted" })).toMatchObject({ ok: true });
     expect((await listPipelineStages(owner.accountId)).map((stage) => stage.position)).toEqual([0, 1, 2, 3]);
     expect(await auditOf(owner.accountId, "pipeline.stage_removed")).toEqual([

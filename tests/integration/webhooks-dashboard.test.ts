@@ -16,7 +16,7 @@ import { db } from "@/lib/platform/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { relayFanOuts } from "@/lib/outbound/relay";
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";
-import { addMember, createAccount, type TestAccount } from "../support/factories";
+import { addMember, createAccount, signedInOwner, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 import { renderedText } from "../support/rendered-text";
 import { subscriptionCount, useFakeResolver } from "./webhook-subscriptions/client";
@@ -93,8 +93,7 @@ describe("who may manage subscriptions", () => {
   it("finds nothing of another account", async () => {
     const other = await createAccount("Other Account");
     const theirs = await created(other);
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     const notFound = { ok: false, error: "This subscription no longer exists; it may have been deleted." };
     expect(await revealSubscriptionSecretAction({ subscriptionId: theirs.id })).toEqual(notFound);
     expect(await deleteSubscriptionAction({ subscriptionId: theirs.id })).toEqual(notFound);
@@ -157,8 +156,7 @@ describe("adding a subscription", () => {
     ["ftp", "ftp://hooks.example.test/", "Notifications are only sent to https addresses."],
     ["not a URL", "hooks.example.test/hook", "Enter a full address starting with https://"],
   ])("refuses %s with a message on the URL field and stores nothing", async (_what, url, message) => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     const result = await createSubscriptionAction(form({ url }));
     expect(result).toEqual({
       ok: false,
@@ -170,8 +168,7 @@ describe("adding a subscription", () => {
   });
 
   it("names every field at once: a private URL and no event type", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     expect(await createSubscriptionAction(form({ url: "http://192.168.1.20/hook", eventTypes: [] }))).toEqual({
       ok: false,
       error: "Check the fields marked below.",
@@ -187,8 +184,7 @@ describe("adding a subscription", () => {
   });
 
   it("refuses no event type, and an unknown one, on the event types field", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     expect(await createSubscriptionAction(form({ eventTypes: [] }))).toMatchObject({
       fieldErrors: { eventTypes: ["Choose at least one event type, or All events."] },
     });
@@ -436,8 +432,7 @@ describe("deliveries from the dashboard", () => {
     });
     expect(await deliveryOf(subscription.id, messageId)).toMatchObject({ status: "pending", attempts: 0 });
 
-    const stranger = await createAccount("Stranger");
-    await signInAs(stranger.user);
+    const stranger = await signedInOwner("Stranger");
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({
       ok: false,
       error: expect.stringContaining("cannot be resent"),

@@ -3,6 +3,7 @@ import { signUp } from "@/lib/sign-up/sign-up";
 import { db } from "@/lib/platform/db/client";
 import type { Role } from "@/lib/platform/db/generated/enums";
 import type { SessionContext } from "@/lib/auth/session";
+import { signInAs } from "./request-context";
 
 export const uniqueEmail = (label = "user") => `${label}-${crypto.randomBytes(5).toString("hex")}@example.test`;
 
@@ -14,6 +15,13 @@ export async function createAccount(name = "Ada Lovelace"): Promise<TestAccount>
   const result = await signUp({ name, email: uniqueEmail(), password });
   if (!result.ok) throw new Error(`sign-up refused: ${result.code}`);
   return { user: result.user, accountId: result.accountId, password };
+}
+
+/** The owner of a new account, signed in: where most dashboard tests start. */
+export async function signedInOwner(name?: string): Promise<TestAccount> {
+  const owner = await createAccount(name);
+  await signInAs(owner.user);
+  return owner;
 }
 
 /** Another person on an existing account, with the given role. */

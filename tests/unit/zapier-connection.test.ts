@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { failureOf } from "../support/failure";
 
 /*
  * The Zapier integration's App URL (integrations/zapier/src/base-url.js), where every request and its key go.
@@ -12,15 +13,6 @@ const { baseUrl } = require("../../integrations/zapier/src/api.js");
 const zapier = require("zapier-platform-core");
 const appTester = zapier.createAppTester(App);
 const parseBaseUrl = (raw: string): string => baseUrl({ authData: { base_url: raw } });
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the step to fail");
-}
 
 describe("the Zapier connection's App URL", () => {
   it.each([

@@ -6,6 +6,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader } from "@/lib/outbound/signing";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
+import { failureOf } from "../support/failure";
 
 /*
  * The Zapier integration's REST-hook triggers keep the subscription's signing secret and refuse a delivered
@@ -44,15 +45,6 @@ function delivery(options: { secrets?: string[]; timestamp?: number } = {}): Raw
 function perform(rawRequest: RawRequest, subscribeData: Json = { id: "whsub_x", secret }) {
   const cleanedRequest = JSON.parse(rawRequest.content);
   return appTester(newLead.perform, { authData, inputData: {}, subscribeData, rawRequest, cleanedRequest });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the step to fail");
 }
 
 describe("a delivered notification", () => {

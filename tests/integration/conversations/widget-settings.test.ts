@@ -5,7 +5,7 @@ import { MAX_ALLOWED_ORIGINS } from "@/lib/conversations/origins";
 import { findWidget, getOrCreateWidget } from "@/lib/conversations/widget";
 import { db } from "@/lib/platform/db/client";
 import { appBaseUrl } from "@/lib/platform/http/app-url";
-import { addMember, createAccount } from "../../support/factories";
+import { addMember, createAccount, signedInOwner } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
 import { renderedText } from "../../support/rendered-text";
 
@@ -40,8 +40,7 @@ const auditEntries = (accountId: string) =>
 
 describe("the Chat widget settings page", () => {
   it("creates the account's widget on the first visit and shows its embed snippet and hosted chat page", async () => {
-    const owner = await createAccount();
-    await signInAs(owner.user);
+    const owner = await signedInOwner();
     const page = renderedText(await ChatWidgetPage());
 
     const widget = await getOrCreateWidget(owner.accountId);
