@@ -29,7 +29,9 @@ const registry = await waitForRegistry(15_000);
 if (!registry || registry.version !== REGISTRY_VERSION || !registry.fastRoutes?.length) {
   fail([
     registry
-      ? `the fast-route registry has version ${registry.version} and ${registry.fastRoutes?.length ?? 0} routes; this server expects version ${REGISTRY_VERSION} with routes.`
+      ? `the fast-route registry has version ${registry.version} and ` +
+        `${registry.fastRoutes?.length ?? 0} routes; this server expects version ${REGISTRY_VERSION} ` +
+        `with routes.`
       : "the fast routes were not registered: instrumentation.ts did not run or failed (see the output above).",
     "Rebuild with `npm run build` (or run `npm start`, which rebuilds a stale build) and start again.",
   ]);

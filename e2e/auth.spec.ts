@@ -71,7 +71,7 @@ test("a wrong password gets one generic message", async ({ page }) => {
   );
 });
 
-test("a cookie copied before sign-out stops working, and signing up again with that email gets a neutral refusal", async ({
+test("a cookie copied before sign-out stops working; signing up again with that email is refused neutrally", async ({
   page,
   browser,
 }) => {

@@ -3,7 +3,7 @@ import { signUp } from "./support";
 
 /* An address that names no page: a 404 inside the app shell, with the navigation and a way back. */
 
-test("an unknown dashboard address shows “Page not found” inside the app shell with a 404 status", async ({ page }) => {
+test("an unknown dashboard address shows “Page not found” in the app shell with status 404", async ({ page }) => {
   await signUp(page, "Wanda");
   const response = await page.goto("/knowledge/no-such-page");
   expect(response?.status()).toBe(404);

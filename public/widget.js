@@ -24,26 +24,32 @@
   var CSS =
     ":host{all:initial}" +
     "*{box-sizing:border-box}" +
-    ".launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;" +
+    ".launcher{position:fixed;right:20px;bottom:20px;z-index:2147483000;" +
+    "width:56px;height:56px;border:0;border-radius:50%;" +
     "background:#4f46e5;color:#fff;cursor:pointer;display:flex;align-items:center;justify-content:center;" +
     "box-shadow:0 6px 20px rgba(24,24,27,.25);transition:transform .15s ease,background-color .15s ease}" +
     ".launcher:hover{background:#4338ca;transform:scale(1.05)}" +
     ".launcher:focus-visible,.close:focus-visible{outline:3px solid #a5b4fc;outline-offset:2px}" +
-    ".panel{position:fixed;right:20px;bottom:20px;z-index:2147483001;width:380px;height:min(640px,calc(100vh - 40px));" +
+    ".panel{position:fixed;right:20px;bottom:20px;z-index:2147483001;" +
+    "width:380px;height:min(640px,calc(100vh - 40px));" +
     "border-radius:16px;overflow:hidden;background:#fff;box-shadow:0 12px 40px rgba(24,24,27,.3);" +
     "opacity:0;transform:translateY(12px);transition:opacity .18s ease,transform .18s ease}" +
     ".panel.open{opacity:1;transform:none}" +
     ".panel[hidden]{display:none}" +
     "iframe{display:block;width:100%;height:100%;border:0;background:#fff}" +
-    ".close{position:absolute;top:12px;right:10px;width:36px;height:36px;border:0;border-radius:50%;background:transparent;" +
+    ".close{position:absolute;top:12px;right:10px;width:36px;height:36px;" +
+    "border:0;border-radius:50%;background:transparent;" +
     "color:#fff;cursor:pointer;display:flex;align-items:center;justify-content:center}" +
     ".close:hover{background:rgba(255,255,255,.15)}" +
     "@media (max-width:480px){.panel{inset:0;width:100%;height:100%;border-radius:0}}" +
     "@media (prefers-reduced-motion:reduce){.launcher,.panel{transition:none}.launcher:hover{transform:none}}";
   var BUBBLE =
-    '<svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.4A8 8 0 1 1 21 12z"/></svg>';
+    '<svg width="26" height="26" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" ' +
+    'stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">' +
+    '<path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1.1-4.4A8 8 0 1 1 21 12z"/></svg>';
   var CROSS =
-    '<svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" aria-hidden="true"><path d="M18 6 6 18M6 6l12 12"/></svg>';
+    '<svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" ' +
+    'stroke-linecap="round" aria-hidden="true"><path d="M18 6 6 18M6 6l12 12"/></svg>';
 
   // Origin and path only: a page's query and fragment may carry tokens or personal data (docs/chat-widget.md).
   function originAndPath(href) {
@@ -63,7 +69,11 @@
     var root = host.attachShadow ? host.attachShadow({ mode: "open" }) : null;
     if (!root) return;
     // A constructed stylesheet is not subject to the host page's style-src; a <style> element is the fallback.
-    if ("adoptedStyleSheets" in root && typeof CSSStyleSheet === "function" && "replaceSync" in CSSStyleSheet.prototype) {
+    if (
+      "adoptedStyleSheets" in root &&
+      typeof CSSStyleSheet === "function" &&
+      "replaceSync" in CSSStyleSheet.prototype
+    ) {
       var sheet = new CSSStyleSheet();
       sheet.replaceSync(CSS);
       root.adoptedStyleSheets = [sheet];

@@ -2,7 +2,12 @@ import { KeyRound } from "lucide-react";
 
 export default function AuthLayout({ children }: { children: React.ReactNode }) {
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-b from-zinc-50 to-indigo-50/40 px-4 py-12">
+    <main
+      className={
+        "flex min-h-screen flex-col items-center justify-center " +
+        "bg-gradient-to-b from-zinc-50 to-indigo-50/40 px-4 py-12"
+      }
+    >
       <div className="mb-8 flex items-center gap-2 text-zinc-900">
         <span className="flex size-9 items-center justify-center rounded-lg bg-indigo-600 text-white shadow-sm">
           <KeyRound className="size-5" aria-hidden />

@@ -54,7 +54,11 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
         </aside>
         <div className="flex min-w-0 flex-1 flex-col">
-          <header className="flex h-16 items-center justify-between gap-4 border-b border-zinc-200 bg-white px-4 sm:px-6">
+          <header
+            className={
+              "flex h-16 items-center justify-between gap-4 border-b " + "border-zinc-200 bg-white px-4 sm:px-6"
+            }
+          >
             <div className="flex min-w-0 items-center gap-2">
               <MobileNav counts={counts} />
               <p className="truncate text-sm text-zinc-500">
@@ -71,14 +75,20 @@ export default async function DashboardLayout({ children }: { children: React.Re
               </div>
               <span
                 aria-hidden
-                className="flex size-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700"
+                className={
+                  "flex size-9 items-center justify-center rounded-full " +
+                  "bg-indigo-100 text-sm font-semibold text-indigo-700"
+                }
               >
                 {initials}
               </span>
               <form action={signOutAction}>
                 <button
                   type="submit"
-                  className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                  className={
+                    "inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm " +
+                    "font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                  }
                 >
                   <LogOut className="size-4" aria-hidden />
                   <span className="sr-only sm:not-sr-only">Sign out</span>

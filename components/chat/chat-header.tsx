@@ -54,7 +54,10 @@ export function ChatHeader({
       ) : (
         <span
           aria-hidden
-          className="flex size-9 shrink-0 items-center justify-center rounded-full text-sm font-semibold uppercase ring-1 ring-current/30"
+          className={
+            "flex size-9 shrink-0 items-center justify-center rounded-full text-sm " +
+            "font-semibold uppercase ring-1 ring-current/30"
+          }
         >
           {[...title.trim()][0] ?? "A"}
         </span>

@@ -34,7 +34,12 @@ export function ChatPreview({
   const name = assistantName.replace(/\s+/g, " ").trim() || PREVIEW_NAME_FALLBACK;
   return (
     <div inert className={cn("space-y-3 select-none", className)}>
-      <div className="flex h-[22rem] w-full flex-col overflow-hidden rounded-2xl bg-white shadow-lg ring-1 ring-zinc-200 sm:h-[26rem]">
+      <div
+        className={
+          "flex h-[22rem] w-full flex-col overflow-hidden rounded-2xl bg-white " +
+          "shadow-lg ring-1 ring-zinc-200 sm:h-[26rem]"
+        }
+      >
         <ChatHeader
           businessName={businessName.replace(/\s+/g, " ").trim()}
           assistantName={name}
@@ -47,7 +52,12 @@ export function ChatPreview({
         <div className="flex flex-1 flex-col gap-3 overflow-hidden bg-zinc-50 px-4 py-4">
           <div className="flex max-w-[85%] flex-col items-start">
             <span className="mb-1 px-1 text-xs font-medium text-zinc-500">{name}</span>
-            <p className="rounded-2xl rounded-bl-md bg-white px-3.5 py-2 text-[0.9375rem] leading-relaxed whitespace-pre-wrap text-zinc-900 ring-1 ring-zinc-200 wrap-anywhere">
+            <p
+              className={
+                "rounded-2xl rounded-bl-md bg-white px-3.5 py-2 text-[0.9375rem] leading-relaxed " +
+                "whitespace-pre-wrap text-zinc-900 ring-1 ring-zinc-200 wrap-anywhere"
+              }
+            >
               {greeting.trim() || "…"}
             </p>
           </div>

@@ -5,7 +5,12 @@
  */
 export function SystemNote({ text }: { text: string }) {
   return (
-    <p className="max-w-[90%] min-w-0 rounded-xl bg-zinc-100 px-3 py-1.5 text-center text-xs leading-relaxed whitespace-pre-line text-zinc-600 wrap-anywhere">
+    <p
+      className={
+        "max-w-[90%] min-w-0 rounded-xl bg-zinc-100 px-3 py-1.5 text-center text-xs " +
+        "leading-relaxed whitespace-pre-line text-zinc-600 wrap-anywhere"
+      }
+    >
       <span className="sr-only">Note: </span>
       {text}
     </p>

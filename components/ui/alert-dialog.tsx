@@ -73,7 +73,12 @@ export function ConfirmDialog({
       {trigger ? <AlertPrimitive.Trigger asChild>{trigger}</AlertPrimitive.Trigger> : null}
       <AlertPrimitive.Portal>
         <AlertPrimitive.Overlay className="fixed inset-0 z-[60] bg-zinc-950/40" />
-        <AlertPrimitive.Content className="fixed top-1/2 left-1/2 z-[70] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-2xl ring-1 ring-zinc-900/10 focus:outline-none">
+        <AlertPrimitive.Content
+          className={
+            "fixed top-1/2 left-1/2 z-[70] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 " +
+            "rounded-xl bg-white p-6 shadow-2xl ring-1 ring-zinc-900/10 focus:outline-none"
+          }
+        >
           <div className="flex gap-4">
             {icon ? (
               <div

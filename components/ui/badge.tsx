@@ -23,7 +23,8 @@ export function Badge({ tone = "neutral", mono, dot, className, children, ...pro
   return (
     <span
       className={cn(
-        "inline-flex items-center gap-1.5 rounded-md px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset",
+        "inline-flex items-center gap-1.5 rounded-md px-1.5 py-0.5 text-xs " +
+          "font-medium whitespace-nowrap ring-1 ring-inset",
         mono && "font-mono text-[0.6875rem]",
         tones[tone].badge,
         className,

@@ -19,7 +19,8 @@ export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & { vari
 
 export function buttonClasses(variant: Variant = "primary", size: Size = "md", className?: string) {
   return cn(
-    "inline-flex shrink-0 items-center justify-center rounded-md font-medium transition-colors disabled:cursor-not-allowed",
+    "inline-flex shrink-0 items-center justify-center rounded-md " +
+      "font-medium transition-colors disabled:cursor-not-allowed",
     variants[variant],
     sizes[size],
     className,

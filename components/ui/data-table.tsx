@@ -70,7 +70,8 @@ export function DataTable<TData>({
   emptyMessage = "Nothing to show.",
   className,
 }: DataTableProps<TData>) {
-  // eslint-disable-next-line react-hooks/incompatible-library -- the table instance is recreated from props each render; nothing is memoised across renders.
+  // The table instance is recreated from props each render, so nothing is memoised across renders.
+  // eslint-disable-next-line react-hooks/incompatible-library -- nothing is memoised (see above)
   const table = useReactTable({ data, columns, getRowId, getCoreRowModel: getCoreRowModel() });
   const rows = table.getRowModel().rows;
   const { ref, overflowing } = useOverflowing();

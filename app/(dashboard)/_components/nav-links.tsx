@@ -80,7 +80,8 @@ export function NavLinks({ onNavigate, counts = {} }: { onNavigate?: () => void;
                 pathname === href ||
                 ((href === "/leads" || href === "/settings/webhooks" || href === "/conversations") &&
                   pathname.startsWith(`${href}/`)) ||
-                // An event's page (its id) keeps All Events marked; the Events group's other pages are links of their own.
+                // An event's page (its id) keeps All Events marked; the Events group's other pages are links of their
+                // own.
                 (href === "/knowledge/events" && /^\/knowledge\/events\/[0-9a-f-]{36}$/.test(pathname));
               const count = counts[href] ?? 0;
               return (

@@ -54,7 +54,10 @@ export default async function ConversationsPage({ searchParams }: Props) {
     <>
       <PageHeader
         title="Conversations"
-        description="Chats of visitors with your assistant. When a visitor asks for a person, the conversation waits here for your team."
+        description={
+          "Chats of visitors with your assistant. When a visitor asks for a " +
+          "person, the conversation waits here for your team."
+        }
       />
       <AutoRefresh intervalMs={REFRESH_MS} />
       {canManage(context) ? null : (
@@ -147,7 +150,9 @@ const EMPTY: Record<InboxTab["status"], { icon: React.ReactNode; title: string; 
   handoff_requested: {
     icon: <Hand className="size-6" aria-hidden />,
     title: "Nobody is waiting for a person",
-    text: "When a visitor presses “Talk to a person” in the chat, or asks for one, the conversation appears here until someone on your team replies.",
+    text:
+      "When a visitor presses “Talk to a person” in the chat, or asks for one, " +
+      "the conversation appears here until someone on your team replies.",
   },
   handoff_active: {
     icon: <MessagesSquare className="size-6" aria-hidden />,
@@ -157,7 +162,9 @@ const EMPTY: Record<InboxTab["status"], { icon: React.ReactNode; title: string; 
   bot: {
     icon: <Bot className="size-6" aria-hidden />,
     title: "The assistant is not chatting with anyone",
-    text: "Visitors who chat on your website are answered by the assistant from your events. Their conversations show here while the assistant handles them.",
+    text:
+      "Visitors who chat on your website are answered by the assistant from your events. " +
+      "Their conversations show here while the assistant handles them.",
   },
   closed: {
     icon: <CheckCircle2 className="size-6" aria-hidden />,

@@ -38,7 +38,10 @@ export default async function LeadsPage({ searchParams }: Props) {
   const header = (
     <PageHeader
       title="Leads"
-      description="People and companies you are in touch with: from the chat, your API integrations, imports and this dashboard."
+      description={
+        "People and companies you are in touch with: from the chat, " +
+        "your API integrations, imports and this dashboard."
+      }
       actions={
         empty ? null : (
           <>

@@ -99,7 +99,7 @@ describe("Send Message to Conversation", () => {
     expect(message.author_name).toBeNull();
   });
 
-  it("explains that the visitor has not asked for a person when the conversation is still with the assistant", async () => {
+  it("explains that the visitor has not asked for a person while the assistant still answers", async () => {
     const conversation = await conversationIn("bot");
     const error = await failureOf(
       appTester(sendMessage, bundle({ inputData: { conversation_id: conversation.id, text: "Hello?" } })),

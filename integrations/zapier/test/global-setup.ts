@@ -55,7 +55,8 @@ async function seedAccount(databaseUrl: string) {
       const { prefix, last4 } = displayParts(key);
       await client.query(
         `INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, ARRAY['webhooks', 'read:leads', 'write:leads', 'read:conversations', 'write:conversations'], $6)`,
+         VALUES ($1, $2, $3, $4, $5, ARRAY['webhooks', 'read:leads', 'write:leads', 'read:conversations',
+           'write:conversations'], $6)`,
         [accountId, name, hashApiKey(key), prefix, last4, revoked ? new Date() : null],
       );
       return key;

@@ -14,7 +14,7 @@ const trigger = (key) => App.triggers[key].operation;
 const targetUrl = () => `http://127.0.0.1:9/hooks/catch/${crypto.randomBytes(4).toString("hex")}`;
 
 describe.each(Object.entries(TRIGGERS))("REST hook %s", (key, eventTypes) => {
-  it(`subscribes with POST /api/public/webhooks for ${eventTypes.join(" and ")}, and unsubscribes with DELETE`, async () => {
+  it(`subscribes (POST /api/public/webhooks) for ${eventTypes.join(" and ")} and unsubscribes (DELETE)`, async () => {
     const url = targetUrl();
     const subscribeData = await appTester(trigger(key).performSubscribe, bundle({ targetUrl: url }));
     expect(subscribeData.id).toMatch(/^whsub_/);

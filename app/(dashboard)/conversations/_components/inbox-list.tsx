@@ -35,7 +35,11 @@ export function InboxList({ rows }: { rows: InboxRow[] }) {
         return (
           <li
             key={row.id}
-            className="relative flex gap-4 px-4 py-3.5 transition-colors hover:bg-zinc-50 has-[:focus-visible]:bg-zinc-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset sm:px-5"
+            className={
+              "relative flex gap-4 px-4 py-3.5 transition-colors hover:bg-zinc-50 " +
+              "has-[:focus-visible]:bg-zinc-50 has-[:focus-visible]:ring-2 " +
+              "has-[:focus-visible]:ring-indigo-500 has-[:focus-visible]:ring-inset sm:px-5"
+            }
           >
             <div className="min-w-0 flex-1">
               <div className="flex flex-wrap items-center gap-x-2 gap-y-1">

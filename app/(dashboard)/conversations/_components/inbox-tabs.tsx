@@ -53,7 +53,8 @@ export function InboxTabs({ tabs, current, label }: { tabs: TabLink[]; current: 
             tabIndex={selected ? 0 : -1}
             onKeyDown={(event) => onKeyDown(event, index)}
             className={cn(
-              "-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 px-2 py-2.5 text-sm font-medium whitespace-nowrap transition-colors sm:gap-2 sm:px-3",
+              "-mb-px inline-flex shrink-0 items-center gap-1.5 border-b-2 px-2 py-2.5 text-sm " +
+                "font-medium whitespace-nowrap transition-colors sm:gap-2 sm:px-3",
               selected
                 ? "border-indigo-600 text-indigo-700"
                 : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900",

@@ -28,7 +28,10 @@ function repeats(event: EventRecord, next: Occurrence | null | undefined, timezo
   if (!event.recurring) return null;
   // A cancelled series offers no occurrence, as the assistant and the event's page say.
   if (event.status === "cancelled") return `Repeats ${event.recurring} · series cancelled`;
-  return `Repeats ${event.recurring} · ${next ? `next ${formatShortDayTime(next.startsAt, timezone)}` : "no later occurrence"}`;
+  return (
+    `Repeats ${event.recurring} · ` +
+    `${next ? `next ${formatShortDayTime(next.startsAt, timezone)}` : "no later occurrence"}`
+  );
 }
 
 function rowView(event: EventRecord, timezone: string, now: Date, next: Map<string, Occurrence | null>): EventRowView {

@@ -111,7 +111,10 @@ export function LeadsBoard({
                   <span className="truncate">{column.label}</span>
                 </h2>
                 <span
-                  className="rounded-full bg-white px-2 py-0.5 text-xs font-medium text-zinc-600 tabular-nums ring-1 ring-zinc-200"
+                  className={
+                    "rounded-full bg-white px-2 py-0.5 text-xs font-medium " +
+                    "text-zinc-600 tabular-nums ring-1 ring-zinc-200"
+                  }
                   title={leadCountLabel(column.count, countCap)}
                 >
                   {column.count > countCap
@@ -121,7 +124,12 @@ export function LeadsBoard({
               </header>
               <ul className="flex min-h-24 flex-col gap-2 px-2 pb-2" aria-label={`${column.label} leads`}>
                 {column.leads.length === 0 ? (
-                  <li className="flex h-20 items-center justify-center rounded-lg border border-dashed border-zinc-300 text-xs text-zinc-500">
+                  <li
+                    className={
+                      "flex h-20 items-center justify-center rounded-lg border " +
+                      "border-dashed border-zinc-300 text-xs text-zinc-500"
+                    }
+                  >
                     {canDrop ? "Drop here" : "No leads in this stage"}
                   </li>
                 ) : null}
@@ -147,7 +155,10 @@ export function LeadsBoard({
                     <div className="flex items-start justify-between gap-2">
                       <Link
                         href={`/leads/${lead.id}`}
-                        className="min-w-0 text-sm font-medium break-words text-zinc-900 hover:text-indigo-600 hover:underline"
+                        className={
+                          "min-w-0 text-sm font-medium break-words text-zinc-900 " +
+                          "hover:text-indigo-600 hover:underline"
+                        }
                         draggable={false}
                       >
                         {lead.displayName}
@@ -179,7 +190,10 @@ export function LeadsBoard({
               {column.hasMore ? (
                 <Link
                   href={`/leads?stage=${encodeURIComponent(column.key)}`}
-                  className="mx-2 mb-2 rounded-md px-2 py-1.5 text-center text-xs font-medium text-indigo-600 hover:bg-white hover:underline"
+                  className={
+                    "mx-2 mb-2 rounded-md px-2 py-1.5 text-center text-xs font-medium " +
+                    "text-indigo-600 hover:bg-white hover:underline"
+                  }
                 >
                   Show more <span className="sr-only">{column.label} leads</span> in the table
                 </Link>

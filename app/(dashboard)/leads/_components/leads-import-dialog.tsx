@@ -7,7 +7,10 @@ export function LeadsImportDialog() {
   return (
     <CsvImportDialog
       title="Import leads from CSV"
-      description="A row whose email matches a lead updates that lead; other rows create leads. Importing the same file twice changes nothing."
+      description={
+        "A row whose email matches a lead updates that lead; " +
+        "other rows create leads. Importing the same file twice changes nothing."
+      }
       uploadUrl="/leads/import"
       formatHint={
         <>

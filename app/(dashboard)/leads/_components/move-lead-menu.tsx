@@ -25,7 +25,11 @@ export function MoveLeadMenu({
       <DropdownMenu.Trigger
         aria-label={`Move ${leadName}`}
         title="Move to another stage"
-        className="-mt-1 -mr-1.5 shrink-0 rounded-md p-1.5 text-zinc-400 transition-colors hover:bg-zinc-100 hover:text-zinc-700 focus-visible:ring-2 focus-visible:ring-indigo-600 focus-visible:outline-none data-[state=open]:bg-zinc-100 data-[state=open]:text-zinc-700"
+        className={
+          "-mt-1 -mr-1.5 shrink-0 rounded-md p-1.5 text-zinc-400 transition-colors hover:bg-zinc-100 " +
+          "hover:text-zinc-700 focus-visible:ring-2 focus-visible:ring-indigo-600 " +
+          "focus-visible:outline-none data-[state=open]:bg-zinc-100 data-[state=open]:text-zinc-700"
+        }
       >
         <ArrowRightLeft className="size-3.5" aria-hidden />
       </DropdownMenu.Trigger>
@@ -44,7 +48,8 @@ export function MoveLeadMenu({
                 disabled={here}
                 onSelect={() => onMove(stage.key)}
                 className={cn(
-                  "flex cursor-default items-center justify-between gap-3 rounded-md px-2 py-1.5 text-sm outline-none select-none",
+                  "flex cursor-default items-center justify-between gap-3 rounded-md " +
+                    "px-2 py-1.5 text-sm outline-none select-none",
                   here
                     ? "text-zinc-400"
                     : "text-zinc-800 data-[highlighted]:bg-indigo-50 data-[highlighted]:text-indigo-700",

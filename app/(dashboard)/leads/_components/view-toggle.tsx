@@ -14,7 +14,8 @@ export function ViewToggle({
 }) {
   const item = (active: boolean) =>
     cn(
-      "inline-flex h-9 items-center gap-1.5 px-3 text-sm font-medium transition-colors focus-visible:relative focus-visible:z-10",
+      "inline-flex h-9 items-center gap-1.5 px-3 text-sm font-medium " +
+        "transition-colors focus-visible:relative focus-visible:z-10",
       active ? "bg-indigo-50 text-indigo-700" : "bg-white text-zinc-600 hover:bg-zinc-50 hover:text-zinc-900",
     );
   return (

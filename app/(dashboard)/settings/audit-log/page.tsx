@@ -22,7 +22,9 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Sea
   const { account } = await requireSession();
   const params = await searchParams;
   const page = await listAuditLog(account.id, { older: first(params.older), newer: first(params.newer) });
-  const description = `Who changed API keys, webhook sources, events, leads and the pipeline, and when. Entries are kept for at least ${AUDIT_RETENTION_DAYS / 365} year.`;
+  const description =
+    `Who changed API keys, webhook sources, events, leads and the pipeline, and when. ` +
+    `Entries are kept for at least ${AUDIT_RETENTION_DAYS / 365} year.`;
 
   if (page.entries.length === 0) {
     return (

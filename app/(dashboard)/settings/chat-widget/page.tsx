@@ -19,7 +19,10 @@ export default async function ChatWidgetPage() {
     <>
       <PageHeader
         title="Chat widget"
-        description="Visitors of your website chat with an assistant that answers from your events, and can ask for a person; their conversations arrive in Conversations."
+        description={
+          "Visitors of your website chat with an assistant that answers from your events, " +
+          "and can ask for a person; their conversations arrive in Conversations."
+        }
       />
       {!manager ? (
         <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">

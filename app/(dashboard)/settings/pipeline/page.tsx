@@ -20,7 +20,10 @@ export default async function PipelinePage() {
     <>
       <PageHeader
         title="Pipeline"
-        description="The stages a lead moves through, in order. New leads start in the first stage unless they name another. Renaming keeps a stage's key, so integrations keep working."
+        description={
+          "The stages a lead moves through, in order. New leads start in the first stage unless they " +
+          "name another. Renaming keeps a stage's key, so integrations keep working."
+        }
       />
       {manager ? null : (
         <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">

@@ -16,7 +16,10 @@ export default async function PlanPage() {
     <>
       <PageHeader
         title="Plan"
-        description="Your plan sets how many events, webhook sources, API keys and webhook subscriptions this account can hold."
+        description={
+          "Your plan sets how many events, webhook sources, " +
+          "API keys and webhook subscriptions this account can hold."
+        }
       />
       <div className="grid gap-4 sm:grid-cols-2">
         {(Object.keys(PLANS) as PlanName[]).map((name) => {

@@ -112,7 +112,9 @@ export const revealSubscriptionSecretAction = defineAction(
   },
 );
 
-/** No revalidatePath: a refresh would mask the new secret before it is copied; the page refreshes when the user is done. */
+/**
+ * No revalidatePath: a refresh would mask the new secret before it is copied; the page refreshes when the user is done.
+ */
 export const rotateSubscriptionSecretAction = defineAction(
   { role: "manager", input: subscription },
   async ({ subscriptionId }, session) => {

@@ -46,7 +46,8 @@ function urlMessage(problem: FieldProblem, url: string): string {
       return host && !/^[\d.]+$|:/.test(host) && host !== "localhost"
         ? `We could not find a public address for ${host}: it does not exist yet, or it points to a private network. ` +
             "Check the spelling. Notifications can only go to a server reachable on the public internet."
-        : "This address is on a private network (such as localhost, 10.x.x.x or 192.168.x.x). Notifications can only go to a server reachable on the public internet.";
+        : "This address is on a private network (such as localhost, 10.x.x.x or 192.168.x.x). " +
+            "Notifications can only go to a server reachable on the public internet.";
     case "port_not_allowed":
       return (
         "Notifications go to port 443 or to a port from 1024 to 65535. " +
@@ -109,8 +110,11 @@ export function failureMessage(failure: SubscriptionFailure, plan: "free" | "pro
   switch (failure.code) {
     case "plan_limit_reached":
       return plan === "free"
-        ? `The ${PLAN_NAMES[plan]} plan allows ${failure.limit} webhook subscriptions and this account has ${failure.limit}. Delete one you no longer use, or upgrade to Pro for up to ${SUBSCRIPTION_LIMITS.pro}.`
-        : `The ${PLAN_NAMES[plan]} plan allows ${failure.limit} webhook subscriptions and this account has ${failure.limit}. Delete one you no longer use to add another.`;
+        ? `The ${PLAN_NAMES[plan]} plan allows ${failure.limit} webhook subscriptions and this account has ` +
+            `${failure.limit}. Delete one you no longer use, or upgrade to Pro for up to ` +
+            `${SUBSCRIPTION_LIMITS.pro}.`
+        : `The ${PLAN_NAMES[plan]} plan allows ${failure.limit} webhook subscriptions and this ` +
+            `account has ${failure.limit}. Delete one you no longer use to add another.`;
     case "not_found":
       return "This subscription no longer exists; it may have been deleted.";
     default:

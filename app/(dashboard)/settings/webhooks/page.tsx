@@ -41,7 +41,10 @@ export default async function WebhooksPage() {
     <>
       <PageHeader
         title="Webhooks"
-        description="Subscriptions tell other systems about changes in this account, such as a new lead or an updated calendar event, by POSTing a signed notification to their URL."
+        description={
+          "Subscriptions tell other systems about changes in this account, " +
+          "such as a new lead or an updated calendar event, by POSTing a signed notification to their URL."
+        }
         actions={rows.length > 0 ? addButton : null}
       />
       {!manager ? (

@@ -138,7 +138,8 @@ export function ChatWindow({
           "flex w-full flex-col overflow-hidden bg-white",
           embedded
             ? "h-full"
-            : "h-dvh sm:h-[min(44rem,calc(100dvh-3rem))] sm:max-w-md sm:rounded-2xl sm:shadow-xl sm:ring-1 sm:ring-zinc-200",
+            : "h-dvh sm:h-[min(44rem,calc(100dvh-3rem))] sm:max-w-md " +
+                "sm:rounded-2xl sm:shadow-xl sm:ring-1 sm:ring-zinc-200",
         )}
       >
         <ChatHeader
@@ -155,7 +156,10 @@ export function ChatWindow({
         {chat.notice ? (
           <div
             role="alert"
-            className="flex shrink-0 items-start justify-between gap-3 border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800"
+            className={
+              "flex shrink-0 items-start justify-between gap-3 border-t " +
+              "border-red-200 bg-red-50 px-4 py-2 text-sm text-red-800"
+            }
           >
             <span>{chat.notice.message}</span>
             <button
@@ -186,7 +190,12 @@ export function ChatWindow({
             </Button>
           </div>
         ) : (
-          <div className="shrink-0 border-t border-zinc-200 bg-white px-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] pt-3 sm:px-4">
+          <div
+            className={
+              "shrink-0 border-t border-zinc-200 bg-white px-3 " +
+              "pb-[max(0.75rem,env(safe-area-inset-bottom))] pt-3 sm:px-4"
+            }
+          >
             <form
               onSubmit={(event) => {
                 event.preventDefault();
@@ -212,12 +221,20 @@ export function ChatWindow({
                     void submit();
                   }
                 }}
-                className="block max-h-32 min-h-10 w-full resize-none rounded-2xl border-0 bg-zinc-100 px-4 py-2.5 text-[0.9375rem] leading-snug text-zinc-900 placeholder:text-zinc-500 focus:bg-white focus:ring-2 focus:ring-indigo-600 focus:outline-none"
+                className={
+                  "block max-h-32 min-h-10 w-full resize-none rounded-2xl border-0 bg-zinc-100 px-4 py-2.5 " +
+                  "text-[0.9375rem] leading-snug text-zinc-900 placeholder:text-zinc-500 focus:bg-white " +
+                  "focus:ring-2 focus:ring-indigo-600 focus:outline-none"
+                }
               />
               <button
                 type="submit"
                 disabled={!draft.trim() || chat.starting}
-                className="flex size-10 shrink-0 items-center justify-center rounded-full bg-(--brand) text-(--brand-text) shadow-sm transition-opacity hover:opacity-90 disabled:opacity-40 motion-reduce:transition-none"
+                className={
+                  "flex size-10 shrink-0 items-center justify-center rounded-full bg-(--brand) " +
+                  "text-(--brand-text) shadow-sm transition-opacity hover:opacity-90 " +
+                  "disabled:opacity-40 motion-reduce:transition-none"
+                }
               >
                 <ArrowUp className="size-5" aria-hidden />
                 <span className="sr-only">Send</span>

@@ -127,7 +127,10 @@ export function MessageLog({ assistantName, messages, pending, onRetry }: Props)
         const log = event.currentTarget;
         nearBottom.current = log.scrollHeight - log.scrollTop - log.clientHeight < 80;
       }}
-      className="min-h-0 flex-1 overflow-y-auto overscroll-contain bg-zinc-50 px-3 py-4 focus-visible:outline-offset-[-2px] sm:px-4"
+      className={
+        "min-h-0 flex-1 overflow-y-auto overscroll-contain bg-zinc-50 px-3 " +
+        "py-4 focus-visible:outline-offset-[-2px] sm:px-4"
+      }
     >
       <ol className="space-y-2.5">
         {messages.map((message, index) => {

@@ -83,7 +83,8 @@ export function useChat({ widgetId, pageUrl, referrer }: ChatOptions) {
     const stored = sessionStore.load(widgetId);
     if (!stored) return;
     sessionRef.current = stored;
-    setSession(stored); // eslint-disable-line react-hooks/set-state-in-effect -- localStorage exists only after hydration.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- localStorage exists only after hydration.
+    setSession(stored);
     void pollNow();
   }, [widgetId, pollNow]);
 

@@ -10,7 +10,9 @@ const samples = require("../samples");
  */
 
 const NOT_IN_HANDOFF = {
-  bot: "The visitor has not asked for a person in this conversation (the assistant is answering), so the message was not sent.",
+  bot:
+    "The visitor has not asked for a person in this conversation (the " +
+    "assistant is answering), so the message was not sent.",
   closed:
     "This conversation is closed, so the message was not sent. The visitor can start a new conversation in the chat.",
 };
@@ -58,7 +60,8 @@ module.exports = {
         required: true,
         dynamic: "handoff_conversation.id.label",
         helpText:
-          'A conversation waiting for or talking with a person; or map the Conversation ID from the "Handoff Requested" trigger.',
+          "A conversation waiting for or talking with a person; " +
+          'or map the Conversation ID from the "Handoff Requested" trigger.',
       },
       {
         key: "text",

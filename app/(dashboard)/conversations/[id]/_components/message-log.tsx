@@ -53,7 +53,11 @@ function MessageItem({ message }: { message: MessageView }) {
   if (message.author === "system") {
     return (
       <li className="flex justify-center">
-        <p className="inline-flex max-w-[90%] items-start gap-1.5 rounded-full bg-zinc-100 px-3 py-1 text-xs text-zinc-600">
+        <p
+          className={
+            "inline-flex max-w-[90%] items-start gap-1.5 rounded-full " + "bg-zinc-100 px-3 py-1 text-xs text-zinc-600"
+          }
+        >
           <Info className="mt-px size-3.5 shrink-0 text-zinc-400" aria-hidden />
           <span className="break-words whitespace-pre-wrap">{message.text}</span>
           <time dateTime={message.iso} title={message.full} className="shrink-0 text-zinc-500">

@@ -7,7 +7,10 @@ export function CsvImportDialog() {
   return (
     <CsvImport
       title="Import events from CSV"
-      description="For the initial bulk load: no rate limit. Rows are upserts, so importing the same file twice changes nothing."
+      description={
+        "For the initial bulk load: no rate limit. Rows are upserts, " +
+        "so importing the same file twice changes nothing."
+      }
       uploadUrl="/knowledge/events/import"
       formatHint={
         <>

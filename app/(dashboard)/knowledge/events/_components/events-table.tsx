@@ -53,7 +53,10 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
             </Button>
           }
           title={`Cancel “${row.title}”?`}
-          description="The event stays in your knowledge with the status cancelled, as a cancel from the webhook would leave it."
+          description={
+            "The event stays in your knowledge with the status cancelled, " +
+            "as a cancel from the webhook would leave it."
+          }
           confirmLabel="Cancel event"
           cancelLabel="Keep it"
           icon={<Ban className="size-5" aria-hidden />}
@@ -67,7 +70,10 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
           </Button>
         }
         title={`Delete “${row.title}”?`}
-        description="The event is removed from your knowledge. This cannot be undone; a later upsert from your system would create it again."
+        description={
+          "The event is removed from your knowledge. This cannot be undone; " +
+          "a later upsert from your system would create it again."
+        }
         confirmLabel="Delete"
         icon={<Trash2 className="size-5" aria-hidden />}
         onConfirm={() => run(() => deleteEventAction({ eventId: row.id }))}
@@ -134,7 +140,11 @@ export function EventsTable({
       header: "Location",
       cell: ({ row }) => row.original.location || <span className="text-zinc-500">—</span>,
     },
-    { id: "price", header: "Price", cell: ({ row }) => row.original.price || <span className="text-zinc-500">—</span> },
+    {
+      id: "price",
+      header: "Price",
+      cell: ({ row }) => row.original.price || <span className="text-zinc-500">—</span>,
+    },
     {
       id: "recurring",
       header: "Recurring",

@@ -46,7 +46,10 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
   const header = (
     <PageHeader
       title="Events Webhook"
-      description="Booking platforms, CRMs and your own backend push signed event changes (upsert, cancel, delete) into this account in real time."
+      description={
+        "Booking platforms, CRMs and your own backend push signed event changes " +
+        "(upsert, cancel, delete) into this account in real time."
+      }
       actions={addSource}
     />
   );

@@ -94,7 +94,8 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
             {SCOPES.map((scope) => {
               const checked = scopes.has(scope);
               return (
-                // The label makes the whole card clickable; aria-labelledby keeps the accessible name to the scope itself.
+                // The label makes the whole card clickable; aria-labelledby keeps the accessible name to the scope
+                // itself.
                 <label
                   key={scope}
                   className={cn(

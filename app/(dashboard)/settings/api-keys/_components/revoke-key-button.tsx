@@ -25,7 +25,10 @@ export function RevokeKeyButton({ keyId, keyName }: { keyId: string; keyName: st
       }
       icon={<Trash2 className="size-5" aria-hidden />}
       title={`Revoke “${keyName}”?`}
-      description="Every request with this key is refused from now on, on every server. Integrations using it stop working until they get a new key. This cannot be undone."
+      description={
+        "Every request with this key is refused from now on, on every server. " +
+        "Integrations using it stop working until they get a new key. This cannot be undone."
+      }
       confirmLabel="Revoke"
       pendingLabel="Revoking…"
       onConfirm={revoke}

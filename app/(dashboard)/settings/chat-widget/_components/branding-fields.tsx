@@ -58,7 +58,11 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
         {...field("businessName")}
         maxLength={MAX_BUSINESS_NAME_LENGTH}
         placeholder="Harbour Hall"
-        hint={`Shown at the top of the chat. Optional; up to ${MAX_BUSINESS_NAME_LENGTH} characters (${count(values.businessName)} used).`}
+        hint={
+          `Shown at the top of the chat. Optional; up to ` +
+          `${MAX_BUSINESS_NAME_LENGTH} characters (${count(values.businessName)} ` +
+          `used).`
+        }
       />
       <Field
         label="Logo address"
@@ -68,7 +72,10 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
         {...field("logoUrl")}
         maxLength={MAX_LOGO_URL_LENGTH}
         placeholder="https://www.example.com/logo.png"
-        hint="Optional. An image on your website, starting with https://; a square one looks best. It is shown small and round."
+        hint={
+          "Optional. An image on your website, starting with https://; " +
+          "a square one looks best. It is shown small and round."
+        }
       />
       <div className="space-y-1.5">
         <label htmlFor={colourId} className="block text-sm font-medium text-zinc-800">
@@ -81,7 +88,10 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
             value={picked}
             disabled={readOnly}
             onChange={(event) => onChange("brandColor", event.target.value)}
-            className="h-9 w-11 shrink-0 cursor-pointer rounded-md border-0 bg-white p-1 ring-1 ring-zinc-300 ring-inset disabled:cursor-default"
+            className={
+              "h-9 w-11 shrink-0 cursor-pointer rounded-md border-0 bg-white p-1 ring-1 " +
+              "ring-zinc-300 ring-inset disabled:cursor-default"
+            }
           />
           <input
             id={colourId}
@@ -113,7 +123,10 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
         {...field("replyTime")}
         maxLength={MAX_REPLY_TIME_LENGTH}
         placeholder="We usually answer within an hour, Monday to Friday."
-        hint={`Shown to a visitor who asks for a person. Optional; up to ${MAX_REPLY_TIME_LENGTH} characters (${count(values.replyTime)} used).`}
+        hint={
+          `Shown to a visitor who asks for a person. Optional; ` +
+          `up to ${MAX_REPLY_TIME_LENGTH} characters (${count(values.replyTime)} used).`
+        }
       />
     </section>
   );

@@ -122,7 +122,10 @@ export function WidgetSettingsForm({
           maxLength={MAX_ASSISTANT_NAME_LENGTH}
           readOnly={!canManage}
           autoComplete="off"
-          hint={`Shown at the top of the chat and on each answer. Up to ${MAX_ASSISTANT_NAME_LENGTH} characters (${count(values.assistantName)} used).`}
+          hint={
+            `Shown at the top of the chat and on each answer. ` +
+            `Up to ${MAX_ASSISTANT_NAME_LENGTH} characters (${count(values.assistantName)} used).`
+          }
           error={errorsOf("assistantName")[0]}
         />
         <div className="space-y-1.5">

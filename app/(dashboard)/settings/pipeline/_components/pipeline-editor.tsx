@@ -80,7 +80,10 @@ export function PipelineEditor({
             <li key={stage.key} className="flex items-center gap-4 px-5 py-3">
               <span
                 aria-hidden
-                className="flex size-7 shrink-0 items-center justify-center rounded-full bg-zinc-100 text-xs font-semibold text-zinc-600 tabular-nums"
+                className={
+                  "flex size-7 shrink-0 items-center justify-center rounded-full " +
+                  "bg-zinc-100 text-xs font-semibold text-zinc-600 tabular-nums"
+                }
               >
                 {index + 1}
               </span>

@@ -49,8 +49,10 @@ export function healthNotice(
         title: "This subscription is disabled",
         lines: [
           subscription.disabledReason ?? "It was disabled.",
-          `${subscription.disabledAt ? `Disabled ${formatDateTime(subscription.disabledAt, timezone)}. ` : ""}Nothing is sent while it is disabled, and changes made in the meantime are not delivered later.`,
-          "Once the receiver accepts notifications again (answers with a 2xx status), press Enable: deliveries resume with the next change.",
+          `${subscription.disabledAt ? `Disabled ${formatDateTime(subscription.disabledAt, timezone)}. ` : ""}` +
+            "Nothing is sent while it is disabled, and changes made in the meantime are not delivered later.",
+          "Once the receiver accepts notifications again (answers with a 2xx status), " +
+            "press Enable: deliveries resume with the next change.",
         ],
       };
     case "failing":
@@ -59,7 +61,9 @@ export function healthNotice(
         title: "Deliveries are failing",
         lines: [
           failureLine(subscription, run, timezone),
-          `Each notification is retried for about 28 hours. If every delivery keeps failing until ${formatDateTime(new Date(subscription.failingSince!.getTime() + 5 * 86_400_000), timezone)} (5 days in a row), the subscription is disabled.`,
+          `Each notification is retried for about 28 hours. If every delivery keeps failing until ` +
+            `${formatDateTime(new Date(subscription.failingSince!.getTime() + 5 * 86_400_000), timezone)} ` +
+            `(5 days in a row), the subscription is disabled.`,
         ],
       };
     case "healthy":
@@ -67,7 +71,9 @@ export function healthNotice(
         health,
         title: "Delivering",
         lines: [
-          `The last notification was delivered ${relativeTime(subscription.lastDeliveryAt!, now)} (${formatDateTime(subscription.lastDeliveryAt!, timezone)}).`,
+          `The last notification was delivered ` +
+            `${relativeTime(subscription.lastDeliveryAt!, now)} ` +
+            `(${formatDateTime(subscription.lastDeliveryAt!, timezone)}).`,
         ],
       };
     default:
@@ -75,7 +81,8 @@ export function healthNotice(
         health,
         title: "Waiting for the first notification",
         lines: [
-          "Nothing has been sent yet. A notification goes out as soon as one of the chosen events happens in this account.",
+          "Nothing has been sent yet. A notification goes out as soon as one " +
+            "of the chosen events happens in this account.",
         ],
       };
   }

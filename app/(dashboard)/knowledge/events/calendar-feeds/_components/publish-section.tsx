@@ -86,7 +86,10 @@ export function PublishSection({ url: initialUrl, canRotate }: { url: string; ca
             <RotateConfirm
               label="Rotate feed URL"
               title="Rotate the feed URL?"
-              description="A new URL is created and the current one stops working immediately: every calendar subscribed to it gets 404 and stops updating until it is subscribed again with the new URL."
+              description={
+                "A new URL is created and the current one stops working immediately: every calendar " +
+                "subscribed to it gets 404 and stops updating until it is subscribed again with the new URL."
+              }
               onConfirm={rotate}
             />
           </div>

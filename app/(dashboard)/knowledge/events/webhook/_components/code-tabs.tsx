@@ -18,7 +18,10 @@ export function CodeTabs({ samples, label }: { samples: CodeSample[]; label: str
             <Tabs.Trigger
               key={sample.id}
               value={sample.id}
-              className="border-b-2 border-transparent px-3 py-2.5 text-xs font-medium text-zinc-400 hover:text-zinc-200 data-[state=active]:border-indigo-400 data-[state=active]:text-white"
+              className={
+                "border-b-2 border-transparent px-3 py-2.5 text-xs font-medium text-zinc-400 " +
+                "hover:text-zinc-200 data-[state=active]:border-indigo-400 data-[state=active]:text-white"
+              }
             >
               {sample.label}
             </Tabs.Trigger>

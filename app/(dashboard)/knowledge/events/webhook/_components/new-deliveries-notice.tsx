@@ -42,7 +42,10 @@ export function NewDeliveriesNotice({
   return (
     <div
       role="status"
-      className="flex items-center justify-between gap-3 rounded-lg bg-indigo-50 px-4 py-2.5 text-sm text-indigo-900 ring-1 ring-indigo-200"
+      className={
+        "flex items-center justify-between gap-3 rounded-lg bg-indigo-50 px-4 " +
+        "py-2.5 text-sm text-indigo-900 ring-1 ring-indigo-200"
+      }
     >
       <span>New deliveries have arrived.</span>
       <Button

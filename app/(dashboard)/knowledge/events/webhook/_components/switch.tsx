@@ -27,9 +27,17 @@ export function Switch({
         disabled={disabled}
         onCheckedChange={onCheckedChange}
         aria-label={label}
-        className="relative inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-zinc-300 transition-colors data-[state=checked]:bg-emerald-500 disabled:cursor-not-allowed disabled:opacity-60"
+        className={
+          "relative inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-zinc-300 transition-colors " +
+          "data-[state=checked]:bg-emerald-500 disabled:cursor-not-allowed disabled:opacity-60"
+        }
       >
-        <SwitchPrimitive.Thumb className="pointer-events-none block size-5 translate-x-0.5 translate-y-0.5 rounded-full bg-white shadow ring-0 transition-transform data-[state=checked]:translate-x-[1.375rem]" />
+        <SwitchPrimitive.Thumb
+          className={
+            "pointer-events-none block size-5 translate-x-0.5 translate-y-0.5 rounded-full bg-white shadow " +
+            "ring-0 transition-transform data-[state=checked]:translate-x-[1.375rem]"
+          }
+        />
       </SwitchPrimitive.Root>
       <span aria-hidden>{label}</span>
     </label>

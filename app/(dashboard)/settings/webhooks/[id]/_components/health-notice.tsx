@@ -22,7 +22,10 @@ const styles: Record<Health, { box: string; icon: React.ReactNode }> = {
   },
 };
 
-/** The subscription's state at the top of its page: healthy, waiting, failing (with the last error) or disabled (why, and how to re-enable). */
+/**
+ * The subscription's state at the top of its page: healthy, waiting, failing (with the last error) or disabled (why,
+ * and how to re-enable).
+ */
 export function HealthNoticeCard({ notice }: { notice: HealthNotice }) {
   const style = styles[notice.health];
   return (
