@@ -59,9 +59,25 @@ export async function startBenchDatabase(label: string): Promise<BenchDatabase> 
   };
 }
 
+let metricsNoted = false;
+
+/**
+ * The servers' environment. With METRICS_TOKEN set, or BENCH_METRICS=on (a token is made up), the servers
+ * record their metrics while measured: run a benchmark both ways to see what metrics cost the hot paths
+ * (docs/operations.md, "Overhead").
+ */
 export function benchEnv(databaseUrl: string, distDir: string): NodeJS.ProcessEnv {
+  const metricsToken =
+    process.env.METRICS_TOKEN || (process.env.BENCH_METRICS === "on" ? crypto.randomBytes(16).toString("hex") : "");
+  if (!metricsNoted) {
+    metricsNoted = true;
+    console.log(
+      metricsToken ? "▸ Metrics on: the servers record /metrics" : "▸ Metrics off (BENCH_METRICS=on turns them on)",
+    );
+  }
   return {
     ...process.env,
+    METRICS_TOKEN: metricsToken,
     NODE_ENV: "production",
     NODE_OPTIONS: "",
     DATABASE_URL: databaseUrl,
