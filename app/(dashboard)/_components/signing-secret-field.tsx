@@ -12,6 +12,14 @@ import type { ActionResult } from "@/lib/actions/result";
 
 const MASK = "whsec_" + "•".repeat(32);
 
+/** The secret an action answered with, or null once its refusal is toasted. */
+async function secretOf(action: () => Promise<ActionResult<{ secret: string }>>): Promise<string | null> {
+  const result = await action();
+  if (result.ok) return result.data.secret;
+  toast.error(result.error);
+  return null;
+}
+
 /**
  * The secret a card holds once revealed or rotated. After a rotation the new secret shows with
  * RotatedSecretNotice, and the page is refreshed only when the user acknowledges it, so no re-render
@@ -23,12 +31,9 @@ export function useSecretRotation(rotateSecret: () => Promise<ActionResult<{ sec
   const [justRotated, setJustRotated] = useState(false);
 
   const rotate = async () => {
-    const result = await rotateSecret();
-    if (!result.ok) {
-      toast.error(result.error);
-      return;
-    }
-    setSecret(result.data.secret);
+    const next = await secretOf(rotateSecret);
+    if (next === null) return;
+    setSecret(next);
     setJustRotated(true);
     toast.success(rotated);
   };
@@ -72,12 +77,9 @@ export function SigningSecretField({
 
   const reveal = () =>
     startTransition(async () => {
-      const result = await fetchSecret();
-      if (!result.ok) {
-        toast.error(result.error);
-        return;
-      }
-      onSecret(result.data.secret);
+      const revealed = await secretOf(fetchSecret);
+      if (revealed === null) return;
+      onSecret(revealed);
       setVisible(true);
     });
 

@@ -4,20 +4,12 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { MomentCell, type Moment } from "@/components/ui/moment-cell";
-import type { ApiKeyState } from "@/lib/api-keys/keys";
-import type { Scope } from "@/lib/api-keys/scopes";
+import type { ApiKeyState, ApiKeySummary } from "@/lib/api-keys/keys";
 import { RevokeKeyButton } from "./revoke-key-button";
 
 /** One key as the page sends it to the browser: display fields only, dates already formatted. */
-export type ApiKeyRow = {
-  id: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  scopes: Scope[];
-  state: ApiKeyState;
+export type ApiKeyRow = Pick<ApiKeySummary, "id" | "name" | "prefix" | "last4" | "scopes" | "state" | "createdBy"> & {
   created: Moment;
-  createdBy: string | null;
   lastUsed: Moment | null;
   expires: Moment | null;
   revoked: Moment | null;
