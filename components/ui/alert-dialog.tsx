@@ -1,6 +1,6 @@
 "use client";
 
-import { RefreshCw } from "lucide-react";
+import { RefreshCw, type LucideIcon } from "lucide-react";
 import { AlertDialog as AlertPrimitive } from "radix-ui";
 import { useState } from "react";
 import { Button, buttonClasses } from "./button";
@@ -139,6 +139,38 @@ export function RotateConfirm(props: {
       pendingLabel="Rotating…"
       icon={<RefreshCw className="size-5" aria-hidden />}
       onConfirm={props.onConfirm}
+    />
+  );
+}
+
+/** A table row's icon button, named by `label` (only the icon shows), and the confirmation it opens. */
+export function IconConfirm({
+  Icon,
+  label,
+  hint,
+  danger = false,
+  ...props
+}: Omit<ConfirmDialogProps, "trigger" | "icon"> & {
+  Icon: LucideIcon;
+  label: string;
+  hint?: string;
+  danger?: boolean;
+}) {
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={label}
+          title={hint}
+          className={danger ? "text-zinc-500 hover:bg-red-50 hover:text-red-600" : undefined}
+        >
+          <Icon className="size-4" aria-hidden />
+        </Button>
+      }
+      icon={<Icon className="size-5" aria-hidden />}
+      {...props}
     />
   );
 }

@@ -4,7 +4,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { Ban, Pencil, Repeat, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { IconConfirm } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
@@ -46,12 +46,9 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
         timezone={timezone}
       />
       {row.status !== "cancelled" ? (
-        <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="sm" aria-label={`Cancel ${row.title}`}>
-              <Ban className="size-4" aria-hidden />
-            </Button>
-          }
+        <IconConfirm
+          Icon={Ban}
+          label={`Cancel ${row.title}`}
           title={`Cancel “${row.title}”?`}
           description={
             "The event stays in your knowledge with the status cancelled, " +
@@ -59,23 +56,18 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
           }
           confirmLabel="Cancel event"
           cancelLabel="Keep it"
-          icon={<Ban className="size-5" aria-hidden />}
           onConfirm={() => run(() => cancelEventAction({ eventId: row.id }))}
         />
       ) : null}
-      <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="sm" aria-label={`Delete ${row.title}`}>
-            <Trash2 className="size-4" aria-hidden />
-          </Button>
-        }
+      <IconConfirm
+        Icon={Trash2}
+        label={`Delete ${row.title}`}
         title={`Delete “${row.title}”?`}
         description={
           "The event is removed from your knowledge. This cannot be undone; " +
           "a later upsert from your system would create it again."
         }
         confirmLabel="Delete"
-        icon={<Trash2 className="size-5" aria-hidden />}
         onConfirm={() => run(() => deleteEventAction({ eventId: row.id }))}
       />
     </div>

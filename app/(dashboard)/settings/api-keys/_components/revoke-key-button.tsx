@@ -1,8 +1,7 @@
 "use client";
 
 import { Trash2 } from "lucide-react";
-import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { Button } from "@/components/ui/button";
+import { IconConfirm } from "@/components/ui/alert-dialog";
 import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { revokeApiKeyAction } from "../actions";
 
@@ -11,19 +10,11 @@ export function RevokeKeyButton({ keyId, keyName }: { keyId: string; keyName: st
   const revoke = () => act(() => revokeApiKeyAction({ keyId }));
 
   return (
-    <ConfirmDialog
-      trigger={
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-label={`Revoke ${keyName}`}
-          title="Revoke"
-          className="text-zinc-500 hover:bg-red-50 hover:text-red-600"
-        >
-          <Trash2 className="size-4" aria-hidden />
-        </Button>
-      }
-      icon={<Trash2 className="size-5" aria-hidden />}
+    <IconConfirm
+      Icon={Trash2}
+      label={`Revoke ${keyName}`}
+      hint="Revoke"
+      danger
       title={`Revoke “${keyName}”?`}
       description={
         "Every request with this key is refused from now on, on every server. " +

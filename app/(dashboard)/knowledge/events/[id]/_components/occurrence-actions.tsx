@@ -2,7 +2,7 @@
 
 import { Ban, RotateCcw, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { ConfirmDialog } from "@/components/ui/alert-dialog";
+import { IconConfirm } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { removeOccurrenceAction, restoreOccurrenceAction } from "../../actions";
@@ -39,19 +39,15 @@ export function RemoveOccurrenceButtons({ eventId, title, occursAt, label }: Occ
   return (
     <div className="-mr-2 flex shrink-0 gap-0.5">
       {REMOVALS.map(({ kind, verb, pending, done, Icon }) => (
-        <ConfirmDialog
+        <IconConfirm
           key={kind}
-          trigger={
-            <Button variant="ghost" size="sm" aria-label={`${verb} ${label}`}>
-              <Icon className="size-4" aria-hidden />
-            </Button>
-          }
+          Icon={Icon}
+          label={`${verb} ${label}`}
           title={`${verb} this occurrence?`}
           description={`“${title}” on ${label} ${done}. ${RESTORABLE}`}
           confirmLabel={`${verb} this occurrence`}
           pendingLabel={pending}
           cancelLabel="Keep it"
-          icon={<Icon className="size-5" aria-hidden />}
           onConfirm={() => run(() => removeOccurrenceAction({ eventId, occursAt, kind }))}
         />
       ))}
