@@ -145,15 +145,18 @@ const textArray = (values: readonly string[]) =>
 function seedSql(): string {
   return `
 WITH stages AS (SELECT array_agg(key ORDER BY position, key) AS keys FROM pipeline_stages WHERE account_id = $1)
-INSERT INTO leads (id, account_id, name, email, phone, company, source, stage, notes, metadata, created_at, updated_at, stage_changed_at)
+INSERT INTO leads (id, account_id, name, email, phone, company, source, stage, notes, metadata, created_at,
+  updated_at, stage_changed_at)
 SELECT 'lead_' || substr(translate(encode(sha256(('bench-lead-' || g)::bytea), 'base64'), '+/=', ''), 1, 22),
        $1,
        first_name || ' ' || last_name,
-       lower(first_name) || '.' || lower(last_name) || '.' || g || '@' || (${textArray(DOMAINS)})[g % ${DOMAINS.length} + 1],
+       lower(first_name) || '.' || lower(last_name) || '.' || g || '@' || (${textArray(DOMAINS)})[g %
+         ${DOMAINS.length} + 1],
        CASE WHEN g % 3 = 0 THEN NULL ELSE '+49 30 ' || lpad((g % 10000000)::text, 7, '0') END,
        CASE WHEN g % 10 = 0 THEN NULL ELSE (${textArray(COMPANIES)})[(g / 7) % ${COMPANIES.length} + 1] END,
        (${textArray(SOURCES)})[g % ${SOURCES.length} + 1],
-       stages.keys[least(array_length(stages.keys, 1), 1 + floor(array_length(stages.keys, 1) * power((g % 997) / 997.0, 2))::int)],
+       stages.keys[least(array_length(stages.keys, 1), 1 + floor(array_length(stages.keys, 1) * power((g % 997) /
+         997.0, 2))::int)],
        CASE WHEN g % 50 = 0 THEN 'Asked for a call back next week.' END,
        CASE WHEN g % 5 = 0 THEN jsonb_build_object('utm_source', 'newsletter', 'plan', 'pro') ELSE '{}'::jsonb END,
        created, created, created
@@ -183,7 +186,8 @@ export async function seedLeads(client: pg.Client): Promise<SeededLeads> {
   const key = generateApiKey();
   const { prefix, last4 } = displayParts(key);
   await client.query(
-    "INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes) VALUES ($1, 'Leads benchmark', $2, $3, $4, ARRAY['read:leads', 'write:leads'])",
+    "INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes) VALUES ($1, " +
+      "'Leads benchmark', $2, $3, $4, ARRAY['read:leads', 'write:leads'])",
     [accountId, hashApiKey(key), prefix, last4],
   );
 
@@ -193,7 +197,8 @@ export async function seedLeads(client: pg.Client): Promise<SeededLeads> {
   await client.query(seedSql(), [accountId, LEADS]);
   const rare = await client.query<{ id: string }>(
     `INSERT INTO leads (id, account_id, name, email, company, source, stage, created_at, updated_at, stage_changed_at)
-     VALUES ('lead_' || substr(translate(encode(sha256('bench-rare-lead'::bytea), 'base64'), '+/=', ''), 1, 22), $1, 'Quinzel ${RARE_QUERY}',
+     VALUES ('lead_' || substr(translate(encode(sha256('bench-rare-lead'::bytea), 'base64'), '+/=', ''), 1, 22), $1,
+       'Quinzel ${RARE_QUERY}',
              'quinzel@${RARE_QUERY.toLowerCase()}.example', '${RARE_QUERY} Zinc', 'api', 'qualified',
              now() - interval '123 days', now() - interval '123 days', now() - interval '123 days')
      RETURNING id`,
@@ -204,7 +209,8 @@ export async function seedLeads(client: pg.Client): Promise<SeededLeads> {
   await client.query("VACUUM ANALYZE leads");
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   console.log(
-    `▸ Seeded ${(LEADS + 1).toLocaleString("en-US")} leads in ${seconds(Date.now() - started)} s (insert ${seconds(inserted - started)} s, VACUUM ANALYZE ${seconds(Date.now() - inserted)} s)`,
+    `▸ Seeded ${(LEADS + 1).toLocaleString("en-US")} leads in ${seconds(Date.now() - started)} s (insert ` +
+      `${seconds(inserted - started)} s, VACUUM ANALYZE ${seconds(Date.now() - inserted)} s)`,
   );
   return { accountId, key, leads: LEADS + 1, rareQuery: RARE_QUERY, rareLeadId: rare.rows[0].id };
 }

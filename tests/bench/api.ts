@@ -154,7 +154,8 @@ function report(results: Measured[], rows: Row[], plansOk: boolean): number {
       .map((cell, index) => (index < 2 ? String(cell).padEnd(index === 0 ? 22 : 26) : String(cell).padStart(9)))
       .join("");
   console.log(
-    `\nLeads API benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s per run, after ${WARMUP_SECONDS} s of warm-up`,
+    `\nLeads API benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ` +
+      `${SECONDS} s per run, after ${WARMUP_SECONDS} s of warm-up`,
   );
   console.log(columns(["row", "server", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests", "ratio"]));
   const checks: Array<[string, boolean]> = [["no Seq Scan on leads", plansOk]];
@@ -195,7 +196,8 @@ function report(results: Measured[], rows: Row[], plansOk: boolean): number {
   const pageOneRate = (server: string) =>
     results.find((result) => result.row === pageOne && result.server === server)!.summary.requestsPerSecond;
   console.log(
-    `Ratio ours/next start (${pageOne.name}): ${(pageOneRate("App server (ours)") / pageOneRate("Plain next start")).toFixed(2)}`,
+    `Ratio ours/next start (${pageOne.name}): ` +
+      `${(pageOneRate("App server (ours)") / pageOneRate("Plain next start")).toFixed(2)}`,
   );
   console.log("\nTargets:");
   for (const [name, ok] of checks) console.log(`  ${ok ? "✔ met   " : "✖ missed"} ${name}`);

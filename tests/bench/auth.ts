@@ -44,7 +44,8 @@ async function createKey(databaseUrl: string, label: string): Promise<string> {
       `Benchmark ${label}`,
     ]);
     await client.query(
-      "INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes) VALUES ($1, $2, $3, $4, $5, ARRAY['webhooks', 'read:leads'])",
+      "INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, " +
+        "scopes) VALUES ($1, $2, $3, $4, $5, ARRAY['webhooks', 'read:leads'])",
       [account.rows[0].id, label, hashApiKey(key), prefix, last4],
     );
     return key;
@@ -99,7 +100,8 @@ function report(ours: Result, plainNext: Result, reference: Result): number {
   const columns = (cells: Array<string | number>) =>
     cells.map((cell, index) => (index === 0 ? String(cell).padEnd(28) : String(cell).padStart(10))).join("");
   console.log(
-    `\nAPI key auth benchmark: GET /api/public/zapier/me, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`,
+    `\nAPI key auth benchmark: GET /api/public/zapier/me, ` +
+      `${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`,
   );
   console.log(columns(["", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "requests"]));
   const rows = [

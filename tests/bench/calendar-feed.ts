@@ -33,19 +33,23 @@ async function seed(client: pg.Client): Promise<{ accountId: string; token: stri
             CASE WHEN g < $3 THEN (ARRAY['daily', 'weekly', 'monthly', 'yearly'])[g % 4 + 1] ELSE '' END
      FROM generate_series(0, $2::int - 1) AS g,
           LATERAL (SELECT CASE WHEN g < $3 THEN timestamptz '2025-01-01 18:00+01' + (g % 700) * interval '1 day'
-                               ELSE timestamptz '2026-12-01 10:00+01' + (g % 365) * interval '1 day' + (g % 10) * interval '1 hour' END AS s) t`,
+                               ELSE timestamptz '2026-12-01 10:00+01' + (g % 365) * interval '1 day' + (g % 10) *
+                                 interval '1 hour' END AS s) t`,
     [accountId, EVENTS, SERIES],
   );
   // Three exceptions on one series in ten: the 10th, 20th and 30th period after the start, by the series' own step.
   await client.query(
     `INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind)
-     SELECT e.account_id, e.id, e.starts_at + k * CASE e.recurring WHEN 'daily' THEN interval '1 day' WHEN 'weekly' THEN interval '7 days'
-                                                   WHEN 'monthly' THEN interval '1 month' ELSE interval '1 year' END, 'cancelled'
+     SELECT e.account_id, e.id, e.starts_at + k * CASE e.recurring WHEN 'daily' THEN interval '1 day' WHEN 'weekly'
+       THEN interval '7 days'
+                                                   WHEN 'monthly' THEN interval '1 month'
+                                                     ELSE interval '1 year' END, 'cancelled'
      FROM events e, (VALUES (10), (20), (30)) AS p(k)
      WHERE e.account_id = $1 AND e.recurring <> '' AND (hashtext(e.id::text) % 10) = 0`,
     [accountId],
   );
-  // The feed's first token is rotated away, as the dashboard's "Rotate feed URL" does: the old one must answer as a wrong one.
+  // The feed's first token is rotated away, as the dashboard's "Rotate feed URL" does: the old one must answer as a
+  // wrong one.
   const rotatedAway = generateFeedToken();
   const token = generateFeedToken();
   await client.query(
@@ -133,15 +137,27 @@ runMain(async () => {
       ([, timing]) => timing,
     );
     console.log(
-      `\nCalendar feed benchmark: ${EVENTS.toLocaleString("en-US")} events (${SERIES.toLocaleString("en-US")} series), ${vevents} VEVENTs, ${(text.length / 1024).toFixed(0)} KiB`,
+      `\nCalendar feed benchmark: ${EVENTS.toLocaleString("en-US")} events ` +
+        `(${SERIES.toLocaleString("en-US")} series), ${vevents} VEVENTs, ` +
+        `${(text.length / 1024).toFixed(0)} KiB`,
     );
     console.log(
-      `${"".padEnd(38)}${cell("p50 ms", 9)}${cell("p95 ms", 9)}${cell("max ms", 9)}${cell("status", 8)}${cell("p50/ref", 9)}`,
+      "".padEnd(38) +
+        cell("p50 ms", 9) +
+        cell("p95 ms", 9) +
+        cell("max ms", 9) +
+        cell("status", 8) +
+        cell("p50/ref", 9),
     );
     for (const [name, timing] of results) {
       const ratio = (timing.p50 / referenceTiming.p50).toFixed(2);
       console.log(
-        `${name.padEnd(38)}${cell(timing.p50.toFixed(1), 9)}${cell(timing.p95.toFixed(1), 9)}${cell(timing.max.toFixed(1), 9)}${cell(timing.status, 8)}${cell(ratio, 9)}`,
+        name.padEnd(38) +
+          cell(timing.p50.toFixed(1), 9) +
+          cell(timing.p95.toFixed(1), 9) +
+          cell(timing.max.toFixed(1), 9) +
+          cell(timing.status, 8) +
+          cell(ratio, 9),
       );
     }
     const feedOk = feedTiming.status === 200 && vevents === EVENTS && feedTiming.p95 < TARGET_FEED_MS;
@@ -151,10 +167,13 @@ runMain(async () => {
     const wrongOk = wrongTiming.status === 404 && oldTiming.status === 404 && oldTiming.bytes === wrongTiming.bytes;
     console.log(`Target: the whole feed in under ${TARGET_FEED_MS} ms (p95): ${feedOk ? "✔ met" : "✖ missed"}`);
     console.log(
-      `Target: 304 without building the feed (p95 under a tenth of the feed's p50): ${conditionalOk ? "✔ met" : "✖ missed"}`,
+      `Target: 304 without building the feed (p95 under a tenth of the ` +
+        `feed's p50): ${conditionalOk ? "✔ met" : "✖ missed"}`,
     );
     console.log(
-      `Wrong tokens: 404 in ${wrongTiming.p50.toFixed(1)} ms p50, rotated-away ones in ${oldTiming.p50.toFixed(1)} ms, the same ${oldTiming.bytes} bytes ` +
+      `Wrong tokens: 404 in ${wrongTiming.p50.toFixed(1)} ms p50, ` +
+        `rotated-away ones in ${oldTiming.p50.toFixed(1)} ms, ` +
+        `the same ${oldTiming.bytes} bytes ` +
         `(the 304 path costs ${conditionalTiming.p50.toFixed(1)} ms)`,
     );
     console.log(

@@ -149,7 +149,8 @@ runMain(async () => {
     const row = (name: string, ms: number, detail: string) =>
       console.log(`${name.padEnd(40)}${ms.toFixed(0).padStart(8)} ms   ${detail}`);
     console.log(
-      `\nCalendar feeds in: ${VEVENTS.toLocaleString("en-US")} VEVENTs (${RECURRING.toLocaleString("en-US")} recurring), ${(body.length / 1024).toFixed(0)} KiB`,
+      `\nCalendar feeds in: ${VEVENTS.toLocaleString("en-US")} VEVENTs ` +
+        `(${RECURRING.toLocaleString("en-US")} recurring), ${(body.length / 1024).toFixed(0)} KiB`,
     );
     row("Reference: ical.js parse alone", parseMs, `${titles.toLocaleString("en-US")} VEVENTs read`);
     row(
@@ -170,7 +171,8 @@ runMain(async () => {
       afterSame.changed === afterFirst.changed &&
       afterSame.messages === afterFirst.messages;
     console.log(
-      `Target: first sync under ${TARGET_FIRST_MS / 1000} s and ${TARGET_RSS_MB} MB RSS: ${firstOk ? "✔ met" : "✖ missed"}`,
+      `Target: first sync under ${TARGET_FIRST_MS / 1000} s and ` +
+        `${TARGET_RSS_MB} MB RSS: ${firstOk ? "✔ met" : "✖ missed"}`,
     );
     console.log(
       `Target: an unchanged 200 writes no event row and no notification: ${unchangedOk ? "✔ met" : "✖ missed"}`,

@@ -88,7 +88,8 @@ const literal = (values: string[]) => `ARRAY[${values.map((value) => `'${value.r
 
 export async function seedChatEvents(client: pg.Client | pg.Pool, accountId: string, count: number): Promise<void> {
   await client.query(
-    `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, location, description, price, url, status, recurring)
+    `INSERT INTO events (account_id, title, starts_at, starts_at_offset, ends_at, location, description, price, url,
+      status, recurring)
      SELECT $1::uuid,
        q[1 + (n / 30) % array_length(q, 1)] || ' ' || k[1 + n % array_length(k, 1)],
        starts, '+01:00', starts + interval '2 hours',
@@ -100,7 +101,8 @@ export async function seedChatEvents(client: pg.Client | pg.Pool, accountId: str
        CASE WHEN (n / 7) % 5 = 0 THEN (ARRAY['daily', 'weekly', 'monthly', 'yearly'])[1 + (n / 35) % 4] ELSE '' END
      FROM generate_series(1, $2::int) AS n,
        LATERAL (SELECT date_trunc('minute', now()) - interval '60 days' + n * interval '7 minutes' AS starts) AS s,
-       (SELECT ${literal(KINDS)} AS k, ${literal(QUALIFIERS)} AS q, ${literal(PLACES)} AS p, ${literal(DESCRIPTIONS)} AS d, ${literal(PRICES)} AS c) AS lists`,
+       (SELECT ${literal(KINDS)} AS k, ${literal(QUALIFIERS)} AS q, ${literal(PLACES)} AS p, ${literal(DESCRIPTIONS)}
+         AS d, ${literal(PRICES)} AS c) AS lists`,
     [accountId, count],
   );
 }
@@ -130,7 +132,8 @@ export async function seedChatExceptions(
   });
   await client.query(
     `INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind)
-     SELECT $1::uuid, x.id, x.at, 'cancelled' FROM unnest($2::uuid[], $3::timestamptz[]) AS x(id, at) ON CONFLICT DO NOTHING`,
+     SELECT $1::uuid, x.id, x.at, 'cancelled' FROM unnest($2::uuid[], $3::timestamptz[]) AS x(id, at)
+       ON CONFLICT DO NOTHING`,
     [accountId, exceptions.map((pair) => pair[0]), exceptions.map((pair) => pair[1])],
   );
   return exceptions.length;

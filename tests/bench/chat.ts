@@ -58,7 +58,8 @@ async function prepare(databaseUrl: string): Promise<string> {
     const exceptions = await seedChatExceptions(client, accountId, TIMEZONE);
     await client.query("VACUUM ANALYZE events, event_exceptions");
     console.log(
-      `▸ Seeded ${EVENTS.toLocaleString("en")} events (${(EVENTS / 5).toLocaleString("en")} recurring, ${exceptions.toLocaleString("en")} exceptions) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `▸ Seeded ${EVENTS.toLocaleString("en")} events (${(EVENTS / 5).toLocaleString("en")} recurring, ` +
+        `${exceptions.toLocaleString("en")} exceptions) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     return accountId;
   } finally {
@@ -86,7 +87,8 @@ async function printPlans(databaseUrl: string, accountId: string): Promise<boole
       const plan = await explainSearch(client, input);
       seqScan ||= /Seq Scan on events/.test(plan);
       console.log(
-        `\nQuery plan for “${question}” (topic ${JSON.stringify(intent.topic)}, ${intent.range?.label ?? "no date"}):\n${plan}`,
+        `\nQuery plan for “${question}” (topic ${JSON.stringify(intent.topic)}, ` +
+          `${intent.range?.label ?? "no date"}):\n${plan}`,
       );
     }
   } finally {
@@ -199,10 +201,13 @@ function report(ours: LoadSummary, reference: LoadSummary, endpoint: LoadSummary
   const columns = (cells: Array<string | number>) =>
     cells.map((cell, index) => (index === 0 ? String(cell).padEnd(34) : String(cell).padStart(10))).join("");
   console.log(
-    `\nAssistant benchmark: ${EVENTS.toLocaleString("en")} events, ${CHAT_QUESTIONS.length} questions in turn, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${SECONDS} s`,
+    `\nAssistant benchmark: ${EVENTS.toLocaleString("en")} events, ` +
+      `${CHAT_QUESTIONS.length} questions in turn, ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ` +
+      `${SECONDS} s`,
   );
   console.log(
-    "Endpoint = POST a visitor message on the production server (stores it, answers, stores the reply); engine = answerVisitor on node:http; reference = the same search SQL only, on node:http + pg.",
+    "Endpoint = POST a visitor message on the production server (stores it, answers, stores the reply); " +
+      "engine = answerVisitor on node:http; reference = the same search SQL only, on node:http + pg.",
   );
   console.log(columns(["", "replies/s", "p50 ms", "p99 ms", "errors", "non-2xx", "replies"]));
   for (const [label, r] of [

@@ -34,7 +34,8 @@ const FULL = () =>
   csv(
     "title,starts_at,ends_at,description,location,url,price,recurring,status",
     (index, day) =>
-      `"Event ${index}, edition ${index % 7}",2027-03-${day}T10:00:00+01:00,2027-03-${day}T12:00:00+01:00,Talk ${index},Venue ${index % 50},https://example.com/e/${index},€${index % 90},weekly,upcoming`,
+      `"Event ${index}, edition ${index % 7}",2027-03-${day}T10:00:00+01:00,2027-03-${day}T12:00:00+01:00,Talk ` +
+      `${index},Venue ${index % 50},https://example.com/e/${index},€${index % 90},weekly,upcoming`,
   );
 const SHORT = () =>
   csv(
@@ -83,7 +84,8 @@ async function measure<T>(label: string, work: () => Promise<T>): Promise<T> {
   peakHeap = Math.max(peakHeap, now.heapUsed);
   const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
   console.log(
-    `${label.padEnd(28)} ${((performance.now() - started) / 1000).toFixed(2)} s   peak RSS ${mib(peakRss)} (+${mib(peakRss - base.rss)})   peak heap ${mib(peakHeap)} (+${mib(peakHeap - base.heapUsed)})`,
+    `${label.padEnd(28)} ${((performance.now() - started) / 1000).toFixed(2)} s   peak RSS ${mib(peakRss)} ` +
+      `(+${mib(peakRss - base.rss)})   peak heap ${mib(peakHeap)} (+${mib(peakHeap - base.heapUsed)})`,
   );
   return result;
 }
@@ -96,7 +98,9 @@ runMain(async () => {
   try {
     let ok = true;
     console.log(
-      `\nCSV upload memory, ${CHUNK / 1024} KiB chunks${global.gc ? "" : " (run with --expose-gc for a cleaner baseline)"}`,
+      `\nCSV upload memory, ${CHUNK / 1024} KiB chunks${
+        global.gc ? "" : " (run with --expose-gc for a " + "cleaner baseline)"
+      }`,
     );
     for (const [shape, make] of [
       ["full rows", FULL],

@@ -17,8 +17,11 @@ function csv(rows: number): string {
   const lines = ["title,starts_at,ends_at,description,location,url,price,recurring,status"];
   for (let index = 0; index < rows; index++) {
     const day = String((index % 28) + 1).padStart(2, "0");
+    const hour = String(index % 24).padStart(2, "0");
+    const recurring = ["", "weekly", "monthly"][index % 3];
     lines.push(
-      `"Event ${index}, edition ${index % 7}",2027-03-${day}T${String(index % 24).padStart(2, "0")}:00:00+01:00,,"Description of event ${index}",Venue ${index % 50},https://example.com/e/${index},€${index % 90},${["", "weekly", "monthly"][index % 3]},upcoming`,
+      `"Event ${index}, edition ${index % 7}",2027-03-${day}T${hour}:00:00+01:00,,"Description of event ${index}",` +
+        `Venue ${index % 50},https://example.com/e/${index},€${index % 90},${recurring},upcoming`,
     );
   }
   return lines.join("\r\n") + "\r\n";
@@ -67,8 +70,10 @@ runMain(async () => {
     const referenceSeconds = await seconds(() =>
       client.query(
         `INSERT INTO events (account_id, title, starts_at, description, location, url, price, recurring)
-         SELECT $1, 'Event ' || g || ', edition ' || (g % 7), timestamptz '2027-03-01 00:00+01' + (g % 28) * interval '1 day' + (g % 24) * interval '1 hour',
-                'Description of event ' || g, 'Venue ' || (g % 50), 'https://example.com/e/' || g, '€' || (g % 90), (ARRAY['', 'weekly', 'monthly'])[g % 3 + 1]
+         SELECT $1, 'Event ' || g || ', edition ' || (g % 7), timestamptz '2027-03-01 00:00+01' + (g % 28) * interval
+           '1 day' + (g % 24) * interval '1 hour',
+                'Description of event ' || g, 'Venue ' || (g % 50), 'https://example.com/e/' || g, '€' || (g % 90),
+                  (ARRAY['', 'weekly', 'monthly'])[g % 3 + 1]
          FROM generate_series(0, $2::int - 1) AS g`,
         [reference, ROWS],
       ),
@@ -76,13 +81,16 @@ runMain(async () => {
 
     const rate = (value: number) => `${Math.round(ROWS / value).toLocaleString("en-US")} rows/s`;
     console.log(
-      `\nCSV import benchmark: ${ROWS.toLocaleString("en-US")} rows, ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`,
+      `\nCSV import benchmark: ${ROWS.toLocaleString("en-US")} rows, ` +
+        `${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`,
     );
     console.log(
-      `Import into an empty account   ${firstSeconds.toFixed(2)} s  (${rate(firstSeconds)})  created ${first.created}, updated ${first.updated}, failed ${first.failed}`,
+      `Import into an empty account   ${firstSeconds.toFixed(2)} s  (${rate(firstSeconds)})  ` +
+        `created ${first.created}, updated ${first.updated}, failed ${first.failed}`,
     );
     console.log(
-      `Same file again (all updates)  ${againSeconds.toFixed(2)} s  (${rate(againSeconds)})  created ${again.created}, updated ${again.updated}, failed ${again.failed}`,
+      `Same file again (all updates)  ${againSeconds.toFixed(2)} s  (${rate(againSeconds)})  ` +
+        `created ${again.created}, updated ${again.updated}, failed ${again.failed}`,
     );
     console.log(`Reference: bare INSERT         ${referenceSeconds.toFixed(2)} s  (${rate(referenceSeconds)})`);
     console.log(`Ratio reference/ours (first import): ${(referenceSeconds / firstSeconds).toFixed(2)}`);

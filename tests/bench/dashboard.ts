@@ -19,9 +19,9 @@ import { seedDashboard, type Seeded } from "./dashboard-seed";
 
 /*
  * npm run bench:dashboard — server response time of the dashboard's heavy pages on a large account:
- * 1,000,000 delivery-log rows, 1,000,000 outbound attempts and 100,000 events. Requests are sequential (latency, not throughput),
- * after a warm-up. The reference is the Plan page measured in the same run: a dashboard page with the
- * same session and layout work but no list, so the ratio shows what the lists add.
+ * 1,000,000 delivery-log rows, 1,000,000 outbound attempts and 100,000 events. Requests are sequential (latency, not
+ * throughput), after a warm-up. The reference is the Plan page measured in the same run: a dashboard page with the same
+ * session and layout work but no list, so the ratio shows what the lists add.
  */
 
 const DIST_DIR = ".next-bench";
@@ -104,21 +104,37 @@ async function main(): Promise<number> {
     const referenceP95 = results[0][1].p95;
     const cell = (value: string | number, width: number) => String(value).padStart(width);
     console.log(
-      `\nDashboard benchmark: ${seeded.deliveries.toLocaleString("en-US")} deliveries, ${attempts.toLocaleString("en-US")} outbound attempts, ${seeded.events.toLocaleString("en-US")} events, ${os.cpus().length} CPUs, ${SAMPLES} sequential requests each`,
+      `\nDashboard benchmark: ${seeded.deliveries.toLocaleString("en-US")} deliveries, ` +
+        `${attempts.toLocaleString("en-US")} outbound attempts, ` +
+        `${seeded.events.toLocaleString("en-US")} events, ${os.cpus().length} CPUs, ` +
+        `${SAMPLES} sequential requests each`,
     );
     console.log(
-      `${"".padEnd(38)}${cell("p50 ms", 9)}${cell("p95 ms", 9)}${cell("p99 ms", 9)}${cell("mean ms", 9)}${cell("status", 8)}${cell("p95/ref", 9)}`,
+      "".padEnd(38) +
+        cell("p50 ms", 9) +
+        cell("p95 ms", 9) +
+        cell("p99 ms", 9) +
+        cell("mean ms", 9) +
+        cell("status", 8) +
+        cell("p95/ref", 9),
     );
     for (const [name, timing] of results) {
       console.log(
-        `${name.padEnd(38)}${cell(timing.p50.toFixed(1), 9)}${cell(timing.p95.toFixed(1), 9)}${cell(timing.p99.toFixed(1), 9)}${cell(timing.mean.toFixed(1), 9)}${cell(timing.status, 8)}${cell((timing.p95 / referenceP95).toFixed(2), 9)}`,
+        name.padEnd(38) +
+          cell(timing.p50.toFixed(1), 9) +
+          cell(timing.p95.toFixed(1), 9) +
+          cell(timing.p99.toFixed(1), 9) +
+          cell(timing.mean.toFixed(1), 9) +
+          cell(timing.status, 8) +
+          cell((timing.p95 / referenceP95).toFixed(2), 9),
       );
     }
     const measured = results.slice(1);
     const target = (name: string) => (name === OVERVIEW ? OVERVIEW_TARGET_P95_MS : TARGET_P95_MS);
     const pagesOk = measured.every(([name, timing]) => timing.p95 < target(name) && timing.status === 200);
     console.log(
-      `Target: p95 < ${TARGET_P95_MS} ms (the Overview: < ${OVERVIEW_TARGET_P95_MS} ms) with status 200 for each page: ${pagesOk ? "✔ met" : "✖ missed"}`,
+      `Target: p95 < ${TARGET_P95_MS} ms (the Overview: < ${OVERVIEW_TARGET_P95_MS} ms) ` +
+        `with status 200 for each page: ${pagesOk ? "✔ met" : "✖ missed"}`,
     );
     const listsOk = await timeEventLists(seeded);
     const ok = pagesOk && listsOk;

@@ -193,7 +193,8 @@ runMain(async () => {
     const secrets = [generateSubscriptionSecret(), generateSubscriptionSecret()];
     for (const [index, secret] of secrets.entries()) {
       await pool.query(
-        "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)",
+        "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, " +
+          "secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)",
         [newPublicId("subscription"), accountId, `${receiver.url}/${index}`, encryptSecret(secret)],
       );
     }
@@ -321,17 +322,22 @@ runMain(async () => {
       const r = await runRound();
       rounds.push(r);
       console.log(
-        `Round ${round}: ${r.received}/${r.expected} deliveries in ${r.seconds.toFixed(1)} s — ${r.ours.toFixed(0)}/s (notifications written in the first ${r.written.toFixed(1)} s: ` +
-          `${r.whileWriting.toFixed(0)}/s meanwhile, ${r.afterWriting.toFixed(0)}/s after); lag p50 ${ms(r.lagP50)}, p99 ${ms(r.lagP99)}; duplicates ${r.duplicates}`,
+        `Round ${round}: ${r.received}/${r.expected} deliveries in ${r.seconds.toFixed(1)} s — ` +
+          `${r.ours.toFixed(0)}/s (notifications written in the first ${r.written.toFixed(1)} s: ` +
+          `${r.whileWriting.toFixed(0)}/s meanwhile, ${r.afterWriting.toFixed(0)}/s after); ` +
+          `lag p50 ${ms(r.lagP50)}, p99 ${ms(r.lagP99)}; duplicates ${r.duplicates}`,
       );
       console.log(
-        `  CPU per delivery: PostgreSQL ${r.cpu.database} µs, worker ${r.cpu.worker} µs, receiver ${r.cpu.receiver} µs, writer (this process) ${r.cpu.writer} µs`,
+        `  CPU per delivery: PostgreSQL ${r.cpu.database} µs, worker ${r.cpu.worker} µs, ` +
+          `receiver ${r.cpu.receiver} µs, writer (this process) ${r.cpu.writer} µs`,
       );
       const rates = (reference: ReferenceRates) =>
         reference.rates.map((rate) => `${rate.name} ${rate.perSecond.toFixed(0)}/s`).join(", ");
       console.log(
         `  Reference loop before: ${rates(r.reference.before)}; after: ${rates(r.reference.after)}; ` +
-          `faster client, mean of before and after ${r.reference.rate.toFixed(0)}/s; ratio ours/reference ${r.ratio.toFixed(2)}`,
+          `faster client, mean of before and after ` +
+          `${r.reference.rate.toFixed(0)}/s; ratio ours/reference ` +
+          `${r.ratio.toFixed(2)}`,
       );
     }
     const rss = peakRss(worker.pid!);
@@ -345,14 +351,18 @@ runMain(async () => {
     const lost = rounds.reduce((sum, r) => sum + r.expected - r.received, 0);
     const duplicates = rounds.reduce((sum, r) => sum + r.duplicates, 0);
     console.log(
-      `Idle queue: lag p50 ${ms(percentile(idleLags, 0.5))}, p99 ${ms(percentile(idleLags, 0.99))} (${IDLE_PROBES} single notifications, before the rounds)`,
+      `Idle queue: lag p50 ${ms(percentile(idleLags, 0.5))}, ` +
+        `p99 ${ms(percentile(idleLags, 0.99))} (${IDLE_PROBES} single notifications, ` +
+        `before the rounds)`,
     );
     console.log(
       `Worker peak RSS: ${(rss / 1024 / 1024).toFixed(0)} MB; lost ${lost}, duplicates ${duplicates} (all rounds)`,
     );
     console.log(
-      `Median of ${ROUNDS} rounds: ratio ${ratio.toFixed(2)} (rounds: ${rounds.map((r) => r.ratio.toFixed(2)).join(", ")}); ` +
-        `round ${rounds.indexOf(middle) + 1}: ${middle.ours.toFixed(0)} deliveries/s, reference ${middle.reference.rate.toFixed(0)}/s`,
+      `Median of ${ROUNDS} rounds: ratio ${ratio.toFixed(2)} (rounds: ` +
+        `${rounds.map((r) => r.ratio.toFixed(2)).join(", ")}); ` +
+        `round ${rounds.indexOf(middle) + 1}: ${middle.ours.toFixed(0)} ` +
+        `deliveries/s, reference ${middle.reference.rate.toFixed(0)}/s`,
     );
     const checks: [string, boolean][] = [
       ["0 lost", lost === 0],

@@ -24,15 +24,14 @@ import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
 /*
  * npm run bench:webhook — the webhook under load on the production server (server.mjs, as `npm start`
  * runs it), against plain `next start` of the same build (what the fast path gains) and a bare
- * node:http + pg server doing the same work (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt only when the source
- * changed), a throw-away embedded PostgreSQL, a fresh pro account and source per server, then autocannon.
- * BENCH_SECONDS sets the measured duration (default 20); each server is warmed up for 5 s first.
- * The production server runs three times: as is, and twice with one active outbound subscription on
- * `event.*` on the account. With OUTBOUND_WORKER=off, the deployment the README advises for a busy web
- * instance, ingest pays for the outbox only (the message and its fan-out row), and the target applies:
- * at most 25% slower than without. With the in-process worker relaying and delivering every notification
- * to a local receiver while the load runs, on the same 2 cores: printed, for what sharing the machine
- * costs.
+ * node:http + pg server doing the same work (tests/bench/reference-server.ts). Production build in .next-bench (rebuilt
+ * only when the source changed), a throw-away embedded PostgreSQL, a fresh pro account and source per server, then
+ * autocannon. BENCH_SECONDS sets the measured duration (default 20); each server is warmed up for 5 s first. The
+ * production server runs three times: as is, and twice with one active outbound subscription on `event.*` on the
+ * account. With OUTBOUND_WORKER=off, the deployment the README advises for a busy web instance, ingest pays for the
+ * outbox only (the message and its fan-out row), and the target applies: at most 25% slower than without. With the
+ * in-process worker relaying and delivering every notification to a local receiver while the load runs, on the same 2
+ * cores: printed, for what sharing the machine costs.
  */
 
 const WARMUP_SECONDS = 5;
@@ -77,7 +76,8 @@ async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => P
 async function subscribe(databaseUrl: string, accountId: string, url: string): Promise<void> {
   await withClient(databaseUrl, (client) =>
     client.query(
-      "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{event.*}', $4)",
+      "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, " +
+        "secret_ciphertext) VALUES ($1, $2, $3, '{event.*}', $4)",
       [newPublicId("subscription"), accountId, url, encryptSecret(generateSubscriptionSecret())],
     ),
   );
@@ -95,7 +95,8 @@ async function createSource(databaseUrl: string, label: string) {
     );
     // The rate limit is raised so the benchmark measures ingestion, not refusals.
     await client.query(
-      `INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, $3, $4, 10000000)`,
+      `INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute)
+        VALUES ($1, $2, $3, $4, 10000000)`,
       [account.rows[0].id, publicId, label, encryptSecret(secret)],
     );
     return { publicId, secret, accountId: account.rows[0].id };
@@ -139,7 +140,8 @@ async function measure(
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     const counts = await client.query(
-      `SELECT (SELECT count(*) FROM events WHERE account_id = $1) AS events, (SELECT count(*) FROM webhook_deliveries WHERE account_id = $1) AS deliveries`,
+      `SELECT (SELECT count(*) FROM events WHERE account_id = $1) AS events, (SELECT count(*) FROM webhook_deliveries
+        WHERE account_id = $1) AS deliveries`,
       [source.accountId],
     );
     await client.end();
@@ -163,7 +165,8 @@ function report(
       .map((value, i) => String(value).padStart(i === 0 ? 10 : 9))
       .join("");
   console.log(
-    `\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`,
+    `\nEvents webhook benchmark: ${os.cpus().length} CPUs, 50 connections, ${SECONDS} s, ` +
+      `signed upserts over ${DISTINCT_EVENTS.toLocaleString("en-US")} events`,
   );
   console.log("".padEnd(28) + columns.map((name, i) => name.padStart(i === 0 ? 10 : 9)).join(""));
   console.log(line("App server (ours)", ours));
@@ -175,8 +178,10 @@ function report(
   console.log(`Ratio ours/next start: ${(ours.requestsPerSecond / plainNext.requestsPerSecond).toFixed(2)}`);
   const slower = (r: LoadResult) => `${((1 - r.requestsPerSecond / ours.requestsPerSecond) * 100).toFixed(0)}% slower`;
   console.log(
-    `With one active event.* subscription: ${queued.requestsPerSecond.toFixed(0)} req/s vs ${ours.requestsPerSecond.toFixed(0)} without, ${slower(queued)} ` +
-      `(worker off: every notification queued); with the in-process worker on the same cores ${subscribed.requestsPerSecond.toFixed(0)} req/s, ` +
+    `With one active event.* subscription: ${queued.requestsPerSecond.toFixed(0)} req/s vs ` +
+      `${ours.requestsPerSecond.toFixed(0)} without, ${slower(queued)} ` +
+      `(worker off: every notification queued); with the in-process worker on the same ` +
+      `cores ${subscribed.requestsPerSecond.toFixed(0)} req/s, ` +
       `${slower(subscribed)}, ${subscribed.delivered} notifications delivered to the receiver during warm-up and run`,
   );
   const slowdown = 1 - queued.requestsPerSecond / ours.requestsPerSecond;
@@ -184,7 +189,8 @@ function report(
     slowdown <= TARGETS.subscribedSlowdown &&
     queued.errors + queued.non2xx + subscribed.errors + subscribed.non2xx === 0;
   console.log(
-    `Target: ${subscribedOk ? "✔" : "✖"} ingest at most ${TARGETS.subscribedSlowdown * 100}% slower with the subscription (worker off), zero errors and non-2xx`,
+    `Target: ${subscribedOk ? "✔" : "✖"} ingest at most ${TARGETS.subscribedSlowdown * 100}% ` +
+      `slower with the subscription (worker off), zero errors and non-2xx`,
   );
   const code = checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx);
   return subscribedOk ? code : 1;

@@ -85,7 +85,7 @@ describe("defineAction: input", () => {
     expect((await listSources(owner.accountId))[0].active).toBe(true);
   });
 
-  it("reads FormData: one value as a string, repeated values as a list, and the form's (previous, formData) call", async () => {
+  it("reads FormData: one value as a string, repeated values as a list, and a (previous, formData) call", async () => {
     await signInAs(owner.user);
     const lists = defineAction(
       { role: "member", input: z.object({ one: z.string(), many: formList(z.string()), none: formList(z.string()) }) },

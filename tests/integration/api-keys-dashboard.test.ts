@@ -133,7 +133,8 @@ describe("creating a key", () => {
     // 100 keys straight into the table (fast), one of them expired: 99 active; the 100th comes through the action.
     await db.pool.query(
       `INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes, expires_at)
-       SELECT $1, 'bulk ' || n, md5(random()::text || n), 'ik_live_bulk', 'xxxx', ARRAY['webhooks'], CASE WHEN n = 1 THEN now() - interval '1 day' END
+       SELECT $1, 'bulk ' || n, md5(random()::text || n), 'ik_live_bulk', 'xxxx', ARRAY['webhooks'], CASE WHEN n = 1
+         THEN now() - interval '1 day' END
        FROM generate_series(1, 100) AS n`,
       [owner.accountId],
     );
@@ -142,7 +143,8 @@ describe("creating a key", () => {
     expect(refused).toEqual({
       ok: false,
       error:
-        "This account already has 100 active API keys, the most allowed. Revoke a key you no longer use, then create this one.",
+        "This account already has 100 active API keys, the most allowed. " +
+        "Revoke a key you no longer use, then create this one.",
     });
     expect(await db.prisma.apiKey.count({ where: { accountId: owner.accountId, name: "101st" } })).toBe(0);
 
@@ -155,7 +157,8 @@ describe("creating a key", () => {
     const owner = await signedInOwner();
     await db.pool.query(
       `INSERT INTO api_keys (account_id, name, key_hash, prefix, last4, scopes)
-       SELECT $1, 'bulk ' || n, md5(random()::text || n), 'ik_live_bulk', 'xxxx', ARRAY['webhooks'] FROM generate_series(1, 95) AS n`,
+       SELECT $1, 'bulk ' || n, md5(random()::text || n), 'ik_live_bulk', 'xxxx', ARRAY['webhooks']
+         FROM generate_series(1, 95) AS n`,
       [owner.accountId],
     );
     const results = await Promise.all(

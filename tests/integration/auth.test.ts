@@ -107,7 +107,7 @@ describe("sign-in", () => {
     expect(state.ok || state.error).toMatch(/Try again in \d+ seconds/);
   });
 
-  it("evaluates at most 5 of 50 parallel wrong passwords for one email from rotating X-Forwarded-For values", async () => {
+  it("evaluates at most 5 of 50 parallel wrong passwords for one email from rotating X-Forwarded-For", async () => {
     const { user } = await createAccount();
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, attempt) => {

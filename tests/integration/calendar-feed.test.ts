@@ -212,7 +212,7 @@ describe("the calendar feed", () => {
     ]);
   });
 
-  it("expands, with ical.js, to exactly the occurrences lib/events/occurrences.ts gives, over three years", async () => {
+  it("expands, with ical.js, to exactly the occurrences of lib/events/occurrences.ts, over three years", async () => {
     const from = new Date("2026-01-01T00:00:00Z");
     const to = new Date("2029-01-01T00:00:00Z");
     const expanded = icalOccurrences(await (await fetchFeed(feedUrl)).text(), from, to);
@@ -236,7 +236,7 @@ describe("the calendar feed", () => {
     ]);
   });
 
-  it("answers an ETag, 304 to If-None-Match with it before building anything, and a new ETag after any change", async () => {
+  it("answers an ETag, 304 to If-None-Match with it before building anything, a new ETag after a change", async () => {
     const first = await fetchFeed(feedUrl);
     const etag = first.headers.get("ETag")!;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
@@ -254,7 +254,8 @@ describe("the calendar feed", () => {
     expect(await afterEdit.text()).toContain("LOCATION:Studio 3");
 
     await db.pool.query(
-      "DELETE FROM event_exceptions WHERE account_id = $1 AND occurs_at = (SELECT min(occurs_at) FROM event_exceptions WHERE account_id = $1)",
+      "DELETE FROM event_exceptions WHERE account_id = $1 AND occurs_at = (SELECT " +
+        "min(occurs_at) FROM event_exceptions WHERE account_id = $1)",
       [owner.accountId],
     );
     const afterRestore = await fetchFeed(feedUrl, { "If-None-Match": edited });
@@ -352,7 +353,8 @@ describe("the calendar feed of an account in an alias zone", () => {
       const account = await createAccount(`Alias ${alias}`);
       await db.pool.query("UPDATE accounts SET timezone = $2 WHERE id = $1", [account.accountId, alias]);
       const { rows } = await db.pool.query<{ id: string }>(
-        `INSERT INTO events (account_id, title, starts_at, ends_at, recurring) VALUES ($1, 'Weekly', $2, $3, 'weekly') RETURNING id`,
+        `INSERT INTO events (account_id, title, starts_at, ends_at, recurring) VALUES ($1, 'Weekly', $2, $3, 'weekly')
+          RETURNING id`,
         [account.accountId, "2026-03-05T13:30:00Z", "2026-03-05T14:30:00Z"],
       );
       await signInAs(account.user);

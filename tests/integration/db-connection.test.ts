@@ -19,7 +19,7 @@ describe("statements run back to back on one pooled connection", () => {
     expect(pool.idleCount).toBe(pool.totalCount);
   });
 
-  it("wait for a connection once: a pool of one serves two such requests in turn, each on its own connection", async () => {
+  it("wait for a connection once: a pool of one serves two such requests in turn, each on one connection", async () => {
     const single = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
     try {
       const order: string[] = [];

@@ -67,7 +67,7 @@ beforeEach(async () => {
 });
 
 describe("export", () => {
-  it("writes a series' exceptions with their kind and the offset of each occurrence in the account's zone", async () => {
+  it("writes a series' exceptions with their kind and each occurrence's offset in the account's zone", async () => {
     const yoga = {
       title: "Morning Yoga",
       starts_at: "2026-10-03T09:00:00+02:00",

@@ -50,7 +50,8 @@ async function sqlNext(series: Series, at: Date, exceptions: number[]): Promise<
   try {
     await client.query("BEGIN");
     const inserted = await client.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, ends_at, recurring) VALUES ($1, 'Series', $2, $3, $4) RETURNING id`,
+      `INSERT INTO events (account_id, title, starts_at, ends_at, recurring) VALUES ($1, 'Series', $2, $3, $4)
+        RETURNING id`,
       [account.accountId, series.startsAt, series.endsAt, series.recurring],
     );
     for (const occursAt of exceptions) {
@@ -71,7 +72,7 @@ async function sqlNext(series: Series, at: Date, exceptions: number[]): Promise<
 }
 
 describe("next_occurrence_at computed in SQL", () => {
-  it("is the occurrence lib/events/occurrences.ts names, over random series, zones, instants and exceptions", async () => {
+  it("is the occurrence lib/events/occurrences.ts names, over random series, zones, instants, exceptions", async () => {
     await fc.assert(
       fc.asyncProperty(sampleArbitrary, async (sample) => {
         const lastDay = new Date(Date.UTC(sample.year, sample.month + 1, 0)).getUTCDate();
@@ -96,10 +97,11 @@ describe("next_occurrence_at computed in SQL", () => {
     );
   }, 120_000);
 
-  it("resolves a daily 02:30 across both DST changes as RFC 5545 does: the gap read with the offset before it, the overlap's first time", async () => {
+  it("resolves a daily 02:30 across DST changes as RFC 5545 does (gap: offset before; overlap: first)", async () => {
     await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [account.accountId]);
     const inserted = await db.pool.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, recurring) VALUES ($1, 'Night shift', '2026-01-10T01:30:00Z', 'daily') RETURNING id`,
+      `INSERT INTO events (account_id, title, starts_at, recurring)
+        VALUES ($1, 'Night shift', '2026-01-10T01:30:00Z', 'daily') RETURNING id`,
       [account.accountId],
     );
     const next = (at: string) =>
@@ -118,12 +120,14 @@ describe("next_occurrence_at computed in SQL", () => {
   it("skips the occurrence the statement itself removes and offers the one it restores", async () => {
     await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [account.accountId]);
     const inserted = await db.pool.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, recurring) VALUES ($1, 'Yoga', '2026-10-31T08:00:00Z', 'weekly') RETURNING id`,
+      `INSERT INTO events (account_id, title, starts_at, recurring)
+        VALUES ($1, 'Yoga', '2026-10-31T08:00:00Z', 'weekly') RETURNING id`,
       [account.accountId],
     );
     const id = inserted.rows[0].id;
     await db.pool.query(
-      `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`,
+      `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind)
+        VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`,
       [account.accountId, id],
     );
     const next = (removed: string | null, restored: string | null) =>
@@ -140,15 +144,23 @@ describe("next_occurrence_at computed in SQL", () => {
 
   it("is null for a cancelled series and for a series whose next occurrence would be past year 9999", async () => {
     const row = (fields: Record<string, string>) =>
-      `jsonb_populate_record(null::events, jsonb_build_object('id', gen_random_uuid(), 'account_id', $1::uuid, 'title', 'S', 'location', '',
+      `jsonb_populate_record(null::events, jsonb_build_object('id', gen_random_uuid(), 'account_id', $1::uuid,
+        'title', 'S', 'location', '',
         ${Object.entries(fields)
           .map(([key, value]) => `'${key}', '${value}'`)
           .join(", ")}))`;
+    const cancelled = row({ starts_at: "2020-01-01T10:00:00Z", recurring: "weekly", status: "cancelled" });
+    const late = row({ starts_at: "2020-02-29T10:00:00Z", recurring: "yearly", status: "upcoming" });
+    const running = row({
+      starts_at: "2020-01-01T10:00:00Z",
+      ends_at: "2020-01-01T12:00:00Z",
+      recurring: "daily",
+      status: "upcoming",
+    });
     const found = await db.pool.query<{ cancelled: Date | null; late: Date | null; running: Date | null }>(
-      `SELECT event_next_occurrence_at(${row({ starts_at: "2020-01-01T10:00:00Z", recurring: "weekly", status: "cancelled" })}, now()) AS cancelled,
-              event_next_occurrence_at(${row({ starts_at: "2020-02-29T10:00:00Z", recurring: "yearly", status: "upcoming" })}, '9996-03-01T00:00:00Z') AS late,
-              event_next_occurrence_at(${row({ starts_at: "2020-01-01T10:00:00Z", ends_at: "2020-01-01T12:00:00Z", recurring: "daily", status: "upcoming" })},
-                '2026-12-01T11:00:00Z') AS running`,
+      `SELECT event_next_occurrence_at(${cancelled}, now()) AS cancelled,
+              event_next_occurrence_at(${late}, '9996-03-01T00:00:00Z') AS late,
+              event_next_occurrence_at(${running}, '2026-12-01T11:00:00Z') AS running`,
       [account.accountId],
     );
     // A running occurrence has not ended: it is still the one named.
@@ -161,12 +173,14 @@ describe("a change of the account's zone", () => {
     const moved = await createAccount("Moving Venue");
     await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [moved.accountId]);
     const inserted = await db.pool.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, recurring) VALUES ($1, 'Yoga', '2026-10-31T08:00:00Z', 'weekly') RETURNING id`,
+      `INSERT INTO events (account_id, title, starts_at, recurring)
+        VALUES ($1, 'Yoga', '2026-10-31T08:00:00Z', 'weekly') RETURNING id`,
       [moved.accountId],
     );
     // Saturday 5 December, 09:00 in Berlin.
     await db.pool.query(
-      `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind) VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`,
+      `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind)
+        VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`,
       [moved.accountId, inserted.rows[0].id],
     );
     await db.pool.query("UPDATE accounts SET timezone = 'America/New_York' WHERE id = $1", [moved.accountId]);

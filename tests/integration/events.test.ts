@@ -20,7 +20,7 @@ const fields = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe("event functions for the dashboard", () => {
-  it("creates, reads, edits (full replacement), cancels idempotently and deletes, keeping the account's count", async () => {
+  it("creates, reads, edits (full replacement), cancels idempotently and deletes, keeping the count", async () => {
     const { accountId } = await createAccount();
     const created = await createEvent(accountId, fields({ description: "Bring a mat", price: "€12" }));
     if (!created.ok) throw new Error(created.message);
@@ -91,7 +91,8 @@ describe("event functions for the dashboard", () => {
     expect(first).toMatchObject({ ok: true, created: true });
     expect(second).toMatchObject({ ok: true, created: false, event: { description: "", startsAtOffset: "Z" } });
     await db.pool.query(
-      "INSERT INTO events (account_id, title, starts_at) SELECT $1, 'n' || n, now() + n * interval '1 day' FROM generate_series(1, 999) AS n",
+      "INSERT INTO events (account_id, title, starts_at) SELECT $1, 'n' || n, " +
+        "now() + n * interval '1 day' FROM generate_series(1, 999) AS n",
       [accountId],
     );
     expect(await upsertEvent(accountId, fields({ title: "New" }))).toMatchObject({
@@ -130,7 +131,8 @@ describe("listing events", () => {
     const now = new Date("2026-06-01T12:00:00Z");
     await db.pool.query(
       `INSERT INTO events (account_id, title, starts_at, location, description, status)
-       SELECT $1, 'Event ' || lpad(n::text, 2, '0'), $2::timestamptz + (n - 20) * interval '1 day' + (n % 2) * interval '0 seconds',
+       SELECT $1, 'Event ' || lpad(n::text, 2, '0'), $2::timestamptz + (n - 20) * interval '1 day' + (n % 2) *
+         interval '0 seconds',
               CASE WHEN n % 4 = 0 THEN 'Berlin' ELSE 'Hamburg' END,
               CASE WHEN n = 7 THEN '100% off_today' ELSE '' END,
               CASE WHEN n % 5 = 0 THEN 'cancelled'::"EventStatus" ELSE 'upcoming'::"EventStatus" END
@@ -199,7 +201,8 @@ describe("listing events", () => {
     for (let from = 1; from <= 100_000; from += 10_000) {
       await db.pool.query(
         `INSERT INTO events (account_id, title, starts_at, location, description)
-         SELECT $1, 'Event ' || n, '2026-01-01T00:00:00Z'::timestamptz + n * interval '7 minutes', 'Venue ' || (n % 500), 'Session number ' || n
+         SELECT $1, 'Event ' || n, '2026-01-01T00:00:00Z'::timestamptz + n * interval '7 minutes', 'Venue ' || (n %
+           500), 'Session number ' || n
          FROM generate_series($2::int, $2::int + 9999) AS n`,
         [accountId, from],
       );

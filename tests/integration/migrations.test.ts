@@ -10,15 +10,17 @@ describe("migrations", () => {
 
   it("keep only the disposable rate limit counters out of the write-ahead log", async () => {
     const { rows } = await db.pool.query<{ relname: string }>(
-      "SELECT relname FROM pg_class WHERE relkind = 'r' AND relpersistence = 'u' AND relnamespace = 'public'::regnamespace ORDER BY relname",
+      "SELECT relname FROM pg_class WHERE relkind = 'r' AND relpersistence = 'u' AND " +
+        "relnamespace = 'public'::regnamespace ORDER BY relname",
     );
     expect(rows.map((row) => row.relname)).toEqual(["rate_limits"]);
   });
 
-  it("give the server-dependent functions the bodies of the server they run on again, as after a restore onto another version", async () => {
+  it("give server-dependent functions their server's bodies again, as after a restore on another version", async () => {
     // What pg_dump restores when the dump came from a newer server: bodies this server may lack.
     await db.pool.query(
-      "SET check_function_bodies = off; CREATE OR REPLACE FUNCTION outbound_row_id() RETURNS uuid LANGUAGE sql AS 'SELECT uuid_from_the_future()'; RESET check_function_bodies",
+      "SET check_function_bodies = off; CREATE OR REPLACE FUNCTION outbound_row_id() RETURNS uuid " +
+        "LANGUAGE sql AS 'SELECT uuid_from_the_future()'; RESET check_function_bodies",
     );
     await expect(db.pool.query("SELECT outbound_row_id()")).rejects.toThrow(/uuid_from_the_future/);
     await applyMigrations(process.env.DATABASE_URL!);

@@ -101,7 +101,7 @@ describe("the OpenAPI document", () => {
     expect(validator.version).toBe("3.1");
   });
 
-  it("is served at /api/public/openapi.json without a key, publicly cacheable, with this deployment's URL as server", async () => {
+  it("is served at /api/public/openapi.json without a key, publicly cacheable, with this server's URL", async () => {
     const response = openApiRoute();
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
@@ -202,7 +202,7 @@ describe("the OpenAPI document", () => {
     expect(codes(WEBHOOK_PATH, "post", 404)).toEqual(["source_not_found", "event_not_found"]);
   });
 
-  it("names the rate-limit headers on 429, Retry-After on 503, Idempotency-Key on key-authenticated POSTs and Idempotent-Replayed on their answers", () => {
+  it("names rate-limit headers on 429, Retry-After on 503, Idempotency-Key and Idempotent-Replayed on POSTs", () => {
     for (const { path: apiPath, method, operation } of limitedOperations()) {
       const label = `${method} ${apiPath}`;
       expect(Object.keys(operation.responses["429"].headers), label).toEqual([

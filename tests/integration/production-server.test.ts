@@ -177,7 +177,7 @@ describe("production server: Node ↔ Fetch adapter", () => {
     expect(seen[0].clientIp).toBe("198.51.100.7");
   });
 
-  it("answers 500 with the JSON error body and a request id, and logs the error without the request's headers", async () => {
+  it("answers 500 with the JSON error body and a request id, and logs the error without request headers", async () => {
     const { port, logged } = await start();
     const response = await send(port, {
       path: "/fast/boom",
@@ -198,7 +198,7 @@ describe("production server: Node ↔ Fetch adapter", () => {
 });
 
 describe("production server: body limits", () => {
-  it("refuses a declared Content-Length over the limit with 413 before the body is sent, and closes the connection", async () => {
+  it("refuses a declared Content-Length over the limit with 413 before the body is sent, then closes", async () => {
     const { port, seen } = await start();
     const started = Date.now();
     const response = await sendPartial(port, {
@@ -264,7 +264,7 @@ describe("production server: body limits", () => {
     expect(uploads.sort()).toEqual([...CSV_IMPORT_PATHS].sort());
   });
 
-  it("gives a fast route at most its limit plus one byte of a chunked body, and closes the connection after", async () => {
+  it("gives a fast route at most its limit plus one byte of a chunked body, then closes the connection", async () => {
     const { port, seen } = await start();
     const response = await send(port, {
       method: "POST",
@@ -338,7 +338,7 @@ describe("production server: the real fast routes", () => {
 });
 
 describe("production server: the chat endpoints on the fast path", () => {
-  it("carries a visitor through start, message, poll and handoff, throttled by the address the server decided", async () => {
+  it("carries a visitor through start, message, poll and handoff, throttled by the address it decided", async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
     const { port, seen } = await start({ routes: FAST_ROUTES, env: { TRUSTED_PROXY_HOPS: "1" } });

@@ -219,7 +219,8 @@ describe("last used", () => {
       CREATE TABLE test_last_used_writes (key_id uuid);
       CREATE FUNCTION test_count_last_used() RETURNS trigger LANGUAGE plpgsql AS
         $$ BEGIN INSERT INTO test_last_used_writes VALUES (NEW.id); RETURN NEW; END $$;
-      CREATE TRIGGER test_count_last_used AFTER UPDATE OF last_used_at ON api_keys FOR EACH ROW EXECUTE FUNCTION test_count_last_used();`);
+      CREATE TRIGGER test_count_last_used AFTER UPDATE OF last_used_at ON api_keys
+        FOR EACH ROW EXECUTE FUNCTION test_count_last_used();`);
     try {
       const responses = await Promise.all(Array.from({ length: 30 }, () => callMe(bearer(key.secret))));
       expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));

@@ -8,7 +8,9 @@ import type { AddressInfo, Server } from "node:net";
 
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-/** Listens on a free port; rejects when the address cannot be listened on (e.g. no IPv6 loopback) rather than hanging. */
+/**
+ * Listens on a free port; rejects when the address cannot be listened on (e.g. no IPv6 loopback) rather than hanging.
+ */
 export function listening(server: Server, host = "127.0.0.1"): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     server.once("error", reject);

@@ -185,7 +185,8 @@ const rows: Row[] = [
     "2026-03-16T04:00:00Z",
     "next week, Mon 9 – Sun 15 March",
   ],
-  // The local day, not the UTC day: 23:30 UTC on Wednesday is already Thursday in Tokyo, still Wednesday in Los Angeles.
+  // The local day, not the UTC day: 23:30 UTC on Wednesday is already Thursday in Tokyo, still Wednesday in Los
+  // Angeles.
   ["today", "2026-06-10T23:30:00Z", "Asia/Tokyo", "2026-06-10T15:00:00Z", "2026-06-11T15:00:00Z", "today, Thu 11 June"],
   [
     "today",

@@ -8,7 +8,8 @@ describe("a visitor's browser, as the inbox names it", () => {
       "Chrome 156 on Linux",
     ],
     [
-      "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 " +
+        "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
       "Safari 18 on iOS",
     ],
     ["Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0", "Firefox 140 on Windows"],

@@ -26,7 +26,9 @@ describe("parseEventsCsv", () => {
 
   it("keeps commas, quotes and newlines inside quoted fields and numbers rows by their first line", async () => {
     const parsed = await ok(
-      'title,starts_at,description\n"Talk, with comma",2026-05-01T10:00:00Z,"Line one\nline ""two"""\nNext,2026-05-02T10:00:00Z,x\n',
+      'title,starts_at,description\n"Talk, with ' +
+        'comma",2026-05-01T10:00:00Z,"Line one\nline ' +
+        '""two"""\nNext,2026-05-02T10:00:00Z,x\n',
     );
     expect(parsed.rows[0].values.description).toBe('Line one\nline "two"');
     expect(parsed.rows.map((row) => row.line)).toEqual([2, 4]);

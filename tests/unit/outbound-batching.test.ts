@@ -67,7 +67,7 @@ describe("coalescing calls into one flush", () => {
 });
 
 describe("coalescing with a linger", () => {
-  it("flushes a lone call at once when no flush ran lately, and waits the linger after one before the next", async () => {
+  it("flushes a lone call at once when no flush ran lately, and waits the linger after one before more", async () => {
     const batches: number[][] = [];
     const call = coalescing(
       async (items: number[]) => {

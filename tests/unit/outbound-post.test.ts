@@ -174,7 +174,7 @@ describe("post", () => {
     }
   });
 
-  it("drops an attempt whose deadline passed while it waited for a free connection, without ever sending it", async () => {
+  it("drops an attempt whose deadline passed while waiting for a free connection, never sending it", async () => {
     const paths: string[] = [];
     // Never answers: every connection of the pool to this receiver (256) stays busy until its deadline.
     const server = await listen((req) => {
@@ -231,7 +231,7 @@ describe("post", () => {
     }
   });
 
-  it("says in words when an answer is not HTTP, or its headers are too large to read, and skips an early hint", async () => {
+  it("says in words when an answer is not HTTP or its headers are too large, and skips an early hint", async () => {
     process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
     for (const [answer, error] of [
       ["HTTP/1.1 200 OK\r\nnot a header\r\n\r\n", /^The receiver's answer was not valid HTTP \(.+\)\.$/],

@@ -127,7 +127,7 @@ describe("validateTargetUrl", () => {
     expect(await check("https://sneaky.test/hook")).toBe("private_address");
   });
 
-  it("refuses a name that does not resolve, or resolves too slowly, exactly as one that resolves privately", async () => {
+  it("refuses a name that does not resolve, or resolves too slowly, as one that resolves privately", async () => {
     // One answer for both, so that subscribing cannot tell which internal names exist.
     const privately = await validateTargetUrl("https://internal.test/hook", { allowLoopback: false, resolve });
     const nowhere = await validateTargetUrl("https://nowhere.test/hook", { allowLoopback: false, resolve });

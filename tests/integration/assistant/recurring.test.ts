@@ -82,7 +82,8 @@ describe("the assistant and recurring events", () => {
 
   it("never offers a removed occurrence or a cancelled series", async () => {
     await db.pool.query(
-      "INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind) VALUES ($1, $2, '2026-12-05T08:00:00Z', 'cancelled')",
+      "INSERT INTO event_exceptions (account_id, event_id, occurs_at, " +
+        "kind) VALUES ($1, $2, '2026-12-05T08:00:00Z', 'cancelled')",
       [accountId, yogaId],
     );
     try {

@@ -14,12 +14,13 @@ const words = async (accountId: string) =>
 
 const addEvent = (accountId: string, title: string, location: string) =>
   db.pool.query<{ id: string }>(
-    `INSERT INTO events (account_id, title, starts_at, location) VALUES ($1, $2, now() + interval '3 days', $3) RETURNING id`,
+    `INSERT INTO events (account_id, title, starts_at, location) VALUES ($1, $2, now() + interval '3 days', $3)
+      RETURNING id`,
     [accountId, title, location],
   );
 
 describe("the vocabulary of an account's events", () => {
-  it("holds the letter words of 3 or more characters of new titles and locations, lower-cased, without numbers", async () => {
+  it("holds the letter words of 3+ characters of new titles and locations, lower-cased, without numbers", async () => {
     const { accountId } = await createAccount();
     await addEvent(accountId, "Pottery Workshop 2027", "Clay Studio, Neukölln");
     expect(await words(accountId)).toEqual(["clay", "neukölln", "pottery", "studio", "workshop"]);
@@ -49,10 +50,11 @@ describe("the search words of an event", () => {
     (await db.pool.query<{ search_words: string[] }>("SELECT search_words FROM events WHERE id = $1", [id])).rows[0]
       .search_words;
 
-  it("hold every word of title, location and description, lower-cased, with its prefixes from three letters", async () => {
+  it("hold every word of title, location and description, lower-cased, with prefixes from three letters", async () => {
     const { accountId } = await createAccount();
     const { rows } = await db.pool.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, location, description) VALUES ($1, 'Pottery Workshop', now() + interval '3 days', 'Café Müller', 'Aprons provided') RETURNING id`,
+      `INSERT INTO events (account_id, title, starts_at, location, description)
+        VALUES ($1, 'Pottery Workshop', now() + interval '3 days', 'Café Müller', 'Aprons provided') RETURNING id`,
       [accountId],
     );
     const found = await searchWords(rows[0].id);
@@ -73,10 +75,11 @@ describe("the search words of an event", () => {
     expect(found).not.toContain("po");
   });
 
-  it("follow a changed description, so the assistant finds the event by its new words and not its old ones", async () => {
+  it("follow a changed description: the assistant finds the event by its new words, not its old ones", async () => {
     const { accountId } = await createAccount();
     const { rows } = await db.pool.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, description) VALUES ($1, 'Open studio', now() + interval '3 days', 'Aprons provided') RETURNING id`,
+      `INSERT INTO events (account_id, title, starts_at, description)
+        VALUES ($1, 'Open studio', now() + interval '3 days', 'Aprons provided') RETURNING id`,
       [accountId],
     );
     await db.pool.query("UPDATE events SET description = 'Bring your own easel' WHERE id = $1", [rows[0].id]);

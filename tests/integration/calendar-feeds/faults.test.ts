@@ -216,7 +216,8 @@ describe("a sync interrupted half way", () => {
       ...Array.from({ length: 40 }, (_, index) =>
         vevent(
           `UID:item-${index}@venue`,
-          `DTSTART:202612${String(1 + (index % 28)).padStart(2, "0")}T${String(8 + (index % 10)).padStart(2, "0")}0000Z`,
+          `DTSTART:202612${String(1 + (index % 28)).padStart(2, "0")}` +
+            `T${String(8 + (index % 10)).padStart(2, "0")}0000Z`,
           `SUMMARY:Item ${index}`,
         ),
       ),

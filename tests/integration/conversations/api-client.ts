@@ -58,7 +58,8 @@ export async function messageCount(conversationId: string): Promise<number> {
 /** The outbound notifications written for an account, oldest first. */
 export async function notifications(accountId: string, type?: string) {
   const { rows } = await db.pool.query<{ type: string; payload: { data: Record<string, unknown> } }>(
-    "SELECT type, payload FROM outbound_messages WHERE account_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created_at, id",
+    "SELECT type, payload FROM outbound_messages WHERE account_id = $1 AND " +
+      "($2::text IS NULL OR type = $2) ORDER BY created_at, id",
     [accountId, type ?? null],
   );
   return rows;

@@ -26,7 +26,8 @@ async function seedActive(account: TestAccount, count: number, handoffEvery = 0)
   for (let n = 0; n < count; n++) {
     const conversation = await startedConversation(account, { handoff: handoffEvery > 0 && n % handoffEvery === 0 });
     await db.pool.query(
-      "UPDATE conversations SET updated_at = timestamptz '2026-02-01T10:00:00Z' + make_interval(mins => $2) WHERE id = $1",
+      "UPDATE conversations SET updated_at = timestamptz " +
+        "'2026-02-01T10:00:00Z' + make_interval(mins => $2) WHERE id = $1",
       [conversation.id, n],
     );
     ids.push(conversation.id);
@@ -101,7 +102,7 @@ describe("GET /api/public/conversations", () => {
     expect(await readAll(key, "?updated_after=2026-02-01T12:05:00%2B02:00&status=handoff_requested")).toEqual([ids[6]]);
   });
 
-  it("refuses an unknown status, a bad date, a bad limit and another list's cursor, naming each parameter", async () => {
+  it("refuses an unknown status, a bad date, a bad limit and another list's cursor, naming each one", async () => {
     for (const [query, field] of [
       ["?status=waiting", "status"],
       ["?updated_after=yesterday", "updated_after"],

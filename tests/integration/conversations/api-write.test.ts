@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 describe("POST /api/public/conversations/{id}/messages", () => {
-  it("answers 201 with the agent's message in handoff, makes the conversation handoff_active and announces message.created", async () => {
+  it("answers 201 with the agent's message in handoff, makes it handoff_active, sends message.created", async () => {
     const conversation = await startedConversation(owner, { handoff: true });
     expect(conversation.status).toBe("handoff_requested");
     const response = await api.post(secret, conversation.id, {
@@ -53,7 +53,7 @@ describe("POST /api/public/conversations/{id}/messages", () => {
     expect(await getConversation(owner.accountId, conversation.id)).toMatchObject({ status: "handoff_active" });
   });
 
-  it("answers 409 conversation_not_in_handoff to a conversation still with the assistant, storing and announcing nothing", async () => {
+  it("answers 409 conversation_not_in_handoff while the assistant answers, storing and announcing none", async () => {
     const conversation = await startedConversation(owner);
     const before = {
       messages: await messageCount(conversation.id),
@@ -94,7 +94,7 @@ describe("POST /api/public/conversations/{id}/messages", () => {
     expect(await getConversation(other.accountId, theirs.id)).toMatchObject({ status: "handoff_requested" });
   });
 
-  it("stores 20 concurrent replies, each once, in order: a poller reading after the last seq it saw misses none", async () => {
+  it("stores 20 concurrent replies, each once, in order: a poller reading after its last seq misses none", async () => {
     const conversation = await startedConversation(owner, { handoff: true });
     // How the widget and the inbox follow a conversation: poll for messages after the last seq seen.
     const polled: string[] = [];
@@ -129,7 +129,8 @@ describe("POST /api/public/conversations/{id}/messages", () => {
 
   it("stores HTML and script verbatim, as text", async () => {
     const conversation = await startedConversation(owner, { handoff: true });
-    const text = `<script>alert("x")</script><img src=x onerror=alert(1)> & <b>bold</b> '; DROP TABLE conversations; --`;
+    const text =
+      `<script>alert("x")</script><img src=x onerror=alert(1)> & ` + `<b>bold</b> '; DROP TABLE conversations; --`;
     const response = await api.post(secret, conversation.id, { text, author_name: "<i>Grace</i>" });
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ text, author_name: "<i>Grace</i>" });

@@ -8,6 +8,12 @@ import { postVisitorMessage, requestHandoff, startConversation } from "@/lib/con
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { createAccount } from "../../support/factories";
 
+const CLOSED = {
+  ok: false,
+  code: "conversation_closed",
+  message: "This conversation is closed. Start a new conversation.",
+};
+
 /* The conversation domain against the real database: states, messages, notifications, leads. */
 
 const session = { pageUrl: "https://example.com/events", referrer: null, userAgent: "test", locale: "en-GB" };
@@ -28,7 +34,7 @@ const notificationTypes = async (accountId: string) =>
   ).rows.map((row) => row.type);
 
 describe("a conversation", () => {
-  it("starts in bot state with the greeting, announces conversation.started, and answers only its own token", async () => {
+  it("starts in bot state with the greeting, announces conversation.started, answers only its own token", async () => {
     const { accountId, widget, conversation, visitorToken } = await started();
     expect(conversation.status).toBe("bot");
     const { data } = await listMessages(accountId, conversation.id, { limit: 10 });
@@ -115,7 +121,7 @@ describe("a conversation", () => {
       conversation: { status: "closed", closedReason: "agent" },
     });
     expect(await closeConversation(accountId, conversation.id, "agent")).toMatchObject({ ok: true, changed: false });
-    expect(await postVisitorMessage(widget, conversation, "still there?")).toEqual({ ok: false, reason: "closed" });
+    expect(await postVisitorMessage(widget, conversation, "still there?")).toEqual(CLOSED);
     expect(await agentReply(accountId, conversation.id, { text: "x", authorName: null })).toMatchObject({
       ok: false,
       code: "not_in_handoff",

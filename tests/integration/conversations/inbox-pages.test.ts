@@ -37,7 +37,7 @@ async function notFoundOf(render: () => Promise<unknown>): Promise<boolean> {
 beforeEach(() => signOut());
 
 describe("the inbox list", () => {
-  it("lists each tab's conversations, newest activity first, with the visitor's first question and the last thing said", async () => {
+  it("lists each tab's conversations, latest activity first, with the first question and the last line", async () => {
     const owner = await createAccount();
     const older = await openConversation(owner.accountId, "bot");
     await postVisitorMessage(older.widget, older.conversation, "first question");
@@ -66,7 +66,7 @@ describe("the inbox list", () => {
     expect(await countNeedingPerson(owner.accountId)).toBe(2);
   });
 
-  it("pages by cursor without repeating or skipping, and shows the first page for a cursor it did not issue", async () => {
+  it("pages by cursor without repeating or skipping, and shows page one for a cursor it did not issue", async () => {
     const owner = await createAccount();
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await openConversation(owner.accountId, "bot")).conversation.id);

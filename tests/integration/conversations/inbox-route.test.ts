@@ -15,7 +15,8 @@ import { openConversation } from "./inbox-support";
 const poll = (id: string, after?: string) =>
   GET(
     new Request(
-      `http://localhost/api/dashboard/conversations/${id}/messages${after === undefined ? "" : `?after=${encodeURIComponent(after)}`}`,
+      `http://localhost/api/dashboard/conversations/${id}/messages` +
+        (after === undefined ? "" : `?after=${encodeURIComponent(after)}`),
     ),
     {
       params: Promise.resolve({ id }),

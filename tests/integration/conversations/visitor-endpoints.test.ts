@@ -15,7 +15,7 @@ const conversationsOf = async (accountId: string) =>
   (await db.pool.query<{ id: string }>(`SELECT id FROM conversations WHERE account_id = $1`, [accountId])).rows;
 
 describe("starting a conversation", () => {
-  it("stores nothing until the visitor writes, then answers 201 with the token, the greeting, the message and the assistant's reply", async () => {
+  it("stores nothing until the visitor writes, then answers 201 with token, greeting, message and reply", async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
     expect(await conversationsOf(accountId)).toEqual([]);
@@ -129,7 +129,8 @@ describe("session data stored before only the origin and path were kept", () => 
     };
     const notified = await db.pool.query<{ id: string }>(
       `INSERT INTO outbound_messages (id, account_id, type, payload) SELECT m.id, $1, 'conversation.started',
-         jsonb_build_object('id', m.id, 'type', 'conversation.started', 'data', $2::jsonb) FROM (SELECT outbound_public_id('whmsg_') AS id) m RETURNING id`,
+         jsonb_build_object('id', m.id, 'type', 'conversation.started', 'data', $2::jsonb)
+           FROM (SELECT outbound_public_id('whmsg_') AS id) m RETURNING id`,
       [accountId, JSON.stringify(data)],
     );
     await db.pool.query(fs.readFileSync(migration, "utf8"));
@@ -147,7 +148,7 @@ describe("session data stored before only the origin and path were kept", () => 
 });
 
 describe("a visitor's conversation", () => {
-  it("answers a message with the assistant's reply, and a question for a human with the handoff notice and silence afterwards", async () => {
+  it("answers a message with the assistant's reply, and a request for a human with the handoff notice", async () => {
     const { widget, ip, conversationId, token } = await startedChat();
     const reply = await json(
       await visitor.send(widget.id, conversationId, { ip, token, body: { text: "concerts tomorrow?" } }),

@@ -7,7 +7,9 @@ import { proxy } from "@/proxy";
 import { createAccount } from "../../support/factories";
 import { listen, send } from "../../support/http-server";
 
-/* Only the widget's allowed origins (and the app itself) may frame its chat page; every other page stays unframeable. */
+/*
+ * Only the widget's allowed origins (and the app itself) may frame its chat page; every other page stays unframeable.
+ */
 
 const frameAncestorsOf = async (path: string) => {
   const csp =

@@ -7,6 +7,12 @@ import { postVisitorMessage, requestHandoff, startConversation } from "@/lib/con
 import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { createAccount } from "../../support/factories";
 
+const CLOSED = {
+  ok: false,
+  code: "conversation_closed",
+  message: "This conversation is closed. Start a new conversation.",
+};
+
 /* A visitor's message written by one statement (lib/conversations/visitor-message.ts): what it stores and announces. */
 
 const session = { pageUrl: null, referrer: null, userAgent: "test", locale: "en-GB" };
@@ -21,13 +27,14 @@ async function started() {
 const announced = async (accountId: string) =>
   (
     await db.pool.query<{ id: string; payload: { id: string; type: string; data: unknown } }>(
-      `SELECT id, payload FROM outbound_messages WHERE account_id = $1 AND type = 'message.created' ORDER BY created_at, id`,
+      `SELECT id, payload FROM outbound_messages WHERE account_id = $1 AND type = 'message.created'
+        ORDER BY created_at, id`,
       [accountId],
     )
   ).rows;
 
 describe("a visitor's message", () => {
-  it("is stored with the assistant's answer, moves last_message_at, and is announced exactly as the API serializes it", async () => {
+  it("is stored with the assistant's answer, moves last_message_at, and is announced as the API shows it", async () => {
     const { accountId, widget, conversation } = await started();
     const text = `<script>alert("x")</script> & anything "tonight"?`;
     const result = await postVisitorMessage(widget, conversation, text);
@@ -79,15 +86,12 @@ describe("a visitor's message", () => {
     await db.pool.query(`UPDATE conversations SET status = 'closed', closed_at = now() WHERE id = $1`, [
       conversation.id,
     ]);
-    expect(await postVisitorMessage(widget, conversation, "hello?")).toEqual({ ok: false, reason: "closed" });
+    expect(await postVisitorMessage(widget, conversation, "hello?")).toEqual(CLOSED);
     expect((await listMessages(accountId, conversation.id, { limit: 10 })).data).toHaveLength(1);
     // An open conversation, written to with another account's widget.
     const open = await started();
     const other = await started();
-    expect(await postVisitorMessage(other.widget, open.conversation, "hello?")).toEqual({
-      ok: false,
-      reason: "closed",
-    });
+    expect(await postVisitorMessage(other.widget, open.conversation, "hello?")).toEqual(CLOSED);
     expect((await listMessages(open.accountId, open.conversation.id, { limit: 10 })).data).toHaveLength(1);
     for (const id of [accountId, open.accountId, other.accountId]) expect(await announced(id)).toHaveLength(0);
   });

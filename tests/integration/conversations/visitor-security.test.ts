@@ -24,7 +24,7 @@ const errorOf = async (response: Response) =>
   ).error;
 
 describe("who may read and write a conversation", () => {
-  it("answers the same 404 to another conversation's token, a missing token, an unknown conversation and an unknown widget", async () => {
+  it("answers one 404 to another conversation's token, no token, an unknown conversation or widget", async () => {
     const mine = await startedChat();
     const theirs = await startedChat();
     const bodies = [];
@@ -144,7 +144,7 @@ describe("message text", () => {
 });
 
 describe("a closed conversation", () => {
-  it("answers 409 conversation_closed to a message, a handoff request and contact details, storing nothing, while polling still shows it closed", async () => {
+  it("answers 409 conversation_closed to a message, handoff or contact details, storing nothing", async () => {
     const chat = await startedChat();
     await closeConversation(chat.accountId, chat.conversationId, "agent");
     const before = await messageCount(chat.conversationId);
@@ -178,7 +178,7 @@ describe("flood protection", () => {
     }
   });
 
-  it("answers 429 with Retry-After to a parallel flood from one IP and stores no message beyond the limit", async () => {
+  it("answers 429 with Retry-After to a parallel flood from one IP and stores no message over the limit", async () => {
     const chat = await startedChat();
     process.env.CHAT_MESSAGES_PER_IP_PER_MINUTE = "5";
     const flooder = { ip: randomIp(), token: chat.token };

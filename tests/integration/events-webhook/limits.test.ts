@@ -5,7 +5,8 @@ import { createSource, eventRows, lastDelivery, remove, sample, send, snapshot, 
 
 async function fillEvents(accountId: string, count: number) {
   await db.pool.query(
-    `INSERT INTO events (account_id, title, starts_at) SELECT $1, 'Filler ' || n, '2026-01-01T00:00:00Z'::timestamptz + n * interval '1 hour'
+    `INSERT INTO events (account_id, title, starts_at) SELECT $1, 'Filler ' || n, '2026-01-01T00:00:00Z'::timestamptz
+      + n * interval '1 hour'
      FROM generate_series(1, $2) AS n`,
     [accountId, count],
   );
@@ -57,7 +58,7 @@ describe("plan event limit", () => {
 });
 
 describe("per-source rate limit", () => {
-  it("answers 429 rate_limited with Retry-After and RateLimit headers once a source exceeds its limit, storing nothing", async () => {
+  it("answers 429 rate_limited with Retry-After and RateLimit headers over the limit, storing nothing", async () => {
     const source = await createSource({ rateLimit: 3 });
     for (let i = 0; i < 3; i++) {
       const answer = await send(source, upsert(sample({ title: `Allowed ${i}` })));

@@ -107,7 +107,7 @@ describe("occurrence actions on a recurring series", () => {
     );
   });
 
-  it("carries next_occurrence_at: the coming occurrence, the one after while it is cancelled, and it again once restored", async () => {
+  it("carries next_occurrence_at: the coming occurrence, the next while it is cancelled, it once back", async () => {
     const source = await yogaSource();
     const series = { startsAt: new Date(FIRST), endsAt: null, recurring: "weekly" as const, timeZone: "Europe/Berlin" };
     const [coming, after] = occurrencesBetween(series, new Date(), new Date(Date.now() + 30 * 86_400_000), 2).map((o) =>
@@ -183,7 +183,7 @@ describe("occurrence actions on a recurring series", () => {
     expect(await messages(source)).toEqual(["event.created", "event.updated", "event.updated"]);
   });
 
-  it("answers a cancel of an already deleted occurrence with 200, keeping it deleted and notifying nobody", async () => {
+  it("answers a cancel of a deleted occurrence with 200, keeping it deleted and notifying nobody", async () => {
     const source = await yogaSource();
     const occurrence = { ...YOGA, starts_at: "2026-10-10T09:00:00+02:00" };
     await send(source, remove(occurrence));

@@ -162,7 +162,8 @@ describe("invalid signatures: 401 invalid_signature", () => {
 
   it("refuses a body signed after re-serialising it (the signature covers the raw bytes as sent)", async () => {
     const sent =
-      '{ "action": "upsert", "event": { "title": "Spring Open Day", "starts_at": "2026-05-01T10:00:00+02:00", "location": "Main Hall", "description": "x" } }';
+      '{ "action": "upsert", "event": { "title": "Spring Open Day", "starts_at": ' +
+      '"2026-05-01T10:00:00+02:00", "location": "Main Hall", "description": "x" } }';
     const timestamp = String(nowSeconds());
     const signature = computeSignature(source.secret, timestamp, JSON.stringify(JSON.parse(sent)));
     await refused(401, "invalid_signature", () => send(source, sent, { timestamp, signature }));

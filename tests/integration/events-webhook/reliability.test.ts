@@ -104,7 +104,8 @@ describe("an instance that has the source cached", () => {
     });
     // The delivery log and replay records of a deleted source go with it.
     const left = await db.pool.query(
-      "SELECT (SELECT count(*) FROM webhook_deliveries WHERE source_id = $1)::int AS deliveries, (SELECT count(*) FROM webhook_replays WHERE source_id = $1)::int AS replays",
+      "SELECT (SELECT count(*) FROM webhook_deliveries WHERE source_id = $1)::int AS deliveries, " +
+        "(SELECT count(*) FROM webhook_replays WHERE source_id = $1)::int AS replays",
       [source.sourceId],
     );
     expect(left.rows[0]).toEqual({ deliveries: 0, replays: 0 });
@@ -132,7 +133,8 @@ describe("database outage", () => {
       const publicId = newPublicId("source");
       const account = await admin.query("INSERT INTO accounts (name, plan) VALUES ('Outage', 'pro') RETURNING id");
       const created = await admin.query(
-        "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, rate_limit_per_minute) VALUES ($1, $2, 'Outage', $3, 100000) RETURNING id",
+        "INSERT INTO webhook_sources (account_id, public_id, name, secret_ciphertext, " +
+          "rate_limit_per_minute) VALUES ($1, $2, 'Outage', $3, 100000) RETURNING id",
         [account.rows[0].id, publicId, encryptSecret(secret)],
       );
       await admin.end();

@@ -29,7 +29,7 @@ const asMember = async (context: SessionContext, role: "admin" | "member"): Prom
 });
 
 describe("a new account", () => {
-  it("has one active source ready, with an unguessable id, an encrypted whsec_ secret and the default rate limit", async () => {
+  it("has one active source ready: an unguessable id, an encrypted whsec_ secret, the default rate limit", async () => {
     const { accountId } = await createAccount();
     const sources = await listSources(accountId);
     expect(sources).toHaveLength(1);

@@ -44,7 +44,7 @@ describe("fast path for the public API", () => {
     expect((await call("GET", "/api/public/pipeline")).status).toBe(200);
   });
 
-  it("answers 405 with Allow for a method the path does not have, and leaves unknown public paths to Next's JSON 404", () => {
+  it("answers 405 with Allow for a method the path lacks, and leaves unknown public paths to Next's JSON 404", () => {
     expect(resolveFastPath("DELETE", "/api/public/leads")).toEqual({
       kind: "method_not_allowed",
       allow: ["GET", "POST", "HEAD"],

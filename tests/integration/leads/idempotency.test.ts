@@ -29,7 +29,7 @@ async function storedKeys(value: string) {
 }
 
 describe("Idempotency-Key on POST /api/public/leads", () => {
-  it("replays the first answer for the same key and body, with Idempotent-Replayed: true, creating one lead", async () => {
+  it("replays the first answer for the same key and body with Idempotent-Replayed: true; one lead", async () => {
     const key = unique("same");
     const before = await leadCount(owner.accountId);
     const first = await api.create(secret, { name: "Once", email: "once@example.test" }, withKey(key));
@@ -64,7 +64,7 @@ describe("Idempotency-Key on POST /api/public/leads", () => {
     expect((await errorOf(response)).code).toBe("idempotency_key_reused");
   });
 
-  it("20 concurrent POSTs with one key create exactly one lead; the others get its answer or 409 in progress", async () => {
+  it("20 concurrent POSTs with one key create one lead; the others get its answer or 409 in progress", async () => {
     const account = await createAccount("Concurrent");
     const { secret: concurrentSecret } = await createKey(account, { scopes: ["write:leads"] });
     const key = unique("burst");

@@ -21,9 +21,11 @@ const seededId = (account: TestAccount, n: number) =>
 async function seedLeads(account: TestAccount, count: number, sameInstant = false) {
   await db.pool.query(
     `INSERT INTO leads (id, account_id, name, email, company, stage, created_at, updated_at, stage_changed_at)
-     SELECT 'lead_' || substr(replace($1::text, '-', ''), 1, 10) || lpad(n::text, 12, '0'), $1::uuid, 'Seed ' || n, 'seed' || n || '@example.test', 'Company ' || n % 100, 'new', t, t, t
+     SELECT 'lead_' || substr(replace($1::text, '-', ''), 1, 10) || lpad(n::text, 12, '0'), $1::uuid, 'Seed ' || n,
+       'seed' || n || '@example.test', 'Company ' || n % 100, 'new', t, t, t
      FROM generate_series(1, $2) n,
-       LATERAL (SELECT timestamptz '2026-01-01' + CASE WHEN $3 THEN interval '0' ELSE n * interval '1 millisecond' END AS t) x`,
+       LATERAL (SELECT timestamptz '2026-01-01' + CASE WHEN $3 THEN interval '0' ELSE n * interval '1 millisecond' END
+         AS t) x`,
     [account.accountId, count, sameInstant],
   );
 }

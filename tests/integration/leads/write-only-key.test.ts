@@ -62,7 +62,7 @@ describe("writes with a write-only key", () => {
     expect(await response.json()).toEqual({ id: lead.id, updated_at: expect.any(String) });
   });
 
-  it("answers a PATCH with the fields and the metadata keys it sent, and stage_changed_at when it sent a stage", async () => {
+  it("answers a PATCH with the fields and metadata keys it sent, and stage_changed_at for a stage", async () => {
     const lead = await privateLead("ada-patch@example.test");
     const response = await api.patch(writeOnly, lead.id, {
       company: "Engines",

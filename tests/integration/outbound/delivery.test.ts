@@ -48,7 +48,7 @@ const attemptCount = (subscriptionId: string, n = 1) =>
   );
 
 describe("a delivered notification", () => {
-  it("is the stored payload, signed so that the standardwebhooks library verifies it, with the Standard Webhooks headers", async () => {
+  it("is the stored payload, signed so that the standardwebhooks library verifies it, with its headers", async () => {
     const target = await receiver();
     const { accountId, subscriptionId, secret } = await subscribedAccount(target.url);
     const id = await notify(accountId, "lead.created", { id: "lead_abc", name: "Ada" });
@@ -92,7 +92,7 @@ describe("a delivered notification", () => {
 });
 
 describe("a receiver that fails", () => {
-  it("answering 500: the attempt is recorded and the next one scheduled 5 s (±20%) later, which then succeeds", async () => {
+  it("answering 500: the attempt is recorded and the next scheduled 5 s (±20%) later, which succeeds", async () => {
     let calls = 0;
     const target = await receiver((_, res) =>
       res.writeHead(calls++ === 0 ? 500 : 200).end(calls === 1 ? "broken" : "ok"),

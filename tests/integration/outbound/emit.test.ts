@@ -52,7 +52,7 @@ describe("the outbox transaction", () => {
     expect(await deliveries(other.subscriptionId)).toEqual([]);
   });
 
-  it("queues the fan-out in the writer's transaction and wakes the relays, unless another commit is waking them", async () => {
+  it("queues the fan-out in the writer's transaction and wakes the relays, unless another commit does", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     // LISTEN needs a session of its own: the direct URL, as the worker's relay uses (not through a pooler).
     const listener = new pg.Client({ connectionString: directDatabaseUrl() });
@@ -65,7 +65,8 @@ describe("the outbox transaction", () => {
     // Other test files write messages too, so the wake-up is asserted through the lock this writer holds.
     const holdsWakeUpLock = async () => {
       const { rows } = await writer.query(
-        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = 1918305121 AND objsubid = 1 AND pid = pg_backend_pid()",
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 " +
+          "AND objid = 1918305121 AND objsubid = 1 AND pid = pg_backend_pid()",
       );
       return rows[0].n === 1;
     };
@@ -150,7 +151,7 @@ describe("every writer of calendar events notifies", () => {
     expect(await messages(source.accountId)).toEqual([]);
   });
 
-  it("the dashboard: create, edit, upsert, cancel and delete, with the event as serializeEvent presents it", async () => {
+  it("the dashboard: create, edit, upsert, cancel and delete, with the event as serializeEvent shows it", async () => {
     const { accountId } = await subscribedAccount();
     const created = await createEvent(accountId, sample({ ends_at: "2026-05-01T12:30:00.250+02:00", price: "10 EUR" }));
     if (!created.ok) throw new Error(created.message);
@@ -208,7 +209,7 @@ describe("every writer of calendar events notifies", () => {
 });
 
 describe("every writer of leads notifies", () => {
-  it("the API create: lead.created carries exactly the lead the API answered, metadata and nulls included", async () => {
+  it("the API create: lead.created carries exactly the lead the API answered, with metadata and nulls", async () => {
     const { account, accountId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
     const secret = await leadKey(account);
     const created = await api.create(secret, {
@@ -234,7 +235,7 @@ describe("every writer of leads notifies", () => {
     expect(await deliveries(subscriptionId)).toHaveLength(1);
   });
 
-  it("the API: create, patch and a stage change (lead.updated and lead.stage_changed with previous_stage)", async () => {
+  it("the API: create, patch and stage change (lead.updated, lead.stage_changed with previous_stage)", async () => {
     const { account, accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
     const secret = await leadKey(account);
     const created = await api.create(secret, { name: "Ada", email: "ada@example.test" });
@@ -270,7 +271,7 @@ describe("every writer of leads notifies", () => {
     expect(await deliveries(subscriptionId)).toHaveLength(4);
   });
 
-  it("the CSV import: lead.created for new rows, lead.updated (and lead.stage_changed) for rows naming an existing email", async () => {
+  it("the CSV import: lead.created for new rows, lead.updated (and stage_changed) for existing emails", async () => {
     const { account, accountId, subscriptionId } = await subscribedAccount("http://127.0.0.1:9/hook", ["lead.*"]);
     const secret = await leadKey(account);
     await api.create(secret, { name: "Known", email: "known@example.test" });
@@ -308,7 +309,7 @@ describe("every writer of leads notifies", () => {
 });
 
 describe("message ids drawn in SQL", () => {
-  it("are 11 hexadecimal digits of the time in milliseconds and 22 random base62 characters after the prefix, all distinct, growing with time", async () => {
+  it("are 11 hex digits of the time in ms and 22 random base62 characters, distinct, growing with time", async () => {
     // The database's clock, which draws the ids (it may be another machine's under TEST_DATABASE_URL).
     const now = async () =>
       Number(

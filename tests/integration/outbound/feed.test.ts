@@ -28,7 +28,8 @@ const logged: string[] = [];
 
 const emptyQueue = () =>
   db.pool.query(
-    "DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')",
+    "DELETE FROM graphile_worker._private_jobs WHERE task_id = (SELECT id FROM " +
+      "graphile_worker._private_tasks WHERE identifier = 'deliver')",
   );
 
 // Jobs left by earlier files would be claimed first, and the jobs of these tests (to receivers that do not
@@ -60,7 +61,7 @@ async function takeAll(count: number): Promise<FeedItem[]> {
 }
 
 describe("a worker's feed of deliveries", () => {
-  it("hands out every delivery of a claimed chunk, locked for this worker, and deletes the job once all are recorded", async () => {
+  it("hands out every delivery of a claimed chunk, locked for this worker, and deletes the job when done", async () => {
     const { deliveryIds, jobId } = await chunkOfThree();
     feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
     feed.enter();
@@ -78,7 +79,7 @@ describe("a worker's feed of deliveries", () => {
     feed.leave();
   });
 
-  it("puts the job back, unlocked and with its attempt count restored, when the last lane stops before starting all of it", async () => {
+  it("puts the job back, unlocked, attempts restored, when the last lane stops before it all starts", async () => {
     const { jobId } = await chunkOfThree();
     feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
     feed.enter();
@@ -103,7 +104,7 @@ describe("a worker's feed of deliveries", () => {
     expect(await jobRow(jobId)).toMatchObject({ attempts: 0, locked_by: null });
   });
 
-  it("puts a job whose record failed back in the queue at its next refresh, due after graphile-worker's backoff", async () => {
+  it("puts a job whose record failed back at its next refresh, due after graphile-worker's backoff", async () => {
     const { jobId } = await chunkOfThree();
     feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 100, log: (line) => logged.push(line) });
     feed.enter();
@@ -114,7 +115,8 @@ describe("a worker's feed of deliveries", () => {
     feed.leave();
     await waitFor(async () => (await jobRow(jobId))?.locked_at === null, 5_000, "the failed job unlocked");
     const { rows } = await db.pool.query<{ due_in: number; last_error: string }>(
-      "SELECT extract(epoch FROM run_at - now())::float AS due_in, last_error FROM graphile_worker._private_jobs WHERE id = $1::bigint",
+      "SELECT extract(epoch FROM run_at - now())::float AS due_in, " +
+        "last_error FROM graphile_worker._private_jobs WHERE id = $1::bigint",
       [jobId],
     );
     // e^1 seconds after its first attempt, as graphile-worker schedules a failed job.
@@ -147,7 +149,8 @@ describe("a worker's feed of deliveries", () => {
     feed = jobFeed({ pool: db.pool, wanted: 10, refreshMs: 60_000, log: (line) => logged.push(line) });
     feed.enter();
     const items = await takeAll(3);
-    // What graphile-worker's add_job does to a locked job with the key of a new one (a retry recorded by its own attempt).
+    // What graphile-worker's add_job does to a locked job with the key of a new one (a retry recorded by its own
+    // attempt).
     await db.pool.query(
       "UPDATE graphile_worker._private_jobs SET attempts = max_attempts, key = NULL WHERE id = $1::bigint",
       [jobId],
@@ -223,7 +226,10 @@ describe("a worker's feed of deliveries", () => {
     await waitFor(async () => (await jobRow(jobId))!.locked_at!.getTime() > lockedAt, 5_000, "a refreshed lock");
 
     const { rows } = await db.pool.query<{ id: string }>(
-      "INSERT INTO graphile_worker._private_jobs (task_id, payload, locked_at, locked_by) SELECT id, '{}', now() - interval '1 hour', 'graphile' FROM graphile_worker._private_tasks WHERE identifier = 'deliver' RETURNING id::text",
+      "INSERT INTO graphile_worker._private_jobs (task_id, payload, locked_at, " +
+        "locked_by) SELECT id, '{}', now() - interval '1 hour', " +
+        "'graphile' FROM graphile_worker._private_tasks WHERE identifier = 'deliver' RETURNING " +
+        "id::text",
     );
     const release = feed.hold(rows[0].id);
     await waitFor(
@@ -263,7 +269,7 @@ describe("a chunk of first attempts", () => {
     }
   });
 
-  it("hands out the well-formed ids of a job that names some malformed ones, and leaves a job with a malformed single id to graphile-worker", async () => {
+  it("hands out a job's well-formed ids, and leaves a job with a malformed single id to graphile-worker", async () => {
     const { deliveryIds, jobId } = await chunkOfThree();
     const payload = {
       delivery_ids: [

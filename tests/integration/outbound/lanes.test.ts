@@ -4,7 +4,10 @@ import { emitNotifications } from "@/lib/outbound/emit";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import { queuedJobs, startReceiver, subscribe, subscribedAccount, waitFor, type Receiver } from "./support";
 
-/* Lanes (lib/outbound/batch.ts) take due deliveries from their worker's feed (feed.ts), which claims jobs itself: several workers must still deliver each once. */
+/*
+ * Lanes (lib/outbound/batch.ts) take due deliveries from their worker's feed (feed.ts), which claims jobs itself:
+ * several workers must still deliver each once.
+ */
 
 vi.setConfig({ testTimeout: 90_000 });
 
@@ -16,7 +19,7 @@ afterAll(async () => {
 });
 
 describe("a burst shared by two workers", () => {
-  it("delivers every notification once to each subscription, records every attempt and leaves no job behind", async () => {
+  it("delivers every notification once per subscription, records every attempt and leaves no job behind", async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     const { accountId, subscriptionId } = await subscribedAccount(`${receiver.url}/a`);
@@ -43,7 +46,8 @@ describe("a burst shared by two workers", () => {
     ).rows;
     await waitFor(async () => (await queuedJobs(deliveryIds.map((row) => row.id))).length === 0, 10_000, "no job left");
     const { rows } = await db.pool.query<{ succeeded: number; attempts: number }>(
-      `SELECT (SELECT count(*) FROM outbound_deliveries WHERE subscription_id = ANY($1) AND status = 'succeeded')::int AS succeeded,
+      `SELECT (SELECT count(*) FROM outbound_deliveries WHERE subscription_id = ANY($1) AND status = 'succeeded')::int
+        AS succeeded,
               (SELECT count(*) FROM outbound_attempts WHERE subscription_id = ANY($1))::int AS attempts`,
       [subscriptions],
     );

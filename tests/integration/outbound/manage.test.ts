@@ -99,7 +99,8 @@ describe("managing deliveries", () => {
       [old],
     );
     await db.pool.query(
-      "UPDATE outbound_attempts SET attempted_at = now() - interval '31 days' WHERE delivery_id IN (SELECT id FROM outbound_deliveries WHERE message_id = $1)",
+      "UPDATE outbound_attempts SET attempted_at = now() - interval '31 days' WHERE " +
+        "delivery_id IN (SELECT id FROM outbound_deliveries WHERE message_id = $1)",
       [old],
     );
     const swept = await sweepRetention({ pauseMs: 0 });

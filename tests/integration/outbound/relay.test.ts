@@ -19,7 +19,7 @@ const waitingRows = async (messageIds: string[]) =>
 afterAll(() => dropJobsFor("http://127.0.0.1:9/%"));
 
 describe("the fan-out relay", () => {
-  it("creates one delivery per message and subscription, each in one job of at most JOB_CHUNK, when three relays drain at once", async () => {
+  it("creates one delivery per message and subscription, in jobs of at most JOB_CHUNK, with three relays", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const second = await subscribe(accountId, "http://127.0.0.1:9/second", ["lead.*"]);
     const notifications = Array.from({ length: 1_200 }, (_, i) => ({
@@ -56,7 +56,7 @@ describe("the fan-out relay", () => {
     expect(await queuedJobs(rows.map((row) => row.id))).toHaveLength(1);
   });
 
-  it("drains again at once, without waiting for the next poll, when another relay created one of its deliveries first", async () => {
+  it("drains again at once, without waiting for the next poll, when another relay took a delivery first", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const [first, second] = await emitNotifications(db.pool, accountId, [
       { type: "lead.created", data: { id: "lead_raced_1" } },

@@ -85,7 +85,8 @@ describe("a database that stops for 10 seconds", () => {
   });
 
   it(
-    "loses nothing: a retry due during the outage and a notification written after it are delivered without intervention",
+    "loses nothing: a retry due during the outage and a notification " +
+      "written after it are delivered without intervention",
     { timeout: 120_000 },
     async () => {
       const port = await freePort();
@@ -109,7 +110,8 @@ describe("a database that stops for 10 seconds", () => {
         );
         const accountId = account.rows[0].id;
         await pool.query(
-          "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)",
+          "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, " +
+            "secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)",
           [newPublicId("subscription"), accountId, target.url, encryptSecret(generateSubscriptionSecret())],
         );
         // The stale-lock sweep is kept out of it (10 minutes): a job left locked by the outage, by a record or

@@ -65,16 +65,19 @@ export async function fanOut(): Promise<number> {
 export async function deliveries(subscriptionId: string): Promise<DeliveryRow[]> {
   await fanOut();
   const { rows } = await db.pool.query<DeliveryRow>(
-    "SELECT id, message_id, subscription_id, status::text AS status, attempts, next_attempt_at FROM outbound_deliveries WHERE subscription_id = $1 ORDER BY created_at, id",
+    "SELECT id, message_id, subscription_id, status::text AS status, attempts, " +
+      "next_attempt_at FROM outbound_deliveries WHERE subscription_id = $1 ORDER BY created_at, id",
     [subscriptionId],
   );
   return rows;
 }
 
 // Every "deliver" job with each delivery it names: a chunk of the fan-out relay names many, a retry one.
-const NAMED_DELIVERIES = `SELECT j.id::text AS job_id, j.key, j.run_at, j.locked_at, e.value AS delivery_id, count(*) OVER (PARTITION BY j.id)::int AS size
+const NAMED_DELIVERIES = `SELECT j.id::text AS job_id, j.key, j.run_at, j.locked_at, e.value
+  AS delivery_id, count(*) OVER (PARTITION BY j.id)::int AS size
   FROM graphile_worker._private_jobs j
-  CROSS JOIN LATERAL json_array_elements_text(CASE WHEN json_typeof(j.payload->'delivery_ids') = 'array' THEN j.payload->'delivery_ids'
+  CROSS JOIN LATERAL json_array_elements_text(CASE WHEN json_typeof(j.payload->'delivery_ids') = 'array'
+    THEN j.payload->'delivery_ids'
                                                    ELSE json_build_array(j.payload->'delivery_id') END) AS e(value)
   WHERE j.task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')`;
 
@@ -101,7 +104,8 @@ export async function dropJobsFor(urlPattern: string): Promise<void> {
   await db.pool.query(
     `DELETE FROM graphile_worker._private_jobs WHERE id::text IN (
        SELECT named.job_id FROM (${NAMED_DELIVERIES}) named
-       JOIN outbound_deliveries d ON d.id::text = named.delivery_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       JOIN outbound_deliveries d ON d.id::text = named.delivery_id JOIN webhook_subscriptions s
+         ON s.id = d.subscription_id
        WHERE s.url LIKE $1)`,
     [urlPattern],
   );
@@ -189,7 +193,8 @@ export type AttemptRow = {
 
 export async function attempts(subscriptionId: string): Promise<AttemptRow[]> {
   const { rows } = await db.pool.query<AttemptRow>(
-    "SELECT attempt, status_code, duration_ms, response_excerpt, error, outcome, attempted_at FROM outbound_attempts WHERE subscription_id = $1 ORDER BY attempted_at, attempt",
+    "SELECT attempt, status_code, duration_ms, response_excerpt, error, outcome, " +
+      "attempted_at FROM outbound_attempts WHERE subscription_id = $1 ORDER BY attempted_at, attempt",
     [subscriptionId],
   );
   return rows;
@@ -197,7 +202,8 @@ export async function attempts(subscriptionId: string): Promise<AttemptRow[]> {
 
 export async function subscriptionRow(subscriptionId: string) {
   const { rows } = await db.pool.query(
-    "SELECT status::text AS status, disabled_reason, failing_since, last_delivery_at, last_delivery_ok, last_error FROM webhook_subscriptions WHERE id = $1",
+    "SELECT status::text AS status, disabled_reason, failing_since, last_delivery_at, " +
+      "last_delivery_ok, last_error FROM webhook_subscriptions WHERE id = $1",
     [subscriptionId],
   );
   return rows[0] as {

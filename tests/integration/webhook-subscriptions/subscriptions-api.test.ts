@@ -26,7 +26,8 @@ beforeAll(async () => ({ owner, key: secret } = await accountWithWebhooksKey("Su
 const auditActions = async (accountId: string, targetId: string) =>
   (
     await db.pool.query<{ action: string; actor_label: string; metadata: Record<string, unknown> }>(
-      "SELECT action, actor_label, metadata FROM audit_log WHERE account_id = $1 AND target_id = $2 ORDER BY created_at, id",
+      "SELECT action, actor_label, metadata FROM audit_log WHERE account_id " +
+        "= $1 AND target_id = $2 ORDER BY created_at, id",
       [accountId, targetId],
     )
   ).rows;
@@ -129,7 +130,8 @@ describe("plan limits", () => {
     const key = await webhooksKey(account);
     await db.pool.query(
       `INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext)
-       SELECT 'whsub_' || lpad(n::text, 22, '0'), $1, 'https://hooks.example.test/', '{*}', 'x' FROM generate_series(1, 99) n`,
+       SELECT 'whsub_' || lpad(n::text, 22, '0'), $1, 'https://hooks.example.test/', '{*}', 'x'
+         FROM generate_series(1, 99) n`,
       [account.accountId],
     );
     expect((await api.create(key, { url: "https://hooks.example.test/100", event_types: ["*"] })).status).toBe(201);
