@@ -5,9 +5,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPublicId } from "@/lib/platform/ids";
 import { metrics, recordCalendarSync } from "@/lib/platform/observability/metrics";
+import { startMetricsServer } from "@/lib/observability/metrics-server";
+import { freePort } from "@/lib/platform/db/embedded";
+import { startOutboundWorker } from "@/lib/outbound/worker";
 import { nextRouteTemplates } from "@/lib/server/next-routes";
 import { createRequestListener } from "@/lib/server/request-listener";
 import { listen, send } from "../../support/http-server";
+import { startedChat, visitor } from "../../support/visitor-chat";
+import { notify, startReceiver, subscribedAccount, waitFor } from "../outbound/support";
 
 /*
  * GET /metrics on the production server's request handling (the real fast-route table, a stand-in for
@@ -143,6 +148,63 @@ describe("GET /metrics", () => {
     const text = await scrape();
     // Exits non-zero, naming the problems, when the exposition is not valid or breaks its naming rules.
     expect(() => execFileSync(promtool(), ["check", "metrics"], { input: text, stdio: "pipe" })).not.toThrow();
+  });
+});
+
+describe("metrics of the worker and the chat", () => {
+  const value = (text: string, series: string) => {
+    const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+
+  it("count each delivery attempt by outcome and its lag since the notification was written", async () => {
+    const before = await scrape();
+    const receiver = await startReceiver();
+    const worker = await startOutboundWorker({ concurrency: 2, log: () => {} });
+    try {
+      const { accountId } = await subscribedAccount(receiver.url);
+      await notify(accountId);
+      await waitFor(() => (receiver.requests.length ? receiver.requests : null), 40_000);
+      const after = await waitFor(async () => {
+        const text = await scrape();
+        return value(text, 'outbound_attempts_total{outcome="succeeded"}') > 0 ? text : null;
+      }, 40_000);
+      const succeeded = 'outbound_attempts_total{outcome="succeeded"}';
+      // At least ours: deliveries other test files left queued may be attempted meanwhile.
+      expect(value(after, succeeded) - value(before, succeeded)).toBeGreaterThanOrEqual(1);
+      const lagCount = 'outbound_delivery_lag_seconds_count{attempt="first"}';
+      expect(value(after, lagCount) - value(before, lagCount)).toBeGreaterThanOrEqual(1);
+      expect(after).toMatch(/^db_pool_connections\{pool="worker",state="in_use"\} \d+/m);
+    } finally {
+      await worker.stop();
+      await receiver.close();
+    }
+  });
+
+  it("count visitor messages by how they were answered", async () => {
+    const { widget, ip, conversationId, token } = await startedChat("When is the next event?");
+    const answered = (await scrape()).match(/^chat_replies_total\{outcome="assistant"\} (\d+)$/m);
+    expect(Number(answered?.[1])).toBeGreaterThanOrEqual(1);
+    const send = (text: string) => visitor.send(widget.id, conversationId, { ip, token, body: { text } });
+    expect((await send("I want to talk to a person")).status).toBe(201);
+    expect((await send("Are you there?")).status).toBe(201);
+    const text = await scrape();
+    expect(text).toMatch(/^chat_replies_total\{outcome="handoff"\} 1$/m);
+    expect(text).toMatch(/^chat_replies_total\{outcome="waiting_for_person"\} 1$/m);
+  });
+
+  it("are served by npm run worker's own /metrics (METRICS_PORT), with the same token", async () => {
+    const port = await freePort();
+    const server = await startMetricsServer(port, "127.0.0.1");
+    try {
+      expect((await send(port, { path: "/metrics" })).status).toBe(401);
+      expect((await send(port, { path: "/elsewhere" })).status).toBe(404);
+      const ok = await send(port, { path: "/metrics", headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(ok.status).toBe(200);
+      expect(ok.body).toMatch(/^# TYPE outbound_attempts_total counter$/m);
+    } finally {
+      await server.close();
+    }
   });
 });
 
