@@ -45,7 +45,8 @@ const ACCESS_SQL = `WITH ${CLOCK_CTE},
     "$8::bigint",
     "wd",
   )}
-  SELECT ip.points AS ip_points, ip.expire - clock.ms AS ip_reset_ms, wd.points AS widget_points, wd.expire - clock.ms AS widget_reset_ms, found.*
+  SELECT ip.points AS ip_points, ip.expire - clock.ms AS ip_reset_ms, wd.points AS widget_points,
+    wd.expire - clock.ms AS widget_reset_ms, found.*
   FROM clock CROSS JOIN ip LEFT JOIN wd ON true LEFT JOIN found ON true`;
 
 type AccessRow = Partial<ConversationRow> & {
