@@ -4,7 +4,7 @@
  * conversation looks the same wherever it appears.
  */
 
-import { fail } from "@/lib/platform/result";
+import { fail, type Failure } from "@/lib/platform/result";
 
 export const CONVERSATION_STATUSES = ["bot", "handoff_requested", "handoff_active", "closed"] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -57,7 +57,7 @@ export const CONVERSATION_CLOSED = fail(
 
 /** What a visitor's message or handoff request comes to (lib/conversations/visitor.ts). */
 export type VisitorResult =
-  { ok: true; conversation: Conversation; messages: Message[] } | { ok: false; reason: "closed" };
+  { ok: true; conversation: Conversation; messages: Message[] } | Failure<"conversation_closed">;
 
 export function serializeConversation(conversation: Conversation) {
   return {

@@ -70,9 +70,9 @@ const messageText = z
     if (checked.ok) return checked.text;
     ctx.issues.push({
       code: "custom",
-      message: checked.problem.message,
+      message: checked.message,
       input: value,
-      params: { reason: checked.problem.code },
+      params: { reason: checked.code },
     });
     return z.NEVER;
   })
@@ -93,7 +93,7 @@ const authorName = z
   .transform((value, ctx): string | null => {
     if (value == null) return null;
     const checked = checkMessageText(value);
-    if (!checked.ok && checked.problem.code === "empty") return null;
+    if (!checked.ok && checked.code === "empty") return null;
     if (!checked.ok) {
       ctx.issues.push({
         code: "custom",

@@ -30,9 +30,7 @@ const length = (text: string) => [...text].length;
 function checkAssistantName(value: string): string | null {
   const checked = checkMessageText(value.replace(/\s+/g, " "));
   if (!checked.ok)
-    return checked.problem.code === "empty"
-      ? "Enter the assistant's name."
-      : "The name contains characters that are not text.";
+    return checked.code === "empty" ? "Enter the assistant's name." : "The name contains characters that are not text.";
   if (length(checked.text) > MAX_ASSISTANT_NAME_LENGTH)
     return `The name can be at most ${MAX_ASSISTANT_NAME_LENGTH} characters.`;
   return null;
@@ -41,7 +39,7 @@ function checkAssistantName(value: string): string | null {
 function checkGreeting(value: string): string | null {
   const checked = checkMessageText(value);
   if (!checked.ok)
-    return checked.problem.code === "empty"
+    return checked.code === "empty"
       ? "Enter a greeting: it is the first message visitors see."
       : "The greeting contains characters that are not text.";
   if (length(checked.text) > MAX_GREETING_LENGTH)

@@ -2,6 +2,7 @@ import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
 import { inTransaction } from "@/lib/platform/db/transaction";
 import { newPublicId } from "@/lib/platform/ids";
+import { fail, type Failure } from "@/lib/platform/result";
 import {
   checkWidgetSettings,
   type CheckedWidgetSettings,
@@ -17,7 +18,7 @@ import {
 
 export type SaveWidgetSettingsResult =
   | { ok: true; settings: CheckedWidgetSettings; changed: (keyof CheckedWidgetSettings)[] }
-  | { ok: false; reason: "invalid"; problems: SettingsProblems };
+  | (Failure<"invalid_request"> & { problems: SettingsProblems });
 
 type Row = {
   id: string;
@@ -38,7 +39,9 @@ export async function saveWidgetSettings(
   form: WidgetSettingsForm,
 ): Promise<SaveWidgetSettingsResult> {
   const checked = checkWidgetSettings(form);
-  if (!checked.ok) return { ok: false, reason: "invalid", problems: checked.problems };
+  if (!checked.ok) {
+    return { ...fail("invalid_request", "Check the fields marked below."), problems: checked.problems };
+  }
   const { settings } = checked;
 
   return inTransaction(async (client) => {

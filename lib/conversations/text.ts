@@ -5,10 +5,15 @@
  * nothing, too much, or bytes that are not text.
  */
 
+import { fail, type Failure } from "@/lib/platform/result";
+
 export const MAX_MESSAGE_LENGTH = 4_000;
 export const MAX_AUTHOR_NAME_LENGTH = 100;
 
-export type TextProblem = { code: "empty" | "too_long" | "not_text"; message: string };
+/** Why a text cannot be a message; the visitor endpoints send it as the field's `code`. */
+export type TextProblem = "empty" | "too_long" | "not_text";
+
+const EMPTY = fail("empty", "Write a message.");
 
 // C0 controls other than tab, newline and carriage return, DEL, C1 controls, and non-characters.
 const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/;
@@ -16,21 +21,15 @@ const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFF
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The message as stored (trimmed), or why it cannot be one. */
-export function checkMessageText(value: unknown): { ok: true; text: string } | { ok: false; problem: TextProblem } {
-  if (typeof value !== "string") return { ok: false, problem: { code: "empty", message: "Write a message." } };
+export function checkMessageText(value: unknown): { ok: true; text: string } | Failure<TextProblem> {
+  if (typeof value !== "string") return EMPTY;
   if (NOT_TEXT.test(value) || LONE_SURROGATE.test(value) || value.includes("\uFFFD")) {
-    return { ok: false, problem: { code: "not_text", message: "The message contains characters that are not text." } };
+    return fail("not_text", "The message contains characters that are not text.");
   }
   const text = value.trim();
-  if (text.length === 0) return { ok: false, problem: { code: "empty", message: "Write a message." } };
+  if (text.length === 0) return EMPTY;
   if ([...text].length > MAX_MESSAGE_LENGTH) {
-    return {
-      ok: false,
-      problem: {
-        code: "too_long",
-        message: `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString("en")} characters.`,
-      },
-    };
+    return fail("too_long", `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString("en")} characters.`);
   }
   return { ok: true, text };
 }

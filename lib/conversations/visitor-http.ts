@@ -76,7 +76,7 @@ async function readJson(request: Request): Promise<Parsed<Record<string, unknown
 function messageText(value: unknown): Parsed<string> {
   const checked = checkMessageText(value);
   if (checked.ok) return { ok: true, value: checked.text };
-  const { code, message } = checked.problem;
+  const { code, message } = checked;
   return { ok: false, response: invalid(message, [{ field: "text", code, message }]) };
 }
 

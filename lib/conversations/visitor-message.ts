@@ -2,7 +2,7 @@ import "server-only";
 import type { Queryable } from "@/lib/platform/db/transaction";
 import { newPublicId } from "@/lib/platform/ids";
 import { emitMessagesCte } from "@/lib/outbound/sql";
-import { type Conversation, type MessageAuthor, type VisitorResult } from "./model";
+import { CONVERSATION_CLOSED, type Conversation, type MessageAuthor, type VisitorResult } from "./model";
 import { CONVERSATION_COLUMNS, conversationColumnsOf, toConversation, toMessage, type ConversationRow } from "./sql";
 
 /*
@@ -73,7 +73,7 @@ export async function writeVisitorMessage(
       answer?.authorName ?? null,
     ],
   });
-  if (!rows[0]) return { ok: false, reason: "closed" };
+  if (!rows[0]) return CONVERSATION_CLOSED;
   const conversation: Conversation = toConversation(rows[0]);
   const messages = rows.map((row) =>
     toMessage({

@@ -10,7 +10,7 @@ import { recordChatReply } from "@/lib/platform/observability/metrics";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { newPublicId, randomBase62 } from "@/lib/platform/ids";
 import { handoffNotice } from "./handoff-notice";
-import { type Conversation, type Message, type VisitorResult } from "./model";
+import { CONVERSATION_CLOSED, type Conversation, type Message, type VisitorResult } from "./model";
 import {
   CONVERSATION_COLUMNS,
   conversationColumnsOf,
@@ -135,7 +135,7 @@ export async function postVisitorMessage(
   }
   return inTransaction(async (client) => {
     const touched = await touchForHandoff(client, widget.accountId, conversation.id);
-    if (!touched) return { ok: false, reason: "closed" } as const;
+    if (!touched) return CONVERSATION_CLOSED;
     const { conversation: current, previousStatus } = touched;
     recordChatReply(previousStatus === "bot" ? "handoff" : "waiting_for_person");
     const lines: NewMessage[] = [{ author: "visitor", authorName: current.visitorName, text }];
@@ -154,7 +154,7 @@ export async function postVisitorMessage(
 export async function requestHandoff(widget: ChatWidget, conversation: Conversation): Promise<VisitorResult> {
   return inTransaction(async (client) => {
     const touched = await touchForHandoff(client, widget.accountId, conversation.id);
-    if (!touched) return { ok: false, reason: "closed" } as const;
+    if (!touched) return CONVERSATION_CLOSED;
     if (touched.previousStatus !== "bot") return { ok: true, conversation: touched.conversation, messages: [] };
     const messages = await insertMessages(client, widget.accountId, conversation.id, [
       { author: "system", authorName: null, text: handoffNotice(widget.replyTime) },

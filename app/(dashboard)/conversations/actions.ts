@@ -40,7 +40,7 @@ export const replyToConversationAction = defineAction(
   { role: "manager", input: conversation.extend({ text: z.unknown() }) },
   async ({ conversationId, text }, { account, user }) => {
     const checked = checkMessageText(text);
-    if (!checked.ok) return fail(checked.problem.message, { text: checked.problem.message });
+    if (!checked.ok) return fail(checked.message, { text: checked.message });
     // The visitor sees the agent's name above the reply.
     const authorName = [...(user.name.trim() || user.email)].slice(0, MAX_AUTHOR_NAME_LENGTH).join("");
     const result = await agentReply(account.id, conversationId, { text: checked.text, authorName });
