@@ -2,7 +2,7 @@
 
 import { useOptimistic, useTransition } from "react";
 import { toast } from "sonner";
-import { inputClasses } from "@/components/ui/field";
+import { SelectField } from "@/components/ui/field";
 import { changeLeadStageAction } from "../../actions";
 import type { StageOption } from "../../view-model";
 
@@ -22,23 +22,13 @@ export function StageSelect({ leadId, stage, stages }: { leadId: string; stage: 
   };
 
   return (
-    <div className="space-y-1.5">
-      <label htmlFor="lead-stage" className="block text-sm font-medium text-zinc-800">
-        Stage
-      </label>
-      <select
-        id="lead-stage"
-        value={shown}
-        onChange={(event) => change(event.target.value)}
-        aria-busy={pending || undefined}
-        className={inputClasses}
-      >
-        {stages.map((option) => (
-          <option key={option.key} value={option.key}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      id="lead-stage"
+      label="Stage"
+      value={shown}
+      onChange={(event) => change(event.target.value)}
+      aria-busy={pending || undefined}
+      options={stages.map((option) => [option.key, option.label] as const)}
+    />
   );
 }
