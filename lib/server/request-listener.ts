@@ -182,7 +182,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     }
     const served = tracingActive()
       ? inSpan(
-          `${method} ${fast?.template ?? pathname}`,
+          `${method} ${fast?.template ?? UNMATCHED}`,
           {
             kind: "server",
             headers: req.headers,
