@@ -33,7 +33,7 @@ export function Card({
 }: {
   id: string;
   title: string;
-  description?: string;
+  description?: React.ReactNode;
   className?: string;
   children: React.ReactNode;
 }) {

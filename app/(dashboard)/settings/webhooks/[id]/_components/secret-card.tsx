@@ -6,6 +6,7 @@ import {
   useSecretRotation,
 } from "@/app/(dashboard)/_components/signing-secret-field";
 import { RotateConfirm } from "@/components/ui/alert-dialog";
+import { Card } from "@/components/ui/detail-card";
 import { revealSubscriptionSecretAction, rotateSubscriptionSecretAction } from "../../actions";
 
 /**
@@ -28,14 +29,16 @@ export function SecretCard({
   );
 
   return (
-    <section aria-labelledby="signing-secret" className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200 sm:p-6">
-      <h2 id="signing-secret" className="text-sm font-semibold text-zinc-900">
-        Signing secret
-      </h2>
-      <p className="mt-1 text-sm text-zinc-600">
-        Every notification carries a <code className="font-mono text-xs">webhook-signature</code> made with this secret,
-        so the receiver can check that it comes from us and was not changed on the way.
-      </p>
+    <Card
+      id="signing-secret"
+      title="Signing secret"
+      description={
+        <>
+          Every notification carries a <code className="font-mono text-xs">webhook-signature</code> made with this
+          secret, so the receiver can check that it comes from us and was not changed on the way.
+        </>
+      }
+    >
       {/* The secret is 50 characters: it gets the card's full width, the buttons go below it. */}
       <SigningSecretField
         key={secret ?? "masked"}
@@ -75,6 +78,6 @@ export function SecretCard({
           />
         </div>
       ) : null}
-    </section>
+    </Card>
   );
 }
