@@ -117,7 +117,7 @@ test("a healthy account sees its source receiving, its subscription delivering a
   }
 });
 
-test("a subscription the receiver turned away shows a banner on every page and a card that links to its delivery attempts", async ({
+test("a subscription turned away shows a banner on every page and a card linking to its delivery attempts", async ({
   page,
   request,
 }) => {

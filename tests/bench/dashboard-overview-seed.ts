@@ -20,7 +20,8 @@ export async function seedOverview(client: pg.Client, accountId: string): Promis
   // Messages first: no subscription is active yet, so the fan-out trigger queues nothing for them.
   await client.query(
     `INSERT INTO outbound_messages (id, account_id, type, payload, created_at)
-     SELECT 'whmsg_bench' || g, $1, 'event.updated', jsonb_build_object('id', 'whmsg_bench' || g), now() - g * interval '4 seconds'
+     SELECT 'whmsg_bench' || g, $1, 'event.updated', jsonb_build_object('id', 'whmsg_bench' || g),
+            now() - g * interval '4 seconds'
      FROM generate_series(1, $2::int) AS g`,
     [accountId, messages],
   );
@@ -49,7 +50,8 @@ export async function seedOverview(client: pg.Client, accountId: string): Promis
     [accountId, ATTEMPTS_PER_DELIVERY],
   );
   await client.query(
-    `INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms, error, outcome)
+    `INSERT INTO outbound_attempts
+       (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms, error, outcome)
      SELECT d.id, d.subscription_id, a, d.created_at + a * interval '1 second',
             CASE WHEN a = 1 OR d.subscription_id = 'whsub_bench2' THEN 500 ELSE 204 END, 40,
             CASE WHEN a = 1 OR d.subscription_id = 'whsub_bench2' THEN 'The receiver answered 500.' END,
@@ -71,8 +73,9 @@ export async function seedOverview(client: pg.Client, accountId: string): Promis
   );
   await client.query("ANALYZE");
   const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM outbound_attempts");
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
-    `▸ Seeded ${rows[0].n.toLocaleString("en-US")} outbound attempts and the hourly counters in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `▸ Seeded ${rows[0].n.toLocaleString("en-US")} outbound attempts and the hourly counters in ${seconds} s`,
   );
   return rows[0].n;
 }

@@ -18,15 +18,19 @@ export type Card = {
 
 const percent = (part: number, whole: number) => `${Math.round((part / whole) * 1000) / 10}%`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "Error rate, 24 hours: 2.5% (1 of 40 deliveries)" */
+const rate = (label: string, part: number, whole: number, unit: string, units?: string) =>
+  `${label}, 24 hours: ${percent(part, whole)} (${part} of ${plural(whole, unit, units)})`;
 
 export function sourceCard(source: SourceHealth, now: Date): Card {
   const href = `/knowledge/events/webhook?source=${encodeURIComponent(source.publicId)}`;
   const facts = [
     source.lastDeliveryAt
-      ? `Last delivery ${relativeTime(source.lastDeliveryAt, now)}: ${source.lastStatus}${source.lastErrorCode ? ` ${source.lastErrorCode}` : ""}`
+      ? `Last delivery ${relativeTime(source.lastDeliveryAt, now)}: ` +
+        [source.lastStatus, source.lastErrorCode].filter(Boolean).join(" ")
       : "No delivery yet",
     source.deliveries24h > 0
-      ? `Error rate, 24 hours: ${percent(source.refused24h, source.deliveries24h)} (${source.refused24h} of ${plural(source.deliveries24h, "delivery", "deliveries")})`
+      ? rate("Error rate", source.refused24h, source.deliveries24h, "delivery", "deliveries")
       : "No deliveries in the last 24 hours",
   ];
   const base = { key: source.id, title: source.name, facts };
@@ -49,9 +53,7 @@ export function feedCard(feed: FeedHealth, now: Date): Card {
     feed.lastSyncedAt
       ? `Last sync ${relativeTime(feed.lastSyncedAt, now)}: ${feed.lastResult ?? "unknown"}`
       : "Not synced yet",
-    feed.syncs24h > 0
-      ? `Error rate, 24 hours: ${percent(feed.failed24h, feed.syncs24h)} (${feed.failed24h} of ${plural(feed.syncs24h, "sync")})`
-      : "No syncs in the last 24 hours",
+    feed.syncs24h > 0 ? rate("Error rate", feed.failed24h, feed.syncs24h, "sync") : "No syncs in the last 24 hours",
   ];
   const base = { key: feed.id, title: feed.name, facts };
   if (feed.paused) return { ...base, tone: "off", state: "Paused", link: { href, label: "Feed settings" } };
@@ -75,7 +77,7 @@ export function subscriptionCard(subscription: SubscriptionHealth, now: Date, ti
   const attemptsLink = { href: `${href}#delivery-attempts`, label: "Delivery attempts" };
   const facts = [
     subscription.attempts24h > 0
-      ? `Success rate, 24 hours: ${percent(subscription.succeeded24h, subscription.attempts24h)} (${subscription.succeeded24h} of ${plural(subscription.attempts24h, "attempt")})`
+      ? rate("Success rate", subscription.succeeded24h, subscription.attempts24h, "attempt")
       : "No attempts in the last 24 hours",
     subscription.lastDeliveryAt ? `Last attempt ${relativeTime(subscription.lastDeliveryAt, now)}` : "No attempt yet",
   ];
@@ -93,7 +95,9 @@ export function subscriptionCard(subscription: SubscriptionHealth, now: Date, ti
     return {
       ...base,
       tone: "problem",
-      state: `Failing since ${formatDateTime(subscription.failingSince, timeZone)}${subscription.lastError ? `: ${subscription.lastError}` : ""}`,
+      state: [`Failing since ${formatDateTime(subscription.failingSince, timeZone)}`, subscription.lastError]
+        .filter(Boolean)
+        .join(": "),
       link: attemptsLink,
     };
   return { ...base, tone: subscription.lastDeliveryAt ? "healthy" : "idle", state: "Delivering", link: attemptsLink };

@@ -29,7 +29,7 @@ async function auditActions(accountId: string) {
 }
 
 describe("the Overview's data", () => {
-  it("shows a new account its checklist with nothing done, an empty chart of 7 × 24 hours, and its own source", async () => {
+  it("shows a new account its checklist with nothing done, an empty chart of 7 × 24 hours, its source", async () => {
     const source = await createSource({ name: "Newcomer" });
     const overview = (await readOverview(source.accountId))!;
     expect(overview.onboarding).toEqual({
@@ -48,7 +48,7 @@ describe("the Overview's data", () => {
     expect(overview.waitingForPerson).toBe(0);
   });
 
-  it("counts the account's deliveries, keys, subscriptions and waiting visitors, and never another account's", async () => {
+  it("counts the account's deliveries, keys, subscriptions and waiting visitors, never another's", async () => {
     const mine = await createSource({ name: "Mine" });
     const theirs = await createSource({ name: "Theirs" });
     for (const source of [mine, theirs]) {
@@ -99,7 +99,7 @@ describe("the Overview's data", () => {
 });
 
 describe("failure notices", () => {
-  it("notice a source that answered only errors for an hour once, with an audit entry, until an owner opens it", async () => {
+  it("notice a source that answered only errors for an hour once, audited, until an owner opens it", async () => {
     const source = await createSource({ name: "Broken sender" });
     const healthy = await createSource({ name: "Fine sender" });
     const now = new Date();
@@ -128,7 +128,7 @@ describe("failure notices", () => {
     expect(failing).toHaveLength(1);
   });
 
-  it("notice a subscription the system disables, next to its audit entry, and never show it to another account", async () => {
+  it("notice a subscription the system disables, next to its audit entry, never to another account", async () => {
     const owner = await createSource({ name: "Subscriber" });
     const stranger = await createSource({ name: "Stranger" });
     const { subscriptionId } = await subscribe(owner.accountId, "http://127.0.0.1:9/gone?token=secret");
