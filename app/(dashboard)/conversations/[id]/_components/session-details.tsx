@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/detail-card";
 import { DetailList } from "@/components/ui/detail-item";
 import type { MatchingLead } from "@/lib/conversations/claims";
 import type { Conversation } from "@/lib/conversations/model";
@@ -8,7 +9,6 @@ import { safeHttpUrl, STATUS_BADGES, UNVERIFIED_BADGE } from "../../view-model";
 import { LinkLeadButton } from "./link-lead-button";
 import { describeBrowser } from "@/lib/platform/format/browser";
 
-const cardClasses = "rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200";
 const none = <span className="text-zinc-500">—</span>;
 
 const CLOSED_BY: Record<string, string> = {
@@ -93,10 +93,7 @@ export function SessionDetails({ conversation, lead, matchingLead, canLink, time
   ];
   return (
     <aside className="space-y-6">
-      <section aria-labelledby="conversation-lead" className={cardClasses}>
-        <h2 id="conversation-lead" className="text-sm font-semibold text-zinc-900">
-          Lead
-        </h2>
+      <Card id="conversation-lead" title="Lead">
         {lead ? (
           <p className="mt-2 text-sm">
             <Link href={`/leads/${lead.id}`} className="font-medium text-indigo-600 hover:underline">
@@ -116,13 +113,10 @@ export function SessionDetails({ conversation, lead, matchingLead, canLink, time
         {matchingLead ? (
           <MatchingLeadNote conversationId={conversation.id} lead={matchingLead} canLink={canLink} />
         ) : null}
-      </section>
-      <section aria-labelledby="conversation-session" className={cardClasses}>
-        <h2 id="conversation-session" className="text-sm font-semibold text-zinc-900">
-          Session
-        </h2>
+      </Card>
+      <Card id="conversation-session" title="Session">
         <DetailList entries={entries} className="mt-3" />
-      </section>
+      </Card>
     </aside>
   );
 }
