@@ -4,25 +4,19 @@
  * two without a date library: Intl knows every zone's offset at any instant.
  */
 
-const partsFormats = new Map<string, Intl.DateTimeFormat>();
+import { zonedFormat } from "./intl-format";
 
-function zoneParts(timeZone: string) {
-  let format = partsFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    partsFormats.set(timeZone, format);
-  }
-  return format;
-}
+const PARTS: Intl.DateTimeFormatOptions = {
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+};
+
+const zoneParts = (timeZone: string) => zonedFormat("en-US", PARTS, timeZone);
 
 /** Whether Intl knows the zone; a known one's format is kept, so asking again costs a Map lookup. */
 export function isKnownTimeZone(timeZone: string): boolean {
