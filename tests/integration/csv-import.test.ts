@@ -14,7 +14,11 @@ import { eventsOf } from "../support/stored";
 
 const MiB = 1024 * 1024;
 const mixed =
-  'title,starts_at,location,price\r\nGood one,2027-01-01T10:00:00Z,Berlin,Free\r\nBad date,tomorrow,Paris,\r\n,2027-02-01T10:00:00Z,Rome,\r\n"Quoted, with comma",2027-03-01T10:00:00+01:00,"Line\nbreak",\r\n';
+  "title,starts_at,location,price\r\n" +
+  "Good one,2027-01-01T10:00:00Z,Berlin,Free\r\n" +
+  "Bad date,tomorrow,Paris,\r\n" +
+  ",2027-02-01T10:00:00Z,Rome,\r\n" +
+  '"Quoted, with comma",2027-03-01T10:00:00+01:00,"Line\nbreak",\r\n';
 
 type Upload = { intent?: "preview" | "import"; headers?: Record<string, string> };
 
@@ -101,7 +105,7 @@ describe("preview and import", () => {
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
   });
 
-  it("imports the valid rows as upserts, reports created, updated and failed counts, and records the import in the audit log", async () => {
+  it("imports valid rows as upserts, counts created, updated and failed, and records it in the audit log", async () => {
     expect((await upload(mixed)).state).toMatchObject({ stage: "done", created: 2, updated: 0, failed: 2 });
     expect((await upload(mixed)).state).toMatchObject({ stage: "done", created: 0, updated: 2, failed: 2 });
     expect(await eventsOf(owner.accountId)).toMatchObject([
@@ -206,7 +210,7 @@ describe("caps", () => {
 });
 
 describe("one upload at a time per account", () => {
-  it("refuses a second upload with 409 while one is running, lets other accounts through, and allows the next one after", async () => {
+  it("refuses a second upload with 409 while one runs, lets other accounts in, and allows the next after", async () => {
     const slow = streamed(function* () {
       yield "title,starts_at\n";
       yield "Slow,2027-01-01T10:00:00Z\n";

@@ -345,11 +345,13 @@ describe("pipeline", () => {
         createLead(system(owner.accountId), createLeadSchema.parse({ name: `Racer ${round}`, stage: key })),
         removePipelineStage(system(owner.accountId), key),
       ]);
-      // Exactly one of them wins: the lead is in the stage and the stage stays, or the stage is gone and the insert was refused.
+      // Exactly one of them wins: the lead is in the stage and the stage stays, or the stage is gone and the insert was
+      // refused.
       expect(insert.ok).not.toBe(removal.ok);
     }
     const { rows } = await db.pool.query(
-      "SELECT id FROM leads l WHERE account_id = $1 AND NOT EXISTS (SELECT 1 FROM pipeline_stages s WHERE s.account_id = l.account_id AND s.key = l.stage)",
+      "SELECT id FROM leads l WHERE account_id = $1 AND NOT EXISTS (SELECT 1 FROM " +
+        "pipeline_stages s WHERE s.account_id = l.account_id AND s.key = l.stage)",
       [owner.accountId],
     );
     expect(rows).toEqual([]);

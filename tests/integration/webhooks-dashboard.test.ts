@@ -136,12 +136,14 @@ describe("adding a subscription", () => {
     [
       "a name resolving to a private address",
       "https://intranet.example.test/hook",
-      "We could not find a public address for intranet.example.test: it does not exist yet, or it points to a private network.",
+      "We could not find a public address for intranet.example.test: " +
+        "it does not exist yet, or it points to a private network.",
     ],
     [
       "a host that does not resolve, in the same words",
       "https://nowhere.example.test/hook",
-      "We could not find a public address for nowhere.example.test: it does not exist yet, or it points to a private network.",
+      "We could not find a public address for nowhere.example.test: " +
+        "it does not exist yet, or it points to a private network.",
     ],
     [
       "a port that is not allowed",
@@ -198,14 +200,16 @@ describe("adding a subscription", () => {
     const owner = await createAccount();
     await db.pool.query(
       `INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext)
-       SELECT 'whsub_' || substr(md5(random()::text || n), 1, 22), $1, 'https://hooks.example.test/' || n, ARRAY['*'], 'x' FROM generate_series(1, 10) AS n`,
+       SELECT 'whsub_' || substr(md5(random()::text || n), 1, 22), $1, 'https://hooks.example.test/' || n, ARRAY['*'],
+         'x' FROM generate_series(1, 10) AS n`,
       [owner.accountId],
     );
     await signInAs(owner.user);
     expect(await createSubscriptionAction(form({}))).toEqual({
       ok: false,
       error:
-        "The Free plan allows 10 webhook subscriptions and this account has 10. Delete one you no longer use, or upgrade to Pro for up to 100.",
+        "The Free plan allows 10 webhook subscriptions and this account has 10. " +
+        "Delete one you no longer use, or upgrade to Pro for up to 100.",
     });
     expect(await subscriptionCount(owner.accountId)).toBe(10);
 
@@ -390,7 +394,8 @@ describe("deliveries from the dashboard", () => {
   const deliveryOf = async (subscriptionId: string, messageId: string) =>
     (
       await db.pool.query(
-        "SELECT id, status::text AS status, attempts FROM outbound_deliveries WHERE subscription_id = $1 AND message_id = $2",
+        "SELECT id, status::text AS status, attempts FROM outbound_deliveries " +
+          "WHERE subscription_id = $1 AND message_id = $2",
         [subscriptionId, messageId],
       )
     ).rows[0];
@@ -401,7 +406,8 @@ describe("deliveries from the dashboard", () => {
     const result = await sendTestNotificationAction({ subscriptionId: subscription.id });
     expect(result).toMatchObject({ ok: true, data: { message: expect.stringContaining("Test notification queued") } });
     const { rows } = await db.pool.query(
-      "SELECT m.type FROM outbound_messages m JOIN outbound_deliveries d ON d.message_id = m.id WHERE d.subscription_id = $1",
+      "SELECT m.type FROM outbound_messages m JOIN outbound_deliveries d ON " +
+        "d.message_id = m.id WHERE d.subscription_id = $1",
       [subscription.id],
     );
     expect(rows).toEqual([{ type: "test" }]);
@@ -441,20 +447,22 @@ describe("deliveries from the dashboard", () => {
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual(MANAGERS_ONLY);
   });
 
-  it("retries now a delivery that waits hours for its next retry: due at once, its queued job moved to now", async () => {
+  it("retries now a delivery that waits hours for its next retry: due at once, its job moved to now", async () => {
     const owner = await createAccount();
     const subscription = await created(owner);
     const messageId = await notifyAccount(owner.accountId);
     const delivery = await deliveryOf(subscription.id, messageId);
     await db.pool.query(
-      "UPDATE outbound_deliveries SET status = 'pending', attempts = 5, next_attempt_at = now() + interval '3 hours' WHERE id = $1",
+      "UPDATE outbound_deliveries SET status = 'pending', attempts = 5, " +
+        "next_attempt_at = now() + interval '3 hours' WHERE id = $1",
       [delivery.id],
     );
 
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({ ok: true });
     const { rows } = await db.pool.query(
       `SELECT d.status::text AS status, d.attempts, d.next_attempt_at <= now() AS due,
-              (SELECT j.run_at <= now() FROM graphile_worker.jobs j WHERE j.key = 'outbound-delivery:' || d.id::text) AS job_due
+              (SELECT j.run_at <= now() FROM graphile_worker.jobs j WHERE j.key = 'outbound-delivery:' || d.id::text)
+                AS job_due
        FROM outbound_deliveries d WHERE d.id = $1`,
       [delivery.id],
     );
@@ -468,11 +476,13 @@ describe("deliveries from the dashboard", () => {
     const early = await notifyAccount(owner.accountId);
     const late = await notifyAccount(owner.accountId);
     await db.pool.query(
-      "UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
+      "UPDATE outbound_deliveries SET status = 'succeeded', " +
+        "next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
       [early, "2026-03-01T08:00:00Z"],
     );
     await db.pool.query(
-      "UPDATE outbound_deliveries SET status = 'succeeded', next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
+      "UPDATE outbound_deliveries SET status = 'succeeded', " +
+        "next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
       [late, "2026-03-01T10:00:00Z"],
     );
 
@@ -506,8 +516,10 @@ describe("deliveries from the dashboard", () => {
       [3, 6],
     ] as const) {
       await db.pool.query(
-        `INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms, response_excerpt, error, outcome)
-         VALUES ($1, $2, $3, $4, 500, 42, 'upstream exploded', 'The receiver answered 500 instead of a 2xx status.', 'retry')`,
+        `INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms,
+          response_excerpt, error, outcome)
+         VALUES ($1, $2, $3, $4, 500, 42, 'upstream exploded', 'The receiver answered 500 instead of a 2xx status.',
+           'retry')`,
         [delivery.id, subscription.id, n, new Date(failingSince.getTime() + minutes * 60_000)],
       );
     }

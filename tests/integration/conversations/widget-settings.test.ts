@@ -112,7 +112,8 @@ describe("saving the chat widget settings", () => {
     const result = await saveChatWidgetSettingsAction(
       form({
         allowedOrigins:
-          "https://good.example\nharbourhall.example\nhttps://shop.example/tickets\nhttps://*.example.com\nftp://files.example",
+          "https://good.example\nharbourhall.example\nhttps://shop.example/tickets\n" +
+          "https://*.example.com\nftp://files.example",
       }),
     );
 
@@ -121,8 +122,10 @@ describe("saving the chat widget settings", () => {
       error: "Check the fields marked below.",
       fieldErrors: {
         allowedOrigins: [
-          "“harbourhall.example” is not an origin: write https://harbourhall.example (the scheme and host, nothing after them).",
-          "“https://shop.example/tickets” is not an origin: write https://shop.example (the scheme and host, nothing after them).",
+          "“harbourhall.example” is not an origin: write " +
+            "https://harbourhall.example (the scheme and host, nothing after them).",
+          "“https://shop.example/tickets” is not an origin: " +
+            "write https://shop.example (the scheme and host, nothing after them).",
           "“https://*.example.com”: wildcards are not allowed. List each site on its own line.",
           "“ftp://files.example” is not a website origin such as https://www.example.com.",
         ],
@@ -149,7 +152,8 @@ describe("saving the chat widget settings", () => {
     const result = await saveChatWidgetSettingsAction(
       form({
         allowedOrigins:
-          "  HTTPS://WWW.Example.COM/  \n\nhttps://shop.example.com:8443\nhttps://www.example.com\nhttp://localhost:3000/",
+          "  HTTPS://WWW.Example.COM/  " +
+          "\n\nhttps://shop.example.com:8443\nhttps://www.example.com\nhttp://localhost:3000/",
       }),
     );
 
