@@ -6,9 +6,8 @@ import { PUBLIC_IDS } from "@/lib/platform/ids";
  * that rolls back notifies nobody and a committed one is never lost. The row's trigger (migrations
  * outbound_deliveries and outbound_fan_out_relay) queues it, in the same transaction, for the workers'
  * relay (relay.ts) when a subscription of the account wants it. The SQL functions used here
- * (outbound_public_id, outbound_iso_time, outbound_event_data) live in migration outbound_deliveries;
- * outbound_public_id was redefined since (migrations outbound_public_id_from_base64 and
- * outbound_message_ids_time_ordered).
+ * (outbound_public_id, outbound_iso_time, outbound_event_data) live in migration outbound_deliveries,
+ * except outbound_public_id's current body, which is in migration outbound_message_ids_time_ordered.
  * No server-only marker: the webhook benchmark's reference server runs these statements too.
  */
 
