@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addCalendarFeedAction,
   deleteCalendarFeedAction,
+  listCalendarFeedsAction,
   pauseCalendarFeedAction,
   syncCalendarFeedAction,
 } from "@/app/(dashboard)/knowledge/events/calendar-feeds/actions";
@@ -52,7 +53,7 @@ describe("Follow a calendar", () => {
   it("adds, syncs, pauses, resumes and deletes a feed, keeping or removing its events", async () => {
     const context = await ownerContext();
     await signInAs(context.user);
-    expect(renderedText(await CalendarFeedsPage())).toContain(`"feeds":[]`);
+    expect(renderedText(await CalendarFeedsPage())).toContain(`"initialFeeds":[]`);
 
     const added = await addCalendarFeedAction({ name: "Venue", url: server.url("/venue.ics"), intervalMinutes: "30" });
     expect(added).toMatchObject({ ok: true });
@@ -64,6 +65,20 @@ describe("Follow a calendar", () => {
     expect(page).toContain("Venue");
     expect(page).toContain("1 added");
     expect(page).toContain("Synced every 30 minutes");
+    // The section reloads itself through an action, without a page render (which audits a view of the feed URL).
+    const views = async () =>
+      (
+        await db.pool.query(
+          "SELECT 1 FROM audit_log WHERE account_id = $1::uuid AND action = 'calendar_feed.url_revealed'",
+          [context.account.id],
+        )
+      ).rowCount;
+    const viewed = await views();
+    const listed = await listCalendarFeedsAction({});
+    expect(listed.ok && listed.data.map((row) => [row.name, row.state, row.eventCount, row.lastSync?.summary])).toEqual(
+      [["Venue", "ok", 1, "1 added"]],
+    );
+    expect(await views()).toBe(viewed);
 
     expect(await syncCalendarFeedAction({ feedId: feed.id })).toMatchObject({ ok: true });
     expect(await pauseCalendarFeedAction({ feedId: feed.id, paused: true })).toMatchObject({ ok: true });

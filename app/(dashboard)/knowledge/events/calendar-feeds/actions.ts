@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { addFeed, deleteFeed, feedInputSchema, requestSync, setFeedPaused } from "@/lib/calendar-feeds/store";
 import { rotateFeedToken } from "@/lib/events/calendar-feed-token";
+import { feedRows } from "./feed-rows";
 
 /*
  * Server actions of Events → Calendar feeds. defineAction checks the session and the role (owners and
@@ -54,4 +55,12 @@ export const deleteCalendarFeedAction = defineAction(
       message: events === "remove" ? `Feed deleted with its ${count}.` : `Feed deleted; its ${count} stay as your own.`,
     });
   },
+);
+
+/**
+ * The feeds as the section shows them. The section reloads itself with this rather than refreshing the
+ * page, whose every render records a view of the secret feed URL in the audit log.
+ */
+export const listCalendarFeedsAction = defineAction({ role: "member", input: z.object({}) }, async (_input, context) =>
+  ok(await feedRows(context)),
 );

@@ -1,8 +1,7 @@
 "use client";
 
 import { CalendarPlus, CircleAlert } from "lucide-react";
-import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useState } from "react";
+import { useActionState, useContext, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import {
@@ -17,6 +16,7 @@ import { Field, inputClasses } from "@/components/ui/field";
 import { firstFieldErrors, formError as formErrorOf, type ActionResult } from "@/lib/actions/result";
 import { FEED_LIMITS } from "@/lib/calendar-feeds/model";
 import { addCalendarFeedAction } from "../actions";
+import { ReloadFeeds } from "./use-feeds";
 
 const INTERVALS: Array<[number, string]> = [
   [5, "Every 5 minutes"],
@@ -44,7 +44,7 @@ export function AddFeedDialog() {
 }
 
 function AddFeedForm({ onDone }: { onDone: () => void }) {
-  const router = useRouter();
+  const reload = useContext(ReloadFeeds);
   const [state, formAction, pending] = useActionState<ActionResult<{ message: string }> | null, FormData>(
     addCalendarFeedAction,
     null,
@@ -60,15 +60,18 @@ function AddFeedForm({ onDone }: { onDone: () => void }) {
     if (!state?.ok) return;
     toast.success(state.data.message);
     onDone();
-    router.refresh();
-  }, [state, onDone, router]);
+    void reload();
+  }, [state, onDone, reload]);
 
   return (
     <DialogContent
       size="lg"
       icon={<CalendarPlus className="size-4" aria-hidden />}
       title="Add calendar feed"
-      description="Paste the iCalendar (.ics) address of a Google, Outlook or booking-system calendar. Its events are kept in sync here."
+      description={
+        "Paste the iCalendar (.ics) address of a Google, " +
+        "Outlook or booking-system calendar. Its events are kept in sync here."
+      }
       onInteractOutside={(event) => {
         if (pending) event.preventDefault();
       }}
@@ -78,7 +81,9 @@ function AddFeedForm({ onDone }: { onDone: () => void }) {
           {formError && !errors.url ? (
             <div
               role="alert"
-              className="flex gap-2 rounded-lg bg-red-50 px-3 py-2.5 text-sm text-red-700 ring-1 ring-red-200 ring-inset"
+              className={
+                "flex gap-2 rounded-lg bg-red-50 px-3 py-2.5 text-sm " + "text-red-700 ring-1 ring-red-200 ring-inset"
+              }
             >
               <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
               <p>{formError}</p>
@@ -101,7 +106,10 @@ function AddFeedForm({ onDone }: { onDone: () => void }) {
             value={url}
             onChange={(event) => setUrl(event.target.value)}
             placeholder="https://calendar.example.com/events.ics"
-            hint="In Google Calendar: Settings → your calendar → Secret address in iCal format. webcal:// links work too."
+            hint={
+              "In Google Calendar: Settings → your calendar → Secret address " +
+              "in iCal format. webcal:// links work too."
+            }
             error={errors.url}
             required
           />

@@ -4,15 +4,13 @@ import { Pause, Play, RefreshCw, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { deleteCalendarFeedAction, pauseCalendarFeedAction, syncCalendarFeedAction } from "../actions";
 import type { FeedRowView } from "./feed-view";
-
-const UNREACHABLE = "The server could not be reached. Check your connection and try again.";
+import { useFeedAct } from "./use-feeds";
 
 /** A feed's buttons: Sync now, Pause / Resume, Delete (asking what becomes of its events). */
 export function FeedActions({ feed }: { feed: FeedRowView }) {
-  const { act, pending } = useAct();
+  const { act, pending } = useFeedAct();
   const [events, setEvents] = useState<"keep" | "remove">("keep");
   const syncing = feed.state === "syncing";
   const paused = feed.state === "paused";
@@ -24,7 +22,7 @@ export function FeedActions({ feed }: { feed: FeedRowView }) {
           variant="secondary"
           size="sm"
           disabled={pending || syncing}
-          onClick={() => void act(() => syncCalendarFeedAction({ feedId: feed.id }), { unreachable: UNREACHABLE })}
+          onClick={() => void act(() => syncCalendarFeedAction({ feedId: feed.id }))}
         >
           <RefreshCw className={syncing ? "size-3.5 animate-spin" : "size-3.5"} aria-hidden />
           Sync now
@@ -34,9 +32,7 @@ export function FeedActions({ feed }: { feed: FeedRowView }) {
         variant="secondary"
         size="sm"
         disabled={pending}
-        onClick={() =>
-          void act(() => pauseCalendarFeedAction({ feedId: feed.id, paused: !paused }), { unreachable: UNREACHABLE })
-        }
+        onClick={() => void act(() => pauseCalendarFeedAction({ feedId: feed.id, paused: !paused }))}
       >
         {paused ? <Play className="size-3.5" aria-hidden /> : <Pause className="size-3.5" aria-hidden />}
         {paused ? "Resume" : "Pause"}
@@ -52,7 +48,7 @@ export function FeedActions({ feed }: { feed: FeedRowView }) {
         description="The feed is no longer synced. Choose what happens to the events it brought in."
         confirmLabel="Delete feed"
         pendingLabel="Deleting…"
-        onConfirm={() => act(() => deleteCalendarFeedAction({ feedId: feed.id, events }), { unreachable: UNREACHABLE })}
+        onConfirm={() => act(() => deleteCalendarFeedAction({ feedId: feed.id, events }))}
       >
         <fieldset className="space-y-2 text-sm text-zinc-700">
           <legend className="sr-only">Its {feed.eventCount} events</legend>

@@ -1,8 +1,6 @@
 "use client";
 
 import { CalendarClock, CircleAlert } from "lucide-react";
-import { useRouter } from "next/navigation";
-import { useEffect } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -10,6 +8,7 @@ import type { FeedState } from "@/lib/calendar-feeds/model";
 import { AddFeedDialog } from "./add-feed-dialog";
 import { FeedActions } from "./feed-actions";
 import type { FeedRowView, SyncEntry } from "./feed-view";
+import { ReloadFeeds, useFeeds } from "./use-feeds";
 
 const STATES: Record<FeedState, { label: string; tone: BadgeTone }> = {
   new: { label: "Waiting for its first sync", tone: "neutral" },
@@ -19,49 +18,45 @@ const STATES: Record<FeedState, { label: string; tone: BadgeTone }> = {
   paused: { label: "Paused", tone: "amber" },
 };
 
-/** While a sync runs the page reads the feeds again every 2 seconds, so the result shows without a reload. */
-function useRefreshWhile(active: boolean) {
-  const router = useRouter();
-  useEffect(() => {
-    if (!active) return;
-    const timer = window.setInterval(() => router.refresh(), 2_000);
-    return () => window.clearInterval(timer);
-  }, [active, router]);
-}
-
 /** "Follow a calendar": the feeds the account follows, their state and last syncs, and adding one. */
-export function FollowSection({ feeds, canManage }: { feeds: FeedRowView[]; canManage: boolean }) {
-  useRefreshWhile(feeds.some((feed) => feed.state === "syncing"));
+export function FollowSection({ initialFeeds, canManage }: { initialFeeds: FeedRowView[]; canManage: boolean }) {
+  const { feeds, reload } = useFeeds(initialFeeds);
   return (
-    <section aria-labelledby="follow-calendar" className="rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
-      <div className="flex flex-col gap-3 border-b border-zinc-200 px-6 py-4 sm:flex-row sm:items-start sm:justify-between">
-        <div>
-          <h2 id="follow-calendar" className="text-base font-semibold text-zinc-900">
-            Follow a calendar
-          </h2>
-          <p className="mt-1 text-sm text-zinc-600">
-            Keep this account&apos;s events in sync with a calendar published as an iCalendar feed: a venue&apos;s
-            Google or Outlook calendar, a booking system. Its events appear in All Events and the assistant answers from
-            them.
-          </p>
+    <ReloadFeeds.Provider value={reload}>
+      <section aria-labelledby="follow-calendar" className="rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
+        <div
+          className={
+            "flex flex-col gap-3 border-b border-zinc-200 px-6 py-4 " + "sm:flex-row sm:items-start sm:justify-between"
+          }
+        >
+          <div>
+            <h2 id="follow-calendar" className="text-base font-semibold text-zinc-900">
+              Follow a calendar
+            </h2>
+            <p className="mt-1 text-sm text-zinc-600">
+              Keep this account&apos;s events in sync with a calendar published as an iCalendar feed: a venue&apos;s
+              Google or Outlook calendar, a booking system. Its events appear in All Events and the assistant answers
+              from them.
+            </p>
+          </div>
+          {canManage && feeds.length > 0 ? <AddFeedDialog /> : null}
         </div>
-        {canManage && feeds.length > 0 ? <AddFeedDialog /> : null}
-      </div>
-      <div className="px-6 py-5">
-        {feeds.length === 0 ? (
-          <EmptyState
-            icon={<CalendarClock className="size-6" aria-hidden />}
-            title="No calendars followed yet"
-            action={canManage ? <AddFeedDialog /> : undefined}
-          >
-            Paste a calendar&apos;s .ics address and its events are brought in and kept up to date every 15 minutes.
-            {canManage ? null : " Owners and admins can add one."}
-          </EmptyState>
-        ) : (
-          <FeedTable feeds={feeds} canManage={canManage} />
-        )}
-      </div>
-    </section>
+        <div className="px-6 py-5">
+          {feeds.length === 0 ? (
+            <EmptyState
+              icon={<CalendarClock className="size-6" aria-hidden />}
+              title="No calendars followed yet"
+              action={canManage ? <AddFeedDialog /> : undefined}
+            >
+              Paste a calendar&apos;s .ics address and its events are brought in and kept up to date every 15 minutes.
+              {canManage ? null : " Owners and admins can add one."}
+            </EmptyState>
+          ) : (
+            <FeedTable feeds={feeds} canManage={canManage} />
+          )}
+        </div>
+      </section>
+    </ReloadFeeds.Provider>
   );
 }
 
