@@ -24,8 +24,11 @@ export type DataTableProps<TData> = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   columns: ColumnDef<TData, any>[];
   data: TData[];
-  /** Stable row ids keep React state (open dialogs, focus) attached to the right row across refreshes. */
-  getRowId: (row: TData) => string;
+  /**
+   * Stable row ids keep React state (open dialogs, focus) attached to the right row across refreshes;
+   * without getRowId, the row's own `id`.
+   */
+  getRowId?: (row: TData) => string;
   rowClassName?: (row: TData) => string | undefined;
   /** Shown in a single full-width row when there is no data. */
   emptyMessage?: React.ReactNode;
@@ -72,7 +75,12 @@ export function DataTable<TData>({
 }: DataTableProps<TData>) {
   // The table instance is recreated from props each render, so nothing is memoised across renders.
   // eslint-disable-next-line react-hooks/incompatible-library -- nothing is memoised (see above)
-  const table = useReactTable({ data, columns, getRowId, getCoreRowModel: getCoreRowModel() });
+  const table = useReactTable({
+    data,
+    columns,
+    getRowId: getRowId ?? ((row) => (row as { id: string }).id),
+    getCoreRowModel: getCoreRowModel(),
+  });
   const rows = table.getRowModel().rows;
   const { ref, overflowing } = useOverflowing();
   const stickyClass = (index: number, sticky: boolean | undefined, background: string) =>

@@ -1,5 +1,6 @@
 "use client";
 
+import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
@@ -50,6 +51,17 @@ export function LogTimeCell({
       {timeText(entry)}
     </button>
   );
+}
+
+/** A log table's "Time" column: each entry's LogTimeCell, opening it as `open` says (a URL or a callback). */
+export function logTimeColumn<T extends LogTime>(
+  open: (entry: T) => { label: string; href?: string; onOpen?: () => void },
+): ColumnDef<T> {
+  return {
+    id: "time",
+    header: "Time",
+    cell: ({ row }) => <LogTimeCell entry={row.original} {...open(row.original)} />,
+  };
 }
 
 /** The dialog of one log entry; closing it calls onClose (which may also change the URL). */

@@ -55,7 +55,5 @@ export function LeadsTable({
     },
     { id: "created", header: "Created", cell: ({ row }) => <MomentCell moment={row.original.created} /> },
   ];
-  return (
-    <DataTable label="Leads" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage={emptyMessage} />
-  );
+  return <DataTable label="Leads" columns={columns} data={rows} emptyMessage={emptyMessage} />;
 }

@@ -173,7 +173,6 @@ export function EventsTable({
       label="Events"
       columns={columns}
       data={rows}
-      getRowId={(row) => row.id}
       rowClassName={(row) => (row.past || row.status === "cancelled" ? "text-zinc-500" : undefined)}
       emptyMessage={emptyMessage}
     />

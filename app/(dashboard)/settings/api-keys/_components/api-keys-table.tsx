@@ -103,7 +103,6 @@ export function ApiKeysTable({ rows, canManage }: { rows: ApiKeyRow[]; canManage
       label="API keys"
       columns={columns(canManage)}
       data={rows}
-      getRowId={(row) => row.id}
       rowClassName={(row) => (row.state === "revoked" ? "text-zinc-500 [&_p]:text-zinc-500" : undefined)}
     />
   );

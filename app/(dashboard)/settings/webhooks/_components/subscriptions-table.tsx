@@ -98,5 +98,5 @@ const columns: ColumnDef<SubscriptionRow>[] = [
 ];
 
 export function SubscriptionsTable({ rows }: { rows: SubscriptionRow[] }) {
-  return <DataTable label="Webhook subscriptions" columns={columns} data={rows} getRowId={(row) => row.id} />;
+  return <DataTable label="Webhook subscriptions" columns={columns} data={rows} />;
 }

@@ -3,7 +3,7 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import { usePathname, useSearchParams } from "next/navigation";
 import { DataTable } from "@/components/ui/data-table";
-import { LogTimeCell } from "@/components/ui/log-view";
+import { logTimeColumn } from "@/components/ui/log-view";
 import { StatusBadge } from "./status-badge";
 
 /** What a row and the detail dialog both show of a delivery; times in the account's zone. */
@@ -39,17 +39,7 @@ function useDetailHref() {
 export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; emptyMessage: React.ReactNode }) {
   const detailHref = useDetailHref();
   const columns: ColumnDef<DeliveryRow>[] = [
-    {
-      id: "time",
-      header: "Time",
-      cell: ({ row }) => (
-        <LogTimeCell
-          entry={row.original}
-          href={detailHref(row.original.id)}
-          label={`Delivery at ${row.original.time}: view details`}
-        />
-      ),
-    },
+    logTimeColumn((entry) => ({ href: detailHref(entry.id), label: `Delivery at ${entry.time}: view details` })),
     {
       id: "action",
       header: "Action",
@@ -96,13 +86,5 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       meta: { headerClassName: "text-right", cellClassName: "text-right" },
     },
   ];
-  return (
-    <DataTable
-      label="Recent deliveries"
-      columns={columns}
-      data={rows}
-      getRowId={(row) => row.id}
-      emptyMessage={emptyMessage}
-    />
-  );
+  return <DataTable label="Recent deliveries" columns={columns} data={rows} emptyMessage={emptyMessage} />;
 }

@@ -3,7 +3,7 @@
 import type { ColumnDef } from "@tanstack/react-table";
 import { useState } from "react";
 import { DataTable } from "@/components/ui/data-table";
-import { LogTimeCell } from "@/components/ui/log-view";
+import { logTimeColumn } from "@/components/ui/log-view";
 import { HttpStatus, OutcomeBadge } from "./attempt-badges";
 import { AttemptDetailDialog } from "./attempt-detail-dialog";
 import type { AttemptRow } from "./attempt-row";
@@ -20,17 +20,7 @@ export function DeliveryAttemptsTable({
 }) {
   const [open, setOpen] = useState<AttemptRow | null>(null);
   const columns: ColumnDef<AttemptRow>[] = [
-    {
-      id: "time",
-      header: "Time",
-      cell: ({ row }) => (
-        <LogTimeCell
-          entry={row.original}
-          onOpen={() => setOpen(row.original)}
-          label={`Attempt at ${row.original.time}: view details`}
-        />
-      ),
-    },
+    logTimeColumn((entry) => ({ onOpen: () => setOpen(entry), label: `Attempt at ${entry.time}: view details` })),
     {
       id: "type",
       header: "Event type",
@@ -74,13 +64,7 @@ export function DeliveryAttemptsTable({
   ];
   return (
     <>
-      <DataTable
-        label="Delivery attempts"
-        columns={columns}
-        data={rows}
-        getRowId={(row) => row.id}
-        emptyMessage={emptyMessage}
-      />
+      <DataTable label="Delivery attempts" columns={columns} data={rows} emptyMessage={emptyMessage} />
       {open ? <AttemptDetailDialog attempt={open} canManage={canManage} onClose={() => setOpen(null)} /> : null}
     </>
   );
