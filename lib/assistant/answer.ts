@@ -3,7 +3,7 @@ import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
 import { safeTimeZone } from "@/lib/platform/format/zoned-time";
 import { understand, type Intent } from "./intent";
-import { composeReply, type AssistantReply } from "./reply";
+import { composeFollowUp, composeReply, LISTED, PAGE, SHOWN, type AssistantReply } from "./reply";
 import { searchEvents, type Queryable, type SearchResult } from "./search";
 
 /*
@@ -22,7 +22,34 @@ export type AnswerInput = {
   client?: Queryable;
   /** The message already understood (the chat reads it first to spot a request for a person). */
   intent?: Intent;
+  /**
+   * The visitor's earlier messages in this conversation, newest first; "show more" continues the list of
+   * the latest question among them. The chat reads them only for such a message.
+   */
+  earlier?: readonly string[];
 };
+
+/** How far back "show more" looks for the question it continues. */
+export const EARLIER_MESSAGES = 10;
+
+/**
+ * The question a "show more" continues, and how many "show more"s already followed it: the latest
+ * search among the earlier messages, passing over small talk; a request for a person ends the search.
+ */
+export function questionToContinue(
+  earlier: readonly string[],
+  now: Date,
+  timeZone: string,
+): { intent: Intent; pages: number } | null {
+  let pages = 0;
+  for (const message of earlier.slice(0, EARLIER_MESSAGES)) {
+    const intent = understand(message, now, timeZone);
+    if (intent.kind === "search") return { intent, pages };
+    if (intent.kind === "handoff") return null;
+    if (intent.kind === "more") pages += 1;
+  }
+  return null;
+}
 
 export async function answerVisitor({
   accountId,
@@ -31,22 +58,35 @@ export async function answerVisitor({
   now = new Date(),
   client,
   intent: understood,
+  earlier = [],
 }: AnswerInput): Promise<AssistantReply> {
   const timeZone = safeTimeZone(timezone);
   const intent = understood ?? understand(message, now, timeZone);
-  let result: SearchResult | null = null;
-  if (intent.kind === "search") {
-    result = isUuid(accountId)
-      ? await searchEvents(client ?? db.pool, {
+  const search = async (question: Intent): Promise<SearchResult> =>
+    isUuid(accountId)
+      ? searchEvents(client ?? db.pool, {
           accountId,
           timeZone,
           now,
-          range: intent.range,
-          topic: intent.topic,
-          typed: intent.typed,
-          free: intent.free,
+          range: question.range,
+          topic: question.topic,
+          typed: question.typed,
+          free: question.free,
+          // Every answer reads the whole list it may page through, so "and N more" and each page agree.
+          limit: LISTED,
         })
-      : { events: [], complete: false };
+      : { events: [], complete: false, more: false };
+  if (intent.kind === "more") {
+    const question = questionToContinue(earlier, now, timeZone);
+    if (!question) return composeFollowUp(intent, null, timeZone, now);
+    const result = await search(question.intent);
+    return composeFollowUp(
+      intent,
+      { intent: question.intent, result, offset: SHOWN + question.pages * PAGE },
+      timeZone,
+      now,
+    );
   }
+  const result = intent.kind === "search" ? await search(intent) : null;
   return composeReply(intent, result, timeZone, now);
 }

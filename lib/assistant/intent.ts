@@ -1,4 +1,5 @@
 import { findDateRange, type DateRange } from "./dates";
+import { followUpOf } from "./follow-up";
 import { fold, MAX_MESSAGE_LENGTH, words } from "./text";
 
 /*
@@ -10,8 +11,13 @@ import { fold, MAX_MESSAGE_LENGTH, words } from "./text";
 export type SmallTalk = "greeting" | "thanks" | "help";
 
 export type Intent = {
-  /** empty: nothing to read; handoff: asks for a person; smalltalk: greeting, thanks or help; search: look up events. */
-  kind: "empty" | "handoff" | "smalltalk" | "search";
+  /**
+   * empty: nothing to read; handoff: asks for a person; smalltalk: greeting, thanks or help; search: look
+   * up events; more: continue the last list ("show more", follow-up.ts).
+   */
+  kind: "empty" | "handoff" | "smalltalk" | "search" | "more";
+  /** For "more": the message only said yes, which continues a list only when more were offered. */
+  affirm: boolean;
   smalltalk: SmallTalk | null;
   range: DateRange | null;
   /** Folded topic words (at most MAX_TOPIC_WORDS), in the order written. */
@@ -308,10 +314,12 @@ function smallTalk(all: string[]): SmallTalk | null {
 }
 
 export function understand(message: string, now: Date, timeZone: string): Intent {
-  const none = { smalltalk: null, range: null, topic: [], typed: {}, free: false };
+  const none = { smalltalk: null, range: null, topic: [], typed: {}, free: false, affirm: false };
   const folded = fold(message);
   if (!/[\p{L}\p{N}\p{S}\p{P}]/u.test(folded)) return { kind: "empty", ...none };
   if (HANDOFF.some((pattern) => pattern.test(folded))) return { kind: "handoff", ...none };
+  const followUp = followUpOf(folded);
+  if (followUp) return { kind: "more", ...none, affirm: followUp === "affirm" };
 
   const date = findDateRange(folded, now, timeZone);
   const withoutDates = date ? blank(folded, date.spans) : folded;
@@ -333,5 +341,5 @@ export function understand(message: string, now: Date, timeZone: string): Intent
     const plain = words(fold(word))[0];
     if (plain && plain !== word && topic.includes(plain)) typed[plain] = word;
   }
-  return { kind: "search", smalltalk: null, range, topic, typed, free };
+  return { kind: "search", smalltalk: null, range, topic, typed, free, affirm: false };
 }

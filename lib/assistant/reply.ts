@@ -22,6 +22,13 @@ export type AssistantReply = {
 const CAPABILITIES =
   "I can look up our upcoming events for you: ask about a date (“this weekend”, “on Friday”, “in May”), a topic (“jazz”, “wine tasting”) or both. You can also ask to talk to a person.";
 const OFFER = "Would you like to talk to a person?";
+const NEAR_OFFER = "If none of these fits, would you like to talk to a person?";
+const TALK_HINT = "To talk to a person, press “Talk to a person” below, and someone from the team will answer here.";
+
+/** Events in a first answer; each "show more" adds PAGE; a question lists at most LISTED in all. */
+export const SHOWN = 3;
+export const PAGE = 5;
+export const LISTED = 20;
 
 /** A price that says free or is zero ("Free", "0", "€0.00"); empty means unknown, not free. */
 export function isFreePrice(price: string): boolean {
@@ -63,6 +70,18 @@ function eventLine(event: FoundEvent, timeZone: string, now: Date): string {
   return `• ${event.title} — ${details.join(" · ")}`;
 }
 
+/** "…and 4 more", with an offer to show them; "17+" when the search stopped counting. */
+const moreLine = (count: number, uncounted: boolean): string[] =>
+  count > 0 ? [`…and ${count}${uncounted ? "+" : ""} more. Say “show more” to see them.`] : [];
+
+const payload = (events: FoundEvent[]): ReplyEvent[] =>
+  events.map((event) => ({
+    id: event.id,
+    title: event.title,
+    starts_at: event.startsAt.toISOString(),
+    url: event.url,
+  }));
+
 const reply = (text: string, extra: Partial<AssistantReply> = {}): AssistantReply => ({
   text,
   events: [],
@@ -87,30 +106,58 @@ export function composeReply(intent: Intent, result: SearchResult | null, timeZo
       if (intent.smalltalk === "thanks") return reply("You’re welcome! Ask me any time about other dates or topics.");
       return reply(CAPABILITIES);
   }
-  const topic = intent.topic.join(" ");
+  if (intent.kind === "more") return reply(CAPABILITIES);
   const when = intent.range ? ` ${intent.range.label}` : "";
-  const events = result?.events ?? [];
-  if (events.length === 0) {
-    const what = topic
-      ? `nothing for “${topic}”${intent.free ? " with free entry" : ""}`
-      : `no ${intent.free ? "free " : ""}${intent.range ? "events" : "upcoming events"}`;
-    return reply(`I found ${what}${when}. ${OFFER}`, { offerHandoff: true });
+  const free = intent.free ? " with free entry" : "";
+  const found = result?.events ?? [];
+  // The visitor's words are never quoted back: they were folded and stripped of small words, and read
+  // oddly ("for “jazz concerts”"); the question is right above the answer anyway.
+  if (found.length === 0) {
+    const what =
+      intent.topic.length > 0
+        ? `Sorry, I couldn’t find ${intent.range ? "anything" : "any upcoming events"} like that${free}${when}.`
+        : `There’s nothing ${intent.free ? "free " : ""}on our calendar${when || " at the moment"}.`;
+    return reply(`${what} ${OFFER}`, { offerHandoff: true });
   }
-  const list = events.map((event) => eventLine(event, timeZone, now)).join("\n");
-  const payload = events.map((event) => ({
-    id: event.id,
-    title: event.title,
-    starts_at: event.startsAt.toISOString(),
-    url: event.url,
-  }));
+  const shown = found.slice(0, SHOWN);
+  const lines = shown.map((event) => eventLine(event, timeZone, now));
+  const more = moreLine(found.length - shown.length, result?.more ?? false);
   if (result && !result.complete) {
-    return reply(`I found nothing matching all of “${topic}”${when}. The closest matches:\n${list}\n${OFFER}`, {
-      events: payload,
-      offerHandoff: true,
-    });
+    const heading = `I couldn’t find an exact match${when}, but these come close:`;
+    return reply([heading, ...lines, ...more, NEAR_OFFER].join("\n"), { events: payload(shown), offerHandoff: true });
   }
-  const heading = topic
-    ? `Here is what I found for “${topic}”${intent.free ? " with free entry" : ""}${when}:`
-    : `Here is what’s on${intent.free ? " with free entry" : ""}${when || " next"}:`;
-  return reply(`${heading}\n${list}`, { events: payload });
+  const heading =
+    intent.topic.length > 0 ? `Here is what I found${free}${when}:` : `Here is what’s on${free}${when || " next"}:`;
+  return reply([heading, ...lines, ...more].join("\n"), { events: payload(shown) });
+}
+
+/**
+ * The answer to "show more" (or a "yes" to the offer to show more): the next PAGE of the earlier
+ * question's list, from `offset`. `earlier` is null when there is no question to continue.
+ */
+export function composeFollowUp(
+  intent: Intent,
+  earlier: { intent: Intent; result: SearchResult; offset: number } | null,
+  timeZone: string,
+  now: Date,
+): AssistantReply {
+  if (!earlier) return reply(intent.affirm ? CAPABILITIES : `There is no list to continue yet. ${CAPABILITIES}`);
+  const { result, offset } = earlier;
+  const page = result.events.slice(offset, offset + PAGE);
+  if (page.length === 0) {
+    if (!intent.affirm) return reply("That’s everything I found. Ask me about another date or topic.");
+    // A "yes" to "Would you like to talk to a person?" (the earlier answer offered one).
+    const offeredPerson = result.events.length === 0 || !result.complete;
+    return reply(offeredPerson ? TALK_HINT : CAPABILITIES);
+  }
+  const remaining = result.events.length - offset - page.length;
+  const trailer =
+    remaining > 0
+      ? moreLine(remaining, result.more)
+      : result.more
+        ? [`Those are the first ${result.events.length}. Ask about a date or a topic to narrow it down.`]
+        : ["That’s all of them."];
+  const heading = page.length === 1 ? "Here is one more:" : `Here are ${page.length} more:`;
+  const lines = page.map((event) => eventLine(event, timeZone, now));
+  return reply([heading, ...lines, ...trailer].join("\n"), { events: payload(page) });
 }

@@ -51,7 +51,8 @@ export type FoundEvent = {
   seriesStartsAt: Date;
 };
 
-export type SearchResult = { events: FoundEvent[]; complete: boolean };
+/** `more`: matches beyond `events` were found (the list was cut at the limit). */
+export type SearchResult = { events: FoundEvent[]; complete: boolean; more: boolean };
 
 export const FIRST_WINDOW_DAYS = 14;
 export const MAX_RESULTS = 3;
@@ -96,8 +97,9 @@ async function candidates(client: Queryable, input: SearchInput, level: Level | 
     return (await client.query<Row>(text, values)).rows;
   };
   // Without topic words the soonest occurrences win: series are read for the first window first, as
-  // events are, and for the rest only when that window has too few.
-  const perSeries = clampLimit(input.limit);
+  // events are, and for the rest only when that window has too few. One more than the answer's length,
+  // so the answer knows whether there are more.
+  const perSeries = clampLimit(input.limit) + 1;
   const seriesWindow = { from, to: level || (to !== null && to <= split) ? to : split };
   let series = await seriesOccurrences(client, input, level, seriesWindow, limit, perSeries);
   if (seriesWindow.to !== to && series.filter((row) => row.part === 0).length < perSeries) {
@@ -133,7 +135,8 @@ async function corrections(client: Queryable, accountId: string, words: string[]
 }
 
 async function findRows(client: Queryable, input: SearchInput, limit: number): Promise<Row[]> {
-  if (input.topic.length === 0) return candidates(client, input, null, limit);
+  // One more than asked, so the answer can say that there are more.
+  if (input.topic.length === 0) return candidates(client, input, null, limit + 1);
   const exact = input.topic.map((word) => wordForms(word, input.typed?.[word]));
   const found = await candidates(client, input, { words: exact, exact, every: true }, LEVEL_CANDIDATES);
   if (found.length > 0) return found;
@@ -153,9 +156,8 @@ async function findRows(client: Queryable, input: SearchInput, limit: number): P
 export async function searchEvents(client: Queryable, input: SearchInput): Promise<SearchResult> {
   const limit = clampLimit(input.limit);
   // A question may take several statements (levels, windows, corrections): one wait for a connection.
-  const rows = (await onOneConnection(client, (connection) => findRows(connection, input, limit)))
-    .sort(byRank)
-    .slice(0, limit);
+  const found = (await onOneConnection(client, (connection) => findRows(connection, input, limit))).sort(byRank);
+  const rows = found.slice(0, limit);
   const events = rows.map((row) => ({
     id: row.id,
     title: row.title,
@@ -168,7 +170,11 @@ export async function searchEvents(client: Queryable, input: SearchInput): Promi
     recurring: (row as Partial<SeriesRow>).recurring ?? "",
     seriesStartsAt: (row as Partial<SeriesRow>).series_starts_at ?? row.starts_at,
   }));
-  return { events, complete: events.length > 0 && events[0].matched === input.topic.length };
+  return {
+    events,
+    complete: events.length > 0 && events[0].matched === input.topic.length,
+    more: found.length > limit,
+  };
 }
 
 /** The plans PostgreSQL runs for a search, statement by statement (EXPLAIN ANALYZE, BUFFERS), for the benchmark's report. */

@@ -9,6 +9,7 @@ import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { recordChatReply } from "@/lib/platform/observability/metrics";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { newPublicId, randomBase62 } from "@/lib/platform/ids";
+import { earlierVisitorMessages } from "./earlier-messages";
 import { handoffNotice } from "./handoff-notice";
 import { CONVERSATION_CLOSED, type Conversation, type Message, type VisitorResult } from "./model";
 import {
@@ -110,17 +111,21 @@ export async function postVisitorMessage(
   if (intent.kind !== "handoff") {
     // The search and the write on one connection: one wait for the pool per message (lib/platform/db/connection.ts).
     return onOneConnection(db.pool, async (client) => {
-      const answer =
-        conversation.status === "bot"
-          ? await answerVisitor({
-              accountId: widget.accountId,
-              timezone: widget.timezone,
-              message: text,
-              now,
-              intent,
-              client,
-            })
-          : null;
+      const bot = conversation.status === "bot";
+      // "show more" continues the visitor's latest question, read from the transcript.
+      const earlier =
+        bot && intent.kind === "more" ? await earlierVisitorMessages(client, widget.accountId, conversation.id) : [];
+      const answer = bot
+        ? await answerVisitor({
+            accountId: widget.accountId,
+            timezone: widget.timezone,
+            message: text,
+            now,
+            intent,
+            client,
+            earlier,
+          })
+        : null;
       // One statement writes the message, any answer and the notification (visitor-message.ts).
       const written = await writeVisitorMessage(
         client,

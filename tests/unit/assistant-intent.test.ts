@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { understand } from "@/lib/assistant/intent";
-import { composeReply, formatEventTime, isFreePrice } from "@/lib/assistant/reply";
+import { composeFollowUp, composeReply, formatEventTime, isFreePrice } from "@/lib/assistant/reply";
 
 const NOW = new Date("2026-06-10T10:00:00Z");
 const read = (message: string) => understand(message, NOW, "Europe/Berlin");
@@ -81,12 +81,19 @@ describe("the reply text", () => {
     });
   });
 
-  it("says honestly that nothing was found, with the date, and offers a person", () => {
-    const reply = composeReply(read("salsa this weekend"), { events: [], complete: false }, "Europe/Berlin", NOW);
+  it("says honestly that nothing was found, with the date, without quoting the visitor's words, and offers a person", () => {
+    const none = { events: [], complete: false, more: false };
+    const reply = composeReply(read("any salsa classes this weekend"), none, "Europe/Berlin", NOW);
     expect(reply.text).toBe(
-      "I found nothing for “salsa” this weekend, Sat 13 – Sun 14 June. Would you like to talk to a person?",
+      "Sorry, I couldn’t find anything like that this weekend, Sat 13 – Sun 14 June. Would you like to talk to a person?",
     );
     expect(reply.offerHandoff).toBe(true);
+    expect(composeReply(read("salsa"), none, "UTC", NOW).text).toBe(
+      "Sorry, I couldn’t find any upcoming events like that. Would you like to talk to a person?",
+    );
+    expect(composeReply(read("free events in May"), none, "UTC", NOW).text).toBe(
+      "There’s nothing free on our calendar in May 2027. Would you like to talk to a person?",
+    );
   });
 
   it("lists an event with local time, location, price and link", () => {
@@ -102,14 +109,73 @@ describe("the reply text", () => {
       recurring: "" as const,
       seriesStartsAt: new Date("2026-06-13T17:30:00Z"),
     };
-    const reply = composeReply(read("jazz"), { events: [event], complete: true }, "Europe/Berlin", NOW);
+    const reply = composeReply(read("jazz"), { events: [event], complete: true, more: false }, "Europe/Berlin", NOW);
     expect(reply.text).toBe(
-      "Here is what I found for “jazz”:\n• Jazz Night — Sat 13 June, 19:30 · Old Mill · Free · https://example.test/jazz",
+      "Here is what I found:\n• Jazz Night — Sat 13 June, 19:30 · Old Mill · Free · https://example.test/jazz",
     );
     expect(reply.events).toEqual([
       { id: "e1", title: "Jazz Night", starts_at: "2026-06-13T17:30:00.000Z", url: "https://example.test/jazz" },
     ]);
   });
+
+  it("lists three of more events, says how many more, and shows them five at a time on “show more”", () => {
+    const events = Array.from({ length: 9 }, (_, index) => ({
+      id: `e${index + 1}`,
+      title: `Concert ${index + 1}`,
+      startsAt: new Date(Date.UTC(2026, 5, 11 + index, 18)),
+      endsAt: null,
+      location: "",
+      url: "",
+      price: "",
+      matched: 1,
+      recurring: "" as const,
+      seriesStartsAt: new Date(Date.UTC(2026, 5, 11 + index, 18)),
+    }));
+    const result = { events, complete: true, more: false };
+    const first = composeReply(read("concerts"), result, "UTC", NOW);
+    expect(first.events.map((event) => event.id)).toEqual(["e1", "e2", "e3"]);
+    expect(first.text.split("\n").at(-1)).toBe("…and 6 more. Say “show more” to see them.");
+
+    const more = read("show more");
+    const second = composeFollowUp(more, { intent: read("concerts"), result, offset: 3 }, "UTC", NOW);
+    expect(second.events.map((event) => event.id)).toEqual(["e4", "e5", "e6", "e7", "e8"]);
+    expect(second.text.split("\n")[0]).toBe("Here are 5 more:");
+    expect(second.text.split("\n").at(-1)).toBe("…and 1 more. Say “show more” to see them.");
+    const third = composeFollowUp(more, { intent: read("concerts"), result, offset: 8 }, "UTC", NOW);
+    expect(third.text).toBe("Here is one more:\n• Concert 9 — Fri 19 June, 18:00\nThat’s all of them.");
+    const fourth = composeFollowUp(more, { intent: read("concerts"), result, offset: 13 }, "UTC", NOW);
+    expect(fourth).toMatchObject({
+      events: [],
+      text: "That’s everything I found. Ask me about another date or topic.",
+    });
+
+    // A search that stopped counting says so.
+    expect(composeReply(read("concerts"), { ...result, more: true }, "UTC", NOW).text).toContain("…and 6+ more.");
+  });
+
+  it.each([
+    ["show more", "more"],
+    ["Show me more please", "more"],
+    ["the rest", "more"],
+    ["and the rest?", "more"],
+    ["more", "more"],
+    ["any more?", "more"],
+    ["Yes, show them", "more"],
+    ["what else?", "more"],
+    ["others", "more"],
+    ["yes", "affirm"],
+    ["Yes please!", "affirm"],
+    ["sure", "affirm"],
+  ])("reads %j as a follow-up (%s)", (message, kind) => {
+    expect(read(message)).toMatchObject({ kind: "more", affirm: kind === "affirm" });
+  });
+
+  it.each(["more jazz", "show me jazz", "what else is on this weekend", "the rest of June"])(
+    "reads %j as a new question, not a follow-up",
+    (message) => {
+      expect(read(message).kind).toBe("search");
+    },
+  );
 
   it.each([
     ["Free", true],

@@ -164,9 +164,9 @@ const QUESTIONS: Array<[string, Expect, string?]> = [
   [
     "Any jazz concerts?",
     ["Jazz Night", "Sunday brunch concert", "Jazz Night"],
-    "I found nothing matching all of “jazz concerts”. The closest matches:",
+    "I couldn’t find an exact match, but these come close:",
   ],
-  ["jaz nite", JAZZ, "closest matches"],
+  ["jaz nite", JAZZ, "but these come close:"],
   ["wine tasting", ["Wine tasting at the Old Mill"]],
   // The typo is corrected against the account's words ("tastng" → "tasting"), so both words match.
   ["wine tastng", ["Wine tasting at the Old Mill"]],
@@ -187,7 +187,7 @@ const QUESTIONS: Array<[string, Expect, string?]> = [
   // Locations
   ["something in Kreuzberg", ["Photo exhibition: Faces of Kreuzberg", "Yoga in the park", "Jazz Night"]],
   ["jazz in Kreuzberg", ["Jazz Night", "Jazz Night"]],
-  ["at the Old Mill", ["Wine tasting at the Old Mill", "Jazz Night", "Jazz Night"]],
+  ["at the Old Mill", ["Wine tasting at the Old Mill", "Jazz Night", "Jazz Night"], "…and 1 more. Say “show more”"],
   ["Café Müller", ["Sunday brunch concert", "Chess meetup"]],
   ["events in Treptow", ["Photography walk", "Summer jazz festival"]],
   // Dates only
@@ -198,18 +198,23 @@ const QUESTIONS: Array<[string, Expect, string?]> = [
   ["on Friday", ["Jazz Night", "Photo exhibition: Faces of Kreuzberg"]],
   // The exhibition started more than 14 days before Friday 19 June: no longer counted as running.
   ["next friday?", ["Craft beer tasting"]],
-  ["in July", ["Cheese and wine evening", "Flea market", "Pottery for adults"]],
+  ["in July", ["Cheese and wine evening", "Flea market", "Pottery for adults"], "…and 4 more."],
   ["anything on 12 June", ["Jazz Night", "Photo exhibition: Faces of Kreuzberg"]],
   ["June 26", ["Jazz Night"]],
-  ["in May", "nothing", "I found no events in May 2027."],
-  ["What's happening?", ["Yoga in the park", "Book club: The Hobbit", "Jazz Night"]],
+  ["in May", "nothing", "There’s nothing on our calendar in May 2027."],
+  // More than LISTED match: the count says so.
+  ["What's happening?", ["Yoga in the park", "Book club: The Hobbit", "Jazz Night"], "…and 17+ more."],
   // Topic and date
-  ["Any jazz this weekend?", "nothing", "I found nothing for “jazz” this weekend, Sat 13 – Sun 14 June."],
+  [
+    "Any jazz this weekend?",
+    "nothing",
+    "Sorry, I couldn’t find anything like that this weekend, Sat 13 – Sun 14 June.",
+  ],
   ["jazz on friday", ["Jazz Night"]],
   ["pottery in July", ["Pottery for adults"]],
   ["festival 11.7.", ["Summer jazz festival"]],
   ["history talk in two weeks", ["History talk: Berlin in 1920"]],
-  ["history talk next Tuesday", "nothing", "I found nothing for “history talk” on Tue 16 June."],
+  ["history talk next Tuesday", "nothing", "Sorry, I couldn’t find anything like that on Tue 16 June."],
   ["salsa tomorrow", "nothing"],
   ["markets this weekend", "nothing"],
   // Prices
@@ -289,7 +294,9 @@ describe("the assistant's answers to visitor questions", () => {
       expect(reply).toMatchObject({ handoffRequested: false, offerHandoff: false, events: [] });
     } else if (expected === "nothing") {
       expect(reply.events).toEqual([]);
-      expect(reply.text).toMatch(/^I found (nothing|no )/);
+      expect(reply.text).toMatch(
+        /^(Sorry, I couldn’t find any(thing| upcoming events) like that|There’s nothing on our calendar)/,
+      );
       expect(reply.text).toContain("Would you like to talk to a person?");
       expect(reply.offerHandoff).toBe(true);
     } else {
@@ -297,12 +304,15 @@ describe("the assistant's answers to visitor questions", () => {
       expect(reply.handoffRequested).toBe(false);
     }
     expect(reply.text).not.toMatch(/<script|<img/i);
+    // The visitor's words are never quoted back, and no answer opens with "found nothing".
+    expect(reply.text).not.toMatch(/found nothing|closest matches|for “/);
+    if (Array.isArray(expected) && reply.text.includes("more. Say “show more”")) expect(expected).toHaveLength(3);
   });
 
   it("answers with local date and time, location, price and link", async () => {
     const reply = await ask("jazz on friday");
     expect(reply.text).toBe(
-      "Here is what I found for “jazz” on Fri 12 June:\n• Jazz Night — Fri 12 June, 20:00 · Old Mill, Kreuzberg · €15 · https://venue.example/Jazz%20Night",
+      "Here is what I found on Fri 12 June:\n• Jazz Night — Fri 12 June, 20:00 · Old Mill, Kreuzberg · €15 · https://venue.example/Jazz%20Night",
     );
   });
 
@@ -314,5 +324,59 @@ describe("the assistant's answers to visitor questions", () => {
   it("falls back to UTC for an unknown time zone", async () => {
     const reply = await answerVisitor({ accountId, timezone: "Mars/Olympus", message: "jazz on friday", now: NOW });
     expect(reply.text).toContain("Fri 12 June, 18:00");
+  });
+});
+
+describe("following up on a list with “show more”", () => {
+  const follow = (message: string, earlier: string[]) =>
+    answerVisitor({ accountId, timezone: ZONE, message, now: NOW, earlier });
+  const titlesOf = (reply: AssistantReply) => reply.events.map((event) => event.title);
+
+  it("shows the next five of the same list, then the five after those", async () => {
+    const first = await ask("What's happening?");
+    const second = await follow("show more", ["What's happening?"]);
+    assertHonest(second);
+    expect(second.text.split("\n")[0]).toBe("Here are 5 more:");
+    expect(titlesOf(second)).toEqual([
+      "Kids' pottery workshop",
+      "Wine tasting at the Old Mill",
+      "Sunday brunch concert",
+      "Chess meetup",
+      "Open mic",
+    ]);
+    const third = await follow("the rest", ["show more", "What's happening?"]);
+    expect(titlesOf(third)).toEqual([
+      "Swing dance class",
+      "Film screening: Metropolis",
+      "Craft beer tasting",
+      "Salsa evening",
+      "Street food market",
+    ]);
+    const shown = [first, second, third].flatMap((reply) => reply.events.map((event) => event.id));
+    expect(new Set(shown).size).toBe(13);
+  });
+
+  it("takes a “yes” to the offer as “show more”, and says when the list is complete", async () => {
+    const reply = await follow("yes please", ["at the Old Mill"]);
+    expect(reply.text).toBe(
+      "Here is one more:\n• Cheese and wine evening — Fri 3 July, 19:00 · Old Mill, Kreuzberg · €30 · https://venue.example/Cheese%20and%20wine%20evening\nThat’s all of them.",
+    );
+    // Passing over small talk in between.
+    expect(titlesOf(await follow("show more", ["thanks!", "at the Old Mill"]))).toEqual(["Cheese and wine evening"]);
+  });
+
+  it("says there is nothing more, or explains how to reach a person after offering one", async () => {
+    expect((await follow("show more", ["jazz"])).text).toBe(
+      "That’s everything I found. Ask me about another date or topic.",
+    );
+    expect((await follow("yes", ["Any jazz this weekend?"])).text).toBe(
+      "To talk to a person, press “Talk to a person” below, and someone from the team will answer here.",
+    );
+    expect((await follow("show more", [])).text).toMatch(/^There is no list to continue yet\. I can look up/);
+    expect((await follow("yes", [])).text).toMatch(/^I can look up our upcoming events/);
+  });
+
+  it("reads “more jazz” as a new question", async () => {
+    expect(titlesOf(await follow("more jazz", ["Café Müller"]))).toEqual(JAZZ);
   });
 });
