@@ -6,7 +6,8 @@ import { firstFieldErrors, type ActionResult } from "@/lib/actions/result";
 /**
  * The first error per field of a controlled form's last answer. A field's error stays until the user
  * changes that field; a new answer from the server starts afresh. `changed(field, set)` is an input's
- * onChange that stores the value and marks the field edited.
+ * onChange that stores the value and marks the field edited; `bind(field, value, set)` gives a Field its
+ * name, value, onChange and error.
  */
 export function useFieldErrors<F extends string>(answer: ActionResult<unknown> | null) {
   const [edited, setEdited] = useState<{ answer: ActionResult<unknown> | null; fields: ReadonlySet<F> }>({
@@ -23,5 +24,11 @@ export function useFieldErrors<F extends string>(answer: ActionResult<unknown> |
       set(event.target.value);
       markEdited(field);
     };
-  return { errors, markEdited, changed };
+  const bind = (field: F, value: string, set: (value: string) => void) => ({
+    name: field,
+    value,
+    onChange: changed(field, set),
+    error: errors[field],
+  });
+  return { errors, markEdited, changed, bind };
 }

@@ -29,7 +29,7 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
   const [name, setName] = useState("");
   const [scopes, setScopes] = useState<ReadonlySet<Scope>>(new Set());
   const scopesId = useId();
-  const { errors, markEdited, changed } = useFieldErrors<CreateApiKeyField>(state);
+  const { errors, markEdited, bind } = useFieldErrors<CreateApiKeyField>(state);
   const formError = formErrorOf(state);
 
   const chooseScopes = (next: ReadonlySet<Scope>) => {
@@ -58,13 +58,10 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
 
         <Field
           label="Name"
-          name="name"
-          value={name}
-          onChange={changed("name", setName)}
+          {...bind("name", name, setName)}
           maxLength={MAX_KEY_NAME_LENGTH}
           placeholder="e.g. Zapier – lead sync"
           hint="Say which integration uses it, so you know what breaks if you revoke it."
-          error={errors.name}
           autoComplete="off"
           required
           autoFocus

@@ -42,7 +42,7 @@ export function SubscriptionForm({
   const [url, setUrl] = useState(initial.url);
   const [eventTypes, setEventTypes] = useState<ReadonlySet<string>>(new Set(initial.eventTypes));
   const [description, setDescription] = useState(initial.description);
-  const { errors, markEdited, changed } = useFieldErrors<FormField>(state);
+  const { errors, markEdited, bind } = useFieldErrors<FormField>(state);
 
   return (
     <form action={action} className={dialogFormClasses} noValidate>
@@ -53,14 +53,11 @@ export function SubscriptionForm({
         <FormAlert>{formError(state)}</FormAlert>
         <Field
           label="URL"
-          name="url"
+          {...bind("url", url, setUrl)}
           type="url"
           inputMode="url"
-          value={url}
-          onChange={changed("url", setUrl)}
           placeholder="https://hooks.example.com/incoming"
           hint="Where notifications are POSTed: an https address on the public internet."
-          error={errors.url}
           autoComplete="off"
           spellCheck={false}
           className="[&_input]:font-mono"
@@ -77,13 +74,10 @@ export function SubscriptionForm({
         />
         <Field
           label="Description (optional)"
-          name="description"
-          value={description}
-          onChange={changed("description", setDescription)}
+          {...bind("description", description, setDescription)}
           maxLength={maxDescriptionLength}
           placeholder="e.g. Zapier: new leads to Slack"
           hint="A note for people: which tool or Zap uses this URL."
-          error={errors.description}
           autoComplete="off"
         />
       </DialogBody>
