@@ -29,12 +29,12 @@ export type AuditLogEntry = {
 export type AuditLogPage = { entries: AuditLogEntry[]; newer: string | null; older: string | null };
 
 const CURSOR_TAG = "audit";
-const KEY_COLUMNS = ["created_at", "id"];
-const KEY_PARTS: KeyPart[] = ["timestamptz", "uuid"];
+/** The keyset: its columns in the statement and the cursor's parts. */
+const KEY: { columns: string[]; parts: KeyPart[] } = { columns: ["created_at", "id"], parts: ["timestamptz", "uuid"] };
 
 /** Null for anything that is not a cursor we issued; the caller then shows the first page. */
 export function decodeCursor(text: string | undefined | null): string[] | null {
-  return tryDecodeCursor(text, CURSOR_TAG, KEY_PARTS);
+  return tryDecodeCursor(text, CURSOR_TAG, KEY.parts);
 }
 
 type Row = {
@@ -68,8 +68,7 @@ export async function listAuditLog(
   const query = keysetQuery({
     select: sql`SELECT ${raw(COLUMNS)} FROM audit_log`,
     where: [sql`account_id = ${param(accountId, "uuid")}`],
-    columns: KEY_COLUMNS,
-    parts: KEY_PARTS,
+    ...KEY,
     cursor,
     direction,
     limit,

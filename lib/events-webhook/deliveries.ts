@@ -70,8 +70,11 @@ const toSummary = (row: Row): DeliverySummary => ({
 });
 
 const CURSOR_TAG = "deliveries";
-const KEY_COLUMNS = ["d.received_at", "d.id"];
-const KEY_PARTS: KeyPart[] = ["timestamptz", "uuid"];
+/** The keyset: its columns in the statement and the cursor's parts. */
+const KEY: { columns: string[]; parts: KeyPart[] } = {
+  columns: ["d.received_at", "d.id"],
+  parts: ["timestamptz", "uuid"],
+};
 /** The cursor that continues after this entry (exported for the benchmark's deep-page scenario). */
 export const deliveryCursor = (row: { received_at: Date; id: string }) =>
   encodeCursor(CURSOR_TAG, [row.received_at, row.id]);
@@ -87,7 +90,7 @@ export async function listDeliveries(
   const empty: DeliveryPage = { items: [], olderCursor: null, newerCursor: null };
   if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicId(sourceId, "source"))) return empty;
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
-  const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY_PARTS);
+  const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY.parts);
   const newer = Boolean(cursor) && options.direction === "newer";
 
   const account = param(accountId, "uuid");
@@ -106,8 +109,7 @@ export async function listDeliveries(
   const query = keysetQuery({
     select: sql`SELECT ${raw(SUMMARY_COLUMNS)} FROM webhook_deliveries d`,
     where,
-    columns: KEY_COLUMNS,
-    parts: KEY_PARTS,
+    ...KEY,
     cursor,
     direction,
     limit,

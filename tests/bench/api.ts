@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
 import { freePort } from "@/lib/platform/db/embedded";
@@ -17,6 +17,7 @@ import {
   startBenchDatabase,
   startNext,
   startPlainNext,
+  startReferenceServer,
   stopProcess,
   summarise,
 } from "./harness";
@@ -215,14 +216,7 @@ runMain(async () => {
     const { key } = seeded;
     const env = benchEnv(database.url, DIST_DIR);
     const reference = await start("Reference node:http + pg", key, (port) =>
-      spawn(
-        process.execPath,
-        ["--conditions=react-server", "--import", "tsx", "tests/bench/api-reference-server.ts", String(port)],
-        {
-          env,
-          stdio: ["ignore", "ignore", "inherit"],
-        },
-      ),
+      startReferenceServer("tests/bench/api-reference-server.ts", port, env),
     );
     servers.push(reference);
     const ours = await start("App server (ours)", key, (port) => startNext(port, env));

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { authenticateApiKey } from "@/lib/api-keys/authenticate";
+import { connectionOf } from "@/lib/public-api/zapier-me";
 import { benchPool, sendJson, serveBench } from "./reference-http";
 
 /*
@@ -16,18 +17,7 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
     return sendJson(response, 404, { ok: false, error: { code: "not_found" } });
   const result = await authenticateApiKey(pool, request.headers.authorization ?? null);
   if (!result.ok) return sendJson(response, 401, { ok: false, error: { code: "invalid_token" } });
-  const { account, key } = result.principal;
-  sendJson(response, 200, {
-    account: { id: account.id, name: account.name },
-    key: {
-      id: key.id,
-      name: key.name,
-      prefix: key.prefix,
-      scopes: key.scopes,
-      expires_at: key.expiresAt?.toISOString() ?? null,
-      created_at: key.createdAt.toISOString(),
-    },
-  });
+  sendJson(response, 200, connectionOf(result.principal));
 }
 
 serveBench(handle, "reference server ready", { ok: false, error: { code: "unavailable" } });

@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
@@ -16,6 +16,7 @@ import {
   startBenchDatabase,
   startNext,
   startPlainNext,
+  startReferenceServer,
   stopProcess,
   summarise,
 } from "./harness";
@@ -123,14 +124,7 @@ runMain(async () => {
     const ours = await measure("App server", database.url, (port) => startNext(port, env));
     const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
-      spawn(
-        process.execPath,
-        ["--conditions=react-server", "--import", "tsx", "tests/bench/auth-reference-server.ts", String(port)],
-        {
-          env,
-          stdio: ["ignore", "ignore", "inherit"],
-        },
-      ),
+      startReferenceServer("tests/bench/auth-reference-server.ts", port, env),
     );
     return report(ours, plainNext, reference);
   } finally {

@@ -1,5 +1,5 @@
 import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
 import { understand } from "@/lib/assistant/intent";
@@ -18,6 +18,7 @@ import {
   SECONDS,
   startBenchDatabase,
   startNext,
+  startReferenceServer,
   stopProcess,
   summarise,
   waitForHealth,
@@ -124,10 +125,7 @@ async function load(baseUrl: string, seconds: number): Promise<LoadSummary> {
 
 async function measure(label: string, script: string, env: NodeJS.ProcessEnv): Promise<LoadSummary> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, String(port)], {
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = startReferenceServer(script, port, env);
   try {
     const baseUrl = `http://127.0.0.1:${port}`;
     await waitForAnswer(`${baseUrl}/ask?i=0`, child);

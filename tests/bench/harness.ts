@@ -44,6 +44,14 @@ export async function buildIfNeeded(distDir: string): Promise<void> {
   fs.writeFileSync(stamp, fingerprint);
 }
 
+/** A benchmark's bare node:http server (tests/bench/*server.ts) on `port`, run with tsx as the app's code. */
+export function startReferenceServer(script: string, port: number, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, String(port)], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
 export type BenchDatabase = EmbeddedDatabase & { dispose: () => Promise<void> };
 
 export async function startBenchDatabase(label: string): Promise<BenchDatabase> {

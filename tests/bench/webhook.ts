@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -17,6 +17,7 @@ import {
   startBenchDatabase,
   startNext,
   startPlainNext,
+  startReferenceServer,
   stopProcess,
 } from "./harness";
 import { DISTINCT_EVENTS, runLoad, type LoadResult } from "./load";
@@ -231,14 +232,7 @@ runMain(async () => {
     await withClient(database.url, (client) => client.query("UPDATE webhook_subscriptions SET status = 'disabled'"));
     const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
     const reference = await measure("Reference node:http + pg", database.url, (port) =>
-      spawn(
-        process.execPath,
-        ["--conditions=react-server", "--import", "tsx", "tests/bench/reference-server.ts", String(port)],
-        {
-          env,
-          stdio: ["ignore", "ignore", "inherit"],
-        },
-      ),
+      startReferenceServer("tests/bench/reference-server.ts", port, env),
     );
     return report(ours, queued, subscribed, plainNext, reference);
   } finally {
