@@ -32,7 +32,7 @@ export function isInboxCursor(cursor: string | null): boolean {
 
 export async function listInbox(
   accountId: string,
-  options: { status: ConversationStatus; cursor?: string | null; limit: number },
+  options: { status: ConversationStatus; cursor?: string | null; limit: number; search?: string | null },
 ): Promise<ListPage<InboxItem>> {
   // A stale or edited cursor shows the first page rather than an error.
   const key = tryDecodeCursor(options.cursor, CONVERSATION_CURSOR.tag, CONVERSATION_CURSOR.parts);
@@ -41,6 +41,7 @@ export async function listInbox(
     limit: options.limit,
     order: "desc",
     cursor: key ? { updatedAt: key[0]!, id: key[1]! } : null,
+    search: options.search,
   });
   const [excerpts, matches] = await Promise.all([
     excerptsOf(

@@ -3,6 +3,7 @@ import { db } from "@/lib/platform/db/client";
 import { isPublicId } from "@/lib/platform/ids";
 import { raw, sql } from "@/lib/platform/db/sql";
 import { encodeCursor, keysetPage, keysetQuery, type Page } from "@/lib/platform/pagination/keyset";
+import { matchingConversations } from "./inbox-search";
 import { type Conversation, type ConversationStatus, type Message } from "./model";
 import { CONVERSATION_CURSOR, MESSAGE_CURSOR, type ConversationCursor } from "./schemas";
 import {
@@ -37,6 +38,8 @@ export type ConversationListOptions = {
   limit: number;
   order: "asc" | "desc";
   cursor?: ConversationCursor | null;
+  /** The inbox's search (inbox-search.ts). */
+  search?: string | null;
 };
 
 export async function listConversations(
@@ -46,6 +49,7 @@ export async function listConversations(
   const where = [sql`account_id = ${accountId}`];
   if (options.status) where.push(sql`status = ${options.status}::"ConversationStatus"`);
   if (options.updatedAfter) where.push(sql`updated_at > ${options.updatedAfter}`);
+  if (options.search) where.push(matchingConversations(accountId, options.search));
   const query = keysetQuery({
     select: sql`SELECT ${raw(CONVERSATION_COLUMNS)} FROM conversations`,
     where,

@@ -1,4 +1,4 @@
-import { Bot, CheckCircle2, Hand, Info, MessagesSquare } from "lucide-react";
+import { Bot, CheckCircle2, Hand, Info, MessagesSquare, SearchX } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
@@ -6,11 +6,13 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { isInboxCursor, listInbox, type InboxItem } from "@/lib/conversations/inbox";
+import { searchText } from "@/lib/conversations/inbox-search";
 import { countNeedingPerson } from "@/lib/conversations/read";
 import { formatDateTime } from "@/lib/platform/format/date-time";
 import { relativeTime } from "@/lib/platform/format/relative-time";
 import { AutoRefresh } from "./_components/auto-refresh";
 import { InboxList, type InboxRow } from "./_components/inbox-list";
+import { InboxSearchForm } from "./_components/inbox-search-form";
 import { InboxTabs } from "./_components/inbox-tabs";
 import { INBOX_PANEL_ID, INBOX_TABS, inboxTab, tabId, visitorLabel, type InboxTab } from "./view-model";
 
@@ -22,20 +24,22 @@ const REFRESH_MS = 4_000;
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-const tabHref = (tab: InboxTab, cursor?: string) =>
-  `/conversations?tab=${tab.key}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+const tabHref = (tab: InboxTab, search: string | null, cursor?: string) =>
+  `/conversations?tab=${tab.key}${search ? `&q=${encodeURIComponent(search)}` : ""}` +
+  `${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
 
 export default async function ConversationsPage({ searchParams }: Props) {
   const context = await requireSession();
   const { account } = context;
   const raw = await searchParams;
   const tab = inboxTab(first(raw.tab));
+  const search = searchText(first(raw.q));
   const given = first(raw.cursor) || null;
   // A page link this inbox did not issue (stale, or edited by hand) shows the newest page, and says so.
   const staleLink = !isInboxCursor(given);
   const cursor = staleLink ? null : given;
   const [page, needing] = await Promise.all([
-    listInbox(account.id, { status: tab.status, cursor, limit: PAGE_SIZE }),
+    listInbox(account.id, { status: tab.status, cursor, limit: PAGE_SIZE, search }),
     countNeedingPerson(account.id),
   ]);
   const now = new Date();
@@ -44,7 +48,7 @@ export default async function ConversationsPage({ searchParams }: Props) {
   const tabs = INBOX_TABS.map((each) => ({
     key: each.key,
     label: each.label,
-    href: tabHref(each),
+    href: tabHref(each, search),
     ...(each.status === "handoff_requested" && needing > 0
       ? { count: needing, countDescription: `${needing} waiting` }
       : {}),
@@ -67,6 +71,7 @@ export default async function ConversationsPage({ searchParams }: Props) {
           conversations.
         </p>
       )}
+      <InboxSearchForm tab={tab.key} search={search} clearHref={tabHref(tab, null)} />
       <InboxTabs tabs={tabs} current={tab.key} label="Conversations by status" />
       {staleLink ? (
         <p
@@ -79,20 +84,22 @@ export default async function ConversationsPage({ searchParams }: Props) {
       ) : null}
       <div role="tabpanel" id={INBOX_PANEL_ID} aria-labelledby={tabId(tab.key)} className="pt-4">
         {rows.length === 0 ? (
-          <TabEmptyState tab={tab} paged={Boolean(cursor)} />
+          <TabEmptyState tab={tab} paged={Boolean(cursor)} search={search} />
         ) : (
           <div className="space-y-4">
             <InboxList rows={rows} />
             <nav aria-label="Conversation pages" className="flex items-center justify-between gap-2">
-              <p className="text-xs text-zinc-500">Newest activity first. Updates by itself.</p>
+              <p className="text-xs text-zinc-500">
+                {search ? `Matching “${search}”. ` : ""}Newest activity first. Updates by itself.
+              </p>
               <div className="flex gap-2">
                 {cursor ? (
-                  <Link href={tabHref(tab)} className={buttonClasses("secondary", "sm")}>
+                  <Link href={tabHref(tab, search)} className={buttonClasses("secondary", "sm")}>
                     Newest
                   </Link>
                 ) : null}
                 {page.nextCursor ? (
-                  <Link href={tabHref(tab, page.nextCursor)} className={buttonClasses("secondary", "sm")}>
+                  <Link href={tabHref(tab, search, page.nextCursor)} className={buttonClasses("secondary", "sm")}>
                     Older <span aria-hidden>→</span>
                   </Link>
                 ) : null}
@@ -173,14 +180,29 @@ const EMPTY: Record<InboxTab["status"], { icon: React.ReactNode; title: string; 
   },
 };
 
-function TabEmptyState({ tab, paged }: { tab: InboxTab; paged: boolean }) {
+function TabEmptyState({ tab, paged, search }: { tab: InboxTab; paged: boolean; search: string | null }) {
   const empty = EMPTY[tab.status];
+  if (search && !paged) {
+    return (
+      <EmptyState
+        icon={<SearchX className="size-6" aria-hidden />}
+        title={`No conversations under “${tab.label}” match “${search}”`}
+        action={
+          <Link href={tabHref(tab, null)} className={buttonClasses("secondary")}>
+            Clear search
+          </Link>
+        }
+      >
+        <p>The search looks at the visitor&apos;s name and email and at what the visitor and your team wrote.</p>
+      </EmptyState>
+    );
+  }
   if (paged) {
     return (
       <EmptyState
         title="No older conversations"
         action={
-          <Link href={tabHref(tab)} className={buttonClasses("secondary")}>
+          <Link href={tabHref(tab, search)} className={buttonClasses("secondary")}>
             Back to the newest
           </Link>
         }

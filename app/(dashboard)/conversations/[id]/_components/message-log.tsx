@@ -37,7 +37,9 @@ export function MessageLog({ messages, label }: { messages: MessageView[]; label
         const element = event.currentTarget;
         atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < STICKY_BOTTOM_PX;
       }}
-      className="max-h-[60vh] min-h-64 overflow-y-auto px-4 py-5 sm:px-6"
+      // Leaves room above for the page's header and below for the reply box, so on a 900 px high screen
+      // the box is in view without scrolling the page; the log scrolls instead.
+      className="max-h-[max(14rem,calc(100dvh-27rem))] min-h-48 overflow-y-auto px-4 py-5 sm:px-6"
     >
       {messages.length === 0 ? <p className="py-10 text-center text-sm text-zinc-500">No messages yet.</p> : null}
       <ol className="space-y-4">
