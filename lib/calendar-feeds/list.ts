@@ -43,6 +43,7 @@ function stateOf(row: FeedRow): FeedState {
   // A due feed is queued for the worker ("Sync now", or its interval passed): shown as syncing already.
   if (row.syncing || row.queued) return "syncing";
   if (row.consecutive_failures >= FEED_LIMITS.failingAfter || row.last_result === "failed") return "failing";
+  if (row.last_result === "partial" || row.last_result === "limit") return "attention";
   return row.last_synced_at ? "ok" : "new";
 }
 

@@ -35,7 +35,8 @@ export type FeedSyncRow = SyncCounts & {
 };
 
 /** The state a feed is shown in. */
-export type FeedState = "syncing" | "paused" | "failing" | "ok" | "new";
+/** "attention": the last sync wrote the feed but skipped entries or stopped at the plan's limit. */
+export type FeedState = "syncing" | "paused" | "failing" | "attention" | "ok" | "new";
 
 export type CalendarFeedView = {
   id: string;

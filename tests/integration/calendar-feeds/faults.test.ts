@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listFeeds } from "@/lib/calendar-feeds/list";
 import { addFeed } from "@/lib/calendar-feeds/store";
 import { syncFeed } from "@/lib/calendar-feeds/sync";
 import { parseFeed } from "@/lib/calendar-feeds/parse";
@@ -133,6 +134,8 @@ describe("a feed fetch that fails", () => {
       [feedId],
     );
     expect(rows[0]).toEqual({ consecutive_failures: 1, last_result: "failed", sync_lease: null });
+    const [view] = await listFeeds(context.account.id);
+    expect(view).toMatchObject({ state: "failing", lastError: log[1].error, eventCount: 2 });
   });
 
   it("refuses a loopback feed at connect time without OUTBOUND_ALLOW_LOOPBACK_TARGETS=1", async () => {
@@ -184,6 +187,7 @@ describe("a VEVENT that cannot be read", () => {
       expect(outcome.ran && outcome.error).toMatch(error);
       const titles = (await eventsOf(context.account.id)).map((event) => event.title);
       expect(titles).toEqual(["Earlier version", "Winter Concert"]);
+      expect((await listFeeds(context.account.id))[0].state).toBe("attention");
     },
   );
 

@@ -15,6 +15,7 @@ const STATES: Record<FeedState, { label: string; tone: BadgeTone }> = {
   syncing: { label: "Syncing…", tone: "indigo" },
   ok: { label: "Up to date", tone: "green" },
   failing: { label: "Failing", tone: "red" },
+  attention: { label: "Synced, with problems", tone: "amber" },
   paused: { label: "Paused", tone: "amber" },
 };
 
