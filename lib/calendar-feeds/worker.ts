@@ -2,6 +2,7 @@ import "server-only";
 import { Logger, parseCronItems, run, type Runner, type Task } from "graphile-worker";
 import pg from "pg";
 import { db } from "@/lib/platform/db/client";
+import { directDatabaseUrl } from "@/lib/platform/db/pooler";
 import { DUE_TASK, ENQUEUE_SQL, feedIdOf, SYNC_TASK } from "./jobs";
 import { syncFeed } from "./sync";
 
@@ -36,7 +37,8 @@ export async function pruneSyncLog(): Promise<void> {
 export async function startCalendarFeedWorker(
   options: { connectionString?: string; log?: (line: string) => void; pollIntervalMs?: number } = {},
 ): Promise<CalendarFeedWorker> {
-  const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+  // graphile-worker holds a session of its own (LISTEN), never through a transaction pooler.
+  const connectionString = options.connectionString ?? directDatabaseUrl();
   if (!connectionString) throw new Error("DATABASE_URL is not set");
   const log = options.log ?? ((line: string) => console.warn(line));
   const pool = new pg.Pool({ connectionString, max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
