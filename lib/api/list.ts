@@ -60,6 +60,18 @@ export function cursorParam<T>(tag: string, parts: readonly KeyPart[], accept: (
 }
 
 /** Query parameters as a plain object for zod (the first value of a repeated name). */
+/** A date-time query parameter with its zone (created_after, updated_after …), as a Date. */
+export const dateTimeParam = z
+  .string()
+  .pipe(
+    z.iso.datetime({
+      offset: true,
+      error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z.",
+    }),
+  )
+  .transform((value) => new Date(value))
+  .meta({ format: "date-time", example: "2026-01-31T09:00:00Z" });
+
 export function queryObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of url.searchParams) if (!(name in out)) out[name] = value;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isPublicId } from "@/lib/platform/ids";
-import { cursorParam, limitParam, orderParam } from "@/lib/api/list";
+import { cursorParam, dateTimeParam, limitParam, orderParam } from "@/lib/api/list";
 import { CONVERSATION_STATUSES } from "./model";
 import { checkMessageText, MAX_AUTHOR_NAME_LENGTH, MAX_MESSAGE_LENGTH } from "./text";
 
@@ -18,17 +18,6 @@ export const CONVERSATION_CURSOR = { tag: "conversations", parts: ["timestamptz"
 export type ConversationCursor = { updatedAt: string; id: string };
 /** Messages page by their seq, oldest first. */
 export const MESSAGE_CURSOR = { tag: "messages", parts: ["int8"] } as const;
-
-const dateTime = z
-  .string()
-  .pipe(
-    z.iso.datetime({
-      offset: true,
-      error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z.",
-    }),
-  )
-  .transform((value) => new Date(value))
-  .meta({ format: "date-time", example: "2026-01-31T09:00:00Z" });
 
 const acceptConversationCursor = ([updatedAt, id]: string[]): ConversationCursor | null =>
   isPublicId(id, "conversation") ? { updatedAt, id } : null;
@@ -48,7 +37,7 @@ export const listConversationsQuerySchema = z.object({
       description: "Only conversations in this state. `handoff_requested`: waiting for a person.",
       example: "handoff_requested",
     }),
-  updated_after: dateTime
+  updated_after: dateTimeParam
     .optional()
     .meta({ description: "Only conversations changed (a message, a state change) after this instant; for polling." }),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorParam, limitParam, orderParam } from "@/lib/api/list";
+import { cursorParam, dateTimeParam, limitParam, orderParam } from "@/lib/api/list";
 import { isPublicId } from "@/lib/platform/ids";
 
 /*
@@ -173,17 +173,6 @@ export type UpdateLeadBody = z.output<typeof updateLeadSchema>;
 /** POST /api/public/leads/{id}/stage */
 export const changeStageSchema = z.object({ stage: stageKey }, objectError).meta({ id: "ChangeStageRequest" });
 
-const dateTime = z
-  .string()
-  .pipe(
-    z.iso.datetime({
-      offset: true,
-      error: "Must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T09:00:00Z.",
-    }),
-  )
-  .transform((value) => new Date(value))
-  .meta({ format: "date-time", example: "2026-01-31T09:00:00Z" });
-
 export type LeadCursor = { createdAt: string; id: string };
 /** Leads page by (created_at, id); the tag keeps cursors of other lists away from this one. */
 export const LEAD_CURSOR = { tag: "leads", parts: ["timestamptz", "text"] } as const;
@@ -219,10 +208,10 @@ export const listLeadsQuerySchema = z.object({
       description: "Only leads in this pipeline stage (a stage key).",
       example: "new",
     }),
-  created_after: dateTime
+  created_after: dateTimeParam
     .optional()
     .meta({ description: "Only leads created after this instant (ISO 8601 with a time zone)." }),
-  updated_after: dateTime
+  updated_after: dateTimeParam
     .optional()
     .meta({ description: "Only leads updated after this instant; for polling changes." }),
 });

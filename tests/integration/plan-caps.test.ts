@@ -7,20 +7,12 @@ import { createEvent, eventUsage, upsertEvent } from "@/lib/events/repository";
 import { parseEventFields } from "@/lib/events/schema";
 import { createAccount } from "../support/factories";
 import { createSource, send, upsert } from "./events-webhook/support";
+import { fillEvents } from "../support/stored";
 
 /*
  * Plan caps are exact under concurrency: writers racing for the last slots of an account never
  * overshoot, whichever way they write (webhook, dashboard, CSV import), and never deadlock.
  */
-
-async function fillEvents(accountId: string, count: number) {
-  await db.pool.query(
-    `INSERT INTO events (account_id, title, starts_at) SELECT $1, 'Filler ' || n, '2026-01-01T00:00:00Z'::timestamptz
-      + n * interval '1 hour'
-     FROM generate_series(1, $2) AS n`,
-    [accountId, count],
-  );
-}
 
 const countEvents = async (accountId: string) =>
   (await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE account_id = $1", [accountId]))

@@ -2,15 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { eventUsage } from "@/lib/events/repository";
 import { createSource, eventRows, lastDelivery, remove, sample, send, snapshot, upsert } from "./support";
-
-async function fillEvents(accountId: string, count: number) {
-  await db.pool.query(
-    `INSERT INTO events (account_id, title, starts_at) SELECT $1, 'Filler ' || n, '2026-01-01T00:00:00Z'::timestamptz
-      + n * interval '1 hour'
-     FROM generate_series(1, $2) AS n`,
-    [accountId, count],
-  );
-}
+import { fillEvents } from "../../support/stored";
 
 describe("plan event limit", () => {
   it("answers 403 plan_limit_reached when an upsert would create an event beyond the free plan's 1,000", async () => {
