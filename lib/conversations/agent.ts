@@ -1,5 +1,6 @@
 import "server-only";
 import { recordAuditSql } from "@/lib/audit/record";
+import { param, raw, sql, type Sql } from "@/lib/platform/db/sql";
 import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { isPublicId } from "@/lib/platform/ids";
@@ -77,7 +78,7 @@ export async function closeConversation(
 ): Promise<CloseResult> {
   if (!isPublicId(conversationId, "conversation")) return CONVERSATION_NOT_FOUND;
   return inTransaction(async (client) => {
-    const closed = await closeWhere(client, `account_id = $1 AND id = $2`, [accountId, conversationId], reason);
+    const closed = await closeWhere(client, sql`account_id = ${accountId} AND id = ${conversationId}`, reason);
     if (closed[0]) {
       if (options.auditUserId) await auditClose(client, accountId, options.auditUserId, closed[0]);
       return { ok: true, conversation: closed[0], changed: true };
@@ -109,19 +110,12 @@ async function auditClose(
 }
 
 /* Closes the open conversations matching `where`, adds the closing line and announces each close. */
-async function closeWhere(
-  client: Queryable,
-  where: string,
-  params: unknown[],
-  reason: string,
-): Promise<Conversation[]> {
-  const { rows } = await client.query<ConversationRow & { account_id: string }>(
-    `UPDATE conversations SET status = 'closed', closed_at = now(), closed_reason = $${params.length + 1},
+async function closeWhere(client: Queryable, where: Sql, reason: string): Promise<Conversation[]> {
+  const statement = sql`UPDATE conversations SET status = 'closed', closed_at = now(), closed_reason = ${reason},
       updated_at = now()
      WHERE ${where} AND status <> 'closed'
-     RETURNING ${CONVERSATION_COLUMNS}, account_id`,
-    [...params, reason],
-  );
+     RETURNING ${raw(CONVERSATION_COLUMNS)}, account_id`;
+  const { rows } = await client.query<ConversationRow & { account_id: string }>(statement.text, statement.values);
   for (const row of rows) {
     const conversation = toConversation(row);
     await insertMessages(client, row.account_id, conversation.id, [
@@ -144,10 +138,9 @@ export async function closeIdleConversations(options: { batchSize?: number; idle
     const closed = await inTransaction((client) =>
       closeWhere(
         client,
-        `id IN (SELECT id FROM conversations WHERE status <> 'closed'
-          AND last_message_at < now() - make_interval(secs => $1::float8 / 1000)
-           ORDER BY last_message_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-        [idleMs, batchSize],
+        sql`id IN (SELECT id FROM conversations WHERE status <> 'closed'
+          AND last_message_at < now() - make_interval(secs => ${param(idleMs, "float8")} / 1000)
+           ORDER BY last_message_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
         "idle",
       ),
     );
