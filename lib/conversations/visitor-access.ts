@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
+import { placeholders, statement } from "@/lib/platform/db/sql";
 import { CLOCK_CTE, fixedWindowCounterCte } from "@/lib/platform/http/rate-limit";
 import { fail, type Failure } from "@/lib/platform/result";
 import type { Conversation } from "./model";
@@ -33,21 +34,36 @@ const throttled = (resetMs: string | null) => {
   };
 };
 
-const ACCESS_SQL = `WITH ${CLOCK_CTE},
-  ${fixedWindowCounterCte("$1::text", "clock", "$2::bigint", "ip")},
+type AccessValues = {
+  ipKey: string;
+  ipWindowMs: number;
+  ipLimit: number;
+  widgetId: string;
+  conversationId: string;
+  tokenHash: Buffer | null;
+  widgetKey: string | null;
+  widgetWindowMs: number;
+};
+const p = placeholders<AccessValues>();
+
+// A named statement is parsed and planned once per connection: every lookup in it is by key, so the
+// generic plan is the right one, and planning this statement took longer than running it.
+const ACCESS = statement<AccessValues>(`WITH ${CLOCK_CTE},
+  ${fixedWindowCounterCte(`${p.ipKey}::text`, "clock", `${p.ipWindowMs}::bigint`, "ip")},
   found AS (
     SELECT (SELECT to_json(fields) FROM (SELECT ${WIDGET_FIELDS}) AS fields) AS widget, ${conversationColumnsOf("c")}
     FROM ${WIDGET_FROM} JOIN conversations c ON c.widget_id = w.id AND c.account_id = w.account_id
-    WHERE w.id = $4 AND c.id = $5 AND c.visitor_token_hash = $6::bytea),
+    WHERE w.id = ${p.widgetId} AND c.id = ${p.conversationId} AND c.visitor_token_hash = ${p.tokenHash}::bytea),
   ${fixedWindowCounterCte(
-    "$7::text",
-    "clock WHERE $7::text IS NOT NULL AND (SELECT points FROM ip) <= $3::int AND EXISTS (SELECT 1 FROM found)",
-    "$8::bigint",
+    `${p.widgetKey}::text`,
+    `clock WHERE ${p.widgetKey}::text IS NOT NULL AND (SELECT points FROM ip) <= ${p.ipLimit}::int
+      AND EXISTS (SELECT 1 FROM found)`,
+    `${p.widgetWindowMs}::bigint`,
     "wd",
   )}
   SELECT ip.points AS ip_points, ip.expire - clock.ms AS ip_reset_ms, wd.points AS widget_points,
     wd.expire - clock.ms AS widget_reset_ms, found.*
-  FROM clock CROSS JOIN ip LEFT JOIN wd ON true LEFT JOIN found ON true`;
+  FROM clock CROSS JOIN ip LEFT JOIN wd ON true LEFT JOIN found ON true`);
 
 type AccessRow = Partial<ConversationRow> & {
   ip_points: number;
@@ -71,19 +87,17 @@ export async function checkVisitorAccess(request: {
       : { key: chatIpKey("poll", request.ip), rule: limits.pollsPerIp };
   // The widget's budget for existing conversations, which starting new ones does not touch.
   const widgetKey = request.kind === "write" ? chatWidgetMessagesKey(request.widgetId) : null;
-  // A named statement is parsed and planned once per connection: every lookup in it is by key, so the
-  // generic plan is the right one, and planning this statement took longer than running it.
-  const values = [
-    perIp.key,
-    perIp.rule.windowSeconds * 1000,
-    perIp.rule.limit,
-    request.widgetId,
-    request.conversationId,
-    request.token ? hashVisitorToken(request.token) : null,
+  const values = ACCESS.values({
+    ipKey: perIp.key,
+    ipWindowMs: perIp.rule.windowSeconds * 1000,
+    ipLimit: perIp.rule.limit,
+    widgetId: request.widgetId,
+    conversationId: request.conversationId,
+    tokenHash: request.token ? hashVisitorToken(request.token) : null,
     widgetKey,
-    limits.messagesPerWidget.windowSeconds * 1000,
-  ];
-  const { rows } = await db.pool.query<AccessRow>({ name: "chat-visitor-access", text: ACCESS_SQL, values });
+    widgetWindowMs: limits.messagesPerWidget.windowSeconds * 1000,
+  });
+  const { rows } = await db.pool.query<AccessRow>({ name: "chat-visitor-access", text: ACCESS.text, values });
   const row = rows[0]!;
   if (row.ip_points > perIp.rule.limit) return throttled(row.ip_reset_ms);
   if (!row.widget) return NOT_FOUND;
