@@ -51,7 +51,7 @@ export async function startCalendarFeedWorker(
   // next minute's cron job queues it again.
   const sync: Task = async (payload) => {
     const feedId = feedIdOf(payload);
-    if (feedId) await syncFeed(feedId);
+    if (feedId) await syncFeed(feedId, { dueOnly: true });
   };
   const logger = new Logger(() => (level, message) => {
     if (level === "error" || level === "warning") log(`calendar feed worker: ${message}`);
