@@ -212,6 +212,29 @@ describe("a VEVENT that cannot be read", () => {
   });
 });
 
+describe("a large feed", () => {
+  it("of 10,000 VEVENTs is written in full, and again without a write when unchanged", async () => {
+    const context = await ownerContext();
+    const path = "/large.ics";
+    const day = (index: number) => new Date(Date.UTC(2026, 11, 1) + (index % 365) * 86_400_000);
+    const body = calendar(
+      ...Array.from({ length: 10_000 }, (_, index) =>
+        vevent(
+          `UID:large-${index}@venue`,
+          `DTSTART:${day(index).toISOString().slice(0, 10).replace(/-/g, "")}T${String(index % 24).padStart(2, "0")}0000Z`,
+          `SUMMARY:Large ${index}`,
+        ),
+      ),
+    );
+    server.serve(path, body);
+    const feedId = await followFeed(context, server.url(path));
+    expect(await syncFeed(feedId, { now: NOW })).toMatchObject({ result: "ok", created: 10_000, skipped: 0 });
+    expect(await syncFeed(feedId, { now: NOW })).toMatchObject({ result: "unchanged", httpStatus: 304 });
+    const { rows } = await db.pool.query("SELECT event_count FROM accounts WHERE id = $1::uuid", [context.account.id]);
+    expect(rows[0].event_count).toBe(10_000);
+  }, 60_000);
+});
+
 describe("a sync interrupted half way", () => {
   it("completes on the next sync without duplicating anything", async () => {
     const context = await ownerContext();
