@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
-import { DEFAULT_STAGES } from "@/lib/leads/pipeline";
+import { insertAccount } from "../support/seed-sql";
 
 /*
  * The leads benchmark's data: one account with the default pipeline, an API key with read:leads and
@@ -171,18 +171,7 @@ CROSS JOIN LATERAL (
 
 export async function seedLeads(client: pg.Client): Promise<SeededLeads> {
   const started = Date.now();
-  const account = await client.query<{ id: string }>(
-    "INSERT INTO accounts (name, plan) VALUES ('Benchmark leads', 'pro') RETURNING id",
-  );
-  const accountId = account.rows[0].id;
-  for (const [position, stage] of DEFAULT_STAGES.entries()) {
-    await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [
-      accountId,
-      stage.key,
-      stage.label,
-      position,
-    ]);
-  }
+  const accountId = await insertAccount(client, "Benchmark leads", "pro");
   const key = generateApiKey();
   const { prefix, last4 } = displayParts(key);
   await client.query(

@@ -8,7 +8,7 @@ import type { TestProject } from "vitest/node";
 import { displayParts, generateApiKey, hashApiKey } from "../../../lib/api-keys/key-format";
 import { freePort, startEmbeddedPostgres } from "../../../lib/platform/db/embedded";
 import { applyMigrations } from "../../../lib/platform/db/migrate";
-import { DEFAULT_STAGES } from "../../../lib/leads/pipeline";
+import { insertAccount } from "../../../tests/support/seed-sql";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -38,18 +38,7 @@ async function seedAccount(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const account = await client.query<{ id: string }>(
-      "INSERT INTO accounts (name) VALUES ('Zapier Test Co') RETURNING id",
-    );
-    const accountId = account.rows[0].id;
-    for (const [position, stage] of DEFAULT_STAGES.entries()) {
-      await client.query("INSERT INTO pipeline_stages (account_id, key, label, position) VALUES ($1, $2, $3, $4)", [
-        accountId,
-        stage.key,
-        stage.label,
-        position,
-      ]);
-    }
+    const accountId = await insertAccount(client, "Zapier Test Co");
     const insertKey = async (name: string, revoked = false) => {
       const key = generateApiKey();
       const { prefix, last4 } = displayParts(key);
