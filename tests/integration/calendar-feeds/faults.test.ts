@@ -236,6 +236,37 @@ describe("a large feed", () => {
 });
 
 describe("a sync interrupted half way", () => {
+  it("by a database failure is logged, and the next sync completes without duplicating anything", async () => {
+    const context = await ownerContext();
+    const path = "/database-failure.ics";
+    const body = calendar(
+      ...Array.from({ length: 1_000 }, (_, index) =>
+        vevent(`UID:db-${index}@venue`, "DTSTART:20261210T100000Z", `SUMMARY:Item ${index}`),
+      ),
+    );
+    server.serve(path, body);
+    const feedId = await followFeed(context, server.url(path));
+    // The second batch of 500 fails in the database, after the first was committed.
+    await db.pool.query(`CREATE FUNCTION test_fail_feed_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.title = 'Item 700' THEN RAISE EXCEPTION 'the database went away'; END IF; RETURN NEW; END $$`);
+    await db.pool.query(`CREATE TRIGGER test_fail_feed_insert BEFORE INSERT ON events FOR EACH ROW
+      WHEN (NEW.feed_id = '${feedId}') EXECUTE FUNCTION test_fail_feed_insert()`);
+    try {
+      const failed = await syncFeed(feedId, { now: NOW });
+      expect(failed).toMatchObject({ result: "failed" });
+      expect(failed.ran && failed.error).toBe("The sync stopped (the database went away); it is tried again.");
+    } finally {
+      await db.pool.query("DROP TRIGGER test_fail_feed_insert ON events; DROP FUNCTION test_fail_feed_insert()");
+    }
+    expect(await eventsOf(context.account.id)).toHaveLength(500);
+    expect(await syncFeed(feedId, { now: NOW })).toMatchObject({ result: "ok", created: 500, unchanged: 500 });
+    const { rows } = await db.pool.query<{ events: number; keys: number }>(
+      "SELECT count(*)::int AS events, count(DISTINCT feed_key)::int AS keys FROM events WHERE account_id = $1::uuid",
+      [context.account.id],
+    );
+    expect(rows[0]).toEqual({ events: 1_000, keys: 1_000 });
+  });
+
   it("completes on the next sync without duplicating anything", async () => {
     const context = await ownerContext();
     const path = "/interrupted.ics";
