@@ -4,6 +4,7 @@ import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import { Button, type ButtonProps } from "./button";
 import { cn } from "./cn";
+import { FormAlert } from "./form-alert";
 
 /*
  * A modal dialog on Radix (focus trap, Escape, aria wiring). Compose:
@@ -140,5 +141,36 @@ export function FormDialogFooter(props: {
         {props.pending ? props.pendingLabel : props.submitLabel}
       </Button>
     </DialogFooter>
+  );
+}
+
+/**
+ * A dialog's form: hidden fields, the fields in the scrolling body with the form-level error under them,
+ * then Cancel and the submit button.
+ */
+export function DialogForm({
+  action,
+  hidden = {},
+  error,
+  children,
+  ...footer
+}: {
+  action: (form: FormData) => void;
+  /** Hidden fields, e.g. the id of what is edited. */
+  hidden?: Record<string, string>;
+  error: string | undefined;
+  children: React.ReactNode;
+} & React.ComponentProps<typeof FormDialogFooter>) {
+  return (
+    <form action={action} className={dialogFormClasses} noValidate>
+      {Object.entries(hidden).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <DialogBody>
+        {children}
+        <FormAlert>{error}</FormAlert>
+      </DialogBody>
+      <FormDialogFooter {...footer} />
+    </form>
   );
 }

@@ -2,9 +2,8 @@
 
 import { Pencil, UserPlus } from "lucide-react";
 import { FormDialog, useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
-import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { DialogForm } from "@/components/ui/dialog";
 import { Field, SelectField, TextAreaField } from "@/components/ui/field";
-import { FormAlert } from "@/components/ui/form-alert";
 import { createLeadAction, updateLeadAction } from "../actions";
 import type { StageOption } from "../view-model";
 
@@ -42,35 +41,33 @@ function LeadForm({
   );
 
   return (
-    <form action={submit} className={dialogFormClasses} noValidate>
-      {leadId ? <input type="hidden" name="leadId" value={leadId} /> : null}
-      <DialogBody>
-        <Field label="Name" {...field("name")} maxLength={limits.name} autoComplete="off" autoFocus />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Email" {...field("email")} type="email" maxLength={limits.email} autoComplete="off" />
-          <Field label="Phone" {...field("phone")} type="tel" maxLength={limits.phone} autoComplete="off" />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Company" {...field("company")} maxLength={limits.company} autoComplete="off" />
-          {leadId ? null : (
-            <SelectField
-              label="Stage"
-              {...field("stage")}
-              defaultValue={values.stage || stages[0]?.key}
-              options={stages.map((stage) => [stage.key, stage.label] as const)}
-            />
-          )}
-        </div>
-        <TextAreaField label="Notes" {...field("notes")} rows={4} maxLength={limits.notes} />
-        <FormAlert>{formError}</FormAlert>
-      </DialogBody>
-      <FormDialogFooter
-        submitLabel={leadId ? "Save lead" : "Create lead"}
-        pendingLabel="Saving…"
-        pending={pending}
-        onCancel={onDone}
-      />
-    </form>
+    <DialogForm
+      action={submit}
+      hidden={leadId ? { leadId } : {}}
+      error={formError}
+      submitLabel={leadId ? "Save lead" : "Create lead"}
+      pendingLabel="Saving…"
+      pending={pending}
+      onCancel={onDone}
+    >
+      <Field label="Name" {...field("name")} maxLength={limits.name} autoComplete="off" autoFocus />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Email" {...field("email")} type="email" maxLength={limits.email} autoComplete="off" />
+        <Field label="Phone" {...field("phone")} type="tel" maxLength={limits.phone} autoComplete="off" />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Company" {...field("company")} maxLength={limits.company} autoComplete="off" />
+        {leadId ? null : (
+          <SelectField
+            label="Stage"
+            {...field("stage")}
+            defaultValue={values.stage || stages[0]?.key}
+            options={stages.map((stage) => [stage.key, stage.label] as const)}
+          />
+        )}
+      </div>
+      <TextAreaField label="Notes" {...field("notes")} rows={4} maxLength={limits.notes} />
+    </DialogForm>
   );
 }
 

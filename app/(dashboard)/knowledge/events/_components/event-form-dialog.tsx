@@ -1,9 +1,8 @@
 "use client";
 
 import { CalendarPlus, Pencil } from "lucide-react";
-import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
+import { DialogForm } from "@/components/ui/dialog";
 import { Field, SelectField, TextAreaField } from "@/components/ui/field";
-import { FormAlert } from "@/components/ui/form-alert";
 import { FormDialog, useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
 import { saveEventAction } from "../actions";
 
@@ -45,57 +44,49 @@ function EventForm({
   const { submit, pending, values, field, formError } = useDialogFormAction(saveEventAction, initial, onDone);
 
   return (
-    <form action={submit} className={dialogFormClasses} noValidate>
-      {eventId ? <input type="hidden" name="eventId" value={eventId} /> : null}
-      <DialogBody>
-        <Field label="Title" {...field("title")} maxLength={300} required autoFocus />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Starts"
-            {...field("starts_at")}
-            type="datetime-local"
-            hint={`Time zone: ${timezone}`}
-            required
-          />
-          <Field label="Ends" {...field("ends_at")} type="datetime-local" hint="Optional" />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Location" {...field("location")} maxLength={500} placeholder="City, address or venue" />
-          <Field label="Price" {...field("price")} maxLength={100} placeholder="e.g. €25 or Free" />
-        </div>
-        <Field label="URL" type="url" {...field("url")} placeholder="https://…" />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            label="Recurring"
-            {...field("recurring")}
-            options={[
-              ["", "Does not repeat"],
-              ["daily", "Daily"],
-              ["weekly", "Weekly"],
-              ["monthly", "Monthly"],
-              ["yearly", "Yearly"],
-            ]}
-          />
-          <SelectField
-            label="Status"
-            {...field("status")}
-            defaultValue={values.status || "upcoming"}
-            options={[
-              ["upcoming", "Upcoming"],
-              ["cancelled", "Cancelled"],
-            ]}
-          />
-        </div>
-        <TextAreaField label="Description" {...field("description")} rows={3} maxLength={5000} />
-        <FormAlert>{formError}</FormAlert>
-      </DialogBody>
-      <FormDialogFooter
-        submitLabel={eventId ? "Save event" : "Create event"}
-        pendingLabel="Saving…"
-        pending={pending}
-        onCancel={onDone}
-      />
-    </form>
+    <DialogForm
+      action={submit}
+      hidden={eventId ? { eventId } : {}}
+      error={formError}
+      submitLabel={eventId ? "Save event" : "Create event"}
+      pendingLabel="Saving…"
+      pending={pending}
+      onCancel={onDone}
+    >
+      <Field label="Title" {...field("title")} maxLength={300} required autoFocus />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Starts" {...field("starts_at")} type="datetime-local" hint={`Time zone: ${timezone}`} required />
+        <Field label="Ends" {...field("ends_at")} type="datetime-local" hint="Optional" />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Location" {...field("location")} maxLength={500} placeholder="City, address or venue" />
+        <Field label="Price" {...field("price")} maxLength={100} placeholder="e.g. €25 or Free" />
+      </div>
+      <Field label="URL" type="url" {...field("url")} placeholder="https://…" />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField
+          label="Recurring"
+          {...field("recurring")}
+          options={[
+            ["", "Does not repeat"],
+            ["daily", "Daily"],
+            ["weekly", "Weekly"],
+            ["monthly", "Monthly"],
+            ["yearly", "Yearly"],
+          ]}
+        />
+        <SelectField
+          label="Status"
+          {...field("status")}
+          defaultValue={values.status || "upcoming"}
+          options={[
+            ["upcoming", "Upcoming"],
+            ["cancelled", "Cancelled"],
+          ]}
+        />
+      </div>
+      <TextAreaField label="Description" {...field("description")} rows={3} maxLength={5000} />
+    </DialogForm>
   );
 }
 

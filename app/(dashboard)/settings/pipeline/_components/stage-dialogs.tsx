@@ -7,17 +7,8 @@ import { toast } from "sonner";
 import { useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
 import { Button, buttonClasses } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogBody,
-  DialogClose,
-  DialogContent,
-  DialogFooter,
-  FormDialogFooter,
-  dialogFormClasses,
-} from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogForm } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { FormAlert } from "@/components/ui/form-alert";
 import { stageInUseMessage } from "@/lib/leads/display";
 import { STAGE_LABEL_MAX } from "@/lib/leads/pipeline-rules";
 import { removeStageAction, renameStageAction } from "../actions";
@@ -27,26 +18,28 @@ export type StageRowView = { key: string; label: string; count: number };
 function RenameForm({ stage, onDone }: { stage: StageRowView; onDone: () => void }) {
   const { submit, pending, field, formError } = useDialogFormAction(renameStageAction, { label: stage.label }, onDone);
   return (
-    <form action={submit} className={dialogFormClasses} noValidate>
-      <input type="hidden" name="key" value={stage.key} />
-      <DialogBody>
-        <Field
-          label="Name"
-          {...field("label")}
-          maxLength={STAGE_LABEL_MAX}
-          hint={
-            <>
-              Key <code className="font-mono">{stage.key}</code> stays the same.
-            </>
-          }
-          autoComplete="off"
-          autoFocus
-          required
-        />
-        <FormAlert>{formError}</FormAlert>
-      </DialogBody>
-      <FormDialogFooter submitLabel="Save" pendingLabel="Saving…" pending={pending} />
-    </form>
+    <DialogForm
+      action={submit}
+      hidden={{ key: stage.key }}
+      error={formError}
+      submitLabel="Save"
+      pendingLabel="Saving…"
+      pending={pending}
+    >
+      <Field
+        label="Name"
+        {...field("label")}
+        maxLength={STAGE_LABEL_MAX}
+        hint={
+          <>
+            Key <code className="font-mono">{stage.key}</code> stays the same.
+          </>
+        }
+        autoComplete="off"
+        autoFocus
+        required
+      />
+    </DialogForm>
   );
 }
 

@@ -4,16 +4,8 @@ import { Plus, Webhook } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useActionState, useEffect, useState } from "react";
 import { toast } from "sonner";
-import {
-  Dialog,
-  DialogBody,
-  DialogContent,
-  FormDialogFooter,
-  DialogTriggerButton,
-  dialogFormClasses,
-} from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogForm, DialogTriggerButton } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { FormAlert } from "@/components/ui/form-alert";
 import { firstFieldErrors, formError } from "@/lib/actions/result";
 import { createSourceAction } from "../actions";
 
@@ -47,26 +39,24 @@ export function AddSourceDialog({ atLimit, limit }: { atLimit: boolean; limit: n
         icon={<Webhook className="size-4" aria-hidden />}
         size="sm"
       >
-        <form action={action} className={dialogFormClasses} noValidate>
-          <DialogBody>
-            <Field
-              label="Source name"
-              name="name"
-              placeholder="e.g. Booking platform"
-              maxLength={100}
-              error={firstFieldErrors(state).name}
-              required
-              autoFocus
-            />
-            <FormAlert>{formError(state)}</FormAlert>
-          </DialogBody>
-          <FormDialogFooter
-            submitLabel="Create source"
-            pendingLabel="Creating…"
-            pending={pending}
-            onCancel={() => setOpen(false)}
+        <DialogForm
+          action={action}
+          error={formError(state)}
+          submitLabel="Create source"
+          pendingLabel="Creating…"
+          pending={pending}
+          onCancel={() => setOpen(false)}
+        >
+          <Field
+            label="Source name"
+            name="name"
+            placeholder="e.g. Booking platform"
+            maxLength={100}
+            error={firstFieldErrors(state).name}
+            required
+            autoFocus
           />
-        </form>
+        </DialogForm>
       </DialogContent>
     </Dialog>
   );
