@@ -1,9 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useActionState, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormAlert } from "@/components/ui/form-alert";
+import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 
 /**
  * Fields kept in state, so what was typed survives a refused attempt (React resets uncontrolled fields
@@ -19,32 +20,32 @@ export function useKeptFields() {
   });
 }
 
-/** Sign-in's and sign-up's form: the fields, the refusal, the submit button and the way to the other page. */
+/**
+ * Sign-in's and sign-up's form: the fields (given the first error per field), the refusal, the submit
+ * button and the way to the other page.
+ */
 export function AuthForm({
-  action,
-  pending,
-  error,
+  serverAction,
   callbackUrl,
   submitLabel,
   pendingLabel,
   other,
   children,
 }: {
-  action: (form: FormData) => void;
-  pending: boolean;
-  error: string | undefined;
+  serverAction: (previous: ActionResult<unknown> | null, form: FormData) => Promise<ActionResult<unknown>>;
   callbackUrl?: string;
   submitLabel: string;
   pendingLabel: string;
   /** The other page ("/sign-up"), the question before its link and the link's text. */
   other: { path: string; question: string; label: string };
-  children: React.ReactNode;
+  children: (errors: Record<string, string>) => React.ReactNode;
 }) {
+  const [state, action, pending] = useActionState(serverAction, null);
   return (
     <form action={action} className="space-y-5" noValidate>
       <input type="hidden" name="callbackUrl" value={callbackUrl ?? ""} />
-      {children}
-      <FormAlert>{error}</FormAlert>
+      {children(firstFieldErrors(state))}
+      <FormAlert>{formError(state)}</FormAlert>
       <Button type="submit" className="w-full" disabled={pending}>
         {pending ? pendingLabel : submitLabel}
       </Button>
