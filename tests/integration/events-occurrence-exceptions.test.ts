@@ -13,7 +13,7 @@ import { occurrencesBetween } from "@/lib/events/occurrences";
 import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
 import { addMember, createAccount, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
-import { renderedText } from "../support/rendered-text";
+import { notFoundOf, renderedText } from "../support/rendered-text";
 
 /*
  * An event's page lists a series' next occurrences and its exceptions; owners and admins cancel or delete
@@ -80,15 +80,6 @@ function propsOf(tree: unknown, type: unknown, seen = new Set<unknown>()): Recor
   const element = tree as { type?: unknown; props?: Record<string, unknown> };
   const own = element.type === type && element.props ? [element.props] : [];
   return [...own, ...Object.values(tree).flatMap((value) => propsOf(value, type, seen))];
-}
-
-async function notFoundOf(render: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await render();
-    return false;
-  } catch (error) {
-    return String((error as { digest?: string }).digest ?? "").includes("404");
-  }
 }
 
 beforeEach(async () => {

@@ -15,3 +15,13 @@ export function renderedText(tree: unknown): string {
     return value;
   });
 }
+
+/** Whether rendering the page called notFound() (Next throws an error whose digest names the 404). */
+export async function notFoundOf(render: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await render();
+    return false;
+  } catch (error) {
+    return String((error as { digest?: string }).digest ?? "").includes("404");
+  }
+}

@@ -9,7 +9,7 @@ import { postVisitorMessage, requestHandoff } from "@/lib/conversations/visitor"
 import { db } from "@/lib/platform/db/client";
 import { addMember, createAccount } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
-import { renderedText } from "../../support/rendered-text";
+import { notFoundOf, renderedText } from "../../support/rendered-text";
 import { openConversation } from "./inbox-support";
 
 /* The inbox's lists and pages: tabs by status, newest activity first, paging, and who sees what. */
@@ -23,15 +23,6 @@ function contains(tree: unknown, type: unknown, seen = new Set<unknown>()): bool
   seen.add(tree);
   if ((tree as { type?: unknown }).type === type) return true;
   return Object.values(tree).some((value) => contains(value, type, seen));
-}
-
-async function notFoundOf(render: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await render();
-    return false;
-  } catch (error) {
-    return String((error as { digest?: string }).digest ?? "").includes("404");
-  }
 }
 
 beforeEach(() => signOut());
