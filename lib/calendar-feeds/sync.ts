@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { writeFeedEvents, type FeedWriteSummary } from "@/lib/events/feed-writer";
 import { db } from "@/lib/platform/db/client";
 import { safeTimeZone } from "@/lib/platform/format/zoned-time";
+import { recordCalendarSync } from "@/lib/platform/observability/metrics";
 import { fetchFeed, type FetchOptions } from "./fetch";
 import type { SyncCounts, SyncResult } from "./model";
 import { keyUid, parseFeed } from "./parse";
@@ -104,6 +105,7 @@ export async function syncFeed(feedId: string, options: SyncOptions = {}): Promi
     counts.unchanged,
     counts.skipped,
   ]);
+  recordCalendarSync(result === "failed" ? "failed" : result === "unchanged" ? "not_modified" : "succeeded");
   return { ran: true, result, error, httpStatus, ...counts };
 }
 
