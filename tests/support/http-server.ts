@@ -37,38 +37,42 @@ export async function listen(
   };
 }
 
+type Target = { method: string; path: string; headers?: http.OutgoingHttpHeaders };
+
+/** A raw request to the local port, without a pooled agent; `onAnswer` gets the status, headers and body. */
+function request(
+  port: number,
+  target: Target,
+  onAnswer: (answer: RawResponse) => void,
+  onError: (error: Error) => void,
+): http.ClientRequest {
+  const sent = http.request({ host: "127.0.0.1", port, ...target, agent: false }, (response) => {
+    const chunks: Buffer[] = [];
+    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    response.on("end", () =>
+      onAnswer({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      }),
+    );
+    response.on("error", onError);
+  });
+  sent.on("error", onError);
+  return sent;
+}
+
 /** Sends a request; `body` is written in one piece, or as chunks (chunked encoding) when an array. */
 export function send(
   port: number,
   options: { method?: string; path: string; headers?: http.OutgoingHttpHeaders; body?: string | Buffer | Buffer[] },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: options.method ?? "GET",
-        path: options.path,
-        headers: options.headers,
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
-          }),
-        );
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    if (Array.isArray(options.body)) for (const chunk of options.body) request.write(chunk);
-    else if (options.body !== undefined) request.write(options.body);
-    request.end();
+    const target = { method: options.method ?? "GET", path: options.path, headers: options.headers };
+    const sent = request(port, target, resolve, reject);
+    if (Array.isArray(options.body)) for (const chunk of options.body) sent.write(chunk);
+    else if (options.body !== undefined) sent.write(options.body);
+    sent.end();
   });
 }
 
@@ -81,33 +85,19 @@ export function sendPartial(
   options: { method?: string; path: string; declared: number; sent: number },
 ): Promise<RawResponse & { closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: options.method ?? "POST",
-        path: options.path,
-        headers: { "content-length": options.declared, "content-type": "application/octet-stream" },
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        const closed = new Promise<void>((done) => request.socket?.once("close", () => done()));
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString("utf8"),
-            closed,
-          }),
-        );
+    const headers = { "content-length": options.declared, "content-type": "application/octet-stream" };
+    const target = { method: options.method ?? "POST", path: options.path, headers };
+    // The server may close the socket before the body is all sent: that is what this request is for.
+    const sent = request(
+      port,
+      target,
+      (answer) => resolve({ ...answer, closed }),
+      (error) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ECONNRESET" && code !== "EPIPE") reject(error);
       },
     );
-    request.on("error", (error) => {
-      if ((error as NodeJS.ErrnoException).code !== "ECONNRESET" && (error as NodeJS.ErrnoException).code !== "EPIPE")
-        reject(error);
-    });
-    request.write(Buffer.alloc(options.sent, 97));
+    const closed = new Promise<void>((done) => sent.once("socket", (socket) => socket.once("close", () => done())));
+    sent.write(Buffer.alloc(options.sent, 97));
   });
 }
