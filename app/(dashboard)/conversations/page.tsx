@@ -15,6 +15,7 @@ import { InboxList, type InboxRow } from "./_components/inbox-list";
 import { InboxSearchForm } from "./_components/inbox-search-form";
 import { InboxTabs } from "./_components/inbox-tabs";
 import { INBOX_PANEL_ID, INBOX_TABS, inboxTab, tabId, visitorLabel, type InboxTab } from "./view-model";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 
 export const metadata: Metadata = { title: "Conversations" };
 
@@ -65,11 +66,10 @@ export default async function ConversationsPage({ searchParams }: Props) {
       />
       <AutoRefresh intervalMs={REFRESH_MS} />
       {canManage(context) ? null : (
-        <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-          <Info className="size-4 shrink-0 text-zinc-500" aria-hidden />
+        <ReadOnlyNote>
           You can read this account&apos;s conversations. Only owners and admins can reply to visitors or close
           conversations.
-        </p>
+        </ReadOnlyNote>
       )}
       <InboxSearchForm tab={tab.key} search={search} clearHref={tabHref(tab, null)} />
       <InboxTabs tabs={tabs} current={tab.key} label="Conversations by status" />

@@ -1,4 +1,4 @@
-import { Download, Info, Users } from "lucide-react";
+import { Info, Users } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
@@ -15,6 +15,8 @@ import { NewLeadButton } from "./_components/new-lead-button";
 import { ViewToggle } from "./_components/view-toggle";
 import { checkedLeadParams, hasFilters, leadsHref, type LeadSearchParams } from "./filters";
 import { LEAD_FORM_LIMITS, leadCardView } from "./view-model";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
+import { CsvExportLink } from "@/components/csv/csv-export-link";
 
 export const metadata: Metadata = { title: "Leads" };
 
@@ -45,12 +47,7 @@ export default async function LeadsPage({ searchParams }: Props) {
       actions={
         empty ? null : (
           <>
-            {anyLead ? (
-              <a href={exportHref} className={buttonClasses("secondary")} download>
-                <Download className="size-4" aria-hidden />
-                Export CSV
-              </a>
-            ) : null}
+            {anyLead ? <CsvExportLink href={exportHref} /> : null}
             {manager ? <LeadsImportDialog /> : null}
             {manager ? <NewLeadButton stages={stageOptions} limits={LEAD_FORM_LIMITS} /> : null}
           </>
@@ -59,10 +56,9 @@ export default async function LeadsPage({ searchParams }: Props) {
     />
   );
   const readOnlyNote = manager ? null : (
-    <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-      <Info className="size-4 shrink-0 text-zinc-500" aria-hidden />
+    <ReadOnlyNote>
       You can view this account&apos;s leads. Only owners and admins can add, edit, move or delete them.
-    </p>
+    </ReadOnlyNote>
   );
 
   if (empty) {

@@ -1,4 +1,4 @@
-import { CalendarDays, Download, Webhook } from "lucide-react";
+import { CalendarDays, Webhook } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
@@ -18,6 +18,7 @@ import { EventsTable, type EventRowView } from "./_components/events-table";
 import { EventsToolbar } from "./_components/events-toolbar";
 import { NewEventButton } from "./_components/new-event-button";
 import { hasFilters, listOptionsFrom, type EventSearchParams } from "./filters";
+import { CsvExportLink } from "@/components/csv/csv-export-link";
 
 export const metadata: Metadata = { title: "All Events" };
 
@@ -92,12 +93,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
   const exportHref = `/knowledge/events/export${pageHref(params, null, "next")}`;
   const actions = (
     <>
-      {usage.count > 0 ? (
-        <a href={exportHref} className={buttonClasses("secondary")} download>
-          <Download className="size-4" aria-hidden />
-          Export CSV
-        </a>
-      ) : null}
+      {usage.count > 0 ? <CsvExportLink href={exportHref} /> : null}
       {manager ? <CsvImportDialog /> : null}
       {manager ? <NewEventButton timezone={account.timezone} /> : null}
     </>

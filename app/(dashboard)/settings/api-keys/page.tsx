@@ -1,4 +1,4 @@
-import { Info, KeyRound } from "lucide-react";
+import { KeyRound } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -10,6 +10,7 @@ import { formatMoment } from "@/lib/platform/format/date-time";
 import { ApiKeysTable, type ApiKeyRow } from "./_components/api-keys-table";
 import { CreateApiKeyDialog } from "./_components/create-api-key-dialog";
 import { RecommendedScopes } from "./_components/recommended-scopes";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 
 export const metadata: Metadata = { title: "API Keys" };
 
@@ -56,10 +57,9 @@ export default async function ApiKeysPage() {
         actions={rows.length > 0 ? createButton : null}
       />
       {!manager ? (
-        <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-          <Info className="size-4 shrink-0 text-zinc-500" aria-hidden />
+        <ReadOnlyNote>
           You can view this account&apos;s keys. Only owners and admins can create or revoke them.
-        </p>
+        </ReadOnlyNote>
       ) : null}
       {rows.length === 0 ? (
         <div className="space-y-6">

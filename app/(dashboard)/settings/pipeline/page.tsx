@@ -1,9 +1,9 @@
-import { Info } from "lucide-react";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { listPipelineStages, MAX_STAGES, stageLeadCounts } from "@/lib/leads/pipeline";
 import { PipelineEditor } from "./_components/pipeline-editor";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 
 export const metadata: Metadata = { title: "Pipeline" };
 
@@ -25,12 +25,7 @@ export default async function PipelinePage() {
           "name another. Renaming keeps a stage's key, so integrations keep working."
         }
       />
-      {manager ? null : (
-        <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-          <Info className="size-4 shrink-0 text-zinc-500" aria-hidden />
-          You can view the pipeline. Only owners and admins can change it.
-        </p>
-      )}
+      {manager ? null : <ReadOnlyNote>You can view the pipeline. Only owners and admins can change it.</ReadOnlyNote>}
       <PipelineEditor
         stages={stages.map((stage) => ({ key: stage.key, label: stage.label, count: counts.get(stage.key) ?? 0 }))}
         canManage={manager}

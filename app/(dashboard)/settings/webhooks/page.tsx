@@ -1,4 +1,4 @@
-import { Info, Webhook } from "lucide-react";
+import { Webhook } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -12,6 +12,7 @@ import { MAX_DESCRIPTION_LENGTH } from "@/lib/webhook-subscriptions/schemas";
 import { AddSubscriptionDialog } from "./_components/add-subscription-dialog";
 import { SubscriptionsTable, type SubscriptionRow } from "./_components/subscriptions-table";
 import { eventTypeLabels, healthOf } from "./view-model";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -48,10 +49,9 @@ export default async function WebhooksPage() {
         actions={rows.length > 0 ? addButton : null}
       />
       {!manager ? (
-        <p className="mb-4 flex items-center gap-2 rounded-lg bg-zinc-100 px-3 py-2 text-sm text-zinc-700">
-          <Info className="size-4 shrink-0 text-zinc-500" aria-hidden />
+        <ReadOnlyNote>
           You can view this account&apos;s subscriptions. Only owners and admins can add, change or delete them.
-        </p>
+        </ReadOnlyNote>
       ) : null}
       {rows.length === 0 ? (
         <EmptyState
