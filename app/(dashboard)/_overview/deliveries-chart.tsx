@@ -77,29 +77,32 @@ export function DeliveriesChart({ views, timeZone }: { views: ChartViews; timeZo
 }
 
 function ChartTable({ data, unit, caption }: { data: ChartPoint[]; unit: string; caption: string }) {
+  // The wrapper is what is visually hidden: a table's width follows its content, a div's does not.
   return (
-    <table className="sr-only">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{unit}</th>
-          {SERIES.map((series) => (
-            <th key={series.key} scope="col">
-              {series.name}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {data.map((point) => (
-          <tr key={point.label}>
-            <th scope="row">{point.label}</th>
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{unit}</th>
             {SERIES.map((series) => (
-              <td key={series.key}>{point[series.key]}</td>
+              <th key={series.key} scope="col">
+                {series.name}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {data.map((point) => (
+            <tr key={point.label}>
+              <th scope="row">{point.label}</th>
+              {SERIES.map((series) => (
+                <td key={series.key}>{point[series.key]}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

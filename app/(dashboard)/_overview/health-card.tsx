@@ -26,7 +26,7 @@ const tones: Record<CardTone, { ring: string; icon: React.ReactNode; label: stri
 export function HealthCard({ card }: { card: Card }) {
   const tone = tones[card.tone];
   return (
-    <li className={cn("flex flex-col rounded-xl bg-white p-4 shadow-sm ring-1", tone.ring)}>
+    <li className={cn("flex min-w-0 flex-col rounded-xl bg-white p-4 break-words shadow-sm ring-1", tone.ring)}>
       <h3 className="truncate text-sm font-semibold text-zinc-900" title={card.title}>
         {card.title}
       </h3>
