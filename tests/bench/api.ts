@@ -7,14 +7,10 @@ import { buildListQuery, type ListLeadsOptions } from "@/lib/leads/read";
 import { listLeadsQuerySchema } from "@/lib/leads/schemas";
 import { seedLeads, type SeededLeads } from "./api-seed";
 import {
-  benchEnv,
-  buildIfNeeded,
   CONNECTIONS,
-  DIST_DIR,
   type LoadSummary,
-  runMain,
+  runBench,
   SECONDS,
-  startBenchDatabase,
   startNext,
   startPlainNext,
   startReferenceServer,
@@ -205,16 +201,13 @@ function report(results: Measured[], rows: Row[], plansOk: boolean): number {
   return checks.every(([, ok]) => ok) ? 0 : 1;
 }
 
-runMain(async () => {
-  await buildIfNeeded(DIST_DIR);
-  const database = await startBenchDatabase("api");
+runBench("api", async (database, env) => {
   const servers: Server[] = [];
   try {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const seeded = await seedLeads(client);
     const { key } = seeded;
-    const env = benchEnv(database.url, DIST_DIR);
     const reference = await start("Reference node:http + pg", key, (port) =>
       startReferenceServer("tests/bench/api-reference-server.ts", port, env),
     );
@@ -251,6 +244,5 @@ runMain(async () => {
     return report(results, rows, plansOk);
   } finally {
     for (const server of servers) await stopProcess(server.child);
-    await database.dispose();
   }
 });

@@ -5,15 +5,11 @@ import pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
 import { freePort } from "@/lib/platform/db/embedded";
 import {
-  benchEnv,
-  buildIfNeeded,
   checkTargets,
   CONNECTIONS,
-  DIST_DIR,
   type LoadSummary,
-  runMain,
+  runBench,
   SECONDS,
-  startBenchDatabase,
   startNext,
   startPlainNext,
   startReferenceServer,
@@ -116,18 +112,11 @@ function report(ours: Result, plainNext: Result, reference: Result): number {
   return checkTargets(ours, reference, TARGETS, ours.errors + ours.non2xx + reference.errors + reference.non2xx);
 }
 
-runMain(async () => {
-  await buildIfNeeded(DIST_DIR);
-  const database = await startBenchDatabase("auth");
-  try {
-    const env = benchEnv(database.url, DIST_DIR);
-    const ours = await measure("App server", database.url, (port) => startNext(port, env));
-    const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
-    const reference = await measure("Reference node:http + pg", database.url, (port) =>
-      startReferenceServer("tests/bench/auth-reference-server.ts", port, env),
-    );
-    return report(ours, plainNext, reference);
-  } finally {
-    await database.dispose();
-  }
+runBench("auth", async (database, env) => {
+  const ours = await measure("App server", database.url, (port) => startNext(port, env));
+  const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
+  const reference = await measure("Reference node:http + pg", database.url, (port) =>
+    startReferenceServer("tests/bench/auth-reference-server.ts", port, env),
+  );
+  return report(ours, plainNext, reference);
 });

@@ -8,15 +8,11 @@ import { freePort } from "@/lib/platform/db/embedded";
 import { CHAT_QUESTIONS } from "./chat-questions";
 import { seedChatEvents, seedChatExceptions } from "./chat-seed";
 import {
-  benchEnv,
-  buildIfNeeded,
   checkTargets,
   CONNECTIONS,
-  DIST_DIR,
   type LoadSummary,
-  runMain,
+  runBench,
   SECONDS,
-  startBenchDatabase,
   startNext,
   startReferenceServer,
   stopProcess,
@@ -223,34 +219,28 @@ function report(ours: LoadSummary, reference: LoadSummary, endpoint: LoadSummary
   return seqScan ? 1 : code;
 }
 
-runMain(async () => {
-  await buildIfNeeded(DIST_DIR);
-  const database = await startBenchDatabase("chat");
-  try {
-    const accountId = await prepare(database.url);
-    const seqScan = await printPlans(database.url, accountId);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_OPTIONS: "",
-      NODE_ENV: "production",
-      DATABASE_URL: database.url,
-      BENCH_ACCOUNT_ID: accountId,
-      BENCH_TIMEZONE: TIMEZONE,
-    };
-    // The visitor throttles are counted on every request, far beyond their defaults.
-    const serverEnv: NodeJS.ProcessEnv = {
-      ...benchEnv(database.url, DIST_DIR),
-      OUTBOUND_WORKER: "off",
-      CHAT_MESSAGES_PER_IP_PER_MINUTE: "1000000000",
-      CHAT_MESSAGES_PER_WIDGET_PER_MINUTE: "1000000000",
-      CHAT_CONVERSATIONS_PER_IP_PER_HOUR: "1000000000",
-      CHAT_CONVERSATIONS_PER_WIDGET_PER_MINUTE: "1000000000",
-    };
-    const endpoint = await measureEndpoint(serverEnv, database.url, accountId);
-    const ours = await measure("Assistant engine (ours)", "tests/bench/chat-server.ts", env);
-    const reference = await measure("Reference: search SQL only", "tests/bench/chat-reference-server.ts", env);
-    return report(ours, reference, endpoint, seqScan);
-  } finally {
-    await database.dispose();
-  }
+runBench("chat", async (database, appEnv) => {
+  const accountId = await prepare(database.url);
+  const seqScan = await printPlans(database.url, accountId);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_OPTIONS: "",
+    NODE_ENV: "production",
+    DATABASE_URL: database.url,
+    BENCH_ACCOUNT_ID: accountId,
+    BENCH_TIMEZONE: TIMEZONE,
+  };
+  // The visitor throttles are counted on every request, far beyond their defaults.
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...appEnv,
+    OUTBOUND_WORKER: "off",
+    CHAT_MESSAGES_PER_IP_PER_MINUTE: "1000000000",
+    CHAT_MESSAGES_PER_WIDGET_PER_MINUTE: "1000000000",
+    CHAT_CONVERSATIONS_PER_IP_PER_HOUR: "1000000000",
+    CHAT_CONVERSATIONS_PER_WIDGET_PER_MINUTE: "1000000000",
+  };
+  const endpoint = await measureEndpoint(serverEnv, database.url, accountId);
+  const ours = await measure("Assistant engine (ours)", "tests/bench/chat-server.ts", env);
+  const reference = await measure("Reference: search SQL only", "tests/bench/chat-reference-server.ts", env);
+  return report(ours, reference, endpoint, seqScan);
 });

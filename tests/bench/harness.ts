@@ -155,6 +155,25 @@ export function runMain(main: () => Promise<number>): void {
   );
 }
 
+/**
+ * A benchmark's run: the build, a throw-away database and the servers' environment, then `measure`,
+ * whose number is the exit code; the database is removed whatever happens.
+ */
+export function runBench(
+  label: string,
+  measure: (database: BenchDatabase, env: NodeJS.ProcessEnv) => Promise<number>,
+): void {
+  runMain(async () => {
+    await buildIfNeeded(DIST_DIR);
+    const database = await startBenchDatabase(label);
+    try {
+      return await measure(database, benchEnv(database.url, DIST_DIR));
+    } finally {
+      await database.dispose();
+    }
+  });
+}
+
 export type LoadSummary = {
   requestsPerSecond: number;
   p50: number;

@@ -8,13 +8,9 @@ import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 import { newPublicId } from "@/lib/platform/ids";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import {
-  benchEnv,
-  buildIfNeeded,
   checkTargets,
-  DIST_DIR,
-  runMain,
+  runBench,
   SECONDS,
-  startBenchDatabase,
   startNext,
   startPlainNext,
   startReferenceServer,
@@ -197,45 +193,38 @@ function report(
   return subscribedOk ? code : 1;
 }
 
-runMain(async () => {
-  await buildIfNeeded(DIST_DIR);
-  const database = await startBenchDatabase("webhook");
-  try {
-    const env = benchEnv(database.url, DIST_DIR);
-    // The bench process encrypts the secrets it inserts; the servers must decrypt with the same key.
-    process.env.APP_ENCRYPTION_KEY = env.APP_ENCRYPTION_KEY;
-    const ours = await measure("App server", database.url, (port) => startNext(port, env));
-    const receiver = await startReceiver();
-    const subscribedEnv = { ...env, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1" };
-    const subscribed = await measure(
-      "App server + event.* subscription",
-      database.url,
-      (port) => startNext(port, subscribedEnv),
-      receiver.url,
-    ).then(
-      (result) => ({ ...result, delivered: receiver.received() }),
-      (error: unknown) => {
-        receiver.close();
-        throw error;
-      },
-    );
-    receiver.close();
-    // After the worker's run: its worker would otherwise spend the run retrying these never-delivered notifications.
-    const queuedEnv = { ...env, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1", OUTBOUND_WORKER: "off" };
-    const queued = await measure(
-      "App server + event.* subscription, worker off",
-      database.url,
-      (port) => startNext(port, queuedEnv),
-      "http://127.0.0.1:9/queued",
-    );
-    // The later servers' workers would otherwise spend their runs on those notifications.
-    await withClient(database.url, (client) => client.query("UPDATE webhook_subscriptions SET status = 'disabled'"));
-    const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
-    const reference = await measure("Reference node:http + pg", database.url, (port) =>
-      startReferenceServer("tests/bench/reference-server.ts", port, env),
-    );
-    return report(ours, queued, subscribed, plainNext, reference);
-  } finally {
-    await database.dispose();
-  }
+runBench("webhook", async (database, env) => {
+  // The bench process encrypts the secrets it inserts; the servers must decrypt with the same key.
+  process.env.APP_ENCRYPTION_KEY = env.APP_ENCRYPTION_KEY;
+  const ours = await measure("App server", database.url, (port) => startNext(port, env));
+  const receiver = await startReceiver();
+  const subscribedEnv = { ...env, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1" };
+  const subscribed = await measure(
+    "App server + event.* subscription",
+    database.url,
+    (port) => startNext(port, subscribedEnv),
+    receiver.url,
+  ).then(
+    (result) => ({ ...result, delivered: receiver.received() }),
+    (error: unknown) => {
+      receiver.close();
+      throw error;
+    },
+  );
+  receiver.close();
+  // After the worker's run: its worker would otherwise spend the run retrying these never-delivered notifications.
+  const queuedEnv = { ...env, OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1", OUTBOUND_WORKER: "off" };
+  const queued = await measure(
+    "App server + event.* subscription, worker off",
+    database.url,
+    (port) => startNext(port, queuedEnv),
+    "http://127.0.0.1:9/queued",
+  );
+  // The later servers' workers would otherwise spend their runs on those notifications.
+  await withClient(database.url, (client) => client.query("UPDATE webhook_subscriptions SET status = 'disabled'"));
+  const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
+  const reference = await measure("Reference node:http + pg", database.url, (port) =>
+    startReferenceServer("tests/bench/reference-server.ts", port, env),
+  );
+  return report(ours, queued, subscribed, plainNext, reference);
 });
