@@ -13,7 +13,8 @@ const ASK = String.raw`(?:(?:can|could)\s+(?:you|i)\s+|please\s+)?(?:show|see|li
 const MORE = [
   // "more", "show more", "show me the rest", "the others", "any more?", "the next ones"
   new RegExp(
-    `${LEAD}(?:${ASK})?(?:(?:the|all|all\\s+the|some|any|a\\s+few)\\s+)?(?:more|rest|others|other\\s+ones|remaining(?:\\s+ones)?|next\\s+ones?)${TAIL}`,
+    `${LEAD}(?:${ASK})?(?:(?:the|all|all\\s+the|some|any|a\\s+few)\\s+)?` +
+      `(?:more|rest|others|other\\s+ones|remaining(?:\\s+ones)?|next\\s+ones?)${TAIL}`,
   ),
   // "show them", "show me all of them", "list them all"
   new RegExp(`${LEAD}${ASK}(?:them|those|all(?:\\s+of\\s+them)?|them\\s+all|everything)${TAIL}`),

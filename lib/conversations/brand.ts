@@ -8,7 +8,7 @@
 export const DEFAULT_BRAND_COLOR = "#4f46e5";
 /** AA for normal-size text. */
 export const MIN_TEXT_CONTRAST = 4.5;
-/** Tried in this order: white, the app's near-black (zinc-900), then black, which reaches AA where the others do not. */
+/** Tried in this order: white, the app's near-black (zinc-900), then black, which reaches AA where both fail. */
 const TEXT_COLORS = ["#ffffff", "#18181b", "#000000"] as const;
 
 const HEX = /^#?([0-9a-f]{6}|[0-9a-f]{3})$/i;
@@ -41,10 +41,15 @@ export function readableTextColor(background: string): string {
   return TEXT_COLORS.find((text) => contrastRatio(background, text) >= MIN_TEXT_CONTRAST) ?? "#000000";
 }
 
-export type BrandColors = { background: string; text: string };
+/** WCAG's minimum for a focus indicator against what is next to it (here the chat's white). */
+const MIN_UI_CONTRAST = 3;
+
+/** `focus`: the brand colour for focus rings on white, or near-black where the colour is too light for one. */
+export type BrandColors = { background: string; text: string; focus: string };
 
 /** The stored colour (or the default) and its text colour; an unreadable stored value falls back to the default. */
 export function brandColors(stored: string | null | undefined): BrandColors {
   const background = normaliseHexColor(stored ?? "") ?? DEFAULT_BRAND_COLOR;
-  return { background, text: readableTextColor(background) };
+  const focus = contrastRatio(background, "#ffffff") >= MIN_UI_CONTRAST ? background : "#18181b";
+  return { background, text: readableTextColor(background), focus };
 }

@@ -81,11 +81,12 @@ describe("the reply text", () => {
     });
   });
 
-  it("says honestly that nothing was found, with the date, without quoting the visitor's words, and offers a person", () => {
+  it("says nothing was found, with the date, not quoting the visitor's words, and offers a person", () => {
     const none = { events: [], complete: false, more: false };
     const reply = composeReply(read("any salsa classes this weekend"), none, "Europe/Berlin", NOW);
     expect(reply.text).toBe(
-      "Sorry, I couldn’t find anything like that this weekend, Sat 13 – Sun 14 June. Would you like to talk to a person?",
+      "Sorry, I couldn’t find anything like that this weekend, Sat 13 – Sun 14 June. " +
+        "Would you like to talk to a person?",
     );
     expect(reply.offerHandoff).toBe(true);
     expect(composeReply(read("salsa"), none, "UTC", NOW).text).toBe(

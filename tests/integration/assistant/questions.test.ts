@@ -312,7 +312,8 @@ describe("the assistant's answers to visitor questions", () => {
   it("answers with local date and time, location, price and link", async () => {
     const reply = await ask("jazz on friday");
     expect(reply.text).toBe(
-      "Here is what I found on Fri 12 June:\n• Jazz Night — Fri 12 June, 20:00 · Old Mill, Kreuzberg · €15 · https://venue.example/Jazz%20Night",
+      "Here is what I found on Fri 12 June:\n" +
+        "• Jazz Night — Fri 12 June, 20:00 · Old Mill, Kreuzberg · €15 · https://venue.example/Jazz%20Night",
     );
   });
 
@@ -359,7 +360,10 @@ describe("following up on a list with “show more”", () => {
   it("takes a “yes” to the offer as “show more”, and says when the list is complete", async () => {
     const reply = await follow("yes please", ["at the Old Mill"]);
     expect(reply.text).toBe(
-      "Here is one more:\n• Cheese and wine evening — Fri 3 July, 19:00 · Old Mill, Kreuzberg · €30 · https://venue.example/Cheese%20and%20wine%20evening\nThat’s all of them.",
+      "Here is one more:\n" +
+        "• Cheese and wine evening — Fri 3 July, 19:00 · Old Mill, Kreuzberg · €30 · " +
+        "https://venue.example/Cheese%20and%20wine%20evening\n" +
+        "That’s all of them.",
     );
     // Passing over small talk in between.
     expect(titlesOf(await follow("show more", ["thanks!", "at the Old Mill"]))).toEqual(["Cheese and wine evening"]);
@@ -370,7 +374,7 @@ describe("following up on a list with “show more”", () => {
       "That’s everything I found. Ask me about another date or topic.",
     );
     expect((await follow("yes", ["Any jazz this weekend?"])).text).toBe(
-      "To talk to a person, press “Talk to a person” below, and someone from the team will answer here.",
+      "To talk to a person, press “Talk to a person” below; someone from the team will answer here.",
     );
     expect((await follow("show more", [])).text).toMatch(/^There is no list to continue yet\. I can look up/);
     expect((await follow("yes", [])).text).toMatch(/^I can look up our upcoming events/);

@@ -92,12 +92,14 @@ describe("searching the inbox", () => {
     try {
       expect(
         await plan(
-          `SELECT id FROM conversations WHERE (coalesce(visitor_name, '') || E'\\n' || coalesce(visitor_email, '')) ILIKE '%lovelace%'`,
+          `SELECT id FROM conversations
+           WHERE (coalesce(visitor_name, '') || E'\\n' || coalesce(visitor_email, '')) ILIKE '%lovelace%'`,
         ),
       ).toContain("conversations_visitor_search_trgm_idx");
       expect(
         await plan(
-          `SELECT conversation_id FROM conversation_messages WHERE author IN ('visitor', 'agent') AND text ILIKE '%refund%'`,
+          `SELECT conversation_id FROM conversation_messages
+           WHERE author IN ('visitor', 'agent') AND text ILIKE '%refund%'`,
         ),
       ).toContain("conversation_messages_text_trgm_idx");
     } finally {

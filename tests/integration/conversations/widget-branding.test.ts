@@ -196,7 +196,9 @@ describe("the text colour on the brand colour", () => {
       const colour = `#${value.toString(16).padStart(6, "0")}`;
       expect(contrastRatio(colour, readableTextColor(colour)), colour).toBeGreaterThanOrEqual(4.5);
     }
-    expect(brandColors("")).toEqual({ background: "#4f46e5", text: "#ffffff" });
+    expect(brandColors("")).toEqual({ background: "#4f46e5", text: "#ffffff", focus: "#4f46e5" });
+    // Too light for a focus ring on white: the ring is near-black.
+    expect(brandColors("#fde68a").focus).toBe("#18181b");
     expect(brandColors("#facc15").text).not.toBe("#ffffff");
     // A mid grey is one where neither white nor the app's near-black is enough.
     expect(readableTextColor("#777777")).toBe("#000000");

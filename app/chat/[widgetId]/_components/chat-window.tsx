@@ -133,7 +133,13 @@ export function ChatWindow({
       <section
         aria-label={`Chat with ${businessName || assistantName}`}
         // The visitor's messages and the send button wear the brand colour too (message-log.tsx).
-        style={{ "--brand": colors.background, "--brand-text": colors.text } as React.CSSProperties}
+        style={
+          {
+            "--brand": colors.background,
+            "--brand-text": colors.text,
+            "--brand-focus": colors.focus,
+          } as React.CSSProperties
+        }
         className={cn(
           "flex w-full flex-col overflow-hidden bg-white",
           embedded
@@ -224,7 +230,7 @@ export function ChatWindow({
                 className={
                   "block max-h-32 min-h-10 w-full resize-none rounded-2xl border-0 bg-zinc-100 px-4 py-2.5 " +
                   "text-[0.9375rem] leading-snug text-zinc-900 placeholder:text-zinc-500 focus:bg-white " +
-                  "focus:ring-2 focus:ring-indigo-600 focus:outline-none"
+                  "focus:ring-2 focus:ring-(--brand-focus) focus:outline-none"
                 }
               />
               <button
