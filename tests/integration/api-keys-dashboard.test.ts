@@ -79,7 +79,7 @@ describe("creating a key", () => {
   });
 
   it("leaves the full key nowhere in the database, nor in what the page renders afterwards", async () => {
-    const owner = await signedInOwner();
+    await signedInOwner();
     const state = await createApiKeyAction(form({}));
     if (!state.ok) throw new Error("not created");
     const { secret } = state.data;

@@ -333,7 +333,7 @@ describe("the calendar feed", () => {
   });
 
   it("keeps one account's token away from another account's events", async () => {
-    const other = await signedInOwner("Other Venue");
+    await signedInOwner("Other Venue"); // another account's owner
     const otherUrl = await urlOnPage();
     expect(otherUrl).not.toBe(feedUrl);
     const text = await (await fetchFeed(otherUrl)).text();

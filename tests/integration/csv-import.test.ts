@@ -225,7 +225,7 @@ describe("one upload at a time per account", () => {
       message: expect.stringMatching(/Another CSV import or preview is running/),
     });
 
-    const other = await signedInOwner("Elsewhere");
+    await signedInOwner("Elsewhere"); // another account's owner
     expect((await upload(mixed, { intent: "preview" })).status).toBe(200);
     await signInAs(owner.user);
 

@@ -111,7 +111,7 @@ describe("manual event editing", () => {
     const [source] = await listSources(owner.accountId);
     const secretBefore = await readSecret(owner.accountId, source.id);
 
-    const intruder = await signedInOwner("Mallory");
+    await signedInOwner("Mallory"); // another account's owner
     expect(
       await saveEventAction(
         form({ eventId: event.id, title: "Hacked", starts_at: "2026-05-01T10:00", status: "upcoming" }),

@@ -19,9 +19,9 @@ import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { addMember, createAccount, signedInOwner, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 import { renderedText } from "../support/rendered-text";
-import { subscriptionCount, useFakeResolver } from "./webhook-subscriptions/client";
+import { subscriptionCount, fakeResolverForTests } from "./webhook-subscriptions/client";
 
-useFakeResolver();
+fakeResolverForTests();
 beforeEach(() => signOut());
 
 function form(values: { url?: string; eventTypes?: string[]; description?: string; subscriptionId?: string }) {
@@ -93,7 +93,7 @@ describe("who may manage subscriptions", () => {
   it("finds nothing of another account", async () => {
     const other = await createAccount("Other Account");
     const theirs = await created(other);
-    const owner = await signedInOwner();
+    await signedInOwner();
     const notFound = { ok: false, error: "This subscription no longer exists; it may have been deleted." };
     expect(await revealSubscriptionSecretAction({ subscriptionId: theirs.id })).toEqual(notFound);
     expect(await deleteSubscriptionAction({ subscriptionId: theirs.id })).toEqual(notFound);
@@ -438,7 +438,7 @@ describe("deliveries from the dashboard", () => {
     });
     expect(await deliveryOf(subscription.id, messageId)).toMatchObject({ status: "pending", attempts: 0 });
 
-    const stranger = await signedInOwner("Stranger");
+    await signedInOwner("Stranger"); // another account's owner
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({
       ok: false,
       error: expect.stringContaining("cannot be resent"),

@@ -5,13 +5,13 @@ import {
   api,
   errorOf,
   subscriptionCount,
-  useFakeResolver,
+  fakeResolverForTests,
   withLoopbackTargets,
 } from "./client";
 
 let owner: TestAccount;
 let secret: string;
-useFakeResolver();
+fakeResolverForTests();
 beforeAll(async () => ({ owner, key: secret } = await accountWithWebhooksKey("Subscriptions Bad Input")));
 
 const LOOPBACK = ["http://127.0.0.1", "http://[::1]"];

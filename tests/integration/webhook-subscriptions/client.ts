@@ -45,7 +45,7 @@ const fakeResolver: Resolver = async (hostname) => {
 export const installFakeResolver = () => setTargetResolver(fakeResolver);
 
 /** The file's tests resolve host names through TEST_HOSTS; the real resolver is back after them. */
-export function useFakeResolver(): void {
+export function fakeResolverForTests(): void {
   let restore = () => {};
   beforeAll(() => {
     restore = installFakeResolver();

@@ -3,7 +3,7 @@ import { db } from "@/lib/platform/db/client";
 import { sendTestNotification } from "@/lib/outbound/manage";
 import { revealSubscriptionSecret, rotateSubscriptionSecret } from "@/lib/webhook-subscriptions/store";
 import type { TestAccount } from "../../support/factories";
-import { accountWithWebhooksKey, api, storedIdempotencyAnswer, useFakeResolver } from "./client";
+import { accountWithWebhooksKey, api, storedIdempotencyAnswer, fakeResolverForTests } from "./client";
 
 /*
  * Signing secrets are encrypted at rest everywhere (docs/outbound-webhooks.md, "Secrets"), including the
@@ -14,7 +14,7 @@ import { accountWithWebhooksKey, api, storedIdempotencyAnswer, useFakeResolver }
 
 let owner: TestAccount;
 let key: string;
-useFakeResolver();
+fakeResolverForTests();
 beforeAll(async () => ({ owner, key } = await accountWithWebhooksKey("Secrets At Rest")));
 
 const subscribe = (body: object, idempotencyKey?: string) =>

@@ -4,7 +4,13 @@ import { db } from "@/lib/platform/db/client";
 import { createLogger, logger, replaceLogger } from "@/lib/platform/observability/log";
 import { rotateSubscriptionSecret } from "@/lib/webhook-subscriptions/store";
 import type { TestAccount } from "../../support/factories";
-import { accountWithWebhooksKey, api, storedIdempotencyAnswer, subscriptionCount, useFakeResolver } from "./client";
+import {
+  accountWithWebhooksKey,
+  api,
+  storedIdempotencyAnswer,
+  subscriptionCount,
+  fakeResolverForTests,
+} from "./client";
 
 /*
  * A replayed subscribe (POST /api/public/webhooks under an Idempotency-Key) hands out the secret only while
@@ -14,7 +20,7 @@ import { accountWithWebhooksKey, api, storedIdempotencyAnswer, subscriptionCount
 
 let owner: TestAccount;
 let key: string;
-useFakeResolver();
+fakeResolverForTests();
 beforeAll(async () => ({ owner, key } = await accountWithWebhooksKey("Subscribe Replay")));
 
 const target = (name: string) => ({ url: `https://hooks.example.test/replay/${name}`, event_types: ["lead.created"] });

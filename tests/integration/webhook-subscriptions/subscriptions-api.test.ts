@@ -14,13 +14,13 @@ import {
   errorOf,
   storedSubscription,
   subscriptionCount,
-  useFakeResolver,
+  fakeResolverForTests,
   webhooksKey,
 } from "./client";
 
 let owner: TestAccount;
 let secret: string;
-useFakeResolver();
+fakeResolverForTests();
 beforeAll(async () => ({ owner, key: secret } = await accountWithWebhooksKey("Subscriptions Owner")));
 
 const auditActions = async (accountId: string, targetId: string) =>
