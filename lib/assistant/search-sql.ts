@@ -1,4 +1,5 @@
 import "server-only";
+import { join, param, raw, sql } from "@/lib/platform/db/sql";
 import type { SearchInput } from "./search-input";
 
 /*
@@ -62,56 +63,69 @@ export function correctionsSql(account: string, words: string): string {
  * words into it), which is cheaper than another lookup in the word index.
  */
 export function candidateQuery(input: SearchInput, level: Level | null, window: Window, first: boolean, limit: number) {
-  const values: unknown[] = [input.accountId];
-  const param = (value: unknown, cast: string) => `$${values.push(value)}::${cast}`;
   const at = (time: Date) => param(time.toISOString(), "timestamptz");
   const since = at(window.from);
   // Recurring series are searched by their occurrences (series.ts).
-  const common = ["account_id = $1::uuid", "status = 'upcoming'", "recurring = ''"];
-  if (input.free) common.push(FREE_PRICE_SQL);
+  const common = [sql`account_id = ${param(input.accountId, "uuid")}`, sql`status = 'upcoming'`, sql`recurring = ''`];
+  if (input.free) common.push(sql`${raw(FREE_PRICE_SQL)}`);
   // Every word (each: any of its forms), or any word at all.
   const wordSets = !level
     ? []
     : (level.every ? level.words : [level.words.flat()]).map((forms) => param(forms, "text[]"));
   const matching = (column: string) =>
-    wordSets.length === 0 ? "true" : wordSets.map((set) => `${column} && ${set}`).join(" AND ");
-  const columns = `${COLUMNS}${level && !level.every ? ", search_words" : ""}`;
-  const startingIn = (from: string, to: Date | null) => [
+    wordSets.length === 0
+      ? sql`true`
+      : join(
+          wordSets.map((set) => sql`${raw(column)} && ${set}`),
+          " AND ",
+        );
+  const columns = raw(`${COLUMNS}${level && !level.every ? ", search_words" : ""}`);
+  const lim = raw(String(limit));
+  const startingIn = [
     ...common,
-    `starts_at >= ${from}`,
-    ...(to ? [`starts_at < ${at(to)}`] : []),
+    sql`starts_at >= ${since}`,
+    ...(window.to ? [sql`starts_at < ${at(window.to)}`] : []),
     matching("search_words"),
   ];
   const selects = [
-    `(SELECT ${columns}, 0 AS part FROM events WHERE ${startingIn(since, window.to).join(" AND ")}
-      ORDER BY starts_at, id LIMIT ${limit})`,
+    sql`(SELECT ${columns}, 0 AS part FROM events WHERE ${join(startingIn, " AND ")}
+      ORDER BY starts_at, id LIMIT ${lim})`,
   ];
   if (first) {
     const recent = at(new Date(window.from.getTime() - DAY));
     const lookback = at(new Date(window.from.getTime() - ONGOING_LOOKBACK_DAYS * DAY));
     const running = [
-      [...common, `starts_at >= ${recent}`, `starts_at < ${since}`, `ends_at >= ${since}`],
-      [...common, `starts_at >= ${lookback}`, `starts_at < ${recent}`, `ends_at >= ${since}`, LONG_RUNNING_SQL],
+      [...common, sql`starts_at >= ${recent}`, sql`starts_at < ${since}`, sql`ends_at >= ${since}`],
+      [
+        ...common,
+        sql`starts_at >= ${lookback}`,
+        sql`starts_at < ${recent}`,
+        sql`ends_at >= ${since}`,
+        sql`${raw(LONG_RUNNING_SQL)}`,
+      ],
     ];
     for (const where of running) {
-      selects.push(`(SELECT ${columns}, 1 AS part FROM (SELECT ${columns}, search_words AS words FROM events
-        WHERE ${where.join(" AND ")} OFFSET 0) AS running
-    WHERE ${matching("words")} ORDER BY starts_at, id LIMIT ${limit})`);
+      selects.push(sql`(SELECT ${columns}, 1 AS part FROM (SELECT ${columns}, search_words AS words FROM events
+        WHERE ${join(where, " AND ")} OFFSET 0) AS running
+    WHERE ${matching("words")} ORDER BY starts_at, id LIMIT ${lim})`);
     }
   }
   const count = (words: string[][]) =>
-    words.map((forms) => `(search_words && ${param(forms, "text[]")})::int`).join(" + ");
-  const all = level?.words.length ?? 0;
+    join(
+      words.map((forms) => sql`(search_words && ${param(forms, "text[]")})::int`),
+      " + ",
+    );
+  const all = raw(String(level?.words.length ?? 0));
   const scores =
     level && !level.every
-      ? `${count(level.words)} AS matched, ${count(level.exact)} AS exact`
-      : `${all} AS matched, ${all} AS exact`;
+      ? sql`${count(level.words)} AS matched, ${count(level.exact)} AS exact`
+      : sql`${all} AS matched, ${all} AS exact`;
   // Letters and digits only (topic words and vocabulary words), so safe inside a pattern.
-  const inTitle = level ? `title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : "false";
-  const text = `SELECT ${COLUMNS}, part, ${inTitle} AS in_title, ${scores} FROM (
+  const inTitle = level ? sql`title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : sql`false`;
+  const statement = sql`SELECT ${raw(COLUMNS)}, part, ${inTitle} AS in_title, ${scores} FROM (
   SELECT * FROM (
-  ${selects.join("\n  UNION ALL\n  ")}
-  ) AS found ORDER BY ${level ? "" : "part, "}starts_at, id LIMIT ${limit}
+  ${join(selects, "\n  UNION ALL\n  ")}
+  ) AS found ORDER BY ${raw(level ? "" : "part, ")}starts_at, id LIMIT ${lim}
 ) AS soonest`;
-  return { text, values };
+  return { text: statement.text, values: statement.values };
 }
