@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { occurrencesBetween, type Series } from "@/lib/events/occurrences";
 import type { Recurrence } from "@/lib/events/schema";
+import { join, param, raw, sql, type Sql } from "@/lib/platform/db/sql";
 import { wallClockOf } from "@/lib/platform/format/zoned-time";
 import type { Queryable, SearchInput } from "./search-input";
 import { DAY, FREE_PRICE_SQL, LONG_RUNNING_SQL, type Level, type Row } from "./search-sql";
@@ -34,30 +35,26 @@ type Candidate = Omit<Row, "part"> & { recurring: Recurrence; exceptions: number
 
 type Built = { name?: string; text: string; values: unknown[] };
 
-/** The statement's parameters, numbered as they are added. */
-function parameters(accountId: string) {
-  const values: unknown[] = [accountId];
-  const param = (value: unknown, cast: string) => `$${values.push(value)}::${cast}`;
-  return { values, param };
-}
+const built = (statement: Sql, name?: string): Built => ({ name, text: statement.text, values: statement.values });
+const FREE = raw(FREE_PRICE_SQL);
+const LONG_RUNNING = raw(LONG_RUNNING_SQL);
+const kindLiteral = (kind: string) => raw(`'${kind}'`);
 
 /** The rows of the candidate ids `ids` (a subquery of `id`s), with their scores and coming exceptions. */
-function candidateRows(
-  ids: string,
-  level: Level | null,
-  from: Date,
-  param: (value: unknown, cast: string) => string,
-): string {
+function candidateRows(ids: Sql, level: Level | null, from: Date): Sql {
   const count = (words: string[][]) =>
-    words.map((forms) => `(e.search_words && ${param(forms, "text[]")})::int`).join(" + ");
-  const all = level?.words.length ?? 0;
+    join(
+      words.map((forms) => sql`(e.search_words && ${param(forms, "text[]")})::int`),
+      " + ",
+    );
+  const all = raw(String(level?.words.length ?? 0));
   const scores =
     level && !level.every
-      ? `${count(level.words)} AS matched, ${count(level.exact)} AS exact`
-      : `${all} AS matched, ${all} AS exact`;
-  const inTitle = level ? `e.title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : "false";
+      ? sql`${count(level.words)} AS matched, ${count(level.exact)} AS exact`
+      : sql`${all} AS matched, ${all} AS exact`;
+  const inTitle = level ? sql`e.title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : sql`false`;
   const exceptionsFrom = param(new Date(from.getTime() - DAY).toISOString(), "timestamptz");
-  return `SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle}
+  return sql`SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle}
     AS in_title, ${scores},
     ARRAY(SELECT (extract(epoch FROM x.occurs_at) * 1000)::float8 FROM event_exceptions x
       WHERE x.account_id = e.account_id AND x.event_id = e.id AND x.occurs_at >= ${exceptionsFrom}) AS exceptions
@@ -66,15 +63,15 @@ function candidateRows(
 
 /** Without topic words: ordered walks of the phase index, one shape whatever the window. */
 function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: number): Built {
-  const { values, param } = parameters(input.accountId);
+  const account = param(input.accountId, "uuid");
   const since = param(from.toISOString(), "timestamptz");
   const until = param(to?.toISOString() ?? null, "timestamptz");
   const most = param(limit, "int");
   const started = [
-    "account_id = $1::uuid",
-    "status = 'upcoming'",
-    `starts_at < ${since}`,
-    ...(input.free ? [FREE_PRICE_SQL] : []),
+    sql`account_id = ${account}`,
+    sql`status = 'upcoming'`,
+    sql`starts_at < ${since}`,
+    ...(input.free ? [sql`${FREE}`] : []),
   ];
   const wallFrom = wallClockOf(from, input.timeZone);
   const wallTo = to === null ? null : wallClockOf(to, input.timeZone);
@@ -85,107 +82,105 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
       const [low, high] = ranges[index] ?? [0, 0];
       const where = [
         ...started,
-        `recurring = '${kind}'`,
-        `series_phase >= ${param(low, "int")}`,
-        `series_phase < ${param(high, "int")}`,
+        sql`recurring = ${kindLiteral(kind)}`,
+        sql`series_phase >= ${param(low, "int")}`,
+        sql`series_phase < ${param(high, "int")}`,
       ];
-      return `(SELECT id, ${index} AS range, series_phase FROM events WHERE ${where.join(" AND ")}
+      return sql`(SELECT id, ${raw(String(index))} AS range, series_phase FROM events WHERE ${join(where, " AND ")}
         ORDER BY series_phase LIMIT ${most})`;
     });
-    return `(SELECT id FROM (${branches.join(" UNION ALL ")}) AS walk ORDER BY range, series_phase LIMIT ${most})`;
+    return sql`(SELECT id FROM (${join(branches, " UNION ALL ")}) AS walk ORDER BY range, series_phase LIMIT ${most})`;
   });
   const common = [
-    "account_id = $1::uuid",
-    "recurring <> ''",
-    "status = 'upcoming'",
-    ...(input.free ? [FREE_PRICE_SQL] : []),
+    sql`account_id = ${account}`,
+    sql`recurring <> ''`,
+    sql`status = 'upcoming'`,
+    ...(input.free ? [sql`${FREE}`] : []),
   ];
-  parts.push(`(SELECT id FROM events WHERE
-    ${[...common, `starts_at >= ${since}`, `(${until} IS NULL OR starts_at < ${until})`].join(" AND ")}
+  const firstInWindow = [...common, sql`starts_at >= ${since}`, sql`(${until} IS NULL OR starts_at < ${until})`];
+  parts.push(sql`(SELECT id FROM events WHERE
+    ${join(firstInWindow, " AND ")}
     ORDER BY starts_at LIMIT ${most})`);
   // Series longer than a day, whatever their phase: few, in an index of their own (events_series_long_idx).
   parts.push(
-    `(SELECT id FROM events WHERE ${[...common, `starts_at < ${since}`, LONG_RUNNING_SQL].join(" AND ")}
+    sql`(SELECT id FROM events WHERE ${join([...common, sql`starts_at < ${since}`, sql`${LONG_RUNNING}`], " AND ")}
       LIMIT ${most})`,
   );
-  const text = candidateRows(parts.join("\n  UNION ALL "), null, from, param);
-  return { name: `assistant-series-walk${input.free ? "-free" : ""}`, text, values };
+  const statement = candidateRows(join(parts, "\n  UNION ALL "), null, from);
+  return built(statement, `assistant-series-walk${input.free ? "-free" : ""}`);
 }
 
 /**
  * One pass over a set of series (a topic's, or those of a running check): each series' minutes from the
  * window's start to its next phase (`ahead`) and back to its last (`back`), per its kind.
  */
-function phaseArithmetic(input: SearchInput, from: Date, param: (value: unknown, cast: string) => string) {
+function phaseArithmetic(input: SearchInput, from: Date): { ahead: Sql; back: Sql } {
   const at = phasesAt(wallClockOf(from, input.timeZone));
   const pick = (field: "phase" | "cycle") =>
-    `CASE recurring ${KINDS.map((kind) => `WHEN '${kind}' THEN ${param(at[kind][field], "int")}`).join(" ")} END`;
+    sql`CASE recurring ${join(
+      KINDS.map((kind) => sql`WHEN ${kindLiteral(kind)} THEN ${param(at[kind][field], "int")}`),
+      " ",
+    )} END`;
   const phase = pick("phase");
   const cycle = pick("cycle");
   return {
-    ahead: `(((series_phase - ${phase}) % ${cycle}) + ${cycle}) % ${cycle}`,
-    back: `(((${phase} - series_phase) % ${cycle}) + ${cycle}) % ${cycle}`,
+    ahead: sql`(((series_phase - ${phase}) % ${cycle}) + ${cycle}) % ${cycle}`,
+    back: sql`(((${phase} - series_phase) % ${cycle}) + ${cycle}) % ${cycle}`,
   };
 }
 
 /** Running at `from`: started within the day before it (by phase) and lasting past it (an hour's margin). */
-const runningSql = (back: string) =>
-  `(ends_at IS NOT NULL AND ${back} <= 1440 AND ends_at - starts_at > (${back} - 60) * interval '1 minute')`;
+const runningSql = (back: Sql) =>
+  sql`(ends_at IS NOT NULL AND ${back} <= 1440 AND ends_at - starts_at > (${back} - 60) * interval '1 minute')`;
 
 /** With topic words: the topic's series that can occur in the window or run at its start, soonest first. */
 function topicQuery(input: SearchInput, level: Level, from: Date, to: Date | null, limit: number): Built {
-  const { values, param } = parameters(input.accountId);
   const since = param(from.toISOString(), "timestamptz");
   const where = [
-    "account_id = $1::uuid",
-    "recurring <> ''",
-    "status = 'upcoming'",
-    ...(input.free ? [FREE_PRICE_SQL] : []),
+    sql`account_id = ${param(input.accountId, "uuid")}`,
+    sql`recurring <> ''`,
+    sql`status = 'upcoming'`,
+    ...(input.free ? [sql`${FREE}`] : []),
   ];
   for (const forms of level.every ? level.words : [level.words.flat()])
-    where.push(`search_words && ${param(forms, "text[]")}`);
-  if (to) where.push(`starts_at < ${param(to.toISOString(), "timestamptz")}`);
-  const { ahead, back } = phaseArithmetic(input, from, param);
+    where.push(sql`search_words && ${param(forms, "text[]")}`);
+  if (to) where.push(sql`starts_at < ${param(to.toISOString(), "timestamptz")}`);
+  const { ahead, back } = phaseArithmetic(input, from);
   const running = runningSql(back);
   // The window's length in minutes, with a margin for DST and months shorter than 31 days.
   const span = to === null ? null : param(Math.ceil((to.getTime() - from.getTime()) / 60_000) + 60, "int");
   const inWindow =
     span === null
-      ? "true"
-      : `(${ahead} < ${span} + CASE WHEN recurring IN ('monthly', 'yearly') THEN 4320 * (1 + ${span} / 40320) ` +
-        `ELSE 0 END)`;
-  where.push(`(starts_at >= ${since} OR ${inWindow} OR ${running} OR ${LONG_RUNNING_SQL})`);
+      ? sql`true`
+      : sql`(${ahead} < ${span} + CASE WHEN recurring IN ('monthly', 'yearly')
+          THEN 4320 * (1 + ${span} / 40320) ELSE 0 END)`;
+  where.push(sql`(starts_at >= ${since} OR ${inWindow} OR ${running} OR ${LONG_RUNNING})`);
   // Occurrences starting in the window first, soonest first; those already running after them all.
-  const estimate = `CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60
+  const estimate = sql`CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60
     WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
-  const ids = `SELECT id FROM events WHERE ${where.join(" AND ")} ORDER BY ${estimate}, id LIMIT ${limit}`;
-  const text = candidateRows(ids, level, from, param);
-  return {
-    name: `assistant-series-topic-${crypto.createHash("sha1").update(text).digest("hex").slice(0, 16)}`,
-    text,
-    values,
-  };
+  const ids = sql`SELECT id FROM events WHERE ${join(where, " AND ")}
+    ORDER BY ${estimate}, id LIMIT ${raw(String(limit))}`;
+  const statement = candidateRows(ids, level, from);
+  return built(
+    statement,
+    `assistant-series-topic-${crypto.createHash("sha1").update(statement.text).digest("hex").slice(0, 16)}`,
+  );
 }
 
 /** Without topic words, when too few occurrences start in the window: the series running at its start. */
 function runningQuery(input: SearchInput, from: Date, limit: number): Built {
-  const { values, param } = parameters(input.accountId);
   const since = param(from.toISOString(), "timestamptz");
-  const { back } = phaseArithmetic(input, from, param);
+  const { back } = phaseArithmetic(input, from);
   const where = [
-    "account_id = $1::uuid",
-    "recurring <> ''",
-    "status = 'upcoming'",
-    `starts_at < ${since}`,
-    ...(input.free ? [FREE_PRICE_SQL] : []),
+    sql`account_id = ${param(input.accountId, "uuid")}`,
+    sql`recurring <> ''`,
+    sql`status = 'upcoming'`,
+    sql`starts_at < ${since}`,
+    ...(input.free ? [sql`${FREE}`] : []),
   ];
-  const ids = `SELECT id FROM events WHERE ${[...where, runningSql(back)].join(" AND ")} ORDER BY ${back}, id
-    LIMIT ${limit}`;
-  return {
-    name: `assistant-series-running${input.free ? "-free" : ""}`,
-    text: candidateRows(ids, null, from, param),
-    values,
-  };
+  const ids = sql`SELECT id FROM events WHERE ${join([...where, runningSql(back)], " AND ")} ORDER BY ${back}, id
+    LIMIT ${raw(String(limit))}`;
+  return built(candidateRows(ids, null, from), `assistant-series-running${input.free ? "-free" : ""}`);
 }
 
 /**
