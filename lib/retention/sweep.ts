@@ -25,6 +25,7 @@ export type SweepResult = {
   outboundAttempts: number;
   outboundDeliveries: number;
   outboundMessages: number;
+  hourlyCounters: number;
 };
 
 const BATCHES = {
@@ -41,6 +42,18 @@ const BATCHES = {
   idempotencyKeys: IDEMPOTENCY_SWEEP_SQL,
   // Outbound notifications: attempts, deliveries and messages after 30 days.
   ...OUTBOUND_SWEEP_SQL,
+  // The Overview's hourly counters (lib/overview) live as long as the logs they count.
+  hourlyCounters: `WITH inbound AS (
+      DELETE FROM webhook_delivery_hours WHERE (account_id, hour, source_id, outcome) IN (
+        SELECT account_id, hour, source_id, outcome FROM webhook_delivery_hours
+        WHERE hour < now() - interval '${DELIVERY_RETENTION_DAYS} days' LIMIT $1 FOR UPDATE SKIP LOCKED)
+      RETURNING 1),
+    outbound AS (
+      DELETE FROM outbound_attempt_hours WHERE (account_id, hour, subscription_id, outcome) IN (
+        SELECT account_id, hour, subscription_id, outcome FROM outbound_attempt_hours
+        WHERE hour < now() - interval '${DELIVERY_RETENTION_DAYS} days' LIMIT $1 FOR UPDATE SKIP LOCKED)
+      RETURNING 1)
+    SELECT 1 FROM inbound UNION ALL SELECT 1 FROM outbound`,
 } as const;
 
 export async function sweepRetention(
@@ -57,6 +70,7 @@ export async function sweepRetention(
     outboundAttempts: 0,
     outboundDeliveries: 0,
     outboundMessages: 0,
+    hourlyCounters: 0,
   };
   for (const [kind, sql] of Object.entries(BATCHES) as [keyof SweepResult, string][]) {
     for (let batch = 0; batch < maxBatches; batch++) {

@@ -196,6 +196,14 @@ describe("retention", () => {
       `test-live-${source.sourceId}`,
       nowMs + 60_000,
     ]);
+    // The Overview's hourly counters go with the log they count.
+    await db.pool.query(
+      `INSERT INTO webhook_delivery_hours (account_id, hour, source_id, outcome, deliveries)
+       VALUES ($1, date_trunc('hour', now() - interval '31 days'), $2, 'ok', 4),
+              ($1, date_trunc('hour', now() - interval '29 days'), $2, 'ok', 2)
+       ON CONFLICT DO NOTHING`,
+      [source.accountId, source.sourceId],
+    );
     const visible = await listDeliveries(source.accountId, source.sourceId, { limit: 100 });
     expect(visible.items).toHaveLength(3);
 
@@ -216,6 +224,12 @@ describe("retention", () => {
     expect(replays.rows.map((row) => row.signature)).toEqual(["fresh"]);
     const rates = await db.pool.query("SELECT key FROM rate_limits WHERE key LIKE $1", [`test-%-${source.sourceId}`]);
     expect(rates.rows.map((row) => row.key)).toEqual([`test-live-${source.sourceId}`]);
+    const hours = await db.pool.query<{ age: number }>(
+      "SELECT extract(day FROM now() - hour)::int AS age FROM webhook_delivery_hours WHERE source_id = $1",
+      [source.sourceId],
+    );
+    expect(hours.rows.map((row) => row.age)).not.toContain(31);
+    expect(hours.rows.some((row) => row.age === 29)).toBe(true);
   });
 });
 
