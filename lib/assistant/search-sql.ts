@@ -1,5 +1,5 @@
 import "server-only";
-import { join, param, raw, sql } from "@/lib/platform/db/sql";
+import { join, param, raw, sql, type Sql } from "@/lib/platform/db/sql";
 import type { SearchInput } from "./search-input";
 
 /*
@@ -42,6 +42,28 @@ export type Level = { words: string[][]; exact: string[][]; every: boolean };
 
 /** Start times searched by one statement: [from, to), to = null for no end. */
 export type Window = { from: Date; to: Date | null };
+
+/**
+ * How well a row matches the level: `in_title` (a word in the title), `matched` (words found, as written or
+ * corrected) and `exact` (as written); `prefix` is the events table's alias with its dot, or "".
+ */
+export function matchScores(level: Level | null, prefix: "" | "e."): Sql {
+  const words = raw(`${prefix}search_words`);
+  const count = (sets: string[][]) =>
+    join(
+      sets.map((forms) => sql`(${words} && ${param(forms, "text[]")})::int`),
+      " + ",
+    );
+  const all = raw(String(level?.words.length ?? 0));
+  const scores =
+    level && !level.every
+      ? sql`${count(level.words)} AS matched, ${count(level.exact)} AS exact`
+      : sql`${all} AS matched, ${all} AS exact`;
+  // Letters and digits only (topic words and vocabulary words), so safe inside a pattern.
+  const pattern = level ? param(`\\m(${level.words.flat().join("|")})`, "text") : null;
+  const inTitle = pattern ? sql`${raw(prefix)}title ~* ${pattern}` : sql`false`;
+  return sql`${inTitle} AS in_title, ${scores}`;
+}
 
 /** Each word's closest vocabulary words (not the word itself), the most similar first. */
 export function correctionsSql(account: string, words: string): string {
@@ -110,19 +132,7 @@ export function candidateQuery(input: SearchInput, level: Level | null, window: 
     WHERE ${matching("words")} ORDER BY starts_at, id LIMIT ${lim})`);
     }
   }
-  const count = (words: string[][]) =>
-    join(
-      words.map((forms) => sql`(search_words && ${param(forms, "text[]")})::int`),
-      " + ",
-    );
-  const all = raw(String(level?.words.length ?? 0));
-  const scores =
-    level && !level.every
-      ? sql`${count(level.words)} AS matched, ${count(level.exact)} AS exact`
-      : sql`${all} AS matched, ${all} AS exact`;
-  // Letters and digits only (topic words and vocabulary words), so safe inside a pattern.
-  const inTitle = level ? sql`title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : sql`false`;
-  const statement = sql`SELECT ${raw(COLUMNS)}, part, ${inTitle} AS in_title, ${scores} FROM (
+  const statement = sql`SELECT ${raw(COLUMNS)}, part, ${matchScores(level, "")} FROM (
   SELECT * FROM (
   ${join(selects, "\n  UNION ALL\n  ")}
   ) AS found ORDER BY ${raw(level ? "" : "part, ")}starts_at, id LIMIT ${lim}

@@ -5,7 +5,7 @@ import type { Recurrence } from "@/lib/events/schema";
 import { join, param, raw, sql, type Sql } from "@/lib/platform/db/sql";
 import { wallClockOf } from "@/lib/platform/format/zoned-time";
 import type { Queryable, SearchInput } from "./search-input";
-import { DAY, FREE_PRICE_SQL, LONG_RUNNING_SQL, type Level, type Row } from "./search-sql";
+import { DAY, FREE_PRICE_SQL, LONG_RUNNING_SQL, matchScores, type Level, type Row } from "./search-sql";
 import { KINDS, phaseRanges, phasesAt } from "./series-phases";
 
 /*
@@ -42,20 +42,9 @@ const kindLiteral = (kind: string) => raw(`'${kind}'`);
 
 /** The rows of the candidate ids `ids` (a subquery of `id`s), with their scores and coming exceptions. */
 function candidateRows(ids: Sql, level: Level | null, from: Date): Sql {
-  const count = (words: string[][]) =>
-    join(
-      words.map((forms) => sql`(e.search_words && ${param(forms, "text[]")})::int`),
-      " + ",
-    );
-  const all = raw(String(level?.words.length ?? 0));
-  const scores =
-    level && !level.every
-      ? sql`${count(level.words)} AS matched, ${count(level.exact)} AS exact`
-      : sql`${all} AS matched, ${all} AS exact`;
-  const inTitle = level ? sql`e.title ~* ${param(`\\m(${level.words.flat().join("|")})`, "text")}` : sql`false`;
   const exceptionsFrom = param(new Date(from.getTime() - DAY).toISOString(), "timestamptz");
-  return sql`SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring, ${inTitle}
-    AS in_title, ${scores},
+  return sql`SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring,
+    ${matchScores(level, "e.")},
     ARRAY(SELECT (extract(epoch FROM x.occurs_at) * 1000)::float8 FROM event_exceptions x
       WHERE x.account_id = e.account_id AND x.event_id = e.id AND x.occurs_at >= ${exceptionsFrom}) AS exceptions
   FROM (SELECT DISTINCT id FROM (${ids}) AS candidates) AS c JOIN events e ON e.id = c.id`;
