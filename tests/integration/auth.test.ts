@@ -72,7 +72,7 @@ describe("sign-in", () => {
     const target = await redirectOf(() =>
       signInAction(null, form({ email: user.email, password, callbackUrl: "https://evil.example" })),
     );
-    expect(target).toBe("/knowledge/events");
+    expect(target).toBe("/");
     expect((await getSessionContext())?.user.id).toBe(user.id);
   });
 
@@ -128,9 +128,7 @@ describe("sign-in", () => {
     setRequestHeaders({ "x-client-ip": "10.8.8.8" });
     for (let attempt = 0; attempt < 31; attempt++) {
       const { user, password } = await createAccount();
-      expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe(
-        "/knowledge/events",
-      );
+      expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe("/");
     }
   });
 });
@@ -146,7 +144,7 @@ describe("sessions and roles", () => {
 
   it("rejects a session cookie copied before sign-out once the user has signed out", async () => {
     const { user, password } = await createAccount();
-    expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe("/knowledge/events");
+    expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe("/");
     const copied = cookieStore.get("next-auth.session-token")!.value;
     await redirectOf(() => signOutAction());
     cookieStore.set("next-auth.session-token", copied);
@@ -154,7 +152,7 @@ describe("sessions and roles", () => {
 
     // Signing in again issues a cookie for the new version, which works.
     signOut();
-    expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe("/knowledge/events");
+    expect(await redirectOf(() => signInAction(null, form({ email: user.email, password })))).toBe("/");
     expect((await getSessionContext())?.user.id).toBe(user.id);
   });
 

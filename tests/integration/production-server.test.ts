@@ -458,7 +458,7 @@ describe("production server: per-IP limits count an IPv6 /64 as one client", () 
     const same = await post("/sign-in", attacker.at(99), { email: user.email, password });
     expect(same.error).toMatch(/^Too many failed attempts\. Try again in \d+ seconds\.$/);
     const other = await post("/sign-in", randomPrefix().at(1), { email: user.email, password });
-    expect(other).toEqual({ redirect: "/knowledge/events" });
+    expect(other).toEqual({ redirect: "/" });
   });
 
   it("makes two addresses of one /64 share the sign-up IP counter, and leaves another /64 alone", async () => {
@@ -467,10 +467,10 @@ describe("production server: per-IP limits count an IPv6 /64 as one client", () 
     const signUp = (address: string) =>
       post("/sign-up", address, { name: "Ada", email: uniqueEmail("v6"), password: "long enough pw" });
     const home = randomPrefix();
-    expect(await signUp(home.at(1))).toEqual({ redirect: "/knowledge/events" });
-    expect(await signUp(home.at(2))).toEqual({ redirect: "/knowledge/events" });
+    expect(await signUp(home.at(1))).toEqual({ redirect: "/" });
+    expect(await signUp(home.at(2))).toEqual({ redirect: "/" });
     expect((await signUp(home.at(3))).error).toMatch(/^We couldn't create an account/);
-    expect(await signUp(randomPrefix().at(1))).toEqual({ redirect: "/knowledge/events" });
+    expect(await signUp(randomPrefix().at(1))).toEqual({ redirect: "/" });
   });
 
   it("counts chat starts, messages and polls from one /64 together, and another /64 apart", async () => {

@@ -29,7 +29,7 @@ describe("sign-up throttling", () => {
   it("allows 10 sign-ups an hour from one IP, then refuses with the neutral answer and creates nothing", async () => {
     setRequestHeaders({ "x-client-ip": "10.66.0.1", "x-forwarded-for": "203.0.113.9" });
     for (let attempt = 0; attempt < 10; attempt++) {
-      expect(await redirectOf(() => signUpAction(null, newPerson()))).toBe("/knowledge/events");
+      expect(await redirectOf(() => signUpAction(null, newPerson()))).toBe("/");
       signOut();
     }
     const users = await db.prisma.user.count();
@@ -40,7 +40,7 @@ describe("sign-up throttling", () => {
     expect(cookieStore.has("next-auth.session-token")).toBe(false);
 
     setRequestHeaders({ "x-client-ip": "10.66.0.2" });
-    expect(await redirectOf(() => signUpAction(null, newPerson()))).toBe("/knowledge/events");
+    expect(await redirectOf(() => signUpAction(null, newPerson()))).toBe("/");
   });
 
   it("does not let one throttled IP use up the global allowance", async () => {
@@ -70,7 +70,7 @@ describe("sign-up throttling", () => {
       Array.from({ length: 6 }, () => redirectOf(() => signUpAction(null, newPerson())).catch(() => "threw")),
     );
     // redirectOf answers the redirect target for a sign-up that went through, null for a refusal.
-    expect(answers.filter((answer) => answer === "/knowledge/events")).toHaveLength(3);
+    expect(answers.filter((answer) => answer === "/")).toHaveLength(3);
     expect(answers.filter((answer) => answer === null)).toHaveLength(3);
   });
 });
