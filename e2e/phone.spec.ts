@@ -37,7 +37,9 @@ test("no dashboard page is wider than a 390 px phone screen", async ({ page, req
           .slice(0, 3)
           .map(
             (element) =>
-              `<${element.tagName.toLowerCase()} class="${(element.getAttribute("class") ?? "").slice(0, 60)}">${(element.textContent ?? "").slice(0, 30)} ${Math.round(element.getBoundingClientRect().right)} px`,
+              `<${element.tagName.toLowerCase()} ` +
+              `class="${(element.getAttribute("class") ?? "").slice(0, 60)}">` +
+              `${(element.textContent ?? "").slice(0, 30)} ${Math.round(element.getBoundingClientRect().right)} px`,
           );
       }, PHONE.width);
       tooWide.push(`${path}: ${width} px (${culprits.join("; ")})`);

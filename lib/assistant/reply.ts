@@ -20,7 +20,8 @@ export type AssistantReply = {
 };
 
 const CAPABILITIES =
-  "I can look up our upcoming events for you: ask about a date (“this weekend”, “on Friday”, “in May”), a topic (“jazz”, “wine tasting”) or both. You can also ask to talk to a person.";
+  "I can look up our upcoming events for you: ask about a date (“this weekend”, “on Friday”, “in May”), " +
+  "a topic (“jazz”, “wine tasting”) or both. You can also ask to talk to a person.";
 const OFFER = "Would you like to talk to a person?";
 const NEAR_OFFER = "If none of these fits, would you like to talk to a person?";
 const TALK_HINT = "To talk to a person, press “Talk to a person” below; someone from the team will answer here.";

@@ -177,7 +177,10 @@ export async function searchEvents(client: Queryable, input: SearchInput): Promi
   };
 }
 
-/** The plans PostgreSQL runs for a search, statement by statement (EXPLAIN ANALYZE, BUFFERS), for the benchmark's report. */
+/**
+ * The plans PostgreSQL runs for a search, statement by statement (EXPLAIN ANALYZE, BUFFERS), for the benchmark's
+ * report.
+ */
 export async function explainSearch(client: Queryable, input: SearchInput): Promise<string> {
   const plans: string[] = [];
   const explaining: Queryable = {
