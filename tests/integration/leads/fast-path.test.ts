@@ -45,9 +45,11 @@ describe("fast path for the public API", () => {
   });
 
   it("answers 405 with Allow for a method the path lacks, and leaves unknown public paths to Next's JSON 404", () => {
-    expect(resolveFastPath("DELETE", "/api/public/leads")).toEqual({
+    // The route comes along so the 405 is counted under the route's template (metrics).
+    expect(resolveFastPath("DELETE", "/api/public/leads")).toMatchObject({
       kind: "method_not_allowed",
       allow: ["GET", "POST", "HEAD"],
+      route: { template: "/api/public/leads" },
     });
     expect(resolveFastPath("GET", "/api/public/leads/a/b/c")).toBeNull();
     expect(resolveFastPath("GET", "/api/public/leads/")).toBeNull();
