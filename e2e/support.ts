@@ -30,6 +30,8 @@ export async function shot(
 ): Promise<void> {
   if (!screenshots) return;
   fs.mkdirSync(screenshots, { recursive: true });
+  // No hover state (a chart's tooltip, a row's highlight) where the last click left the pointer.
+  await page.mouse.move(0, 0);
   // Let colour transitions settle.
   await page.waitForTimeout(300);
   await page.screenshot({

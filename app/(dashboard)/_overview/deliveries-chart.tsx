@@ -25,6 +25,7 @@ export function DeliveriesChart({ views, timeZone }: { views: ChartViews; timeZo
   const [range, setRange] = useState<(typeof RANGES)[number]>(RANGES[0]);
   const captionId = useId();
   const data = views[range.key];
+  const empty = data.every((point) => SERIES.every((series) => point[series.key] === 0));
   return (
     <figure aria-labelledby={captionId} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-zinc-200">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -49,27 +50,34 @@ export function DeliveriesChart({ views, timeZone }: { views: ChartViews; timeZo
         </div>
       </div>
       <p className="mt-1 text-xs text-zinc-500">Times in {timeZone}. Each pair of bars: inbound, then outbound.</p>
-      <div aria-hidden className="mt-4 h-64">
-        <ResponsiveContainer width="100%" height="100%">
-          {/* No keyboard layer: the chart is hidden from assistive technology, the table below stands for it. */}
-          <BarChart data={data} accessibilityLayer={false} margin={{ top: 4, right: 4, bottom: 0, left: -16 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e4e4e7" />
-            <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#71717a" }} interval="preserveStartEnd" />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
-            <Tooltip cursor={{ fill: "#f4f4f5" }} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
-            {SERIES.map((series) => (
-              <Bar
-                key={series.key}
-                dataKey={series.key}
-                name={series.name}
-                stackId={series.stack}
-                fill={series.color}
-                isAnimationActive={false}
-              />
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
+      <div className="relative mt-4 h-64">
+        {empty ? (
+          <p className="absolute inset-x-0 top-1/3 z-10 text-center text-sm text-zinc-500">
+            No deliveries in this period yet.
+          </p>
+        ) : null}
+        <div aria-hidden className="h-full">
+          <ResponsiveContainer width="100%" height="100%">
+            {/* No keyboard layer: the chart is hidden from assistive technology, the table below stands for it. */}
+            <BarChart data={data} accessibilityLayer={false} margin={{ top: 4, right: 4, bottom: 0, left: -16 }}>
+              <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e4e4e7" />
+              <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#71717a" }} interval="preserveStartEnd" />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} />
+              <Tooltip cursor={{ fill: "#f4f4f5" }} />
+              <Legend wrapperStyle={{ fontSize: 12 }} />
+              {SERIES.map((series) => (
+                <Bar
+                  key={series.key}
+                  dataKey={series.key}
+                  name={series.name}
+                  stackId={series.stack}
+                  fill={series.color}
+                  isAnimationActive={false}
+                />
+              ))}
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
       </div>
       <ChartTable data={data} unit={range.unit} caption={range.caption} />
     </figure>
