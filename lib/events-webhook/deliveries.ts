@@ -1,7 +1,8 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { param, raw, sql } from "@/lib/platform/db/sql";
+import { join, param, raw, sql } from "@/lib/platform/db/sql";
 import { isPublicId, isUuid } from "@/lib/platform/ids";
+import { logSearch, logWindow, searchedStatus, type LogFilterInput } from "@/lib/platform/log-filter";
 import { encodeCursor, keysetQuery, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
 
@@ -9,7 +10,8 @@ import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
  * Recent Deliveries (Events → Webhook): newest first, paged by a (received_at, id) keyset cursor on the
  * index (source_id, received_at DESC, id DESC), so a page costs the same at millions of rows and rows
  * arriving meanwhile never shift a page (no skips, no repeats). Only the last 30 days are shown, even
- * before the retention sweep has removed older rows.
+ * before the retention sweep has removed older rows. A date range (whole days in the account's zone)
+ * narrows that walk; a search filters the rows within it (see `searchCondition`).
  */
 
 export const DELIVERY_RETENTION_DAYS = 30;
@@ -37,7 +39,8 @@ export type DeliveryDetail = DeliverySummary & {
 
 export type DeliveryPage = { items: DeliverySummary[]; olderCursor: string | null; newerCursor: string | null };
 
-export type ListDeliveriesOptions = {
+/** `search`: a title or error code contains it, or the HTTP status is it; `from`/`to`: lib/platform/log-filter.ts. */
+export type ListDeliveriesOptions = LogFilterInput & {
   cursor?: string | null;
   direction?: "older" | "newer";
   action?: "upsert" | "cancel" | "delete";
@@ -82,6 +85,22 @@ const cursorOf = deliveryCursor;
 
 const STATUS_RANGES = { "2xx": [200, 299], "4xx": [400, 499], "5xx": [500, 599] } as const;
 
+/*
+ * No index serves a substring: the search filters the source's rows inside the window the index walk
+ * covers (30 days at most, less with a date range), stopping once a page is full. A trigram index would
+ * cost every accepted request on the webhook's write path, for a search people run now and then.
+ */
+function searchCondition(search: string) {
+  const text = param(search, "text");
+  const matches = [
+    sql`strpos(lower(d.event_title), lower(${text})) > 0`,
+    sql`strpos(lower(d.error_code), lower(${text})) > 0`,
+  ];
+  const status = searchedStatus(search);
+  if (status !== null) matches.push(sql`d.status = ${param(status, "int")}`);
+  return sql`(${join(matches, " OR ")})`;
+}
+
 export async function listDeliveries(
   accountId: string,
   sourceId: string,
@@ -105,6 +124,11 @@ export async function listDeliveries(
     const [low, high] = STATUS_RANGES[options.statusClass];
     where.push(sql`d.status BETWEEN ${raw(String(low))} AND ${raw(String(high))}`);
   }
+  const window = logWindow(options);
+  if (window.since) where.push(sql`d.received_at >= ${param(window.since.toISOString(), "timestamptz")}`);
+  if (window.until) where.push(sql`d.received_at < ${param(window.until.toISOString(), "timestamptz")}`);
+  const search = logSearch(options.search);
+  if (search) where.push(searchCondition(search));
   const direction = newer ? "ascending" : "descending";
   const query = keysetQuery({
     select: sql`SELECT ${raw(SUMMARY_COLUMNS)} FROM webhook_deliveries d`,

@@ -1,7 +1,17 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
+import { join, param, sql, type Sql } from "@/lib/platform/db/sql";
 import { isPublicId, isUuid } from "@/lib/platform/ids";
-import { emptyPage, encodeCursor, keysetPage, tryDecodeCursor, type Page } from "@/lib/platform/pagination/keyset";
+import { logSearch, logWindow, searchedStatus, type LogFilterInput } from "@/lib/platform/log-filter";
+import {
+  emptyPage,
+  encodeCursor,
+  keysetPage,
+  keysetQuery,
+  tryDecodeCursor,
+  type KeyPart,
+  type Page,
+} from "@/lib/platform/pagination/keyset";
 import { DELIVER_TASK } from "./deliver";
 import { emitMessagesCte } from "./sql";
 
@@ -96,29 +106,65 @@ export type DeliveryAttempt = {
 };
 
 const CURSOR_TAG = "outbound-attempts";
+/** The keyset: newest first on the index (subscription_id, attempted_at, id), read backwards. */
+const KEY: { columns: string[]; parts: KeyPart[] } = {
+  columns: ["a.attempted_at", "a.id"],
+  parts: ["timestamptz", "uuid"],
+};
+
+/** `search`: the event type or message id contains it, or the status code is it; `from`/`to`: log-filter.ts. */
+export type ListAttemptsOptions = LogFilterInput & { limit?: number; cursor?: string | null };
+
+/*
+ * No index serves a substring: the search filters the subscription's attempts inside the window the index
+ * walk covers (a date range bounds it), stopping once a page is full. Indexing the type or message id
+ * here would cost every attempt the workers write, for a search people run now and then.
+ */
+function searchCondition(search: string): Sql {
+  const text = param(search, "text");
+  const matches = [
+    sql`strpos(lower(m.type), lower(${text})) > 0`,
+    sql`strpos(lower(d.message_id), lower(${text})) > 0`,
+  ];
+  const status = searchedStatus(search);
+  if (status !== null) matches.push(sql`a.status_code = ${param(status, "int")}`);
+  return sql`(${join(matches, " OR ")})`;
+}
 
 /** The subscription's attempts, newest first, keyset-paged (the dashboard's "Delivery attempts" table). */
 export async function listDeliveryAttempts(
   accountId: string,
   subscriptionId: string,
-  options: { limit?: number; cursor?: string | null } = {},
+  options: ListAttemptsOptions = {},
 ): Promise<Page<DeliveryAttempt>> {
   if (!validSubscription(accountId, subscriptionId)) return emptyPage();
-  const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
-  const after = tryDecodeCursor(options.cursor, CURSOR_TAG, ["timestamptz", "uuid"]);
-  const { rows } = await db.replica.query(
-    `SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code, a.duration_ms,
-      a.response_excerpt, a.error,
-            a.outcome, d.status::text AS delivery_status, d.next_attempt_at, m.payload::text AS payload
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
+  const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY.parts);
+  const subscription = param(subscriptionId, "text");
+  const where = [
+    sql`a.subscription_id = ${subscription}`,
+    sql`EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = ${subscription}
+      AND s.account_id = ${param(accountId, "uuid")})`,
+  ];
+  const window = logWindow(options);
+  if (window.since) where.push(sql`a.attempted_at >= ${param(window.since.toISOString(), "timestamptz")}`);
+  if (window.until) where.push(sql`a.attempted_at < ${param(window.until.toISOString(), "timestamptz")}`);
+  const search = logSearch(options.search);
+  if (search) where.push(searchCondition(search));
+  const query = keysetQuery({
+    select: sql`SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code,
+      a.duration_ms, a.response_excerpt, a.error, a.outcome, d.status::text AS delivery_status, d.next_attempt_at,
+      m.payload::text AS payload
      FROM outbound_attempts a
      JOIN outbound_deliveries d ON d.id = a.delivery_id
-     JOIN outbound_messages m ON m.id = d.message_id
-     WHERE a.subscription_id = $2::text
-       AND EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = $2::text AND s.account_id = $1::uuid)
-       AND ($3::timestamptz IS NULL OR (a.attempted_at, a.id) < ($3::timestamptz, $4::uuid))
-     ORDER BY a.attempted_at DESC, a.id DESC LIMIT $5::int`,
-    [accountId, subscriptionId, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
-  );
+     JOIN outbound_messages m ON m.id = d.message_id`,
+    where,
+    ...KEY,
+    cursor,
+    direction: "descending",
+    limit,
+  });
+  const { rows } = await db.replica.query(query.text, query.values);
   const attempts = rows.map((row): DeliveryAttempt => ({
     id: row.id,
     deliveryId: row.delivery_id,
