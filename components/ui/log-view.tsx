@@ -2,13 +2,18 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
+import { inputClasses } from "@/components/ui/field";
+import { ListSearch, useListParams } from "@/components/ui/list-toolbar";
+import { cn } from "./cn";
 
 /*
  * What the two delivery logs share (inbound Recent Deliveries, outbound Delivery attempts): the time
- * cell that opens an entry, the detail dialog's frame and its copyable text blocks. Each log keeps its
- * own columns and fields; these keep their look and keyboard behaviour the same.
+ * cell that opens an entry, the detail dialog's frame and its copyable text blocks, and the search box
+ * and date range above the table. Each log keeps its own columns and fields; these keep their look and
+ * keyboard behaviour the same.
  */
 
 /** `time` in the account's zone with seconds; `full` (the hover) names the zone and the UTC instant. */
@@ -141,5 +146,105 @@ export function LogTextBlock(props: {
         <code>{props.text || props.emptyText}</code>
       </pre>
     </section>
+  );
+}
+
+/*
+ * A date input applies its value after a pause or when it loses focus: typing a year digit by digit
+ * passes through dates like 0002-05-01, which must not each reload the list.
+ */
+function LogDateInput(props: {
+  id: string;
+  label: string;
+  initial: string;
+  problemId?: string;
+  onApply: (value: string) => void;
+}) {
+  const [value, setValue] = useState(props.initial);
+  const applied = useRef(props.initial);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const apply = (next: string) => {
+    clearTimeout(timer.current);
+    if (next === applied.current) return;
+    applied.current = next;
+    props.onApply(next);
+  };
+  return (
+    <div className="flex min-w-0 flex-1 items-center gap-2 sm:flex-none">
+      <label htmlFor={props.id} className="text-sm font-medium text-zinc-700">
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        type="date"
+        value={value}
+        aria-invalid={props.problemId ? true : undefined}
+        aria-describedby={props.problemId}
+        className={cn(inputClasses, "min-w-0 py-1.5 sm:w-40")}
+        onChange={(event) => {
+          const next = event.target.value;
+          setValue(next);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => apply(next), 600);
+        }}
+        onBlur={() => apply(value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") apply(value);
+        }}
+      />
+    </div>
+  );
+}
+
+/**
+ * A log's search box and its "From"/"To" days (the URL's `q`, `from` and `to`), combined with the log's
+ * other filters; any change starts again at the newest entry (`reset` names the paging parameters).
+ * `problem` is the server's reason for not applying the dates, shown beside them.
+ */
+export function LogFilterBar(props: {
+  id: string;
+  searchLabel: string;
+  placeholder: string;
+  maxLength: number;
+  reset: string[];
+  problem: string | null;
+}) {
+  const { params, update } = useListParams({ reset: props.reset, push: true });
+  const problemId = props.problem ? `${props.id}-range-problem` : undefined;
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
+        <ListSearch
+          id={`${props.id}-search`}
+          label={props.searchLabel}
+          placeholder={props.placeholder}
+          maxLength={props.maxLength}
+          initial={params.get("q") ?? ""}
+          onSearch={(q) => update({ q })}
+        />
+        <div className="flex gap-3" role="group" aria-label="Date range">
+          <LogDateInput
+            id={`${props.id}-from`}
+            label="From"
+            initial={params.get("from") ?? ""}
+            problemId={problemId}
+            onApply={(from) => update({ from })}
+          />
+          <LogDateInput
+            id={`${props.id}-to`}
+            label="To"
+            initial={params.get("to") ?? ""}
+            problemId={problemId}
+            onApply={(to) => update({ to })}
+          />
+        </div>
+      </div>
+      {props.problem ? (
+        <p id={problemId} role="alert" className="text-sm text-red-700">
+          {props.problem}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -10,6 +10,7 @@ import { getDelivery, listDeliveries, type ListDeliveriesOptions } from "@/lib/e
 import { listSources } from "@/lib/events-webhook/sources";
 import { markNoticesOpened } from "@/lib/notices/open";
 import { formatDateTime } from "@/lib/platform/format/date-time";
+import { hasLogFilter, logWindow } from "@/lib/platform/log-filter";
 import { relativeTime } from "@/lib/platform/format/relative-time";
 import { AddSourceDialog } from "./_components/add-source-dialog";
 import { DeliveriesSection } from "./_components/deliveries-section";
@@ -26,6 +27,9 @@ type SearchParams = {
   action?: string;
   status?: string;
   delivery?: string;
+  q?: string;
+  from?: string;
+  to?: string;
 };
 
 const ACTIONS = ["upsert", "cancel", "delete"] as const;
@@ -74,6 +78,10 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
   const filters: ListDeliveriesOptions = {
     action: pick(params.action, ACTIONS),
     statusClass: pick(params.status, STATUS_CLASSES),
+    search: params.q,
+    from: params.from,
+    to: params.to,
+    timeZone: account.timezone,
   };
   const [page, newest, detail] = await Promise.all([
     listDeliveries(account.id, source.id, {
@@ -152,7 +160,8 @@ export default async function WebhookPage({ searchParams }: { searchParams: Prom
         params={params}
         timezone={account.timezone}
         now={now}
-        filtered={Boolean(filters.action || filters.statusClass)}
+        filtered={Boolean(filters.action || filters.statusClass || hasLogFilter(filters))}
+        rangeProblem={logWindow(filters).problem}
       />
 
       <div className="mt-6">

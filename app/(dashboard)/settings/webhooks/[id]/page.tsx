@@ -20,7 +20,10 @@ import { healthNotice } from "./health";
 
 export const metadata: Metadata = { title: "Webhook subscription" };
 
-type SearchParams = Promise<{ attempts?: string | string[] }>;
+type Param = string | string[] | undefined;
+type SearchParams = Promise<{ attempts?: Param; q?: Param; from?: Param; to?: Param }>;
+
+const first = (value: Param) => (Array.isArray(value) ? value[0] : value);
 
 export default async function SubscriptionPage({
   params,
@@ -32,12 +35,13 @@ export default async function SubscriptionPage({
   const context = await requireSession();
   const { account } = context;
   const { id } = await params;
-  const cursorParam = (await searchParams).attempts;
-  const cursor = (Array.isArray(cursorParam) ? cursorParam[0] : cursorParam) ?? null;
+  const query = await searchParams;
+  const cursor = first(query.attempts) ?? null;
+  const filters = { search: first(query.q), from: first(query.from), to: first(query.to) };
   const subscription = await getSubscription(account.id, id);
   if (!subscription) notFound();
   const [attempts, run] = await Promise.all([
-    listDeliveryAttempts(account.id, subscription.id, { limit: 20, cursor }),
+    listDeliveryAttempts(account.id, subscription.id, { ...filters, timeZone: account.timezone, limit: 20, cursor }),
     currentFailureRun(account.id, subscription),
   ]);
   const manager = canManage(context);
@@ -122,6 +126,7 @@ export default async function SubscriptionPage({
           attempts={attempts.data}
           cursor={cursor}
           nextCursor={attempts.nextCursor}
+          filters={filters}
           timezone={account.timezone}
           now={now}
           canManage={manager}

@@ -1,4 +1,6 @@
 import { LogPager, LogSection, prettyJson } from "@/components/ui/log-section";
+import { LogFilterBar } from "@/components/ui/log-view";
+import { MAX_LOG_SEARCH_LENGTH } from "@/lib/platform/log-filter";
 import type { DeliveryDetail, DeliveryPage, DeliverySummary } from "@/lib/events-webhook/deliveries";
 import { formatInstantInFull, formatShortDayTime, formatWithSeconds } from "@/lib/platform/format/date-time";
 import { relativeTime } from "@/lib/platform/format/relative-time";
@@ -65,6 +67,8 @@ export function DeliveriesSection(props: {
   timezone: string;
   now: Date;
   filtered: boolean;
+  /** Why the date range is not applied (not a date, To before From), or null. */
+  rangeProblem: string | null;
 }) {
   const { page, params, timezone, now } = props;
   const rows: DeliveryRow[] = page.items.map((item) => ({
@@ -86,6 +90,14 @@ export function DeliveriesSection(props: {
       controls={<DeliveryFilters />}
       className="mt-6"
     >
+      <LogFilterBar
+        id="deliveries"
+        searchLabel="Search deliveries"
+        placeholder="Search event title, error code or status (e.g. 401)"
+        maxLength={MAX_LOG_SEARCH_LENGTH}
+        reset={["cursor", "dir", "delivery"]}
+        problem={props.rangeProblem}
+      />
       <NewDeliveriesNotice
         sourceId={props.sourceId}
         newestId={props.newestId}

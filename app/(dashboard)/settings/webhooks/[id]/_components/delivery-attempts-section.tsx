@@ -1,4 +1,6 @@
 import { LogPager, LogSection, prettyJson } from "@/components/ui/log-section";
+import { LogFilterBar } from "@/components/ui/log-view";
+import { hasLogFilter, logWindow, MAX_LOG_SEARCH_LENGTH } from "@/lib/platform/log-filter";
 import { relativeTime } from "@/lib/platform/format/relative-time";
 import { toZonedInputValue } from "@/lib/platform/format/zoned-time";
 import type { DeliveryAttempt } from "@/lib/outbound/manage";
@@ -11,6 +13,16 @@ import { formatInstantInFull, formatWithSeconds } from "@/lib/platform/format/da
 import { sentHeaders } from "@/lib/outbound/deliver";
 
 const DAY_MS = 86_400_000;
+
+type Filters = { search?: string; from?: string; to?: string };
+
+/** This page with the log's search and dates kept, at the attempts after `cursor` (the newest without one). */
+function pageHref(filters: Filters, cursor: string | null): string {
+  const values = { q: filters.search, from: filters.from, to: filters.to, attempts: cursor };
+  const next = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value) next.set(key, value);
+  return `?${next}`;
+}
 
 /** "in a few seconds" rather than relativeTime's "just now" for a retry moments away. */
 const untilRetry = (at: Date, now: Date) =>
@@ -57,6 +69,8 @@ export function DeliveryAttemptsSection(props: {
   attempts: DeliveryAttempt[];
   cursor: string | null;
   nextCursor: string | null;
+  /** The URL's search and date range (days in `timezone`), as the page passed them to the list. */
+  filters: Filters;
   timezone: string;
   now: Date;
   canManage: boolean;
@@ -64,11 +78,14 @@ export function DeliveryAttemptsSection(props: {
 }) {
   const { timezone, now } = props;
   const rows = rowsOf(props.attempts, timezone, now);
+  const filtered = hasLogFilter(props.filters);
   const empty = props.cursor
     ? "No older attempts."
-    : props.active
-      ? "No deliveries in the last 30 days. Send a test notification to try the receiver."
-      : "No deliveries in the last 30 days.";
+    : filtered
+      ? "No attempts match this search and date range in the last 30 days."
+      : props.active
+        ? "No deliveries in the last 30 days. Send a test notification to try the receiver."
+        : "No deliveries in the last 30 days.";
 
   return (
     <LogSection
@@ -91,14 +108,22 @@ export function DeliveryAttemptsSection(props: {
         ) : null
       }
     >
+      <LogFilterBar
+        id="attempts"
+        searchLabel="Search delivery attempts"
+        placeholder="Search event type, message id or status code (e.g. 500)"
+        maxLength={MAX_LOG_SEARCH_LENGTH}
+        reset={["attempts"]}
+        problem={logWindow({ ...props.filters, timeZone: timezone }).problem}
+      />
       <DeliveryAttemptsTable rows={rows} canManage={props.canManage && props.active} emptyMessage={empty} />
       {props.cursor || props.nextCursor ? (
         <LogPager
           label="Delivery attempts pages"
-          back={{ href: "?", enabled: Boolean(props.cursor) }}
+          back={{ href: pageHref(props.filters, null), enabled: Boolean(props.cursor) }}
           backText="Newest"
           older={{
-            href: props.nextCursor ? `?attempts=${encodeURIComponent(props.nextCursor)}` : "?",
+            href: pageHref(props.filters, props.nextCursor),
             enabled: Boolean(props.nextCursor),
           }}
         />
