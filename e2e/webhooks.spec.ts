@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { shot, signUp } from "./support";
+import { sendSigned, shot, signUp } from "./support";
 
 /*
  * Settings → Webhooks end to end: the empty state, a private URL refused on its field, a subscription to
@@ -195,6 +195,93 @@ test("add a subscription to a local receiver, see its secret once, disable, re-e
     await confirm.getByRole("button", { name: "Delete" }).click();
     await expect(page).toHaveURL(/\/settings\/webhooks$/);
     await expect(page.getByRole("heading", { name: "No webhook subscriptions yet" })).toBeVisible();
+  } finally {
+    await receiver.close();
+  }
+});
+
+test("search and a date range narrow Recent Deliveries and a subscription's Delivery attempts", async ({
+  page,
+  request,
+}) => {
+  const receiver = await startReceiver();
+  try {
+    await signUp(page, "Lin");
+    await page.goto("/settings/webhooks");
+    await page.getByRole("button", { name: "Add subscription" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add subscription" });
+    await dialog.getByLabel("URL").fill(receiver.url);
+    await dialog.getByRole("checkbox", { name: "All calendar events" }).check();
+    await dialog.getByRole("button", { name: "Add subscription" }).click();
+    await page.getByRole("dialog", { name: "Save the signing secret" }).getByRole("button", { name: "Done" }).click();
+    await page.getByRole("link", { name: receiver.url }).click();
+    await expect(page.getByRole("heading", { name: "Delivery attempts" })).toBeVisible();
+    const subscriptionUrl = page.url();
+
+    // Two accepted events and one request signed with the wrong secret, into the Events Webhook.
+    await page.goto("/knowledge/events/webhook");
+    const endpoint = await page.getByRole("textbox", { name: "Endpoint URL" }).inputValue();
+    const hide = page.getByRole("button", { name: "Hide secret" });
+    if (!(await hide.isVisible())) await page.getByRole("button", { name: "Reveal secret" }).click();
+    await expect(hide).toBeVisible();
+    const secret = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
+    for (const title of ["Harbour walk", "Jazz night"])
+      expect((await sendSigned(request, endpoint, secret, { title, starts_at: "2027-01-01T10:00:00Z" })).status()).toBe(
+        200,
+      );
+    const refused = await sendSigned(request, endpoint, "whsec_not-the-secret", { title: "Forged" });
+    expect(refused.status()).toBe(401);
+    await page.reload();
+
+    const deliveries = page.getByRole("table", { name: "Recent deliveries" });
+    const deliveryRows = deliveries.locator("tbody tr");
+    await expect(deliveryRows).toHaveCount(3);
+    const search = page.getByRole("searchbox", { name: "Search deliveries" });
+    await search.fill("JAZZ");
+    await expect(page).toHaveURL(/[?&]q=JAZZ/);
+    await expect(deliveryRows).toHaveCount(1);
+    await expect(deliveries).toContainText("Jazz night");
+    await shot(page, "webhook-deliveries-search", { hideToasts: true });
+    await search.fill("401");
+    await expect(deliveries).toContainText("invalid_signature");
+    await expect(deliveryRows).toHaveCount(1);
+    await search.fill("");
+    await expect(deliveryRows).toHaveCount(3);
+
+    const range = page.getByRole("group", { name: "Date range" });
+    await range.getByLabel("To").fill("2020-01-01");
+    await expect(page).toHaveURL(/[?&]to=2020-01-01/);
+    await expect(deliveries).toContainText("No deliveries match these filters");
+    await range.getByLabel("From").fill("2020-01-02");
+    await expect(page.getByRole("alert").filter({ hasText: "“To” is before “From”" })).toBeVisible();
+    await expect(deliveryRows).toHaveCount(3);
+    await shot(page, "webhook-deliveries-range-problem", { hideToasts: true });
+
+    // The two new events became event.created notifications; a test notification adds a "test" one.
+    await page.goto(subscriptionUrl);
+    await page.getByRole("button", { name: "Send test notification" }).click();
+    const attempts = page.getByRole("table", { name: "Delivery attempts" });
+    const attemptRows = attempts.locator("tbody tr");
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return attempts.getByText("Delivered").count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(3);
+    const attemptSearch = page.getByRole("searchbox", { name: "Search delivery attempts" });
+    await attemptSearch.fill("event.created");
+    await expect(page).toHaveURL(/[?&]q=event.created/);
+    await expect(attemptRows).toHaveCount(2);
+    await attemptSearch.fill("test");
+    await expect(attemptRows).toHaveCount(1);
+    await shot(page, "webhooks-attempts-search", { hideToasts: true });
+    await attemptSearch.fill("");
+    await expect(attemptRows).toHaveCount(3);
+    await page.getByRole("group", { name: "Date range" }).getByLabel("To").fill("2020-01-01");
+    await expect(attempts).toContainText("No attempts match this search and date range");
   } finally {
     await receiver.close();
   }
