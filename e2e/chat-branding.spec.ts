@@ -100,7 +100,7 @@ test("a branded chat: the visitor pages through answers and learns when the team
     await visitor.getByRole("button", { name: "Send" }).click();
   };
   await say("any jazz?");
-  await expect(log).toContainText("…and 1 more. Say “show more” to see them.");
+  await expect(log).toContainText("…and 1 more. Say “show more” to see it.");
   await expect(log).not.toContainText("Harbour jazz night 4");
   await say("show more");
   await expect(log).toContainText("Here is one more:");

@@ -73,7 +73,11 @@ function eventLine(event: FoundEvent, timeZone: string, now: Date): string {
 
 /** "…and 4 more", with an offer to show them; "17+" when the search stopped counting. */
 const moreLine = (count: number, uncounted: boolean): string[] =>
-  count > 0 ? [`…and ${count}${uncounted ? "+" : ""} more. Say “show more” to see them.`] : [];
+  count > 0
+    ? [
+        `…and ${count}${uncounted ? "+" : ""} more. Say “show more” to see ${count === 1 && !uncounted ? "it" : "them"}.`,
+      ]
+    : [];
 
 const payload = (events: FoundEvent[]): ReplyEvent[] =>
   events.map((event) => ({

@@ -141,7 +141,7 @@ describe("the reply text", () => {
     const second = composeFollowUp(more, { intent: read("concerts"), result, offset: 3 }, "UTC", NOW);
     expect(second.events.map((event) => event.id)).toEqual(["e4", "e5", "e6", "e7", "e8"]);
     expect(second.text.split("\n")[0]).toBe("Here are 5 more:");
-    expect(second.text.split("\n").at(-1)).toBe("…and 1 more. Say “show more” to see them.");
+    expect(second.text.split("\n").at(-1)).toBe("…and 1 more. Say “show more” to see it.");
     const third = composeFollowUp(more, { intent: read("concerts"), result, offset: 8 }, "UTC", NOW);
     expect(third.text).toBe("Here is one more:\n• Concert 9 — Fri 19 June, 18:00\nThat’s all of them.");
     const fourth = composeFollowUp(more, { intent: read("concerts"), result, offset: 13 }, "UTC", NOW);
