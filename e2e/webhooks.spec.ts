@@ -256,6 +256,15 @@ test("search and a date range narrow Recent Deliveries and a subscription's Deli
     await expect(page.getByRole("alert").filter({ hasText: "“To” is before “From”" })).toBeVisible();
     await expect(deliveryRows).toHaveCount(3);
     await shot(page, "webhook-deliveries-range-problem", { hideToasts: true });
+    // On a phone the search and both dates fit the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(range.getByLabel("From")).toBeVisible();
+    const toBox = (await range.getByLabel("To").boundingBox())!;
+    expect(toBox.x + toBox.width).toBeLessThanOrEqual(390);
+    expect(toBox.width).toBeGreaterThanOrEqual(140);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, "webhook-deliveries-range-problem-phone", { hideToasts: true });
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     // The two new events became event.created notifications; a test notification adds a "test" one.
     await page.goto(subscriptionUrl);

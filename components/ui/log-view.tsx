@@ -171,7 +171,7 @@ function LogDateInput(props: {
     props.onApply(next);
   };
   return (
-    <div className="flex min-w-0 flex-1 items-center gap-2 sm:flex-none">
+    <div className="flex min-w-0 flex-col gap-1 sm:flex-row sm:items-center sm:gap-2">
       <label htmlFor={props.id} className="text-sm font-medium text-zinc-700">
         {props.label}
       </label>
@@ -223,7 +223,7 @@ export function LogFilterBar(props: {
           initial={params.get("q") ?? ""}
           onSearch={(q) => update({ q })}
         />
-        <div className="flex gap-3" role="group" aria-label="Date range">
+        <div className="grid grid-cols-2 gap-3 sm:flex" role="group" aria-label="Date range">
           <LogDateInput
             id={`${props.id}-from`}
             label="From"

@@ -93,7 +93,7 @@ export function DeliveriesSection(props: {
       <LogFilterBar
         id="deliveries"
         searchLabel="Search deliveries"
-        placeholder="Search event title, error code or status (e.g. 401)"
+        placeholder="Title, error code or status (e.g. 401)"
         maxLength={MAX_LOG_SEARCH_LENGTH}
         reset={["cursor", "dir", "delivery"]}
         problem={props.rangeProblem}

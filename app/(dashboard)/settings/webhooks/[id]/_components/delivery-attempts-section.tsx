@@ -111,7 +111,7 @@ export function DeliveryAttemptsSection(props: {
       <LogFilterBar
         id="attempts"
         searchLabel="Search delivery attempts"
-        placeholder="Search event type, message id or status code (e.g. 500)"
+        placeholder="Event type, message id or status (e.g. 500)"
         maxLength={MAX_LOG_SEARCH_LENGTH}
         reset={["attempts"]}
         problem={logWindow({ ...props.filters, timeZone: timezone }).problem}
