@@ -75,7 +75,8 @@ function eventLine(event: FoundEvent, timeZone: string, now: Date): string {
 const moreLine = (count: number, uncounted: boolean): string[] =>
   count > 0
     ? [
-        `…and ${count}${uncounted ? "+" : ""} more. Say “show more” to see ${count === 1 && !uncounted ? "it" : "them"}.`,
+        `…and ${count}${uncounted ? "+" : ""} more. ` +
+          `Say “show more” to see ${count === 1 && !uncounted ? "it" : "them"}.`,
       ]
     : [];
 

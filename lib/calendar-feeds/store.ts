@@ -4,6 +4,7 @@ import { recordAuditSql, type AuditAction } from "@/lib/audit/record";
 import type { SessionContext } from "@/lib/auth/session";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { db } from "@/lib/platform/db/client";
+import { inTransaction, type Queryable } from "@/lib/platform/db/transaction";
 import { isUuid } from "@/lib/platform/ids";
 import { fail, type Failure } from "@/lib/platform/result";
 import { ENQUEUE_SQL } from "./jobs";
@@ -33,22 +34,7 @@ export const feedInputSchema = z.object({
 });
 export type FeedInput = z.output<typeof feedInputSchema>;
 
-type Client = { query: (text: string, values?: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }> };
-
-async function inTransaction<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = await db.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+type Client = Queryable;
 
 const audit = (
   client: Client,

@@ -150,8 +150,8 @@ export function WidgetSettingsForm({
             </p>
           ) : (
             <p id={`${greetingId}-hint`} className="text-xs text-zinc-500">
-              The first message of every conversation. Up to {MAX_GREETING_LENGTH} characters ({count(values.greeting)}{" "}
-              used).
+              The first message of every conversation. Up to {MAX_GREETING_LENGTH} characters
+              {` (${count(values.greeting)} used).`}
             </p>
           )}
         </div>

@@ -1,9 +1,11 @@
+import { Fragment } from "react";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { snippetsFor } from "@/lib/events-webhook/snippets";
 import { SIGNING_TEST_VECTOR } from "@/lib/events-webhook/test-vector";
 import { CodeTabs } from "./code-tabs";
 
 const number = new Intl.NumberFormat("en-US");
+const OPTIONAL_FIELDS = ["ends_at", "description", "location", "url", "price", "recurring", "status"];
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -54,9 +56,13 @@ export function IntegrationGuide({
         </Row>
         <Row term="Event fields">
           <Code>title</Code> and <Code>starts_at</Code> (ISO 8601 with offset; none means UTC) are required;{" "}
-          <Code>ends_at</Code>, <Code>description</Code>, <Code>location</Code>, <Code>url</Code>, <Code>price</Code>,{" "}
-          <Code>recurring</Code>, <Code>status</Code> are optional. Cancel and delete identify the event by title,
-          starts_at and location.
+          {OPTIONAL_FIELDS.map((field, index) => (
+            <Fragment key={field}>
+              {index > 0 ? ", " : null}
+              <Code>{field}</Code>
+            </Fragment>
+          ))}{" "}
+          are optional. Cancel and delete identify the event by title, starts_at and location.
         </Row>
         <Row term="Rate limit">
           {number.format(rateLimitPerMinute)} requests per minute for this source; over it you get 429 with{" "}
