@@ -1,0 +1,84 @@
+import "server-only";
+import type pg from "pg";
+
+/*
+ * Day partitions of the time-partitioned logs (docs/scaling.md, "Time-partitioned logs"). The SQL
+ * functions live in the daily_partitions migration; this module is what the worker's scheduled job,
+ * server start-up and the retention sweep call.
+ *
+ * Retention detaches a partition CONCURRENTLY before dropping it: a plain DETACH or DROP would take
+ * ACCESS EXCLUSIVE on the parent and queue every writer of the log behind it. CONCURRENTLY cannot run
+ * inside a transaction block (nor inside a function), so each partition takes two autocommitted
+ * statements here. A detach interrupted half-way leaves the partition "pending detach"; the next run
+ * finishes it with FINALIZE.
+ */
+
+export type PartitionedLog = {
+  /** The partitioned parent table. */
+  table: string;
+  /** Partitions whose whole day is older than this are dropped. */
+  retentionHours: number;
+};
+
+/** How many days ahead partitions exist, so a stopped worker has a week to come back. */
+export const DAYS_AHEAD = 7;
+
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+export async function ensureDailyPartitions(
+  pool: pg.Pool,
+  tables: readonly string[],
+  range: { from?: Date; to?: Date } = {},
+): Promise<number> {
+  const now = Date.now();
+  const from = utcDay(range.from ?? new Date(now - 86_400_000));
+  const to = utcDay(range.to ?? new Date(now + DAYS_AHEAD * 86_400_000));
+  let created = 0;
+  for (const table of tables) {
+    const { rows } = await pool.query<{ created: number }>(
+      "SELECT create_daily_partitions($1::regclass, $2::date, $3::date) AS created",
+      [table, from, to],
+    );
+    created += rows[0]?.created ?? 0;
+  }
+  return created;
+}
+
+export type DroppedPartition = { table: string; partition: string };
+
+export async function dropExpiredPartitions(
+  pool: pg.Pool,
+  logs: readonly PartitionedLog[],
+): Promise<DroppedPartition[]> {
+  const dropped: DroppedPartition[] = [];
+  for (const log of logs) {
+    await finishPendingDetaches(pool, log.table);
+    const { rows } = await pool.query<{ partition: string }>(
+      `SELECT partition::text FROM expired_daily_partitions($1::regclass, now() - make_interval(hours => $2))`,
+      [log.table, log.retentionHours],
+    );
+    for (const { partition } of rows) {
+      await pool.query(`ALTER TABLE ${quoteName(log.table)} DETACH PARTITION ${partition} CONCURRENTLY`);
+      await pool.query(`DROP TABLE IF EXISTS ${partition}`);
+      dropped.push({ table: log.table, partition });
+    }
+  }
+  return dropped;
+}
+
+async function finishPendingDetaches(pool: pg.Pool, table: string): Promise<void> {
+  const { rows } = await pool.query<{ partition: string }>(
+    `SELECT i.inhrelid::regclass::text AS partition FROM pg_inherits i
+      WHERE i.inhparent = $1::regclass AND i.inhdetachpending`,
+    [table],
+  );
+  for (const { partition } of rows) {
+    await pool.query(`ALTER TABLE ${quoteName(table)} DETACH PARTITION ${partition} FINALIZE`);
+    await pool.query(`DROP TABLE IF EXISTS ${partition}`);
+  }
+}
+
+// Table names come from the code's own registry, never from input; quoting keeps them exact anyway.
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
