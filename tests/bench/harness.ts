@@ -7,6 +7,7 @@ import { sourceFingerprint } from "@/lib/cli/build-fingerprint";
 import { bin, run } from "@/lib/cli/processes";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { applyMigrations } from "@/lib/platform/db/migrate";
+import { startPgBouncer } from "../setup/pgbouncer";
 
 /*
  * What every benchmark shares: a production build in its own dist dir (rebuilt only when the source
@@ -44,10 +45,14 @@ export async function buildIfNeeded(distDir: string): Promise<void> {
   fs.writeFileSync(stamp, fingerprint);
 }
 
-/** A benchmark's bare node:http server (tests/bench/*server.ts) on `port`, run with tsx as the app's code. */
+/**
+ * A benchmark's bare node:http server (tests/bench/*server.ts) on `port`, run with tsx as the app's code.
+ * It always talks to PostgreSQL directly (its named prepared statements would not pass PgBouncer 1.18), so
+ * with BENCH_PGBOUNCER=on the ratio shows what the pooler costs the app.
+ */
 export function startReferenceServer(script: string, port: number, env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, String(port)], {
-    env,
+    env: { ...env, DATABASE_URL: env.DATABASE_DIRECT_URL || env.DATABASE_URL },
     stdio: ["ignore", "ignore", "inherit"],
   });
 }
@@ -166,9 +171,18 @@ export function runBench(
   runMain(async () => {
     await buildIfNeeded(DIST_DIR);
     const database = await startBenchDatabase(label);
+    const pooler = process.env.BENCH_PGBOUNCER === "on" ? await startPgBouncer(database.url) : null;
     try {
-      return await measure(database, benchEnv(database.url, DIST_DIR));
+      if (!pooler) return await measure(database, benchEnv(database.url, DIST_DIR));
+      console.log("▸ Through PgBouncer (transaction mode): the app servers' DATABASE_URL is the pooler");
+      const env = {
+        ...benchEnv(pooler.url, DIST_DIR),
+        DATABASE_POOLER: "pgbouncer",
+        DATABASE_DIRECT_URL: database.url,
+      };
+      return await measure(database, env);
     } finally {
+      await pooler?.stop();
       await database.dispose();
     }
   });
