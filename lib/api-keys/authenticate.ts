@@ -4,6 +4,7 @@ import { CLOCK_CTE, fixedWindowCounterCte, type RateState } from "@/lib/platform
 import { hashApiKey, isWellFormedApiKey } from "./key-format";
 import { isScope, type Scope } from "./scopes";
 import type { Env } from "@/lib/platform/http/client-ip";
+import { fail, type Failure } from "@/lib/platform/result";
 
 /*
  * The hot path of every public API request: read the bearer key, reject what cannot be a key without
@@ -20,8 +21,19 @@ export type ApiKeyPrincipal = {
 
 export type AuthFailure = "missing" | "wrong_scheme" | "empty" | "malformed" | "unknown" | "revoked" | "expired";
 
-export type AuthResult =
-  { ok: true; principal: ApiKeyPrincipal; rate: RateState } | { ok: false; failure: AuthFailure };
+export type AuthResult = { ok: true; principal: ApiKeyPrincipal; rate: RateState } | Failure<AuthFailure>;
+
+const MESSAGES: Record<AuthFailure, string> = {
+  missing: "Send an API key in the Authorization header: Authorization: Bearer <key>.",
+  wrong_scheme: "Use the Bearer scheme: Authorization: Bearer <key>.",
+  empty: "The Authorization header names the Bearer scheme but carries no API key.",
+  malformed: "The API key is malformed. Check that it was copied completely.",
+  unknown: "The API key is not valid.",
+  revoked: "The API key has been revoked.",
+  expired: "The API key has expired.",
+};
+
+const refuse = (code: AuthFailure): Failure<AuthFailure> => fail(code, MESSAGES[code]);
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
@@ -32,16 +44,14 @@ export function publicApiRateLimit(env: Env = process.env): number {
 }
 
 /** Extracts the key from `Authorization: Bearer <key>`; the scheme is case-insensitive (RFC 9110). */
-export function readBearerToken(
-  header: string | null,
-): { ok: true; token: string } | { ok: false; failure: AuthFailure } {
+export function readBearerToken(header: string | null): { ok: true; token: string } | Failure<AuthFailure> {
   const value = header?.trim() ?? "";
-  if (!value) return { ok: false, failure: "missing" };
+  if (!value) return refuse("missing");
   const match = /^(\S+)(?:\s+([\s\S]*))?$/.exec(value);
-  if (!match || match[1].toLowerCase() !== "bearer") return { ok: false, failure: "wrong_scheme" };
+  if (!match || match[1].toLowerCase() !== "bearer") return refuse("wrong_scheme");
   const token = (match[2] ?? "").trim();
-  if (!token) return { ok: false, failure: "empty" };
-  if (!isWellFormedApiKey(token)) return { ok: false, failure: "malformed" };
+  if (!token) return refuse("empty");
+  if (!isWellFormedApiKey(token)) return refuse("malformed");
   return { ok: true, token };
 }
 
@@ -102,9 +112,9 @@ export async function authenticateApiKey(
     values: [hashApiKey(parsed.token)],
   });
   const row = rows[0];
-  if (!row) return { ok: false, failure: "unknown" };
-  if (row.revoked) return { ok: false, failure: "revoked" };
-  if (row.expired) return { ok: false, failure: "expired" };
+  if (!row) return refuse("unknown");
+  if (row.revoked) return refuse("revoked");
+  if (row.expired) return refuse("expired");
   return {
     ok: true,
     rate: {

@@ -4,6 +4,7 @@ import { errorResponse, internalErrorResponse, unavailableResponse } from "@/lib
 import { isOverLimit, rateLimitedResponse, rateLimitHeaders, type RateState } from "@/lib/platform/http/rate-limit";
 import { authenticateApiKey, type ApiKeyPrincipal, type AuthFailure } from "@/lib/api-keys/authenticate";
 import type { Scope } from "@/lib/api-keys/scopes";
+import type { Failure } from "@/lib/platform/result";
 import { errorFields, logger } from "@/lib/platform/observability/log";
 import { inSpan, tracingActive } from "@/lib/platform/observability/tracing";
 
@@ -26,21 +27,13 @@ export type WithApiKeyOptions = {
   scope: Scope | null;
 };
 
-const FAILURE_MESSAGES: Record<AuthFailure, string> = {
-  missing: "Send an API key in the Authorization header: Authorization: Bearer <key>.",
-  wrong_scheme: "Use the Bearer scheme: Authorization: Bearer <key>.",
-  empty: "The Authorization header names the Bearer scheme but carries no API key.",
-  malformed: "The API key is malformed. Check that it was copied completely.",
-  unknown: "The API key is not valid.",
-  revoked: "The API key has been revoked.",
-  expired: "The API key has expired.",
-};
-
-export function unauthorizedResponse(failure: AuthFailure): Response {
+export function unauthorizedResponse(failure: Failure<AuthFailure>): Response {
   // RFC 6750: a request without credentials gets a challenge without an error attribute.
-  const challenge = failure === "missing" ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"';
-  const code = failure === "missing" ? "unauthorized" : "invalid_token";
-  return errorResponse(401, code, FAILURE_MESSAGES[failure], { headers: { "WWW-Authenticate": challenge } });
+  const missing = failure.code === "missing";
+  const challenge = missing ? 'Bearer realm="api"' : 'Bearer realm="api", error="invalid_token"';
+  return errorResponse(401, missing ? "unauthorized" : "invalid_token", failure.message, {
+    headers: { "WWW-Authenticate": challenge },
+  });
 }
 
 export function insufficientScopeResponse(scope: Scope): Response {
@@ -87,7 +80,7 @@ export function withApiKey<Params = Record<string, never>>(handler: ApiKeyHandle
       const result = tracingActive()
         ? await inSpan("api_key.authenticate", {}, () => authenticateApiKey(db.pool, authorization))
         : await authenticateApiKey(db.pool, authorization);
-      if (!result.ok) return unauthorizedResponse(result.failure);
+      if (!result.ok) return unauthorizedResponse(result);
       ({ principal, rate } = result);
     } catch (error) {
       if (isDatabaseUnavailable(error)) return unavailableResponse();

@@ -26,7 +26,7 @@ export async function checkFeedUrl(raw: string): Promise<{ ok: true; url: string
   // webcal:// is how calendar sites often link a feed: it is the same address over https.
   const text = raw.trim().replace(/^webcals?:\/\//i, "https://");
   const checked = await validateTargetUrl(text, { allowLoopback: allowLoopbackTargets() });
-  if (!checked.ok) return fail(checked.problem.reason, MESSAGES[checked.problem.reason]);
+  if (!checked.ok) return fail(checked.code, MESSAGES[checked.code]);
   return { ok: true, url: checked.value };
 }
 

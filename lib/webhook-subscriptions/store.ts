@@ -83,7 +83,7 @@ async function audit(
 /** The URL's SSRF check as a per-field problem (field: url, or target_url for the legacy form). */
 async function checkUrl(url: string, field: string): Promise<FieldProblem | string> {
   const checked = await validateTargetUrl(url, { allowLoopback: allowLoopbackTargets() });
-  return checked.ok ? checked.value : { field, message: checked.problem.message, reason: checked.problem.reason };
+  return checked.ok ? checked.value : { field, message: checked.message, reason: checked.code };
 }
 
 export async function getSubscription(accountId: string, id: string): Promise<Subscription | null> {

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { fail, type Failure } from "@/lib/platform/result";
 import { isAllowedAddress, systemResolver, type Resolver } from "./addresses";
 
 /*
@@ -23,8 +24,6 @@ export type TargetUrlReason =
   | "port_not_allowed"
   | "private_address";
 
-export type TargetUrlProblem = { reason: TargetUrlReason; message: string };
-
 export type ParsedTarget = {
   /** The normalised URL that is stored and later requested (no fragment). */
   url: string;
@@ -32,12 +31,7 @@ export type ParsedTarget = {
   host: { kind: "ip"; address: string } | { kind: "name"; name: string } | { kind: "localhost" };
 };
 
-export type TargetCheck<T> = { ok: true; value: T } | { ok: false; problem: TargetUrlProblem };
-
-const problem = (reason: TargetUrlReason, message: string): { ok: false; problem: TargetUrlProblem } => ({
-  ok: false,
-  problem: { reason, message },
-});
+export type TargetCheck<T> = { ok: true; value: T } | Failure<TargetUrlReason>;
 
 const PRIVATE_MESSAGE =
   "The URL's host is a loopback, private, link-local or otherwise non-public address. Use a public https endpoint.";
@@ -52,8 +46,8 @@ export function portOf(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === "http:" ? 80 : 443;
 }
 
-const portProblem = (port: number) =>
-  problem(
+const portProblem = (port: number): Failure<TargetUrlReason> =>
+  fail<TargetUrlReason>(
     "port_not_allowed",
     `Port ${port} is not allowed. Use port 443 (the https default: leave the port out) or a port from 1024 to 65535.`,
   );
@@ -73,18 +67,18 @@ export function isLoopbackHost(hostname: string): boolean {
 export function parseTargetUrl(raw: string, options: { allowLoopback: boolean }): TargetCheck<ParsedTarget> {
   const text = raw.trim();
   if (text.length > MAX_TARGET_URL_LENGTH)
-    return problem("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
+    return fail("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return problem("invalid_url", "Must be an absolute URL, e.g. https://example.com/hooks.");
+    return fail("invalid_url", "Must be an absolute URL, e.g. https://example.com/hooks.");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return problem("scheme_not_allowed", `The ${url.protocol.replace(/:$/, "")} scheme is not allowed; use https.`);
+    return fail("scheme_not_allowed", `The ${url.protocol.replace(/:$/, "")} scheme is not allowed; use https.`);
   }
   if (url.username || url.password) {
-    return problem(
+    return fail(
       "credentials_not_allowed",
       "Remove the user name and password from the URL; authenticate notifications by their signature.",
     );
@@ -96,23 +90,23 @@ export function parseTargetUrl(raw: string, options: { allowLoopback: boolean })
   let host: ParsedTarget["host"];
   let loopback = false;
   if (net.isIP(hostname)) {
-    if (!isAllowedAddress(hostname, options)) return problem("private_address", PRIVATE_MESSAGE);
+    if (!isAllowedAddress(hostname, options)) return fail("private_address", PRIVATE_MESSAGE);
     loopback = !isAllowedAddress(hostname, { allowLoopback: false });
     host = { kind: "ip", address: hostname };
   } else if (isLocalhostName(name)) {
-    if (!options.allowLoopback) return problem("private_address", PRIVATE_MESSAGE);
+    if (!options.allowLoopback) return fail("private_address", PRIVATE_MESSAGE);
     loopback = true;
     host = { kind: "localhost" };
   } else {
-    if (!name) return problem("invalid_url", "The URL has no host.");
+    if (!name) return fail("invalid_url", "The URL has no host.");
     host = { kind: "name", name: hostname };
   }
   if (url.protocol === "http:" && !loopback)
-    return problem("scheme_not_allowed", "Use an https URL; plain http is not allowed.");
+    return fail("scheme_not_allowed", "Use an https URL; plain http is not allowed.");
   // Loopback targets exist only with OUTBOUND_ALLOW_LOOPBACK_TARGETS=1 (development and tests), on any port.
   if (!loopback && !isAllowedPort(portOf(url))) return portProblem(portOf(url));
   if (url.href.length > MAX_TARGET_URL_LENGTH)
-    return problem("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
+    return fail("url_too_long", `Use a URL of at most ${MAX_TARGET_URL_LENGTH.toLocaleString("en-US")} characters.`);
   return { ok: true, value: { url: url.href, host } };
 }
 
@@ -160,7 +154,7 @@ export async function validateTargetUrl(raw: string, options: TargetUrlOptions):
   }
   // No answer and a private answer read alike, so this cannot be used to learn which internal names exist.
   if (answers.length === 0 || answers.some((answer) => !isAllowedAddress(answer.address, options))) {
-    return problem(
+    return fail(
       "private_address",
       `The host ${host.name} has no public address: it does not resolve, or it resolves to a non-public address. ` +
         "Use a public https endpoint.",

@@ -5,7 +5,7 @@ const strict = { allowLoopback: false };
 const loose = { allowLoopback: true };
 const reasonOf = (raw: string, options = strict) => {
   const parsed = parseTargetUrl(raw, options);
-  return parsed.ok ? "ok" : parsed.problem.reason;
+  return parsed.ok ? "ok" : parsed.code;
 };
 
 describe("parseTargetUrl", () => {
@@ -115,7 +115,7 @@ describe("validateTargetUrl", () => {
   };
   const check = async (raw: string, allowLoopback = false) => {
     const result = await validateTargetUrl(raw, { allowLoopback, resolve });
-    return result.ok ? "ok" : result.problem.reason;
+    return result.ok ? "ok" : result.code;
   };
 
   it("accepts a host name whose every address is public", async () => {
@@ -136,12 +136,11 @@ describe("validateTargetUrl", () => {
       resolve: () => new Promise(() => {}),
       timeoutMs: 20,
     });
-    expect(privately).toMatchObject({ ok: false, problem: { reason: "private_address" } });
-    const words = (result: typeof privately, host: string) =>
-      result.ok ? "" : result.problem.message.replace(host, "HOST");
+    expect(privately).toMatchObject({ ok: false, code: "private_address" });
+    const words = (result: typeof privately, host: string) => (result.ok ? "" : result.message.replace(host, "HOST"));
     expect(words(nowhere, "nowhere.test")).toBe(words(privately, "internal.test"));
     expect(words(stalled, "slow.test")).toBe(words(privately, "internal.test"));
-    expect(nowhere).toMatchObject({ ok: false, problem: { reason: "private_address" } });
+    expect(nowhere).toMatchObject({ ok: false, code: "private_address" });
   });
 
   it("accepts a name resolving to loopback only when loopback targets are allowed", async () => {

@@ -86,7 +86,9 @@ export async function invalidFormErrors(details: FieldProblem[], url: string): P
   const errors = fieldErrors(details, url);
   if (errors.url) return errors;
   const checked = await validateTargetUrl(url, { allowLoopback: allowLoopbackTargets() });
-  return checked.ok ? errors : { url: urlMessage({ field: "url", ...checked.problem }, url), ...errors };
+  return checked.ok
+    ? errors
+    : { url: urlMessage({ field: "url", reason: checked.code, message: checked.message }, url), ...errors };
 }
 
 export function parseCreate(input: FormInput) {
