@@ -1,19 +1,9 @@
 import { expect, test } from "@playwright/test";
-
-const newPerson = () => {
-  const id = Math.random().toString(36).slice(2, 10);
-  return { name: `Ada ${id}`, email: `ada-${id}@example.test`, password: "a long password" };
-};
+import { newPerson, signUpAs } from "./support";
 
 test("a visitor signs up, lands in the dashboard, signs out and signs back in", async ({ page }) => {
-  const person = newPerson();
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(person.name);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(person.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/$/);
+  const person = newPerson("Ada");
+  await signUpAs(page, person);
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link").first()).toHaveAccessibleName("Overview");
@@ -75,13 +65,8 @@ test("a cookie copied before sign-out stops working; signing up again with that 
   page,
   browser,
 }) => {
-  const person = newPerson();
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(person.name);
-  await page.getByLabel("Email").fill(person.email);
-  await page.getByLabel("Password").fill(person.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/$/);
+  const person = newPerson("Ada");
+  await signUpAs(page, person);
   const copied = await page.context().cookies();
 
   await page.getByRole("button", { name: "Sign out" }).click();

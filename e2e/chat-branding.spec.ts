@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { shot, signUp } from "./support";
+import { addEvent, shot, signUp } from "./support";
 
 /*
  * The chat a visitor can trust, as the owner sets it up and a visitor meets it: the owner gives the chat
@@ -22,17 +22,6 @@ const REPLY_TIME = "We usually answer within an hour, Monday to Friday.";
 /** The closed test network has no cdn.harbourhall.example: the browser gets the logo from here. */
 async function serveLogo(page: Page) {
   await page.route(LOGO_URL, (route) => route.fulfill({ contentType: "image/svg+xml", body: LOGO }));
-}
-
-async function addEvent(page: Page, title: string, startsLocal: string) {
-  await page.goto("/knowledge/events");
-  await page.getByRole("button", { name: "New event" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "New event" });
-  await dialog.getByLabel("Title").fill(title);
-  await dialog.getByLabel("Starts").fill(startsLocal);
-  await dialog.getByLabel("Location").fill("Old Mill");
-  await dialog.getByRole("button", { name: "Create event" }).click();
-  await expect(dialog).toBeHidden();
 }
 
 const backgroundOf = (page: Page, selector: string) =>

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { shot, signUp } from "./support";
+import { expect, test } from "@playwright/test";
+import { addEvent, createThroughDialog, shot, signUp } from "./support";
 
 /*
  * The whole loop, as two people live it: an owner puts an event in the knowledge and takes the widget's
@@ -11,27 +11,6 @@ import { shot, signUp } from "./support";
  * E2E_SCREENSHOTS_DIR to also save screenshots of each screen.
  */
 
-async function addEvent(page: Page, title: string, startsLocal: string) {
-  await page.goto("/knowledge/events");
-  await page.getByRole("button", { name: "New event" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "New event" });
-  await dialog.getByLabel("Title").fill(title);
-  await dialog.getByLabel("Starts").fill(startsLocal);
-  await dialog.getByLabel("Location").fill("Old Mill");
-  await dialog.getByRole("button", { name: "Create event" }).click();
-  await expect(dialog).toBeHidden();
-}
-
-async function addLead(page: Page, name: string, email: string) {
-  await page.goto("/leads");
-  await page.getByRole("button", { name: "New lead" }).first().click();
-  const dialog = page.getByRole("dialog", { name: "New lead" });
-  await dialog.getByLabel("Name").fill(name);
-  await dialog.getByLabel("Email").fill(email);
-  await dialog.getByRole("button", { name: "Create lead" }).click();
-  await expect(dialog).toBeHidden();
-}
-
 test("a visitor asks the assistant, hands off to a person, and the agent answers and closes from the inbox", async ({
   page,
   browser,
@@ -41,7 +20,8 @@ test("a visitor asks the assistant, hands off to a person, and the agent answers
   await signUp(page, "Rosa");
   const nextYear = new Date().getUTCFullYear() + 1;
   await addEvent(page, "Harbour jazz night", `${nextYear}-03-14T20:00`);
-  await addLead(page, "Ada Harbour", "ada@harbour.example");
+  await page.goto("/leads");
+  await createThroughDialog(page, "New lead", { Name: "Ada Harbour", Email: "ada@harbour.example" }, "Create lead");
 
   await page.goto("/settings/chat-widget");
   const snippet = await page.getByRole("textbox", { name: "Embed snippet" }).inputValue();

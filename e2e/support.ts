@@ -3,17 +3,62 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-/* What every end-to-end spec does the same way: a new owner account, and screenshots on request. */
+/* What several end-to-end specs do the same way: a new owner account, records created through their dialogs,
+ * and screenshots on request. */
+
+export type Person = { name: string; email: string; password: string };
+
+/** A person no test has signed up yet: `firstName` plus a random suffix, so the email is unique. */
+export function newPerson(firstName: string): Person {
+  const id = Math.random().toString(36).slice(2, 10);
+  return {
+    name: `${firstName} ${id}`,
+    email: `${firstName.toLowerCase()}-${id}@example.test`,
+    password: "a long password",
+  };
+}
+
+/** Signs `person` up through the sign-up form, landing on the Overview. */
+export async function signUpAs(page: Page, person: Person): Promise<void> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill(person.name);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/$/);
+}
 
 /** Signs up a new owner named `firstName` plus a random suffix (unique email), landing on the Overview. */
 export async function signUp(page: Page, firstName: string): Promise<void> {
-  const id = Math.random().toString(36).slice(2, 10);
-  await page.goto("/sign-up");
-  await page.getByLabel("Name").fill(`${firstName} ${id}`);
-  await page.getByLabel("Email").fill(`${firstName.toLowerCase()}-${id}@example.test`);
-  await page.getByLabel("Password").fill("a long password");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/^https?:\/\/[^/]+\/$/);
+  await signUpAs(page, newPerson(firstName));
+}
+
+/**
+ * Creates a record the way a person does: the first button named `name` ("New event") opens the dialog of
+ * that name, each labelled field is filled, `submit` is pressed, and the dialog closes.
+ */
+export async function createThroughDialog(
+  page: Page,
+  name: string,
+  fields: Record<string, string>,
+  submit: string,
+): Promise<void> {
+  await page.getByRole("button", { name }).first().click();
+  const dialog = page.getByRole("dialog", { name });
+  for (const [label, value] of Object.entries(fields)) await dialog.getByLabel(label).fill(value);
+  await dialog.getByRole("button", { name: submit }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** An event at the Old Mill through the Events page's New event dialog; `startsLocal` as the Starts field takes it. */
+export async function addEvent(page: Page, title: string, startsLocal: string): Promise<void> {
+  await page.goto("/knowledge/events");
+  await createThroughDialog(
+    page,
+    "New event",
+    { Title: title, Starts: startsLocal, Location: "Old Mill" },
+    "Create event",
+  );
 }
 
 const screenshots = process.env.E2E_SCREENSHOTS_DIR;

@@ -1,16 +1,10 @@
-import { MapPinOff } from "lucide-react";
-import { NotFoundState } from "@/components/ui/empty-state";
+import { NotFoundPage } from "@/app/(dashboard)/_components/not-found-page";
 
 /** An address inside the dashboard that names no page, shown in the app shell with the way home. */
 export default function DashboardNotFound() {
   return (
-    <NotFoundState
-      icon={<MapPinOff className="size-6" aria-hidden />}
-      title="Page not found"
-      backHref="/"
-      backLabel="Back to the dashboard"
-    >
+    <NotFoundPage kind="page">
       There is no page at this address. It may have moved, or the link that brought you here is mistyped.
-    </NotFoundState>
+    </NotFoundPage>
   );
 }

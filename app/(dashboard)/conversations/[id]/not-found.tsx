@@ -1,15 +1,5 @@
-import { MessageSquareOff } from "lucide-react";
-import { NotFoundState } from "@/components/ui/empty-state";
+import { NotFoundPage } from "@/app/(dashboard)/_components/not-found-page";
 
 export default function ConversationNotFound() {
-  return (
-    <NotFoundState
-      icon={<MessageSquareOff className="size-6" aria-hidden />}
-      title="Conversation not found"
-      backHref="/conversations"
-      backLabel="Back to conversations"
-    >
-      This conversation does not exist in this account.
-    </NotFoundState>
-  );
+  return <NotFoundPage kind="conversation">This conversation does not exist in this account.</NotFoundPage>;
 }

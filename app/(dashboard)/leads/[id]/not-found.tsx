@@ -1,15 +1,5 @@
-import { UserX } from "lucide-react";
-import { NotFoundState } from "@/components/ui/empty-state";
+import { NotFoundPage } from "@/app/(dashboard)/_components/not-found-page";
 
 export default function LeadNotFound() {
-  return (
-    <NotFoundState
-      icon={<UserX className="size-6" aria-hidden />}
-      title="Lead not found"
-      backHref="/leads"
-      backLabel="Back to leads"
-    >
-      This lead does not exist in this account, or it was deleted.
-    </NotFoundState>
-  );
+  return <NotFoundPage kind="lead">This lead does not exist in this account, or it was deleted.</NotFoundPage>;
 }
