@@ -42,35 +42,6 @@ const event = {
   updated_at: "2026-03-01T08:00:00.000Z",
 };
 
-const leadOutputFields = [
-  { key: "id", label: "Lead ID" },
-  { key: "name", label: "Name" },
-  { key: "email", label: "Email" },
-  { key: "phone", label: "Phone" },
-  { key: "company", label: "Company" },
-  { key: "source", label: "Source" },
-  { key: "stage", label: "Stage" },
-  { key: "notes", label: "Notes" },
-  { key: "conversation_id", label: "Conversation ID" },
-  { key: "created_at", label: "Created at", type: "datetime" },
-  { key: "updated_at", label: "Updated at", type: "datetime" },
-  { key: "stage_changed_at", label: "Stage changed at", type: "datetime" },
-];
-
-const eventOutputFields = [
-  { key: "id", label: "Event ID" },
-  { key: "title", label: "Title" },
-  { key: "starts_at", label: "Starts at", type: "datetime" },
-  { key: "ends_at", label: "Ends at", type: "datetime" },
-  { key: "description", label: "Description" },
-  { key: "location", label: "Location" },
-  { key: "url", label: "URL" },
-  { key: "price", label: "Price" },
-  { key: "recurring", label: "Recurring" },
-  { key: "status", label: "Status" },
-  { key: "next_occurrence_at", label: "Next occurrence at", type: "datetime" },
-];
-
 const conversation = {
   id: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8",
   status: "handoff_requested",
@@ -100,31 +71,38 @@ const message = {
   created_at: "2026-03-02T09:14:05.000Z",
 };
 
-const conversationOutputFields = [
-  { key: "id", label: "Conversation ID" },
-  { key: "status", label: "Status" },
-  { key: "visitor_name", label: "Visitor name" },
-  { key: "visitor_email", label: "Visitor email" },
-  { key: "lead_id", label: "Lead ID" },
-  { key: "page_url", label: "Page URL" },
-  { key: "referrer", label: "Referrer" },
-  { key: "user_agent", label: "User agent" },
-  { key: "locale", label: "Locale" },
-  { key: "widget_id", label: "Widget ID" },
-  { key: "started_at", label: "Started at", type: "datetime" },
-  { key: "handoff_requested_at", label: "Handoff requested at", type: "datetime" },
-  { key: "last_message_at", label: "Last message at", type: "datetime" },
-  { key: "updated_at", label: "Updated at", type: "datetime" },
-];
+/*
+ * Zapier's labels for the fields of each object, named by one rule: the key in words ("visitor_name" is
+ * "Visitor name", "page_url" is "Page URL"), `*_at` fields typed as datetimes, and `id` named after the object.
+ */
+function outputFields(idLabel, keys) {
+  const words = (key) => key.split("_").map((word) => (word === "id" || word === "url" ? word.toUpperCase() : word));
+  const label = (key) => {
+    const [first, ...rest] = words(key);
+    return [first.charAt(0).toUpperCase() + first.slice(1), ...rest].join(" ");
+  };
+  return [
+    { key: "id", label: idLabel },
+    ...keys
+      .split(" ")
+      .map((key) => (key.endsWith("_at") ? { key, label: label(key), type: "datetime" } : { key, label: label(key) })),
+  ];
+}
 
-const messageOutputFields = [
-  { key: "id", label: "Message ID" },
-  { key: "conversation_id", label: "Conversation ID" },
-  { key: "author", label: "Author" },
-  { key: "author_name", label: "Author name" },
-  { key: "text", label: "Text" },
-  { key: "created_at", label: "Created at", type: "datetime" },
-];
+const leadOutputFields = outputFields(
+  "Lead ID",
+  "name email phone company source stage notes conversation_id created_at updated_at stage_changed_at",
+);
+const eventOutputFields = outputFields(
+  "Event ID",
+  "title starts_at ends_at description location url price recurring status next_occurrence_at",
+);
+const conversationOutputFields = outputFields(
+  "Conversation ID",
+  "status visitor_name visitor_email lead_id page_url referrer user_agent locale widget_id started_at " +
+    "handoff_requested_at last_message_at updated_at",
+);
+const messageOutputFields = outputFields("Message ID", "conversation_id author author_name text created_at");
 
 module.exports = {
   lead,
