@@ -9,6 +9,7 @@ import {
   type SettingsProblems,
   type WidgetSettingsForm,
 } from "./settings-input";
+import type { WidgetColumns } from "./widget";
 
 /*
  * Saving Settings → Chat widget. Who may save is the server action's rule (owners and admins); this
@@ -19,17 +20,6 @@ import {
 export type SaveWidgetSettingsResult =
   | { ok: true; settings: CheckedWidgetSettings; changed: (keyof CheckedWidgetSettings)[] }
   | (Failure<"invalid_request"> & { problems: SettingsProblems });
-
-type Row = {
-  id: string;
-  assistant_name: string;
-  greeting: string;
-  allowed_origins: string[] | null;
-  business_name: string;
-  logo_url: string;
-  brand_color: string;
-  reply_time: string;
-};
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((value, index) => value === b[index]);
@@ -50,7 +40,7 @@ export async function saveWidgetSettings(
       [newPublicId("widget"), context.accountId],
     );
     // Locked, so two saves at once each compare against what the other stored.
-    const { rows } = await client.query<Row>(
+    const { rows } = await client.query<WidgetColumns>(
       `SELECT id, assistant_name, greeting, allowed_origins, business_name, logo_url, brand_color, reply_time
        FROM chat_widgets WHERE account_id = $1 FOR UPDATE`,
       [context.accountId],

@@ -24,11 +24,9 @@ export type ChatWidget = {
   replyTime: string;
 };
 
-export type WidgetRow = {
+/** A chat_widgets row's own columns (the settings' save reads them alone). */
+export type WidgetColumns = {
   id: string;
-  account_id: string;
-  account_name: string;
-  timezone: string;
   assistant_name: string;
   greeting: string;
   allowed_origins: string[] | null;
@@ -37,6 +35,8 @@ export type WidgetRow = {
   brand_color: string;
   reply_time: string;
 };
+
+export type WidgetRow = WidgetColumns & { account_id: string; account_name: string; timezone: string };
 
 /** The widget's fields over `chat_widgets w JOIN accounts a`, for this module and the visitor's check. */
 export const WIDGET_FIELDS =
@@ -64,8 +64,9 @@ export function toWidget(row: WidgetRow): ChatWidget {
 
 export async function findWidget(widgetId: string): Promise<ChatWidget | null> {
   if (!isPublicId(widgetId, "widget")) return null;
-  const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.id = $1`, [widgetId]);
-  return rows[0] ? toWidget(rows[0]) : null;
+  // The id is indexed, not unique on its own (docs/scaling.md): two rows are answered as none.
+  const { rows } = await db.pool.query<WidgetRow>(`${SELECT} WHERE w.id = $1 LIMIT 2`, [widgetId]);
+  return rows.length === 1 ? toWidget(rows[0]) : null;
 }
 
 export async function getOrCreateWidget(accountId: string): Promise<ChatWidget> {
