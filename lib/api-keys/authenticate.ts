@@ -59,7 +59,8 @@ export function readBearerToken(header: string | null): { ok: true; token: strin
  * The UPDATE's conditions test the target row itself (k.last_used_at), so when concurrent requests race
  * for the once-a-minute write, the ones that wait re-check against the freshly written value and skip.
  * A data-modifying CTE runs even though the outer SELECT does not read it. Only a usable key is counted
- * (per key id, so all of an account's integrations do not share one budget).
+ * (per key id, so all of an account's integrations do not share one budget). The hash is indexed but
+ * unique only per account (docs/scaling.md, "Citus"): a hash found twice is answered as unknown.
  */
 export const LOOKUP_SQL = `
 WITH ${CLOCK_CTE},
@@ -67,12 +68,13 @@ found AS (
   SELECT k.id, k.account_id, a.name AS account_name, k.name, k.prefix, k.scopes, k.expires_at, k.created_at,
          k.revoked_at IS NOT NULL AS revoked,
          (k.expires_at IS NOT NULL AND k.expires_at <= now()) AS expired
-  FROM api_keys k JOIN accounts a ON a.id = k.account_id
-  WHERE k.key_hash = $1
+  FROM (SELECT *, count(*) OVER () AS matches FROM api_keys WHERE key_hash = $1) k
+  JOIN accounts a ON a.id = k.account_id
+  WHERE k.matches = 1
 ), touched AS (
   UPDATE api_keys k SET last_used_at = now()
   FROM found f
-  WHERE k.id = f.id AND NOT f.revoked AND NOT f.expired
+  WHERE k.account_id = f.account_id AND k.id = f.id AND NOT f.revoked AND NOT f.expired
     AND (k.last_used_at IS NULL OR k.last_used_at <= now() - interval '1 minute')
   RETURNING k.id
 ),

@@ -40,14 +40,18 @@ const FREE = raw(FREE_PRICE_SQL);
 const LONG_RUNNING = raw(LONG_RUNNING_SQL);
 const kindLiteral = (kind: string) => raw(`'${kind}'`);
 
-/** The rows of the candidate ids `ids` (a subquery of `id`s), with their scores and coming exceptions. */
-function candidateRows(ids: Sql, level: Level | null, from: Date): Sql {
+/**
+ * The rows of the candidate ids `ids` (a subquery of the account's `id`s), with their scores and coming
+ * exceptions; the join names the account so it is one primary key lookup per candidate.
+ */
+function candidateRows(accountId: string, ids: Sql, level: Level | null, from: Date): Sql {
   const exceptionsFrom = param(new Date(from.getTime() - DAY).toISOString(), "timestamptz");
   return sql`SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring,
     ${matchScores(level, "e.")},
     ARRAY(SELECT (extract(epoch FROM x.occurs_at) * 1000)::float8 FROM event_exceptions x
       WHERE x.account_id = e.account_id AND x.event_id = e.id AND x.occurs_at >= ${exceptionsFrom}) AS exceptions
-  FROM (SELECT DISTINCT id FROM (${ids}) AS candidates) AS c JOIN events e ON e.id = c.id`;
+  FROM (SELECT DISTINCT id FROM (${ids}) AS candidates) AS c JOIN events e
+    ON e.account_id = ${param(accountId, "uuid")} AND e.id = c.id`;
 }
 
 /** Without topic words: ordered walks of the phase index, one shape whatever the window. */
@@ -95,7 +99,7 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
     sql`(SELECT id FROM events WHERE ${join([...common, sql`starts_at < ${since}`, sql`${LONG_RUNNING}`], " AND ")}
       LIMIT ${most})`,
   );
-  const statement = candidateRows(join(parts, "\n  UNION ALL "), null, from);
+  const statement = candidateRows(input.accountId, join(parts, "\n  UNION ALL "), null, from);
   return built(statement, `assistant-series-walk${input.free ? "-free" : ""}`);
 }
 
@@ -149,7 +153,7 @@ function topicQuery(input: SearchInput, level: Level, from: Date, to: Date | nul
     WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
   const ids = sql`SELECT id FROM events WHERE ${join(where, " AND ")}
     ORDER BY ${estimate}, id LIMIT ${raw(String(limit))}`;
-  const statement = candidateRows(ids, level, from);
+  const statement = candidateRows(input.accountId, ids, level, from);
   return built(
     statement,
     `assistant-series-topic-${crypto.createHash("sha1").update(statement.text).digest("hex").slice(0, 16)}`,
@@ -169,7 +173,7 @@ function runningQuery(input: SearchInput, from: Date, limit: number): Built {
   ];
   const ids = sql`SELECT id FROM events WHERE ${join([...where, runningSql(back)], " AND ")} ORDER BY ${back}, id
     LIMIT ${raw(String(limit))}`;
-  return built(candidateRows(ids, null, from), `assistant-series-running${input.free ? "-free" : ""}`);
+  return built(candidateRows(input.accountId, ids, null, from), `assistant-series-running${input.free ? "-free" : ""}`);
 }
 
 /**

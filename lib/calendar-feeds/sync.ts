@@ -51,7 +51,7 @@ const FINISH_SQL = `WITH feed AS (
       last_modified = CASE WHEN $5::boolean THEN $7 ELSE last_modified END,
       content_hash = CASE WHEN $5::boolean THEN $8 ELSE content_hash END,
       updated_at = now()
-    WHERE id = $1::uuid AND sync_lease = $2::uuid
+    WHERE account_id = $17::uuid AND id = $1::uuid AND sync_lease = $2::uuid
     RETURNING id, account_id)
   INSERT INTO calendar_feed_syncs (account_id, feed_id, started_at, duration_ms, http_status, result,
     created, updated, deleted, unchanged, skipped, error)
@@ -104,6 +104,7 @@ export async function syncFeed(feedId: string, options: SyncOptions = {}): Promi
     counts.deleted,
     counts.unchanged,
     counts.skipped,
+    feed.account_id,
   ]);
   recordCalendarSync(result === "failed" ? "failed" : result === "unchanged" ? "not_modified" : "succeeded");
   return { ran: true, result, error, httpStatus, ...counts };

@@ -138,7 +138,7 @@ export async function closeIdleConversations(options: { batchSize?: number; idle
     const closed = await inTransaction((client) =>
       closeWhere(
         client,
-        sql`id IN (SELECT id FROM conversations WHERE status <> 'closed'
+        sql`(account_id, id) IN (SELECT account_id, id FROM conversations WHERE status <> 'closed'
           AND last_message_at < now() - make_interval(secs => ${param(idleMs, "float8")} / 1000)
            ORDER BY last_message_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
         "idle",

@@ -88,7 +88,7 @@ async function touchForHandoff(
        status = CASE WHEN prev.status = 'bot' THEN 'handoff_requested'::"ConversationStatus" ELSE prev.status END,
        handoff_requested_at = CASE WHEN prev.status = 'bot' THEN now() ELSE c.handoff_requested_at END
      FROM (SELECT id, status FROM conversations WHERE id = $1 AND account_id = $2 FOR UPDATE) AS prev
-     WHERE c.id = prev.id AND prev.status <> 'closed'
+     WHERE c.account_id = $2 AND c.id = prev.id AND prev.status <> 'closed'
      RETURNING ${conversationColumnsOf("c")}, prev.status AS previous_status`,
     [id, accountId],
   );

@@ -142,7 +142,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
       query<R>(name, statement.text, statement.values(params));
 
     const load = async (): Promise<Source | null> => {
-      const row = (await query<SourceRow>("webhook-find-source", FIND_SOURCE_SQL, [publicId])).rows[0];
+      const { rows } = await query<SourceRow>("webhook-find-source", FIND_SOURCE_SQL, [publicId]);
+      const row = rows.length === 1 ? rows[0] : undefined;
       if (!row) {
         cache.delete(publicId);
         return null;

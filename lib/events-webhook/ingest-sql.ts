@@ -92,9 +92,13 @@ export const occurrenceData = (alias: string, status: string, change: "p_removed
     jsonb_build_object('starts_at', outbound_iso_time(${p.starts_at}::timestamptz), 'status', ${status}::text))
     AS data`;
 
+/**
+ * The source of a webhook URL, by its public id alone (an index, unique per account only): at most two
+ * rows, and the handler takes two as none, so an id that somehow exists twice never reaches either.
+ */
 export const FIND_SOURCE_SQL = `SELECT s.id, s.account_id, s.active, s.secret_ciphertext, s.rate_limit_per_minute,
   a.plan::text AS plan
-  FROM webhook_sources s JOIN accounts a ON a.id = s.account_id WHERE s.public_id = $1::text`;
+  FROM webhook_sources s JOIN accounts a ON a.id = s.account_id WHERE s.public_id = $1::text LIMIT 2`;
 
 const clock = "clock AS (SELECT (extract(epoch FROM statement_timestamp()) * 1000)::bigint AS ms)";
 
@@ -223,12 +227,14 @@ export const UPSERT_SQL = actionStatement(
       AND EXISTS (SELECT 1 FROM allowed)
     RETURNING x.event_id),
   restored AS (
-    UPDATE events s SET updated_at = now() WHERE s.id = (SELECT event_id FROM unexcepted LIMIT 1)
+    UPDATE events s SET updated_at = now()
+    WHERE s.account_id = ${p.account}::uuid AND s.id = (SELECT event_id FROM unexcepted LIMIT 1)
     RETURNING s.id, s.status::text AS status, false AS created, ${occurrenceData("s", "'upcoming'", "p_restored")}),
   changed AS (SELECT id, status, created, data FROM upserted UNION ALL SELECT id, status, created, data FROM restored),
   already AS (
     SELECT s.id, s.status::text AS status, false AS created FROM events s
-    WHERE s.id = (SELECT event_id FROM restorable) AND EXISTS (SELECT 1 FROM allowed)
+    WHERE s.account_id = ${p.account}::uuid AND s.id = (SELECT event_id FROM restorable)
+      AND EXISTS (SELECT 1 FROM allowed)
       AND NOT EXISTS (SELECT 1 FROM unexcepted)),
   ev AS (SELECT id, status, created FROM changed UNION ALL SELECT id, status, created FROM already),
   ${emitMessagesCte("notified", upsertNotifications("changed"))}`,

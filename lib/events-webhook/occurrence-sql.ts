@@ -58,7 +58,8 @@ function occurrenceStatement(kind: "cancelled" | "deleted") {
       AND EXCLUDED.kind = 'deleted'
     RETURNING event_id, kind),
   touched AS (
-    UPDATE events s SET updated_at = now() FROM excepted c WHERE s.id = ${p.series}::uuid AND c.event_id = s.id
+    UPDATE events s SET updated_at = now() FROM excepted c
+    WHERE s.account_id = ${p.account}::uuid AND s.id = ${p.series}::uuid AND c.event_id = s.id
     RETURNING s.id, ${occurrenceData("s", "c.kind", "p_removed")}),
   ev AS (SELECT id, status, false AS created FROM series),
   ${emitMessagesCte(

@@ -193,7 +193,11 @@ export async function setSourceActive(
     const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
     if (!before) return notFound;
     if (before.active === active) return { ok: true as const, source: toView(before) };
-    const row = await tx.webhookSource.update({ where: { id: before.id }, data: { active }, select: viewSelect });
+    const row = await tx.webhookSource.update({
+      where: { accountId_id: { accountId: context.account.id, id: before.id } },
+      data: { active },
+      select: viewSelect,
+    });
     await recordAudit(
       {
         accountId: context.account.id,
@@ -236,7 +240,11 @@ export async function updateSourceSettings(
   return db.prisma.$transaction(async (tx) => {
     const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
     if (!before) return notFound;
-    const row = await tx.webhookSource.update({ where: { id: before.id }, data, select: viewSelect });
+    const row = await tx.webhookSource.update({
+      where: { accountId_id: { accountId: context.account.id, id: before.id } },
+      data,
+      select: viewSelect,
+    });
     const changes = Object.fromEntries(
       Object.entries(data).map(([key, value]) => [key, { from: before[key as keyof typeof data], to: value }]),
     );
@@ -305,7 +313,7 @@ export async function rotateSecret(
     const before = await tx.webhookSource.findFirst({ where, select: { id: true } });
     if (!before) return notFound;
     const row = await tx.webhookSource.update({
-      where: { id: before.id },
+      where: { accountId_id: { accountId: context.account.id, id: before.id } },
       data: { secretCiphertext: encryptSecret(secret), secretRotatedAt: new Date() },
       select: viewSelect,
     });

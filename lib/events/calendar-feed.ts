@@ -77,7 +77,8 @@ const FEED_SQL = `
              AS fingerprint
     FROM event_exceptions x WHERE x.account_id = p.account_id
   ) ex
-  WHERE p.token_hash = $1`;
+  WHERE p.token_hash = $1
+  LIMIT 2`;
 
 type FeedRow = {
   account_id: string;
@@ -95,7 +96,8 @@ type FeedRow = {
  */
 export async function findPublishedFeed(tokenHash: string, baseUrl: string): Promise<PublishedFeed | null> {
   const { rows } = await db.pool.query<FeedRow>(FEED_SQL, [tokenHash]);
-  const row = rows[0];
+  // The hash is indexed, not unique (docs/scaling.md): two rows would be a collision, answered as none.
+  const row = rows.length === 1 ? rows[0] : undefined;
   if (!row) return null;
   const version = [
     FORMAT_VERSION,

@@ -129,7 +129,7 @@ const REMOVE_SQL = statement<OccurrenceParams & { kind: string }>(`WITH prior AS
   excepted AS (
     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
     SELECT ${p.account}::uuid, ${p.at}::timestamptz, ${p.event}::uuid, ${p.kind}::text
-    WHERE (SELECT account_id FROM events WHERE id = ${p.event}::uuid) = ${p.account}::uuid
+    WHERE EXISTS (SELECT 1 FROM events WHERE account_id = ${p.account}::uuid AND id = ${p.event}::uuid)
     ON CONFLICT (account_id, occurs_at, event_id)
       DO UPDATE SET kind = CASE WHEN x.kind = 'deleted' THEN 'deleted' ELSE EXCLUDED.kind END
     RETURNING event_id, kind),
@@ -137,7 +137,8 @@ const REMOVE_SQL = statement<OccurrenceParams & { kind: string }>(`WITH prior AS
     SELECT event_id, kind FROM excepted
     WHERE NOT EXISTS (SELECT 1 FROM prior) OR (SELECT kind FROM prior) <> excepted.kind),
   touched AS (
-    UPDATE events s SET updated_at = now() FROM changed c WHERE s.id = ${p.event}::uuid AND c.event_id = s.id
+    UPDATE events s SET updated_at = now() FROM changed c
+    WHERE s.account_id = ${p.account}::uuid AND s.id = ${p.event}::uuid AND c.event_id = s.id
     RETURNING s.id, ${eventData("s", { removed: p.at })}),
   ${emitMessagesCte(
     "notified",
@@ -149,10 +150,11 @@ const REMOVE_SQL = statement<OccurrenceParams & { kind: string }>(`WITH prior AS
 const RESTORE_SQL = statement<OccurrenceParams>(`WITH unexcepted AS (
     DELETE FROM event_exceptions x
     WHERE x.account_id = ${p.account}::uuid AND x.event_id = ${p.event}::uuid AND x.occurs_at = ${p.at}::timestamptz
-      AND (SELECT account_id FROM events WHERE id = ${p.event}::uuid) = ${p.account}::uuid
+      AND EXISTS (SELECT 1 FROM events WHERE account_id = ${p.account}::uuid AND id = ${p.event}::uuid)
     RETURNING x.event_id, x.kind),
   restored AS (
-    UPDATE events s SET updated_at = now() FROM unexcepted u WHERE s.id = ${p.event}::uuid AND u.event_id = s.id
+    UPDATE events s SET updated_at = now() FROM unexcepted u
+    WHERE s.account_id = ${p.account}::uuid AND s.id = ${p.event}::uuid AND u.event_id = s.id
     RETURNING s.id, u.kind, ${eventData("s", { restored: p.at })}),
   ${emitMessagesCte(
     "notified",

@@ -176,14 +176,15 @@ export async function updateSubscription(
     );
     if (!statusChange && changed.length === 0) return { ok: true as const, subscription: before };
     const subscription = await tx.webhookSubscription.update({
-      where: { id: before.id },
+      where: { accountId_id: { accountId: context.accountId, id: before.id } },
       data,
       select: subscriptionSelect,
     });
     // The database's clock, as the messages' created_at: the fan-out relay gives a re-enabled subscription
     // only what was written from now on, not what waited while it was disabled (docs/outbound-webhooks.md).
     if (statusChange === "active")
-      await tx.$executeRaw`UPDATE webhook_subscriptions SET active_since = now() WHERE id = ${before.id}`;
+      await tx.$executeRaw`UPDATE webhook_subscriptions SET active_since = now()
+        WHERE account_id = ${context.accountId}::uuid AND id = ${before.id}`;
     if (changed.length > 0) {
       // A URL is recorded as origin and path, like the entry's label.
       const recorded = (field: string, value: string | string[]) =>
@@ -218,7 +219,9 @@ export async function deleteSubscription(
       select: { id: true, url: true },
     });
     if (!deleted) return notFound;
-    await tx.webhookSubscription.delete({ where: { id: deleted.id } });
+    await tx.webhookSubscription.delete({
+      where: { accountId_id: { accountId: context.accountId, id: deleted.id } },
+    });
     await audit(tx, context, "webhook_subscription.deleted", deleted);
     return { ok: true as const };
   });
@@ -238,7 +241,7 @@ export async function rotateSubscriptionSecret(
     });
     if (!before) return notFound;
     const subscription = await tx.webhookSubscription.update({
-      where: { id: before.id },
+      where: { accountId_id: { accountId: context.accountId, id: before.id } },
       data: {
         secretCiphertext: encryptSecret(secret),
         previousSecretCiphertext: before.secretCiphertext,

@@ -65,7 +65,7 @@ describe("defineAction: session and role", () => {
     ).toEqual(refused);
     expect(await createSourceAction(null, form({ name: "Another" }))).toEqual(refused);
 
-    expect(await db.prisma.event.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ title: "Keep me" });
+    expect(await db.prisma.event.findFirstOrThrow({ where: { id: event.id } })).toMatchObject({ title: "Keep me" });
     expect(await listSources(owner.accountId)).toMatchObject([
       { id: source.id, name: source.name, active: true, rateLimitPerMinute: source.rateLimitPerMinute },
     ]);

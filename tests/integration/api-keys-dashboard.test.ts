@@ -53,7 +53,7 @@ describe("creating a key", () => {
     const { secret } = state.data;
     expect(secret).toMatch(/^ik_live_[0-9A-Za-z]{38}$/);
 
-    const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: state.data.id } });
+    const row = await db.prisma.apiKey.findFirstOrThrow({ where: { id: state.data.id } });
     expect(row).toMatchObject({
       accountId: owner.accountId,
       name: "Zapier – leads",
@@ -197,7 +197,7 @@ describe("revoking a key", () => {
       ok: true,
       data: { message: 'Revoked "CRM sync". It stops working immediately.' },
     });
-    const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+    const row = await db.prisma.apiKey.findFirstOrThrow({ where: { id: key.id } });
     expect(row.revokedAt).toBeInstanceOf(Date);
     expect(row.revokedById).toBe(owner.user.id);
     expect(await revokeApiKeyAction({ keyId: key.id })).toEqual({

@@ -44,7 +44,7 @@ async function seedLead(accountId: string, fields: Record<string, unknown>) {
 const stageKeys = async (accountId: string) => (await listPipelineStages(accountId)).map((stage) => stage.key);
 const auditOf = (accountId: string, action: string) =>
   db.prisma.auditLog.findMany({ where: { accountId, action }, orderBy: { createdAt: "asc" } });
-const leadRow = (id: string) => db.prisma.lead.findUnique({ where: { id } });
+const leadRow = (id: string) => db.prisma.lead.findFirst({ where: { id } });
 
 function form(values: Record<string, string>) {
   const data = new FormData();

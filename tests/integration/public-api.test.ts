@@ -57,7 +57,7 @@ describe("GET /api/public/zapier/me", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
-    const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } });
+    const row = await db.prisma.apiKey.findFirstOrThrow({ where: { id: key.id } });
     expect(await response.json()).toEqual({
       account: { id: owner.accountId, name: "Acme Travel" },
       key: {
@@ -196,7 +196,7 @@ describe("every instance sees revocation and expiry on the next request", () => 
 });
 
 describe("last used", () => {
-  const lastUsed = async (id: string) => (await db.prisma.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt;
+  const lastUsed = async (id: string) => (await db.prisma.apiKey.findFirstOrThrow({ where: { id } })).lastUsedAt;
 
   it("is written on first use, then at most once a minute", async () => {
     const key = await createKey(owner);
