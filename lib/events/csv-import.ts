@@ -1,7 +1,8 @@
 import "server-only";
 import type pg from "pg";
-import { PLANS, type PlanName } from "@/lib/accounts/plans";
+import { PLANS } from "@/lib/accounts/plans";
 import { db } from "@/lib/platform/db/client";
+import { withEventCountLocked } from "./count-lock";
 import { parseExceptionsCell, type CsvException } from "./csv-exceptions";
 import type { CsvRowCheck } from "@/lib/csv-import/upload";
 import type { CsvRow, CsvRowProblem } from "./csv-format";
@@ -102,14 +103,7 @@ async function importBatch(
   rows: ValidRow[],
   summary: ImportSummary,
 ): Promise<void> {
-  await client.query("BEGIN");
-  try {
-    const account = await client.query<{ plan: PlanName; event_count: number }>(
-      "SELECT plan::text AS plan, event_count FROM accounts WHERE id = $1::uuid FOR NO KEY UPDATE",
-      [accountId],
-    );
-    if (!account.rows[0]) throw new Error("account not found");
-    const { plan, event_count: count } = account.rows[0];
+  await withEventCountLocked(client, accountId, async (plan, count) => {
     const room = Math.max(PLANS[plan].maxEvents - count, 0);
     let batch = rows;
     // Only when the batch could exceed the room does it matter which rows are new.
@@ -140,11 +134,7 @@ async function importBatch(
       }
       await replaceExceptions(client, accountId, batch);
     }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  }
+  });
 }
 
 async function existingIdentities(client: Queryable, accountId: string, batch: ValidRow[]): Promise<Set<string>> {

@@ -4,6 +4,7 @@ import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { db } from "@/lib/platform/db/client";
 import { raw, sql } from "@/lib/platform/db/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
+import { withEventCountLocked } from "./count-lock";
 import type { EventInput } from "./schema";
 import { eventFieldArrays, EVENT_COLUMNS, FIELD_NAMES, type EventRow } from "./sql";
 
@@ -103,17 +104,19 @@ export async function writeFeedEvents(
     }
     for (let start = 0; start < gone.length; start += FEED_BATCH_SIZE) {
       const ids = gone.slice(start, start + FEED_BATCH_SIZE).map((row) => row.id);
-      summary.deleted += await inTransaction(connection, accountId, () =>
+      summary.deleted += await withEventCountLocked(connection, accountId, () =>
         deleteBatch(connection, accountId, feedId, ids),
       );
     }
     for (let start = 0; start < changed.length; start += FEED_BATCH_SIZE) {
       const batch = changed.slice(start, start + FEED_BATCH_SIZE);
-      await inTransaction(connection, accountId, () => updateBatch(connection, accountId, feedId, batch, summary));
+      await withEventCountLocked(connection, accountId, () =>
+        updateBatch(connection, accountId, feedId, batch, summary),
+      );
     }
     for (let start = 0; start < fresh.length && !summary.limit; start += FEED_BATCH_SIZE) {
       const batch = fresh.slice(start, start + FEED_BATCH_SIZE);
-      await inTransaction(connection, accountId, (plan, count) =>
+      await withEventCountLocked(connection, accountId, (plan, count) =>
         createBatch(connection, { accountId, feedId, plan, count }, batch, summary),
       );
     }
@@ -126,28 +129,6 @@ export async function writeFeedEvents(
     connection.release();
   }
   return summary;
-}
-
-/** BEGIN, the account row locked as every writer of the event count locks it, the work, COMMIT. */
-async function inTransaction<T>(
-  client: Queryable,
-  accountId: string,
-  work: (plan: PlanName, count: number) => Promise<T>,
-): Promise<T> {
-  await client.query("BEGIN");
-  try {
-    const account = await client.query<{ plan: PlanName; event_count: number }>(
-      "SELECT plan::text AS plan, event_count FROM accounts WHERE id = $1::uuid FOR NO KEY UPDATE",
-      [accountId],
-    );
-    if (!account.rows[0]) throw new Error("account not found");
-    const result = await work(account.rows[0].plan, account.rows[0].event_count);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  }
 }
 
 async function deleteBatch(client: Queryable, accountId: string, feedId: string, ids: string[]): Promise<number> {
