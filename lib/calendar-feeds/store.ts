@@ -9,7 +9,8 @@ import { isUuid } from "@/lib/platform/ids";
 import { fail, type Failure } from "@/lib/platform/result";
 import { ENQUEUE_SQL } from "./jobs";
 import { FEED_LIMITS } from "./model";
-import { checkFeedUrl, displayUrl, type FeedUrlCode } from "./url";
+import { originAndPath } from "@/lib/webhook-subscriptions/target-url";
+import { checkFeedUrl, type FeedUrlCode } from "./url";
 
 /*
  * The account's followed calendars (docs/calendar-feeds.md, "Follow a calendar"): add, pause, resume,
@@ -68,7 +69,7 @@ export async function addFeed(
       [context.account.id, input.name, checked.url, input.intervalMinutes],
     );
     const feedId = String(rows[0].id);
-    const metadata = { url: displayUrl(checked.url), interval_minutes: input.intervalMinutes };
+    const metadata = { url: originAndPath(checked.url), interval_minutes: input.intervalMinutes };
     await audit(client, context, "calendar_feed.added", { id: feedId, name: input.name }, metadata);
     return feedId;
   });
@@ -155,7 +156,7 @@ export async function deleteFeed(
     ]);
     const name = String(feed.rows[0].name);
     const metadata = {
-      url: displayUrl(String(feed.rows[0].url)),
+      url: originAndPath(String(feed.rows[0].url)),
       events: events === "remove" ? "removed" : "kept",
       count,
     };

@@ -29,13 +29,3 @@ export async function checkFeedUrl(raw: string): Promise<{ ok: true; url: string
   if (!checked.ok) return fail(checked.code, MESSAGES[checked.code]);
   return { ok: true, url: checked.value };
 }
-
-/** The URL as the dashboard and audit entries show it: origin and path, since a query often holds a token. */
-export function displayUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    return `${url.protocol}//${url.host}${url.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
-}

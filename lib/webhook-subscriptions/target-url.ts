@@ -111,8 +111,8 @@ export function parseTargetUrl(raw: string, options: { allowLoopback: boolean })
 }
 
 /**
- * A subscription's URL as records name it (audit entries, which outlive the subscription and every
- * member reads): origin and path only, since a query often carries the receiver's token.
+ * A subscription's or a calendar feed's URL as records and the dashboard name it (audit entries outlive it
+ * and every member reads them): origin and path only, since a query often carries the receiver's token.
  */
 export function originAndPath(raw: string): string {
   try {

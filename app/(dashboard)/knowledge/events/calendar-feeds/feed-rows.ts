@@ -2,7 +2,7 @@ import "server-only";
 import type { SessionContext } from "@/lib/auth/session";
 import { listFeeds } from "@/lib/calendar-feeds/list";
 import type { CalendarFeedView, FeedSyncRow } from "@/lib/calendar-feeds/model";
-import { displayUrl } from "@/lib/calendar-feeds/url";
+import { originAndPath } from "@/lib/webhook-subscriptions/target-url";
 import { formatDateTime } from "@/lib/platform/format/date-time";
 import { relativeTime } from "@/lib/platform/format/relative-time";
 import type { FeedRowView, SyncEntry } from "./_components/feed-view";
@@ -49,7 +49,7 @@ function feedRow(feed: CalendarFeedView, timeZone: string, now: Date): FeedRowVi
   return {
     id: feed.id,
     name: feed.name,
-    url: displayUrl(feed.url),
+    url: originAndPath(feed.url),
     every: every(feed.intervalMinutes),
     state: feed.state,
     error: feed.lastResult === "ok" || feed.lastResult === "unchanged" ? null : feed.lastError,
