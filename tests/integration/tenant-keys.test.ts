@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { authenticateApiKey } from "@/lib/api-keys/authenticate";
+import { findWidget, getOrCreateWidget } from "@/lib/conversations/widget";
+import { findPublishedFeed } from "@/lib/events/calendar-feed";
 import { db } from "@/lib/platform/db/client";
+import { createKey } from "../support/api-keys";
+import { createAccount } from "../support/factories";
+import { createSource, sample, send, upsert } from "./events-webhook/support";
 
 /*
  * Tenant data is ready to be distributed by account_id (docs/scaling.md, "Citus (on paper)"): every table
@@ -69,5 +75,57 @@ describe("tenant tables", () => {
       [Object.keys(GLOBAL_TABLES)],
     );
     expect(rows.map((row) => row.constraint)).toEqual([]);
+  });
+});
+
+/*
+ * A public value is unique per account only: values found without an account (random and unguessable)
+ * are indexed, and a value that somehow exists in two accounts reaches neither.
+ */
+describe("a lookup by a public value alone", () => {
+  it("answers a webhook source id found in two accounts as unknown", async () => {
+    const [ours, theirs] = [await createSource(), await createSource()];
+    await db.pool.query("UPDATE webhook_sources SET public_id = $2 WHERE account_id = $1", [
+      theirs.accountId,
+      ours.publicId,
+    ]);
+    const answer = await send(ours, upsert(sample()));
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ ok: false, error: { code: "source_not_found" } });
+    await db.pool.query("DELETE FROM webhook_sources WHERE account_id = $1", [theirs.accountId]);
+    expect((await send(ours, upsert(sample()))).status).toBe(200);
+  });
+
+  it("answers an API key hash found in two accounts as unknown", async () => {
+    const [ours, theirs] = [await createKey(await createAccount()), await createKey(await createAccount())];
+    expect(await authenticateApiKey(db.pool, `Bearer ${ours.secret}`)).toMatchObject({ ok: true });
+    await db.pool.query("UPDATE api_keys SET key_hash = (SELECT key_hash FROM api_keys WHERE id = $1) WHERE id = $2", [
+      ours.id,
+      theirs.id,
+    ]);
+    expect(await authenticateApiKey(db.pool, `Bearer ${ours.secret}`)).toMatchObject({ ok: false, code: "unknown" });
+  });
+
+  it("answers a calendar feed token hash found in two accounts as unknown", async () => {
+    const [ours, theirs] = [await createAccount(), await createAccount()];
+    const hash = `tenant-keys-${ours.accountId}`;
+    const publish = (accountId: string) =>
+      db.pool.query("INSERT INTO published_calendars (account_id, token_hash, token_sealed) VALUES ($1, $2, 'x')", [
+        accountId,
+        hash,
+      ]);
+    await publish(ours.accountId);
+    expect(await findPublishedFeed(hash, "https://app.example")).toMatchObject({ accountId: ours.accountId });
+    await publish(theirs.accountId);
+    expect(await findPublishedFeed(hash, "https://app.example")).toBeNull();
+  });
+
+  it("answers a chat widget id found in two accounts as unknown", async () => {
+    const [ours, theirs] = [await createAccount(), await createAccount()];
+    const widget = await getOrCreateWidget(ours.accountId);
+    await getOrCreateWidget(theirs.accountId);
+    expect(await findWidget(widget.id)).toMatchObject({ id: widget.id });
+    await db.pool.query("UPDATE chat_widgets SET id = $2 WHERE account_id = $1", [theirs.accountId, widget.id]);
+    expect(await findWidget(widget.id)).toBeNull();
   });
 });
