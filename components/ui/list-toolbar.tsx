@@ -2,9 +2,9 @@
 
 import { Search } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
 import { cn } from "./cn";
 import { inputClasses } from "./field";
+import { useDebouncedInput } from "./use-debounced-input";
 
 /*
  * A list's search and filters live in its URL, so a filtered view can be shared and survives a reload.
@@ -40,9 +40,7 @@ export function ListSearch(props: {
   maxLength?: number;
   onSearch: (value: string) => void;
 }) {
-  const [query, setQuery] = useState(props.initial);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const query = useDebouncedInput(props.initial, 300, (value) => props.onSearch(value.trim()));
   return (
     <div className="relative flex-1">
       <Search
@@ -57,14 +55,9 @@ export function ListSearch(props: {
         type="search"
         placeholder={props.placeholder}
         className={`${inputClasses} pl-9`}
-        value={query}
+        value={query.value}
         maxLength={props.maxLength}
-        onChange={(event) => {
-          const value = event.target.value;
-          setQuery(value);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => props.onSearch(value.trim()), 300);
-        }}
+        onChange={(event) => query.change(event.target.value)}
       />
     </div>
   );

@@ -2,12 +2,13 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog, DialogBody, DialogContent } from "@/components/ui/dialog";
 import { inputClasses } from "@/components/ui/field";
 import { ListSearch, useListParams } from "@/components/ui/list-toolbar";
 import { cn } from "./cn";
+import { useDebouncedInput } from "./use-debounced-input";
 
 /*
  * What the two delivery logs share (inbound Recent Deliveries, outbound Delivery attempts): the time
@@ -160,16 +161,12 @@ function LogDateInput(props: {
   problemId?: string;
   onApply: (value: string) => void;
 }) {
-  const [value, setValue] = useState(props.initial);
   const applied = useRef(props.initial);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const apply = (next: string) => {
-    clearTimeout(timer.current);
+  const date = useDebouncedInput(props.initial, 600, (next) => {
     if (next === applied.current) return;
     applied.current = next;
     props.onApply(next);
-  };
+  });
   return (
     <div className="flex min-w-0 flex-col gap-1 sm:flex-row sm:items-center sm:gap-2">
       <label htmlFor={props.id} className="text-sm font-medium text-zinc-700">
@@ -178,19 +175,14 @@ function LogDateInput(props: {
       <input
         id={props.id}
         type="date"
-        value={value}
+        value={date.value}
         aria-invalid={props.problemId ? true : undefined}
         aria-describedby={props.problemId}
         className={cn(inputClasses, "min-w-0 py-1.5 sm:w-40")}
-        onChange={(event) => {
-          const next = event.target.value;
-          setValue(next);
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => apply(next), 600);
-        }}
-        onBlur={() => apply(value)}
+        onChange={(event) => date.change(event.target.value)}
+        onBlur={date.flush}
         onKeyDown={(event) => {
-          if (event.key === "Enter") apply(value);
+          if (event.key === "Enter") date.flush();
         }}
       />
     </div>

@@ -1,6 +1,6 @@
 "use client";
 
-import { CircleAlert } from "lucide-react";
+import { FormAlert } from "@/components/ui/form-alert";
 import { useId, useState } from "react";
 import { cn } from "@/components/ui/cn";
 import { DialogBody, FormDialogFooter, dialogFormClasses } from "@/components/ui/dialog";
@@ -46,15 +46,7 @@ export function CreateKeyForm({ state, action, pending, onCancel }: Props) {
   return (
     <form action={action} className={dialogFormClasses} noValidate>
       <DialogBody>
-        {formError ? (
-          <div
-            role="alert"
-            className="flex gap-2 rounded-lg bg-red-50 px-3 py-2.5 text-sm text-red-700 ring-1 ring-red-200 ring-inset"
-          >
-            <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-            <p>{formError}</p>
-          </div>
-        ) : null}
+        <FormAlert>{formError}</FormAlert>
 
         <Field
           label="Name"

@@ -4,7 +4,7 @@ import { useActionState, useId, useState } from "react";
 import { toast } from "sonner";
 import { ChatPreview } from "@/components/chat/chat-preview";
 import { Button } from "@/components/ui/button";
-import { Field, inputClasses } from "@/components/ui/field";
+import { Field, inputClasses, TextAreaField } from "@/components/ui/field";
 import { FormAlert } from "@/components/ui/form-alert";
 import { formError, type ActionResult } from "@/lib/actions/result";
 import { brandColors } from "@/lib/conversations/brand";
@@ -90,9 +90,7 @@ export function WidgetSettingsForm({
   // The preview shows a logo only once its address could be saved.
   const previewLogo = /^https:\/\/[^\s/]+\.[^\s]+$/i.test(values.logoUrl.trim()) ? values.logoUrl.trim() : "";
 
-  const greetingId = `${ids}-greeting`;
   const originsId = `${ids}-origins`;
-  const greetingErrors = errorsOf("greeting");
   const originErrors = errorsOf("allowedOrigins");
 
   return (
@@ -128,33 +126,20 @@ export function WidgetSettingsForm({
           }
           error={errorsOf("assistantName")[0]}
         />
-        <div className="space-y-1.5">
-          <label htmlFor={greetingId} className="block text-sm font-medium text-zinc-800">
-            Greeting
-          </label>
-          <textarea
-            id={greetingId}
-            name="greeting"
-            rows={3}
-            value={values.greeting}
-            onChange={change("greeting")}
-            maxLength={MAX_GREETING_LENGTH}
-            readOnly={!canManage}
-            className={inputClasses}
-            aria-invalid={greetingErrors.length ? true : undefined}
-            aria-describedby={`${greetingId}-${greetingErrors.length ? "error" : "hint"}`}
-          />
-          {greetingErrors.length ? (
-            <p id={`${greetingId}-error`} className="text-xs font-medium text-red-600">
-              {greetingErrors[0]}
-            </p>
-          ) : (
-            <p id={`${greetingId}-hint`} className="text-xs text-zinc-500">
-              The first message of every conversation. Up to {MAX_GREETING_LENGTH} characters
-              {` (${count(values.greeting)} used).`}
-            </p>
-          )}
-        </div>
+        <TextAreaField
+          label="Greeting"
+          name="greeting"
+          rows={3}
+          value={values.greeting}
+          onChange={change("greeting")}
+          maxLength={MAX_GREETING_LENGTH}
+          readOnly={!canManage}
+          hint={
+            `The first message of every conversation. Up to ${MAX_GREETING_LENGTH} characters ` +
+            `(${count(values.greeting)} used).`
+          }
+          error={errorsOf("greeting")[0]}
+        />
         <div className="space-y-1.5">
           <label htmlFor={originsId} className="block text-sm font-medium text-zinc-800">
             Allowed website origins

@@ -1,6 +1,7 @@
 "use client";
 
-import { CalendarPlus, CircleAlert } from "lucide-react";
+import { CalendarPlus } from "lucide-react";
+import { FormAlert } from "@/components/ui/form-alert";
 import { useActionState, useContext, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -78,17 +79,7 @@ function AddFeedForm({ onDone }: { onDone: () => void }) {
     >
       <form action={formAction} className={dialogFormClasses} noValidate>
         <DialogBody>
-          {formError && !errors.url ? (
-            <div
-              role="alert"
-              className={
-                "flex gap-2 rounded-lg bg-red-50 px-3 py-2.5 text-sm " + "text-red-700 ring-1 ring-red-200 ring-inset"
-              }
-            >
-              <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-              <p>{formError}</p>
-            </div>
-          ) : null}
+          <FormAlert>{errors.url ? null : formError}</FormAlert>
           <Field
             label="Name"
             name="name"
