@@ -3,6 +3,7 @@ import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject, ZodOpenApiRes
 import type { Scope } from "@/lib/api-keys/scopes";
 import { MAX_PUBLIC_BODY_BYTES } from "@/lib/api/body";
 import type { ApiErrorCode } from "@/lib/platform/http/error-codes";
+import { PUBLIC_IDS, type PublicIdKind } from "@/lib/platform/ids";
 
 /*
  * What every operation of the OpenAPI document shares: the one error body (with the codes a given status
@@ -222,3 +223,34 @@ export const jsonBody = (schema: z.ZodType) => ({ required: true, content: { "ap
 
 /** The public API's body limit in words, for 413 descriptions. */
 export const BODY_LIMIT = `${MAX_PUBLIC_BODY_BYTES / 1024} KiB`;
+
+/** Sent on a POST that may be retried (its answer is stored and replayed). */
+export const idempotencyKeyParams = z.object({ "Idempotency-Key": idempotencyKeyHeader });
+
+/** A resource's public id as the registry (lib/platform/ids.ts) draws it. */
+export function publicIdSchema(kind: PublicIdKind, example: string) {
+  const { prefix, length } = PUBLIC_IDS[kind];
+  return z.string().meta({ description: `Public id, \`${prefix}\` + ${length} letters and digits.`, example });
+}
+
+/**
+ * The `{id}` of a resource's paths and its 404: an id of another account answers like an unknown one, so
+ * that a key cannot learn which ids exist elsewhere.
+ */
+export function idPath(noun: string, example: string) {
+  return {
+    params: z.object({
+      id: z.string().meta({
+        description: `The ${noun}'s id. An id of another account's ${noun} is 404, like an unknown one.`,
+        example,
+      }),
+    }),
+    notFound: errorResponse(`No ${noun} with this id in the key's account.`, ["not_found"]),
+  };
+}
+
+/** The refusals of a route that reads a JSON body (lib/api/body.ts) besides its own: bad JSON, too large. */
+export const jsonBodyErrors = () => ({
+  400: invalidRequest(["invalid_request", "invalid_json"]),
+  413: payloadTooLarge(BODY_LIMIT),
+});

@@ -8,14 +8,17 @@ import {
   conflictResponse,
   errorResponse,
   IDEMPOTENCY_CONFLICTS,
-  idempotencyKeyHeader,
+  idempotencyKeyParams,
   idempotentReplayedHeader,
+  idPath,
   instant,
   invalidRequest,
   jsonBody,
+  jsonBodyErrors,
   jsonResponse,
   listEnvelope,
   payloadTooLarge,
+  publicIdSchema,
   rateLimitHeaders,
 } from "./common";
 
@@ -27,9 +30,7 @@ import {
  * message.created notifications.
  */
 
-const conversationId = z
-  .string()
-  .meta({ description: "Public id, `conv_` + 22 letters and digits.", example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8" });
+const conversationId = publicIdSchema("conversation", "conv_5hTq2Wm9ZkR4xN7bLc3Vd8");
 
 export const conversationSchema = z
   .object({
@@ -95,9 +96,7 @@ export const conversationSchema = z
 
 export const messageSchema = z
   .object({
-    id: z
-      .string()
-      .meta({ description: "Public id, `msg_` + 22 letters and digits.", example: "msg_2bN7cQ4dR9eS1fT6gU3hV8" }),
+    id: publicIdSchema("chatMessage", "msg_2bN7cQ4dR9eS1fT6gU3hV8"),
     conversation_id: conversationId,
     author: z.enum(MESSAGE_AUTHORS).meta({
       description:
@@ -119,15 +118,7 @@ export const messageSchema = z
   })
   .meta({ id: "ConversationMessage" });
 
-const idParams = z.object({
-  id: z.string().meta({
-    description: "The conversation's id. An id of another account's conversation is 404, like an unknown one.",
-    example: "conv_5hTq2Wm9ZkR4xN7bLc3Vd8",
-  }),
-});
-
-const notFound = errorResponse("No conversation with this id in the key's account.", ["not_found"]);
-const idempotencyHeader = z.object({ "Idempotency-Key": idempotencyKeyHeader });
+const { params: idParams, notFound } = idPath("conversation", "conv_5hTq2Wm9ZkR4xN7bLc3Vd8");
 const TAGS = ["Conversations"];
 
 const notInHandoff = errorResponse(
@@ -194,17 +185,16 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         "Only while the conversation is `handoff_requested` or `handoff_active`; " +
         "the first message makes it `handoff_active`. Otherwise 409 `conversation_not_in_handoff` and nothing " +
         "is stored. Announced as `message.created`.",
-      requestParams: { path: idParams, header: idempotencyHeader },
+      requestParams: { path: idParams, header: idempotencyKeyParams },
       requestBody: jsonBody(postMessageSchema),
       responses: {
         201: jsonResponse("The message was stored.", messageSchema, {
           ...idempotentReplayedHeader,
           ...rateLimitHeaders,
         }),
-        400: invalidRequest(["invalid_request", "invalid_json"]),
+        ...jsonBodyErrors(),
         404: notFound,
         409: notInHandoff,
-        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },
@@ -218,7 +208,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         "the visitor sees a closing notice and can start a new conversation. " +
         "Closing a closed conversation changes nothing and answers it as it is. " +
         "Announced as `conversation.closed`. No body is needed.",
-      requestParams: { path: idParams, header: idempotencyHeader },
+      requestParams: { path: idParams, header: idempotencyKeyParams },
       responses: {
         200: jsonResponse("The closed conversation.", conversationSchema, {
           ...idempotentReplayedHeader,

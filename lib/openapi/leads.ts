@@ -9,19 +9,19 @@ import {
 } from "@/lib/leads/schemas";
 import {
   apiKeyOperation,
-  BODY_LIMIT,
   conflictResponse,
   IDEMPOTENCY_CONFLICTS,
-  idempotencyKeyHeader,
+  idempotencyKeyParams,
   idempotentReplayedHeader,
+  idPath,
   instant,
   invalidRequest,
   jsonBody,
+  jsonBodyErrors,
   jsonResponse,
   listEnvelope,
-  payloadTooLarge,
+  publicIdSchema,
   rateLimitHeaders,
-  errorResponse,
 } from "./common";
 
 /*
@@ -32,9 +32,7 @@ import {
 
 export const leadSchema = z
   .object({
-    id: z
-      .string()
-      .meta({ description: "Public id, `lead_` + 22 letters and digits.", example: "lead_3kTMd9QpXr2hVbN8cWfY7a" }),
+    id: publicIdSchema("lead", "lead_3kTMd9QpXr2hVbN8cWfY7a"),
     name: z.string().nullable().meta({ example: "Ada Lovelace" }),
     email: z
       .string()
@@ -84,14 +82,7 @@ const stageSchema = z
   })
   .meta({ id: "PipelineStage" });
 
-const leadIdParams = z.object({
-  id: z.string().meta({
-    description: "The lead's id. An id of another account's lead is 404, like an unknown one.",
-    example: "lead_3kTMd9QpXr2hVbN8cWfY7a",
-  }),
-});
-
-const notFound = errorResponse("No lead with this id in the key's account.", ["not_found"]);
+const { params: leadIdParams, notFound } = idPath("lead", "lead_3kTMd9QpXr2hVbN8cWfY7a");
 const TAGS = ["Leads"];
 
 export const leadPaths: ZodOpenApiPathsObject = {
@@ -120,7 +111,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
         "An email that another lead of the account already has is 409 `lead_exists`, " +
         "with that lead's id (`details[0].lead_id`) for a key with `read:leads` only. " +
         WRITE_ANSWER_NOTE,
-      requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
+      requestParams: { header: idempotencyKeyParams },
       requestBody: jsonBody(createLeadSchema),
       responses: {
         201: jsonResponse("The lead was created.", writeAnswer, {
@@ -130,9 +121,8 @@ export const leadPaths: ZodOpenApiPathsObject = {
           ...idempotentReplayedHeader,
           ...rateLimitHeaders,
         }),
-        400: invalidRequest(["invalid_request", "invalid_json"]),
+        ...jsonBodyErrors(),
         409: conflictResponse(["lead_exists", ...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },
@@ -159,10 +149,9 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestBody: jsonBody(updateLeadSchema),
       responses: {
         200: jsonResponse("The updated lead.", writeAnswer, rateLimitHeaders),
-        400: invalidRequest(["invalid_request", "invalid_json"]),
+        ...jsonBodyErrors(),
         404: notFound,
         409: conflictResponse(["lead_exists"]),
-        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },
@@ -174,17 +163,16 @@ export const leadPaths: ZodOpenApiPathsObject = {
       description:
         `Moves the lead to another stage of the pipeline. ${WRITE_ANSWER_NOTE} An unknown stage key is 400 ` +
         `\`invalid_request\`.`,
-      requestParams: { path: leadIdParams, header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
+      requestParams: { path: leadIdParams, header: idempotencyKeyParams },
       requestBody: jsonBody(changeStageSchema),
       responses: {
         200: jsonResponse("The lead, in its new stage.", writeAnswer, {
           ...idempotentReplayedHeader,
           ...rateLimitHeaders,
         }),
-        400: invalidRequest(["invalid_request", "invalid_json"]),
+        ...jsonBodyErrors(),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
   },

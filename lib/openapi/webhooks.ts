@@ -10,18 +10,19 @@ import {
 } from "@/lib/webhook-subscriptions/schemas";
 import {
   apiKeyOperation,
-  BODY_LIMIT,
   conflictResponse,
   errorResponse,
   IDEMPOTENCY_CONFLICTS,
-  idempotencyKeyHeader,
+  idempotencyKeyParams,
   idempotentReplayedHeader,
+  idPath,
   instant,
   invalidRequest,
   jsonBody,
+  jsonBodyErrors,
   jsonResponse,
   listEnvelope,
-  payloadTooLarge,
+  publicIdSchema,
   rateLimitHeaders,
 } from "./common";
 
@@ -31,9 +32,7 @@ import {
  * serializeMessage. `outboundWebhooks` describes what a subscriber receives (the document's `webhooks`).
  */
 
-const subscriptionId = z
-  .string()
-  .meta({ description: "Public id, `whsub_` + 22 letters and digits.", example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a" });
+const subscriptionId = publicIdSchema("subscription", "whsub_7QmZ2kTn4VbX9cRf1LpH3a");
 
 const subscriptionFields = {
   id: subscriptionId,
@@ -84,14 +83,7 @@ export const notificationSchema = z
   })
   .meta({ id: "WebhookNotification" });
 
-const idParams = z.object({
-  id: z.string().meta({
-    description: "The subscription's id. An id of another account is 404, like an unknown one.",
-    example: "whsub_7QmZ2kTn4VbX9cRf1LpH3a",
-  }),
-});
-
-const notFound = errorResponse("No subscription with this id in the key's account.", ["not_found"]);
+const { params: idParams, notFound } = idPath("subscription", "whsub_7QmZ2kTn4VbX9cRf1LpH3a");
 const TAGS = ["Webhook subscriptions"];
 
 const URL_RULES =
@@ -132,7 +124,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
           `Zapier's legacy \`{"target_url", "event"}\` is accepted too. ${URL_RULES} ` +
           `At most ${SUBSCRIPTION_LIMITS.free} subscriptions on the Free plan and ${SUBSCRIPTION_LIMITS.pro} ` +
           `on Pro (403 \`plan_limit_reached\`).`,
-        requestParams: { header: z.object({ "Idempotency-Key": idempotencyKeyHeader }) },
+        requestParams: { header: idempotencyKeyParams },
         requestBody: jsonBody(createSubscriptionSchema),
         responses: {
           201: jsonResponse("The subscription was created.", createdSubscriptionSchema, {
@@ -149,10 +141,9 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
             subscriptionSchema,
             { ...idempotentReplayedHeader, ...rateLimitHeaders },
           ),
-          400: invalidRequest(["invalid_request", "invalid_json"]),
+          ...jsonBodyErrors(),
           404: errorResponse("A replay after the subscription was deleted.", ["not_found"]),
           409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-          413: payloadTooLarge(BODY_LIMIT),
         },
       },
       {
@@ -183,9 +174,8 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       requestBody: jsonBody(updateSubscriptionSchema),
       responses: {
         200: jsonResponse("The updated subscription.", subscriptionSchema, rateLimitHeaders),
-        400: invalidRequest(["invalid_request", "invalid_json"]),
+        ...jsonBodyErrors(),
         404: notFound,
-        413: payloadTooLarge(BODY_LIMIT),
       },
     }),
     delete: apiKeyOperation("webhooks", {
