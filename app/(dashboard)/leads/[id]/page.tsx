@@ -11,10 +11,9 @@ import { StageBadge } from "../_components/stage-badge";
 import { LEAD_FORM_LIMITS } from "../view-model";
 import { LeadActions } from "./_components/lead-actions";
 import { StageSelect } from "./_components/stage-select";
+import { none } from "@/components/ui/none";
 
 export const metadata: Metadata = { title: "Lead" };
-
-const none = <span className="text-zinc-500">—</span>;
 
 export default async function LeadPage({ params }: { params: Promise<{ id: string }> }) {
   const context = await requireSession();

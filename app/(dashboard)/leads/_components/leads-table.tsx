@@ -6,8 +6,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { MomentCell } from "@/components/ui/moment-cell";
 import type { LeadCardView, StageOption } from "../view-model";
 import { StageBadge } from "./stage-badge";
-
-const dash = <span className="text-zinc-500">—</span>;
+import { none } from "@/components/ui/none";
 
 export function LeadsTable({
   rows,
@@ -40,9 +39,9 @@ export function LeadsTable({
       id: "email",
       header: "Email",
       cell: ({ row }) =>
-        row.original.email ? <span className="inline-block min-w-48 wrap-anywhere">{row.original.email}</span> : dash,
+        row.original.email ? <span className="inline-block min-w-48 wrap-anywhere">{row.original.email}</span> : none,
     },
-    { id: "company", header: "Company", cell: ({ row }) => row.original.company || dash },
+    { id: "company", header: "Company", cell: ({ row }) => row.original.company || none },
     {
       id: "stage",
       header: "Stage",

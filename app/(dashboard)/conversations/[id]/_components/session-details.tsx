@@ -8,8 +8,7 @@ import { formatDateTime } from "@/lib/platform/format/date-time";
 import { safeHttpUrl, STATUS_BADGES, UNVERIFIED_BADGE } from "../../view-model";
 import { LinkLeadButton } from "./link-lead-button";
 import { describeBrowser } from "@/lib/platform/format/browser";
-
-const none = <span className="text-zinc-500">—</span>;
+import { none } from "@/components/ui/none";
 
 const CLOSED_BY: Record<string, string> = {
   agent: "by your team",

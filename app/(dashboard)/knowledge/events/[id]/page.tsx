@@ -11,6 +11,7 @@ import { eventDetail, occurrenceLabel } from "@/lib/events/exceptions";
 import { describeRecurrence } from "@/lib/events/occurrences";
 import { formatDate, formatDateTime, formatTime } from "@/lib/platform/format/date-time";
 import { RemoveOccurrenceButtons, RestoreOccurrenceButton } from "./_components/occurrence-actions";
+import { none } from "@/components/ui/none";
 
 export const metadata: Metadata = { title: "Event" };
 
@@ -20,7 +21,6 @@ export const metadata: Metadata = { title: "Event" };
  * and restore one by one. Another account's event, or an id that is none, is a 404.
  */
 
-const none = <span className="text-zinc-500">—</span>;
 const rowClasses = "flex items-center justify-between gap-3 py-2.5";
 const capitalized = (word: string) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
 

@@ -12,6 +12,7 @@ import { MomentCell, type Moment } from "@/components/ui/moment-cell";
 import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { cancelEventAction, deleteEventAction } from "../actions";
 import { EventFormDialog, type EventFormValues } from "./event-form-dialog";
+import { none } from "@/components/ui/none";
 
 export type EventRowView = {
   id: string;
@@ -130,22 +131,17 @@ export function EventsTable({
     {
       id: "location",
       header: "Location",
-      cell: ({ row }) => row.original.location || <span className="text-zinc-500">—</span>,
+      cell: ({ row }) => row.original.location || none,
     },
     {
       id: "price",
       header: "Price",
-      cell: ({ row }) => row.original.price || <span className="text-zinc-500">—</span>,
+      cell: ({ row }) => row.original.price || none,
     },
     {
       id: "recurring",
       header: "Recurring",
-      cell: ({ row }) =>
-        row.original.recurring ? (
-          <span className="capitalize">{row.original.recurring}</span>
-        ) : (
-          <span className="text-zinc-500">—</span>
-        ),
+      cell: ({ row }) => (row.original.recurring ? <span className="capitalize">{row.original.recurring}</span> : none),
     },
     {
       id: "status",

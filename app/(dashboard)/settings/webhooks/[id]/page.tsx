@@ -17,6 +17,7 @@ import { HealthNoticeCard } from "./_components/health-notice";
 import { SecretCard } from "./_components/secret-card";
 import { SubscriptionActions } from "./_components/subscription-actions";
 import { healthNotice } from "./health";
+import { none } from "@/components/ui/none";
 
 export const metadata: Metadata = { title: "Webhook subscription" };
 
@@ -98,7 +99,7 @@ export default async function SubscriptionPage({
                 </span>
               </DetailRow>
               <DetailRow columns={4} term="Description">
-                {subscription.description || <span className="text-zinc-500">—</span>}
+                {subscription.description || none}
               </DetailRow>
               <DetailRow columns={4} term="Status">
                 <Badge tone={badge.tone} dot>

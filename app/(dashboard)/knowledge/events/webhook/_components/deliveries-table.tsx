@@ -5,6 +5,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { DataTable } from "@/components/ui/data-table";
 import { logTimeColumn } from "@/components/ui/log-view";
 import { StatusBadge } from "./status-badge";
+import { none } from "@/components/ui/none";
 
 /** What a row and the detail dialog both show of a delivery; times in the account's zone. */
 export type DeliveryView = {
@@ -44,11 +45,7 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       id: "action",
       header: "Action",
       cell: ({ row }) =>
-        row.original.action ? (
-          <span className="font-mono text-xs">{row.original.action}</span>
-        ) : (
-          <span className="text-zinc-500">—</span>
-        ),
+        row.original.action ? <span className="font-mono text-xs">{row.original.action}</span> : none,
     },
     {
       id: "status",
@@ -67,11 +64,7 @@ export function DeliveriesTable({ rows, emptyMessage }: { rows: DeliveryRow[]; e
       header: "Event",
       cell: ({ row }) => (
         <>
-          {row.original.eventTitle ? (
-            <span className="line-clamp-2 break-words">{row.original.eventTitle}</span>
-          ) : (
-            <span className="text-zinc-500">—</span>
-          )}
+          {row.original.eventTitle ? <span className="line-clamp-2 break-words">{row.original.eventTitle}</span> : none}
           {row.original.occurrence ? (
             <span className="block text-xs text-zinc-500">Occurrence: {row.original.occurrence}</span>
           ) : null}

@@ -8,6 +8,7 @@ import { HttpStatus, OutcomeBadge } from "./attempt-badges";
 import { AttemptDetailDialog } from "./attempt-detail-dialog";
 import type { AttemptRow } from "./attempt-row";
 import { ResendButton } from "./resend-button";
+import { none } from "@/components/ui/none";
 
 export function DeliveryAttemptsTable({
   rows,
@@ -58,7 +59,7 @@ export function DeliveryAttemptsTable({
         ) : row.original.canResend && canManage ? (
           <ResendButton deliveryId={row.original.deliveryId} type={row.original.type} />
         ) : (
-          <span className="text-zinc-500">—</span>
+          none
         ),
     },
   ];
