@@ -1,12 +1,12 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
 import { DataTable } from "@/components/ui/data-table";
 import { MomentCell } from "@/components/ui/moment-cell";
 import type { LeadCardView, StageOption } from "../view-model";
 import { StageBadge } from "./stage-badge";
 import { none } from "@/components/ui/none";
+import { RecordLinkCell } from "@/components/ui/record-link-cell";
 
 export function LeadsTable({
   rows,
@@ -22,17 +22,16 @@ export function LeadsTable({
       id: "name",
       header: "Name",
       cell: ({ row }) => (
-        <div className="max-w-64 min-w-36">
-          <Link
-            href={`/leads/${row.original.id}`}
-            className="font-medium text-zinc-900 hover:text-indigo-600 hover:underline"
-          >
-            {row.original.displayName}
-          </Link>
-          {row.original.phone && row.original.displayName !== row.original.phone ? (
-            <p className="mt-0.5 text-xs text-zinc-500">{row.original.phone}</p>
-          ) : null}
-        </div>
+        <RecordLinkCell
+          href={`/leads/${row.original.id}`}
+          below={
+            row.original.phone && row.original.displayName !== row.original.phone ? (
+              <p className="mt-0.5 text-xs text-zinc-500">{row.original.phone}</p>
+            ) : null
+          }
+        >
+          {row.original.displayName}
+        </RecordLinkCell>
       ),
     },
     {

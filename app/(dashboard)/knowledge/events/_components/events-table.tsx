@@ -2,7 +2,6 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import { Ban, Pencil, Repeat, Trash2 } from "lucide-react";
-import Link from "next/link";
 import { useState } from "react";
 import { IconConfirm } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
@@ -13,6 +12,7 @@ import { useAct } from "@/app/(dashboard)/_components/use-act";
 import { cancelEventAction, deleteEventAction } from "../actions";
 import { EventFormDialog, type EventFormValues } from "./event-form-dialog";
 import { none } from "@/components/ui/none";
+import { RecordLinkCell } from "@/components/ui/record-link-cell";
 
 export type EventRowView = {
   id: string;
@@ -75,6 +75,30 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
   );
 }
 
+/** Below an event's title: how it repeats, and its page (shortened). */
+function EventFacts({ row }: { row: EventRowView }) {
+  return (
+    <>
+      {row.repeats ? (
+        <p className="flex items-center gap-1 text-xs text-zinc-600">
+          <Repeat className="size-3 shrink-0" aria-hidden />
+          {row.repeats}
+        </p>
+      ) : null}
+      {row.url ? (
+        <a
+          href={row.url}
+          target="_blank"
+          rel="noopener noreferrer nofollow"
+          className="block text-xs wrap-anywhere text-indigo-600 hover:underline"
+        >
+          {row.url.replace(/^https?:\/\//, "").slice(0, 48)}
+        </a>
+      ) : null}
+    </>
+  );
+}
+
 export function EventsTable({
   rows,
   canManage,
@@ -91,30 +115,9 @@ export function EventsTable({
       id: "title",
       header: "Title",
       cell: ({ row }) => (
-        <div className="max-w-64 min-w-36">
-          <Link
-            href={`/knowledge/events/${row.original.id}`}
-            className="font-medium text-zinc-900 hover:text-indigo-700 hover:underline"
-          >
-            {row.original.title}
-          </Link>
-          {row.original.repeats ? (
-            <p className="flex items-center gap-1 text-xs text-zinc-600">
-              <Repeat className="size-3 shrink-0" aria-hidden />
-              {row.original.repeats}
-            </p>
-          ) : null}
-          {row.original.url ? (
-            <a
-              href={row.original.url}
-              target="_blank"
-              rel="noopener noreferrer nofollow"
-              className="block text-xs wrap-anywhere text-indigo-600 hover:underline"
-            >
-              {row.original.url.replace(/^https?:\/\//, "").slice(0, 48)}
-            </a>
-          ) : null}
-        </div>
+        <RecordLinkCell href={`/knowledge/events/${row.original.id}`} below={<EventFacts row={row.original} />}>
+          {row.original.title}
+        </RecordLinkCell>
       ),
     },
     {

@@ -1,11 +1,11 @@
 "use client";
 
 import type { ColumnDef } from "@tanstack/react-table";
-import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { MomentCell, type Moment } from "@/components/ui/moment-cell";
 import { HEALTH_BADGES, type Health } from "../view-model";
+import { RecordLinkCell } from "@/components/ui/record-link-cell";
 
 export type SubscriptionRow = {
   id: string;
@@ -24,18 +24,19 @@ const columns: ColumnDef<SubscriptionRow>[] = [
     id: "url",
     header: "URL",
     cell: ({ row }) => (
-      <div className="min-w-0">
-        <Link
-          href={`/settings/webhooks/${row.original.id}`}
-          className="block truncate font-mono text-xs font-medium text-zinc-900 hover:text-indigo-600"
-          title={row.original.url}
-        >
-          {row.original.url}
-        </Link>
-        {row.original.description ? (
-          <p className="mt-0.5 truncate text-xs text-zinc-500">{row.original.description}</p>
-        ) : null}
-      </div>
+      <RecordLinkCell
+        href={`/settings/webhooks/${row.original.id}`}
+        title={row.original.url}
+        className="min-w-0"
+        linkClassName="block truncate font-mono text-xs"
+        below={
+          row.original.description ? (
+            <p className="mt-0.5 truncate text-xs text-zinc-500">{row.original.description}</p>
+          ) : null
+        }
+      >
+        {row.original.url}
+      </RecordLinkCell>
     ),
     meta: { cellClassName: "max-w-[22rem]" },
   },
