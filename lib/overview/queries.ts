@@ -41,7 +41,7 @@ export const SUBSCRIPTIONS_SQL = `SELECT s.id, s.url, s.status::text AS status, 
   LEFT JOIN outbound_attempt_hours h
     ON h.account_id = s.account_id AND h.hour >= $2::timestamptz AND h.subscription_id = s.id
   WHERE s.account_id = $1::uuid
-  GROUP BY s.id
+  GROUP BY s.account_id, s.id
   ORDER BY (s.status = 'disabled') DESC, (s.failing_since IS NOT NULL) DESC, s.created_at DESC, s.id
   LIMIT 50`;
 
