@@ -8,7 +8,8 @@ import { findWidget, getOrCreateWidget } from "@/lib/conversations/widget";
 import { db } from "@/lib/platform/db/client";
 import { proxy } from "@/proxy";
 import { createAccount } from "../../support/factories";
-import { signInAs, signOut } from "../../support/request-context";
+import { signOut } from "../../support/request-context";
+import { ownerWithWidget, settingsForm, storedSettings } from "./widget-support";
 import { renderedText } from "../../support/rendered-text";
 
 /* Settings → Chat widget's branding: what is refused, what is stored, and what the visitor then sees. */
@@ -22,31 +23,17 @@ const BRANDING = {
   replyTime: "We usually answer within an hour, Monday to Friday.",
 };
 
-function form(values: Partial<typeof BRANDING> = {}) {
-  const data = new FormData();
-  data.set("assistantName", "Ada");
-  data.set("greeting", "Hello! Ask me what's on.");
-  data.set("allowedOrigins", "");
-  for (const [key, value] of Object.entries({ ...BRANDING, ...values })) data.set(key, value);
-  return data;
-}
+const form = (values: Partial<typeof BRANDING> = {}) =>
+  settingsForm({
+    assistantName: "Ada",
+    greeting: "Hello! Ask me what's on.",
+    allowedOrigins: "",
+    ...BRANDING,
+    ...values,
+  });
 
-async function signedInOwner() {
-  const owner = await createAccount();
-  const widget = await getOrCreateWidget(owner.accountId);
-  await signInAs(owner.user);
-  return { owner, widget };
-}
-
-const branding = async (widgetId: string) => {
-  const widget = await findWidget(widgetId);
-  return (
-    widget && {
-      ...BRANDING,
-      ...Object.fromEntries(Object.keys(BRANDING).map((key) => [key, widget[key as keyof typeof BRANDING]])),
-    }
-  );
-};
+const branding = (widgetId: string) =>
+  storedSettings(widgetId, ["businessName", "logoUrl", "brandColor", "replyTime"] as const);
 
 // Any session cookie passes the proxy's first gate (the page itself checks it).
 const cspOf = async (path: string) =>
@@ -56,7 +43,7 @@ const cspOf = async (path: string) =>
 
 describe("saving the chat's branding", () => {
   it("stores the business name, logo, colour (as #rrggbb) and reply time, and the audit log names them", async () => {
-    const { owner, widget } = await signedInOwner();
+    const { owner, widget } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(
       form({ brandColor: " 0F766E ", businessName: " Harbour   Hall " }),
     );
@@ -71,7 +58,7 @@ describe("saving the chat's branding", () => {
   });
 
   it("refuses a colour that is not a hex code, naming the field, and changes nothing", async () => {
-    const { widget } = await signedInOwner();
+    const { widget } = await ownerWithWidget();
     for (const brandColor of ["teal", "#12345", "#GGGGGG", "rgb(0,0,0)", "#0f766e; background:url(x)"]) {
       expect(await saveChatWidgetSettingsAction(form({ brandColor }))).toEqual({
         ok: false,
@@ -86,7 +73,7 @@ describe("saving the chat's branding", () => {
   });
 
   it("refuses a logo that is not an https address", async () => {
-    const { widget } = await signedInOwner();
+    const { widget } = await ownerWithWidget();
     const cases: Array<[string, string]> = [
       ["http://cdn.harbourhall.example/logo.png", "The logo's address must start with https://."],
       ["javascript:alert(1)", "The logo's address must start with https://."],
@@ -103,7 +90,7 @@ describe("saving the chat's branding", () => {
   });
 
   it("refuses a business name over 80 characters and a reply time over 160, saying by how much", async () => {
-    const { widget } = await signedInOwner();
+    const { widget } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(
       form({ businessName: "h".repeat(82), replyTime: "w".repeat(161), brandColor: "blue" }),
     );
@@ -128,7 +115,7 @@ describe("saving the chat's branding", () => {
   });
 
   it("saves every field empty: the chat falls back to the assistant's name and the default colour", async () => {
-    const { widget } = await signedInOwner();
+    const { widget } = await ownerWithWidget();
     await saveChatWidgetSettingsAction(form());
     const empty = { businessName: "", logoUrl: "", brandColor: "", replyTime: "" };
     expect((await saveChatWidgetSettingsAction(form(empty))).ok).toBe(true);
@@ -136,7 +123,7 @@ describe("saving the chat's branding", () => {
   });
 
   it("is refused by the database too when another writer bypasses the form", async () => {
-    const { owner } = await signedInOwner();
+    const { owner } = await ownerWithWidget();
     await expect(
       db.pool.query(`UPDATE chat_widgets SET logo_url = 'http://x.example/a.png' WHERE account_id = $1`, [
         owner.accountId,
@@ -150,7 +137,7 @@ describe("saving the chat's branding", () => {
 
 describe("what the visitor sees", () => {
   it("shows the business name on the hosted chat, and allows images only from the logo's origin", async () => {
-    const { widget } = await signedInOwner();
+    const { widget } = await ownerWithWidget();
     await saveChatWidgetSettingsAction(form());
     const page = renderedText(
       await ChatPage({ params: Promise.resolve({ widgetId: widget.id }), searchParams: Promise.resolve({}) }),
@@ -166,7 +153,7 @@ describe("what the visitor sees", () => {
   });
 
   it("tells a visitor who asks for a person when the team usually answers, by button or in words", async () => {
-    const { widget: before } = await signedInOwner();
+    const { widget: before } = await ownerWithWidget();
     await saveChatWidgetSettingsAction(form());
     const widget = (await findWidget(before.id))!;
 

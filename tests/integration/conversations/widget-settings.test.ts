@@ -2,38 +2,27 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { saveChatWidgetSettingsAction } from "@/app/(dashboard)/settings/chat-widget/actions";
 import ChatWidgetPage from "@/app/(dashboard)/settings/chat-widget/page";
 import { MAX_ALLOWED_ORIGINS } from "@/lib/conversations/origins";
-import { findWidget, getOrCreateWidget } from "@/lib/conversations/widget";
+import { getOrCreateWidget } from "@/lib/conversations/widget";
 import { db } from "@/lib/platform/db/client";
 import { appBaseUrl } from "@/lib/platform/http/app-url";
 import { addMember, createAccount, signedInOwner } from "../../support/factories";
 import { signInAs, signOut } from "../../support/request-context";
+import { ownerWithWidget, settingsForm, storedSettings } from "./widget-support";
 import { renderedText } from "../../support/rendered-text";
 
 /* Settings → Chat widget: the page and its one server action, against the real database. */
 
 beforeEach(() => signOut());
 
-function form(values: { assistantName?: string; greeting?: string; allowedOrigins?: string } = {}) {
-  const data = new FormData();
-  data.set("assistantName", values.assistantName ?? "Ada from Harbour Hall");
-  data.set("greeting", values.greeting ?? "Hello! Ask me what's on this week.");
-  data.set("allowedOrigins", values.allowedOrigins ?? "https://www.harbourhall.example");
-  return data;
-}
+const form = (values: { assistantName?: string; greeting?: string; allowedOrigins?: string } = {}) =>
+  settingsForm({
+    assistantName: "Ada from Harbour Hall",
+    greeting: "Hello! Ask me what's on this week.",
+    allowedOrigins: "https://www.harbourhall.example",
+    ...values,
+  });
 
-async function ownerWithWidget() {
-  const owner = await createAccount();
-  const before = await getOrCreateWidget(owner.accountId);
-  await signInAs(owner.user);
-  return { owner, before };
-}
-
-const stored = async (widgetId: string) => {
-  const widget = await findWidget(widgetId);
-  return (
-    widget && { assistantName: widget.assistantName, greeting: widget.greeting, allowedOrigins: widget.allowedOrigins }
-  );
-};
+const stored = (widgetId: string) => storedSettings(widgetId, ["assistantName", "greeting", "allowedOrigins"] as const);
 
 const auditEntries = (accountId: string) =>
   db.prisma.auditLog.findMany({ where: { accountId, targetType: "chat_widget" }, orderBy: { createdAt: "asc" } });
@@ -57,7 +46,7 @@ describe("the Chat widget settings page", () => {
 
 describe("saving the chat widget settings", () => {
   it("stores an owner's name, greeting and origins, which the hosted chat then uses", async () => {
-    const { before } = await ownerWithWidget();
+    const { widget: before } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(form());
 
     expect(result).toEqual({
@@ -81,7 +70,7 @@ describe("saving the chat widget settings", () => {
   });
 
   it("lets an admin save, and refuses a member without changing anything", async () => {
-    const { owner, before } = await ownerWithWidget();
+    const { owner, widget: before } = await ownerWithWidget();
     const member = await addMember(owner.accountId, "member");
     await signInAs(member);
 
@@ -108,7 +97,7 @@ describe("saving the chat widget settings", () => {
   });
 
   it("refuses entries that are not origins, naming each one, and changes nothing", async () => {
-    const { owner, before } = await ownerWithWidget();
+    const { owner, widget: before } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(
       form({
         allowedOrigins:
@@ -140,7 +129,7 @@ describe("saving the chat widget settings", () => {
   });
 
   it("refuses an entry that would smuggle another directive into the frame policy", async () => {
-    const { before } = await ownerWithWidget();
+    const { widget: before } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(form({ allowedOrigins: "https://a.example; script-src *" }));
     expect(result.ok).toBe(false);
     expect(!result.ok && result.fieldErrors?.allowedOrigins?.[0]).toContain("“https://a.example; script-src *”");
@@ -148,7 +137,7 @@ describe("saving the chat widget settings", () => {
   });
 
   it("stores origins canonical: lower-case, without a trailing slash, each once, in the order given", async () => {
-    const { before } = await ownerWithWidget();
+    const { widget: before } = await ownerWithWidget();
     const result = await saveChatWidgetSettingsAction(
       form({
         allowedOrigins:
@@ -163,14 +152,14 @@ describe("saving the chat widget settings", () => {
   });
 
   it("saves an empty list, so only the hosted chat page works again", async () => {
-    const { before } = await ownerWithWidget();
+    const { widget: before } = await ownerWithWidget();
     await saveChatWidgetSettingsAction(form());
     expect((await saveChatWidgetSettingsAction(form({ allowedOrigins: " \n " }))).ok).toBe(true);
     expect((await stored(before.id))?.allowedOrigins).toEqual([]);
   });
 
   it(`refuses more than ${MAX_ALLOWED_ORIGINS} origins`, async () => {
-    const { before } = await ownerWithWidget();
+    const { widget: before } = await ownerWithWidget();
     const many = Array.from({ length: MAX_ALLOWED_ORIGINS + 2 }, (_, index) => `https://site${index}.example`).join(
       "\n",
     );
@@ -183,7 +172,7 @@ describe("saving the chat widget settings", () => {
   });
 
   it("refuses a greeting over 500 characters and a name over 60, empty or not text, and changes nothing", async () => {
-    const { owner, before } = await ownerWithWidget();
+    const { owner, widget: before } = await ownerWithWidget();
     const unchanged = { assistantName: before.assistantName, greeting: before.greeting, allowedOrigins: [] };
 
     expect(await saveChatWidgetSettingsAction(form({ greeting: "x".repeat(501) }))).toEqual({
@@ -214,14 +203,14 @@ describe("saving the chat widget settings", () => {
   });
 
   it("keeps markup in the greeting as typed: it is shown as text, never as HTML", async () => {
-    const { before } = await ownerWithWidget();
+    const { widget: before } = await ownerWithWidget();
     const greeting = `<img src=x onerror="alert(1)"> Hi & welcome`;
     expect((await saveChatWidgetSettingsAction(form({ greeting }))).ok).toBe(true);
     expect((await stored(before.id))?.greeting).toBe(greeting);
   });
 
   it("records who changed what in the audit log, and nothing when the settings did not change", async () => {
-    const { owner, before } = await ownerWithWidget();
+    const { owner, widget: before } = await ownerWithWidget();
     await saveChatWidgetSettingsAction(form());
     const again = await saveChatWidgetSettingsAction(form({ allowedOrigins: "https://WWW.harbourhall.example/" }));
     expect(again.ok && again.data.message).toBe("Nothing changed: these are the current settings.");
@@ -244,7 +233,7 @@ describe("saving the chat widget settings", () => {
   });
 
   it("changes only the signed-in person's own account's widget", async () => {
-    const { before } = await ownerWithWidget();
+    const { widget: before } = await ownerWithWidget();
     const other = await createAccount();
     const otherWidget = await getOrCreateWidget(other.accountId);
     await saveChatWidgetSettingsAction(form());
