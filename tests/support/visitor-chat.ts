@@ -49,27 +49,25 @@ function request(method: string, path: string, call: Call): Request {
   });
 }
 
+type ConversationParams = { params: Promise<{ widgetId: string; conversationId: string }> };
+
+/** A visitor's call to one of a conversation's endpoints: `POST|GET /{widgetId}/conversations/{id}/{action}`. */
+const onConversation =
+  (route: (request: Request, context: ConversationParams) => Promise<Response>, method: string, action: string) =>
+  (widgetId: string, conversationId: string, call: Call) =>
+    route(request(method, `/${widgetId}/conversations/${conversationId}/${action}`, call), {
+      params: Promise.resolve({ widgetId, conversationId }),
+    });
+
 export const visitor = {
   start: (widgetId: string, call: Call) =>
     startConversationRoute(request("POST", `/${widgetId}/conversations`, call), {
       params: Promise.resolve({ widgetId }),
     }),
-  send: (widgetId: string, conversationId: string, call: Call) =>
-    postMessageRoute(request("POST", `/${widgetId}/conversations/${conversationId}/messages`, call), {
-      params: Promise.resolve({ widgetId, conversationId }),
-    }),
-  poll: (widgetId: string, conversationId: string, call: Call) =>
-    pollMessagesRoute(request("GET", `/${widgetId}/conversations/${conversationId}/messages`, call), {
-      params: Promise.resolve({ widgetId, conversationId }),
-    }),
-  handoff: (widgetId: string, conversationId: string, call: Call) =>
-    handoffRoute(request("POST", `/${widgetId}/conversations/${conversationId}/handoff`, call), {
-      params: Promise.resolve({ widgetId, conversationId }),
-    }),
-  contact: (widgetId: string, conversationId: string, call: Call) =>
-    contactRoute(request("POST", `/${widgetId}/conversations/${conversationId}/contact`, call), {
-      params: Promise.resolve({ widgetId, conversationId }),
-    }),
+  send: onConversation(postMessageRoute, "POST", "messages"),
+  poll: onConversation(pollMessagesRoute, "GET", "messages"),
+  handoff: onConversation(handoffRoute, "POST", "handoff"),
+  contact: onConversation(contactRoute, "POST", "contact"),
 };
 
 export const json = async (response: Response) => (await response.json()) as VisitorAnswer;
