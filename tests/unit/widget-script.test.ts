@@ -105,7 +105,28 @@ function page(scriptSrc = "https://chat.example.com/widget.js") {
   const globalsBefore = new Set(Object.keys(context));
   const run = () => vm.runInContext(SOURCE, context);
   const find = (predicate: (element: FakeElement) => boolean) => body.all().filter(predicate);
-  return { world, body, docListeners, windowListeners, context, globalsBefore, run, find };
+  const launcher = () => find((element) => element.getAttribute("aria-label") === "Open chat")[0];
+  const frame = () => find((element) => element.tag === "iframe")[0];
+  const panel = () => find((element) => element.getAttribute("role") === "dialog")[0];
+  /** Runs the script and clicks its launcher, as a visitor opens the chat. */
+  const open = () => {
+    run();
+    launcher()!.fire("click");
+  };
+  return {
+    world,
+    body,
+    docListeners,
+    windowListeners,
+    context,
+    globalsBefore,
+    run,
+    find,
+    launcher,
+    frame,
+    panel,
+    open,
+  };
 }
 
 describe("widget.js", () => {
@@ -127,11 +148,9 @@ describe("widget.js", () => {
 
   it("opens the chat with the origin and path of the host page and its referrer, and closes on Escape", () => {
     const browser = page();
-    browser.run();
-    const [launcher] = browser.find((element) => element.getAttribute("aria-label") === "Open chat");
-    launcher!.fire("click");
-    const [frame] = browser.find((element) => element.tag === "iframe");
-    const url = new URL(frame!.src);
+    browser.open();
+    const launcher = browser.launcher();
+    const url = new URL(browser.frame()!.src);
     expect(url.origin + url.pathname).toBe(`https://chat.example.com/chat/${WIDGET_ID}`);
     // The query and fragment of either page may carry tokens or personal data: neither leaves the host page.
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -139,7 +158,7 @@ describe("widget.js", () => {
       page_url: "https://shop.example.com/events",
       referrer: "https://search.example/",
     });
-    const [panel] = browser.find((element) => element.getAttribute("role") === "dialog");
+    const panel = browser.panel();
     expect(panel!.hidden).toBe(false);
     expect(launcher!.style.display).toBe("none");
 
@@ -150,11 +169,8 @@ describe("widget.js", () => {
 
   it("closes on the frame's request only when it comes from the chat's own frame and origin", () => {
     const browser = page();
-    browser.run();
-    const [launcher] = browser.find((element) => element.getAttribute("aria-label") === "Open chat");
-    launcher!.fire("click");
-    const [frame] = browser.find((element) => element.tag === "iframe");
-    const [panel] = browser.find((element) => element.getAttribute("role") === "dialog");
+    browser.open();
+    const [frame, panel] = [browser.frame(), browser.panel()];
     const request = { data: { type: "chat-widget:close" } };
     browser.windowListeners.fire("message", {
       ...request,
@@ -175,10 +191,8 @@ describe("widget.js", () => {
     for (const referrer of ["", "android-app://com.example.mail/", "not a url"]) {
       const browser = page();
       browser.context.document.referrer = referrer;
-      browser.run();
-      browser.find((element) => element.getAttribute("aria-label") === "Open chat")[0]!.fire("click");
-      const [frame] = browser.find((element) => element.tag === "iframe");
-      expect(new URL(frame!.src).searchParams.get("referrer")).toBe("");
+      browser.open();
+      expect(new URL(browser.frame()!.src).searchParams.get("referrer")).toBe("");
     }
   });
 
