@@ -71,6 +71,16 @@ async function sqlNext(series: Series, at: Date, exceptions: number[]): Promise<
   }
 }
 
+/** A recurring event of the account, which is set to Berlin time; its id. */
+async function berlinSeries(title: string, startsAt: string, recurring: string): Promise<string> {
+  await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [account.accountId]);
+  const inserted = await db.pool.query<{ id: string }>(
+    "INSERT INTO events (account_id, title, starts_at, recurring) VALUES ($1, $2, $3, $4) RETURNING id",
+    [account.accountId, title, startsAt, recurring],
+  );
+  return inserted.rows[0].id;
+}
+
 describe("next_occurrence_at computed in SQL", () => {
   it("is the occurrence lib/events/occurrences.ts names, over random series, zones, instants, exceptions", async () => {
     await fc.assert(
@@ -98,18 +108,10 @@ describe("next_occurrence_at computed in SQL", () => {
   }, 120_000);
 
   it("resolves a daily 02:30 across DST changes as RFC 5545 does (gap: offset before; overlap: first)", async () => {
-    await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [account.accountId]);
-    const inserted = await db.pool.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, recurring)
-        VALUES ($1, 'Night shift', '2026-01-10T01:30:00Z', 'daily') RETURNING id`,
-      [account.accountId],
-    );
+    const id = await berlinSeries("Night shift", "2026-01-10T01:30:00Z", "daily");
     const next = (at: string) =>
       db.pool
-        .query<{ next: Date }>(`SELECT event_next_occurrence_at(e, $2) AS next FROM events e WHERE id = $1`, [
-          inserted.rows[0].id,
-          at,
-        ])
+        .query<{ next: Date }>(`SELECT event_next_occurrence_at(e, $2) AS next FROM events e WHERE id = $1`, [id, at])
         .then((result) => result.rows[0].next.toISOString());
     // 29 March 2026: 02:30 does not exist in Berlin; it is read as 02:30 CET, i.e. 03:30 CEST.
     expect(await next("2026-03-29T00:00:00Z")).toBe("2026-03-29T01:30:00.000Z");
@@ -118,13 +120,7 @@ describe("next_occurrence_at computed in SQL", () => {
   });
 
   it("skips the occurrence the statement itself removes and offers the one it restores", async () => {
-    await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [account.accountId]);
-    const inserted = await db.pool.query<{ id: string }>(
-      `INSERT INTO events (account_id, title, starts_at, recurring)
-        VALUES ($1, 'Yoga', '2026-10-31T08:00:00Z', 'weekly') RETURNING id`,
-      [account.accountId],
-    );
-    const id = inserted.rows[0].id;
+    const id = await berlinSeries("Yoga", "2026-10-31T08:00:00Z", "weekly");
     await db.pool.query(
       `INSERT INTO event_exceptions (account_id, occurs_at, event_id, kind)
         VALUES ($1, '2026-12-05T08:00:00Z', $2, 'cancelled')`,
