@@ -399,6 +399,13 @@ describe("deliveries from the dashboard", () => {
         [subscriptionId, messageId],
       )
     ).rows[0];
+  /** An owner (signed in) with a new subscription and its delivery of one notification. */
+  async function ownerWithDelivery() {
+    const owner = await createAccount();
+    const subscription = await created(owner);
+    const messageId = await notifyAccount(owner.accountId);
+    return { owner, subscription, messageId, delivery: await deliveryOf(subscription.id, messageId) };
+  }
 
   it("sends a test notification to an enabled subscription; refuses members and disabled subscriptions", async () => {
     const owner = await createAccount();
@@ -423,10 +430,7 @@ describe("deliveries from the dashboard", () => {
   });
 
   it("resends a failed delivery from scratch; another account's delivery is not found", async () => {
-    const owner = await createAccount();
-    const subscription = await created(owner);
-    const messageId = await notifyAccount(owner.accountId);
-    const delivery = await deliveryOf(subscription.id, messageId);
+    const { owner, subscription, messageId, delivery } = await ownerWithDelivery();
     await db.pool.query(
       "UPDATE outbound_deliveries SET status = 'failed', attempts = 8, next_attempt_at = NULL WHERE id = $1",
       [delivery.id],
@@ -448,10 +452,7 @@ describe("deliveries from the dashboard", () => {
   });
 
   it("retries now a delivery that waits hours for its next retry: due at once, its job moved to now", async () => {
-    const owner = await createAccount();
-    const subscription = await created(owner);
-    const messageId = await notifyAccount(owner.accountId);
-    const delivery = await deliveryOf(subscription.id, messageId);
+    const { delivery } = await ownerWithDelivery();
     await db.pool.query(
       "UPDATE outbound_deliveries SET status = 'pending', attempts = 5, " +
         "next_attempt_at = now() + interval '3 hours' WHERE id = $1",
@@ -505,10 +506,7 @@ describe("deliveries from the dashboard", () => {
   });
 
   it("lists the attempts on the page, and the failing notice counts the failed ones in words", async () => {
-    const owner = await createAccount();
-    const subscription = await created(owner);
-    const messageId = await notifyAccount(owner.accountId);
-    const delivery = await deliveryOf(subscription.id, messageId);
+    const { subscription, delivery } = await ownerWithDelivery();
     const failingSince = new Date("2026-03-03T14:05:00Z");
     for (const [n, minutes] of [
       [1, 0],
