@@ -7,7 +7,9 @@
  *   instance schedules it and the sweep is safe to run concurrently;
  * - run the outbound notification worker in the server (docs/outbound-webhooks.md, "Delivery") unless
  *   OUTBOUND_WORKER=off, e.g. when `npm run worker` processes run elsewhere. Workers share the queue;
- *   the calendar feeds' sync (lib/calendar-feeds/worker.ts) runs on the same queue beside it.
+ *   the calendar feeds' sync (lib/calendar-feeds/worker.ts) runs on the same queue beside it, and so does
+ *   the hourly job that creates the partitioned logs' coming days (lib/retention/partition-worker.ts),
+ *   which also creates them at once, as does a server without the worker.
  * Node.js runtime only: the edge runtime has no pg.
  */
 export async function register(): Promise<void> {
@@ -32,6 +34,21 @@ export async function register(): Promise<void> {
         for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
       },
       (error: unknown) => logger().error(errorFields(error), "The calendar feed worker did not start"),
+    );
+    const { startPartitionWorker } = await import("./lib/retention/partition-worker");
+    startPartitionWorker().then(
+      (worker) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
+      },
+      (error: unknown) => logger().error(errorFields(error), "The log partition job did not start"),
+    );
+  } else {
+    const [{ createComingPartitions }, { db }] = await Promise.all([
+      import("./lib/retention/partitioned-logs"),
+      import("./lib/platform/db/client"),
+    ]);
+    createComingPartitions(db.pool).catch((error: unknown) =>
+      logger().error(errorFields(error), "The partitioned logs' coming days were not created"),
     );
   }
   if (process.env.WEBHOOK_RETENTION_SWEEP === "off") return;

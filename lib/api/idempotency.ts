@@ -5,7 +5,7 @@ import { db } from "@/lib/platform/db/client";
 import { openSealedText, sealText } from "@/lib/platform/crypto/secrets";
 import { errorResponse } from "@/lib/platform/http/api-error";
 import { parseJsonObject, readRawBody } from "./body";
-import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-sweep";
+import { IDEMPOTENCY_RETENTION_HOURS } from "./idempotency-retention";
 import { invalidRequestResponse } from "./validation";
 import { logger } from "@/lib/platform/observability/log";
 
@@ -13,11 +13,18 @@ import { logger } from "@/lib/platform/observability/log";
  * Idempotency-Key on every public POST (docs/leads-api.md, idempotency): the first answer for (API key,
  * Idempotency-Key) is stored for 24 hours and replayed with `Idempotent-Replayed: true`.
  *
- * The key row is claimed first, with INSERT … ON CONFLICT DO NOTHING in a statement of its own, so of
- * any number of concurrent requests with one key exactly one runs the handler; the others wait for its
- * stored answer (or get 409 idempotency_request_in_progress). The row remembers a fingerprint of the
- * request (method, path, raw body): the same key with another request is 409 idempotency_key_reused.
- * A 5xx answer or a thrown error is not stored: the claim is released so that a retry runs again.
+ * The key is claimed first, by idempotency_claim() (migration webhook_logs_daily_partitions) in a statement of
+ * its own, so of any number of concurrent requests with one key exactly one runs the handler; the others wait
+ * for its stored answer (or get 409 idempotency_request_in_progress). The records are partitioned by UTC day
+ * and their primary key includes the claim's time, so the key alone does not stop a second claim: the
+ * function serialises the claimers of one key with a transaction-scoped advisory lock and looks for a claim
+ * of the last 24 hours across the day partitions, so a key used yesterday at 10:00 replays today at 09:00
+ * and two claims either side of midnight still run the handler once. Older rows are ignored until their
+ * day's partition is dropped (lib/retention/partitioned-logs.ts). The claim answers with the record that
+ * holds the key, so a replay costs one round trip.
+ * The row remembers a fingerprint of the request (method, path, raw body): the same key with another request
+ * is 409 idempotency_key_reused. A 5xx answer or a thrown error is not stored: the claim is released so that
+ * a retry runs again.
  *
  * Answers that carry a secret (a new subscription's signing secret) are stored sealed: AES-256-GCM under
  * APP_ENCRYPTION_KEY, bound to the API key and the Idempotency-Key, as the secrets themselves are
@@ -50,28 +57,30 @@ export type IdempotencyOptions = {
 export type StoredAnswer = { status: number; body: string; headers: Record<string, string> };
 
 type StoredRow = {
+  claimed: boolean;
+  created_at: Date;
   fingerprint: string;
   status: number | null;
   body: string | null;
   sealed: boolean;
   headers: Record<string, string> | null;
-  stale: boolean;
 };
 
-const CLAIM_SQL = `INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, $3)
-  ON CONFLICT DO NOTHING RETURNING 1`;
-const READ_SQL = `SELECT fingerprint, status, body, sealed, headers,
-    created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
-      OR (status IS NULL AND created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds') AS stale
-  FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`;
-const DROP_STALE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2
-    AND (created_at < now() - interval '${IDEMPOTENCY_RETENTION_HOURS} hours'
-      OR (status IS NULL AND created_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds'))`;
-const STORE_SQL = `UPDATE idempotency_keys SET status = $3, body = $4, headers = $5, sealed = $6, completed_at = now()
-  WHERE api_key_id = $1 AND key = $2`;
-const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND status IS NULL`;
+/** Whose key it is: the authenticated API key and its account (the records are keyed by both). */
+export type IdempotencyOwner = { account: { id: string }; key: { id: string } };
+type Claim = { account: string; apiKey: string; key: string; createdAt: Date };
+
+const CLAIM_SQL = `SELECT claimed, created_at, fingerprint, status, body, sealed, headers
+  FROM idempotency_claim($1::uuid, $2::uuid, $3::text, $4::text,
+    interval '${IDEMPOTENCY_RETENTION_HOURS} hours', interval '${ABANDONED_AFTER_SECONDS} seconds')`;
+// The rest name the claim by its whole primary key, so each reads one day's partition.
+const CLAIM_KEY = "account_id = $1::uuid AND api_key_id = $2::uuid AND key = $3::text AND created_at = $4::timestamptz";
+const STORE_SQL = `UPDATE idempotency_keys SET status = $5, body = $6, headers = $7, sealed = $8, completed_at = now()
+  WHERE ${CLAIM_KEY}`;
+const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE ${CLAIM_KEY} AND status IS NULL`;
 // Only the very row that failed to open: a concurrent retry may already have stored a new answer.
-const DROP_UNOPENABLE_SQL = `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND sealed AND body = $3`;
+const DROP_UNOPENABLE_SQL = `DELETE FROM idempotency_keys WHERE ${CLAIM_KEY} AND sealed AND body = $5`;
+const claimKey = (claim: Claim) => [claim.account, claim.apiKey, claim.key, claim.createdAt];
 
 export function requestFingerprint(request: Request, body: Uint8Array): string {
   return crypto
@@ -84,7 +93,7 @@ export function requestFingerprint(request: Request, body: Uint8Array): string {
 /** Runs `handle` at most once per (API key, Idempotency-Key); without the header it simply runs it. */
 export async function withIdempotency(
   request: Request,
-  apiKeyId: string,
+  owner: IdempotencyOwner,
   body: Uint8Array,
   handle: () => Promise<Response>,
   options: IdempotencyOptions = {},
@@ -103,16 +112,10 @@ export async function withIdempotency(
   const deadline = Date.now() + (options.waitMs ?? 5_000);
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0 && Date.now() >= deadline) return inProgressResponse();
-    const claimed = await pool.query(CLAIM_SQL, [apiKeyId, key, fingerprint]);
-    if (claimed.rowCount === 1) return runAndStore(pool, apiKeyId, key, handle, options.seal === true);
-
-    const { rows } = await pool.query<StoredRow>(READ_SQL, [apiKeyId, key]);
+    const { rows } = await pool.query<StoredRow>(CLAIM_SQL, [owner.account.id, owner.key.id, key, fingerprint]);
     const stored = rows[0];
-    if (!stored) continue; // The first request failed and released its claim: claim it again.
-    if (stored.stale) {
-      await pool.query(DROP_STALE_SQL, [apiKeyId, key]);
-      continue;
-    }
+    const claim = { account: owner.account.id, apiKey: owner.key.id, key, createdAt: stored.created_at };
+    if (stored.claimed) return runAndStore(pool, claim, handle, options.seal === true);
     if (stored.fingerprint !== fingerprint) {
       return errorResponse(
         409,
@@ -124,9 +127,9 @@ export async function withIdempotency(
       );
     }
     if (stored.status !== null) {
-      const answer = openAnswer(stored, apiKeyId, key);
+      const answer = openAnswer(stored, claim);
       if (answer) return replay(answer, options.replayCheck);
-      await pool.query(DROP_UNOPENABLE_SQL, [apiKeyId, key, stored.body]);
+      await pool.query(DROP_UNOPENABLE_SQL, [...claimKey(claim), stored.body]);
       continue; // Handled as a new request: claim the key again.
     }
     await sleep(Math.min(25 * 2 ** Math.min(attempt, 3), 200));
@@ -136,12 +139,12 @@ export async function withIdempotency(
 /** Reads the body once (capped), then parses the JSON object and runs `write` under the request's Idempotency-Key. */
 export async function idempotentJsonWrite(
   request: Request,
-  apiKeyId: string,
+  owner: IdempotencyOwner,
   write: (body: object) => Promise<Response>,
 ): Promise<Response> {
   const raw = await readRawBody(request);
   if (!raw.ok) return raw.response;
-  return withIdempotency(request, apiKeyId, raw.bytes, async () => {
+  return withIdempotency(request, owner, raw.bytes, async () => {
     const json = parseJsonObject(raw.bytes);
     return json.ok ? write(json.value as object) : json.response;
   });
@@ -166,12 +169,11 @@ function checkKey(key: string): string | null {
 }
 
 /** The sealed answer opens only for the (API key, Idempotency-Key) it was stored under. */
-const sealPurpose = (apiKeyId: string, key: string) => `idempotent-answer:v1:${apiKeyId}:${key}`;
+const sealPurpose = (claim: Claim) => `idempotent-answer:v1:${claim.apiKey}:${claim.key}`;
 
 async function runAndStore(
   pool: pg.Pool,
-  apiKeyId: string,
-  key: string,
+  claim: Claim,
   handle: () => Promise<Response>,
   seal: boolean,
 ): Promise<Response> {
@@ -179,11 +181,11 @@ async function runAndStore(
   try {
     response = await handle();
   } catch (error) {
-    await pool.query(RELEASE_SQL, [apiKeyId, key]).catch(() => {});
+    await pool.query(RELEASE_SQL, claimKey(claim)).catch(() => {});
     throw error;
   }
   if (response.status >= 500) {
-    await pool.query(RELEASE_SQL, [apiKeyId, key]).catch(() => {});
+    await pool.query(RELEASE_SQL, claimKey(claim)).catch(() => {});
     return response;
   }
   const text = await response.text();
@@ -192,21 +194,21 @@ async function runAndStore(
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  const body = seal ? sealText(text, sealPurpose(apiKeyId, key)) : text;
-  await pool.query(STORE_SQL, [apiKeyId, key, response.status, body, JSON.stringify(headers), seal]);
+  const body = seal ? sealText(text, sealPurpose(claim)) : text;
+  await pool.query(STORE_SQL, [...claimKey(claim), response.status, body, JSON.stringify(headers), seal]);
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The stored answer, opened if sealed; null (logged, without the content) when a sealed one does not open. */
-function openAnswer(stored: StoredRow, apiKeyId: string, key: string): StoredAnswer | null {
+function openAnswer(stored: StoredRow, claim: Claim): StoredAnswer | null {
   const answer = { status: stored.status ?? 200, body: stored.body ?? "", headers: stored.headers ?? {} };
   if (!stored.sealed || stored.body === null) return answer;
   try {
-    return { ...answer, body: openSealedText(stored.body, sealPurpose(apiKeyId, key)) };
+    return { ...answer, body: openSealedText(stored.body, sealPurpose(claim)) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : "unknown error";
     logger().error(
-      `A stored idempotent answer (API key ${apiKeyId}) did not open (${reason}); handling the request as new.`,
+      `A stored idempotent answer (API key ${claim.apiKey}) did not open (${reason}); handling the request as new.`,
     );
     return null;
   }

@@ -70,7 +70,7 @@ export async function listMessagesRoute(request: Request, context: ApiKeyContext
 /** POST /api/public/conversations/{id}/messages (write:conversations) → 201, or 409 outside handoff. */
 export async function postMessageRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
-  return idempotentJsonWrite(request, context.key.id, async (body) => {
+  return idempotentJsonWrite(request, context, async (body) => {
     const input = parseWith(postMessageSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
     const result = await agentReply(context.account.id, id, {
@@ -88,7 +88,7 @@ export async function closeConversationRoute(request: Request, context: ApiKeyCo
   // No body is needed (any is ignored), but it is part of the Idempotency-Key fingerprint like every POST's.
   const raw = await readRawBody(request);
   if (!raw.ok) return raw.response;
-  return withIdempotency(request, context.key.id, raw.bytes, async () => {
+  return withIdempotency(request, context, raw.bytes, async () => {
     const result = await closeConversation(context.account.id, id, "api");
     return result.ok ? jsonResponse(serializeConversation(result.conversation)) : conversationNotFound();
   });

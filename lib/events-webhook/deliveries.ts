@@ -10,8 +10,11 @@ import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
  * Recent Deliveries (Events → Webhook): newest first, paged by a (received_at, id) keyset cursor on the
  * index (source_id, received_at DESC, id DESC), so a page costs the same at millions of rows and rows
  * arriving meanwhile never shift a page (no skips, no repeats). Only the last 30 days are shown, even
- * before the retention sweep has removed older rows. A date range (whole days in the account's zone)
+ * before the retention sweep has dropped older days. A date range (whole days in the account's zone)
  * narrows that walk; a search filters the rows within it (see `searchCondition`).
+ * The log is partitioned by UTC day of received_at: every bound on received_at here is a plain comparison
+ * (the 30 days, the date range, and the cursor's time beside its row comparison, which the planner cannot
+ * prune on), so a page reads only the days it can reach (tests/integration/events-webhook/partitions.test.ts).
  */
 
 export const DELIVERY_RETENTION_DAYS = 30;
@@ -107,7 +110,24 @@ export async function listDeliveries(
   options: ListDeliveriesOptions = {},
 ): Promise<DeliveryPage> {
   const empty: DeliveryPage = { items: [], olderCursor: null, newerCursor: null };
-  if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicId(sourceId, "source"))) return empty;
+  const page = deliveriesQuery(accountId, sourceId, options);
+  if (!page) return empty;
+  const { query, limit, cursor, newer } = page;
+  const result = await db.replica.query<Row>(query.text, query.values);
+  const { rows, more } = takePage(result.rows, limit);
+  if (newer) rows.reverse();
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return {
+    items: rows.map(toSummary),
+    olderCursor: last && (newer || more) ? cursorOf(last) : null,
+    newerCursor: first && (cursor ? !newer || more : false) ? cursorOf(first) : null,
+  };
+}
+
+/** The statement of one page of Recent Deliveries (exported for the test that reads its plan); null for bad ids. */
+export function deliveriesQuery(accountId: string, sourceId: string, options: ListDeliveriesOptions = {}) {
+  if (!isUuid(accountId) || !(isUuid(sourceId) || isPublicId(sourceId, "source"))) return null;
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
   const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY.parts);
   const newer = Boolean(cursor) && options.direction === "newer";
@@ -129,6 +149,10 @@ export async function listDeliveries(
   if (window.until) where.push(sql`d.received_at < ${param(window.until.toISOString(), "timestamptz")}`);
   const search = logSearch(options.search);
   if (search) where.push(searchCondition(search));
+  if (cursor) {
+    const time = param(cursor[0], "timestamptz");
+    where.push(newer ? sql`d.received_at >= ${time}` : sql`d.received_at <= ${time}`);
+  }
   const direction = newer ? "ascending" : "descending";
   const query = keysetQuery({
     select: sql`SELECT ${raw(SUMMARY_COLUMNS)} FROM webhook_deliveries d`,
@@ -138,16 +162,7 @@ export async function listDeliveries(
     direction,
     limit,
   });
-  const result = await db.replica.query<Row>(query.text, query.values);
-  const { rows, more } = takePage(result.rows, limit);
-  if (newer) rows.reverse();
-  const first = rows[0];
-  const last = rows[rows.length - 1];
-  return {
-    items: rows.map(toSummary),
-    olderCursor: last && (newer || more) ? cursorOf(last) : null,
-    newerCursor: first && (cursor ? !newer || more : false) ? cursorOf(first) : null,
-  };
+  return { query, limit, cursor, newer };
 }
 
 export async function getDelivery(accountId: string, deliveryId: string): Promise<DeliveryDetail | null> {

@@ -241,6 +241,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
           ...identity,
           source: source.id,
           signature: signature!.slice("sha256=".length),
+          // refusalFor checked it: 1-12 digits within the window of now.
+          signed_at: new Date(Number(timestamp) * 1000).toISOString(),
           secret: source.secret_ciphertext,
           planLimits: PLAN_LIMITS,
           action: payload.action,

@@ -9,6 +9,7 @@ import {
 } from "@/lib/events/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { placeholders, statement } from "@/lib/platform/db/sql";
+import { TIMESTAMP_TOLERANCE_SECONDS } from "./signature";
 
 /*
  * The webhook's hot path is ONE statement (one round trip, one transaction) that does, in this order:
@@ -52,6 +53,8 @@ export type ActionParams = Pick<EventParams, "account" | "title" | "starts_at" |
     source: string;
     /** The signature (hex) of the request. */
     signature: string;
+    /** The request's signed timestamp (X-Service-Timestamp) as an ISO instant: the replay record's day. */
+    signed_at: string;
     /** The secret ciphertext the signature was checked with. */
     secret: string;
     /** Plan event limits as JSON ({"free":1000,…}). */
@@ -140,6 +143,16 @@ const countLogged = (account: string, source: string) =>
     ON CONFLICT (account_id, hour, source_id, outcome) DO UPDATE SET deliveries = h.deliveries + 1`;
 const countedCte = `counted AS (${countLogged(p.account, p.source)})`;
 
+/*
+ * Replay records are partitioned by the signed timestamp (the webhook_logs_daily_partitions migration): a
+ * replay carries the same timestamp (the signature covers it), so the look-up and the insert's conflict meet
+ * in one day's partition, even when the replay arrives after midnight. The look-up accepts any record within
+ * the timestamp window of it: a record's signed_at is exact, or, for a record kept from before its day was
+ * known, the time it was accepted, which lay within that window. Twins racing each other have the same
+ * signed_at and meet on the primary key.
+ */
+const REPLAY_WINDOW = `interval '${TIMESTAMP_TOLERANCE_SECONDS} seconds'`;
+
 const latency = (elapsed: string) =>
   `${elapsed}::int + (extract(epoch FROM clock_timestamp() - statement_timestamp()) * 1000)::int`;
 
@@ -159,15 +172,18 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
     WHERE s.id = ${p.source}::uuid AND s.account_id = ${p.account}::uuid AND s.active
       AND s.secret_ciphertext = ${p.secret}::text),
   dup AS (
-    SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE source_id = ${p.source}::uuid
-      AND signature = ${p.signature}::text) AS hit
+    SELECT EXISTS (SELECT 1 FROM webhook_replays WHERE account_id = ${p.account}::uuid
+      AND source_id = ${p.source}::uuid AND signature = ${p.signature}::text
+      AND signed_at BETWEEN ${p.signed_at}::timestamptz - ${REPLAY_WINDOW}
+        AND ${p.signed_at}::timestamptz + ${REPLAY_WINDOW}) AS hit
     FROM src),
   ${rateLimit(p.source, "clock, dup WHERE NOT dup.hit")},
   allowed AS (SELECT 1 FROM rl, src WHERE rl.points <= src.rate_limit),
   ${actionCtes},
   replay AS (
-    INSERT INTO webhook_replays (source_id, signature)
-    SELECT ${p.source}::uuid, ${p.signature}::text FROM (SELECT 1 FROM ev LIMIT 1) accepted
+    INSERT INTO webhook_replays (account_id, source_id, signature, signed_at)
+    SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.signature}::text, ${p.signed_at}::timestamptz
+    FROM (SELECT 1 FROM ev LIMIT 1) accepted
     ON CONFLICT DO NOTHING RETURNING 1),
   outcome AS (SELECT CASE
       WHEN NOT EXISTS (SELECT 1 FROM src) THEN 'stale'

@@ -74,7 +74,7 @@ export async function listLeadsRoute(request: Request, context: ApiKeyContext<un
 
 /** POST /api/public/leads (write:leads) → 201 */
 export async function createLeadRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
-  return idempotentJsonWrite(request, context.key.id, async (body) => {
+  return idempotentJsonWrite(request, context, async (body) => {
     const input = parseWith(createLeadSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
     return writeResponse(await createLead(leadContext(context), input.value), {
@@ -111,7 +111,7 @@ export async function updateLeadRoute(request: Request, context: ApiKeyContext<I
 /** POST /api/public/leads/{id}/stage (write:leads): `{"stage": "won"}`, answers the lead. */
 export async function changeLeadStageRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
-  return idempotentJsonWrite(request, context.key.id, async (body) => {
+  return idempotentJsonWrite(request, context, async (body) => {
     const input = parseWith(changeStageSchema, body);
     if (!input.ok) return invalidRequestResponse(input.details);
     return writeResponse(await changeLeadStage(leadContext(context), id, input.value.stage), {

@@ -3,25 +3,25 @@ import type pg from "pg";
 import { db } from "@/lib/platform/db/client";
 import { closeIdleConversations } from "@/lib/conversations/agent";
 import { OUTBOUND_SWEEP_SQL } from "@/lib/outbound/retention";
-import { IDEMPOTENCY_SWEEP_SQL } from "@/lib/api/idempotency-sweep";
 import { DELIVERY_RETENTION_DAYS } from "@/lib/events-webhook/deliveries";
 import { errorFields, logger } from "@/lib/platform/observability/log";
+import { createComingPartitions, dropExpiredLogPartitions } from "./partitioned-logs";
 
 /*
- * The one retention sweep over every domain's expiring rows (the events webhook's, the outbound
- * notifications', the API's Idempotency-Key answers), so one schedule and one batch size cover them.
- * Deletes what is no longer needed, in small batches so no statement holds many locks or runs
- * long: delivery log entries older than 30 days, replay records past any timestamp window (a request is
- * only valid within ±300 s of its timestamp, so a record matters for at most 10 minutes after
- * acceptance), and rate-limit rows that expired over an hour ago. FOR UPDATE SKIP LOCKED lets several
- * instances sweep at once without waiting on or double-deleting each other's rows.
+ * The one retention sweep over every domain's expiring rows, so one schedule covers them. The logs that
+ * grow with traffic (the events webhook's delivery log and replay records, the API's Idempotency-Key
+ * answers; lib/retention/partitioned-logs.ts) are partitioned by day and lose whole days: a DELETE would
+ * write every row to the WAL and leave it dead for vacuum. The rest is deleted in small batches so no
+ * statement holds many locks or runs long: rate-limit rows that expired over an hour ago, and the
+ * Overview's hourly counters past the logs' 30 days. FOR UPDATE SKIP LOCKED lets several instances sweep at
+ * once without waiting on or double-deleting each other's rows; two instances dropping partitions at once
+ * meet on the parent's lock and the second finds the day gone.
  */
 
 export type SweepResult = {
-  deliveries: number;
-  replays: number;
+  /** Day partitions of the partitioned logs dropped (lib/retention/partitioned-logs.ts). */
+  logDaysDropped: number;
   rateLimits: number;
-  idempotencyKeys: number;
   outboundAttempts: number;
   outboundDeliveries: number;
   outboundMessages: number;
@@ -29,17 +29,9 @@ export type SweepResult = {
 };
 
 const BATCHES = {
-  deliveries: `DELETE FROM webhook_deliveries WHERE id IN (
-      SELECT id FROM webhook_deliveries WHERE received_at < now() - interval '${DELIVERY_RETENTION_DAYS} days'
-      ORDER BY received_at LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-  replays: `DELETE FROM webhook_replays WHERE (source_id, signature) IN (
-      SELECT source_id, signature FROM webhook_replays WHERE accepted_at < now() - interval '15 minutes'
-      LIMIT $1 FOR UPDATE SKIP LOCKED)`,
   rateLimits: `DELETE FROM rate_limits WHERE key IN (
       SELECT key FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000)::bigint - 3600000
       LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-  // The public API's stored Idempotency-Key answers, kept 24 hours.
-  idempotencyKeys: IDEMPOTENCY_SWEEP_SQL,
   // Outbound notifications: attempts, deliveries and messages after 30 days.
   ...OUTBOUND_SWEEP_SQL,
   // The Overview's hourly counters (lib/overview) live as long as the logs they count.
@@ -62,11 +54,11 @@ export async function sweepRetention(
   const pool = options.pool ?? db.pool;
   const batchSize = options.batchSize ?? 1_000;
   const maxBatches = options.maxBatches ?? 500;
+  // The worker's hourly job creates the coming days too; this keeps them coming where no worker runs.
+  await createComingPartitions(pool);
   const result: SweepResult = {
-    deliveries: 0,
-    replays: 0,
+    logDaysDropped: (await dropExpiredLogPartitions(pool)).length,
     rateLimits: 0,
-    idempotencyKeys: 0,
     outboundAttempts: 0,
     outboundDeliveries: 0,
     outboundMessages: 0,

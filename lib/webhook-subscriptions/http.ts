@@ -84,7 +84,7 @@ export async function createSubscriptionRoute(request: Request, context: ApiKeyC
   if (!raw.ok) return raw.response;
   return withIdempotency(
     request,
-    context.key.id,
+    context,
     raw.bytes,
     async () => {
       const json = parseJsonObject(raw.bytes);

@@ -77,6 +77,7 @@ async function handle(request: http.IncomingMessage, response: http.ServerRespon
         account: source.account_id,
         source: source.id,
         signature: signature!.slice(7),
+        signed_at: new Date(Number(timestamp) * 1000).toISOString(),
         secret: source.secret_ciphertext,
         planLimits,
         action: "upsert",

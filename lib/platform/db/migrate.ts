@@ -13,6 +13,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { ensureDailyPartitions, partitionedTables } from "./partitions";
 
 /*
  * Migrations with Prisma's WebAssembly schema engine. The native engine cannot be downloaded here, so
@@ -192,7 +193,8 @@ async function withEngine<T>(databaseUrl: string, run: (engine: SchemaEngine) =>
 /**
  * Applies every migration in prisma/migrations that the database has not seen yet. First the job
  * queue's own schema (graphile_worker, versioned by graphile-worker itself and idempotent): our
- * outbox trigger queues delivery jobs through it, so it must exist before any notification is written.
+ * outbox trigger queues delivery jobs through it, so it must exist before any notification is written. Last, the partitioned logs get their days from yesterday to a week ahead: a
+ * database migrated now can take inserts at once, whether or not a worker has run yet.
  */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   await runQueueMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
@@ -201,7 +203,19 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
     return result.appliedMigrationNames;
   });
   await refreshServerDependentFunctions(databaseUrl);
+  await createComingDays(databaseUrl);
   return applied;
+}
+
+async function createComingDays(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = await partitionedTables(client);
+    if (tables.length > 0) await ensureDailyPartitions(client, tables);
+  } finally {
+    await client.end();
+  }
 }
 
 /*

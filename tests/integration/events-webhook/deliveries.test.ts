@@ -4,6 +4,7 @@ import { getDelivery, listDeliveries } from "@/lib/events-webhook/deliveries";
 import { handleWebhookRequest } from "@/lib/events-webhook/handler";
 import { sweepRetention } from "@/lib/retention/sweep";
 import { setSourceActive } from "@/lib/events-webhook/sources";
+import { ensurePartitionsFor } from "../../support/partitions";
 import {
   createSource,
   deliveryCount,
@@ -176,18 +177,21 @@ describe("refusals anyone can send, in the log", () => {
 });
 
 describe("retention", () => {
-  it("deletes entries over 30 days old, expired replays and stale rate-limit rows in batches, not newer", async () => {
+  it("drops the log's days over 30 days old and replay days past their window, and deletes stale rate limits", async () => {
     const source = await createSource();
+    const ages = [31, 31, 31, 45, 400, 29, 1, 0];
+    const instants = ages.map((days) => new Date(Date.now() - days * 86_400_000 - 60_000));
+    await ensurePartitionsFor("webhook_deliveries", instants);
     await db.pool.query(
       `INSERT INTO webhook_deliveries (account_id, source_id, received_at, status)
-       SELECT $1, $2, now() - make_interval(days => d) - interval '1 minute', 200
-         FROM unnest(ARRAY[31, 31, 31, 45, 400, 29, 1, 0]) AS d`,
-      [source.accountId, source.sourceId],
+       SELECT $1, $2, t, 200 FROM unnest($3::timestamptz[]) AS t`,
+      [source.accountId, source.sourceId, instants],
     );
+    // Replay records by their signed time: three days ago (past its window and the day after), and now.
     await db.pool.query(
-      `INSERT INTO webhook_replays (source_id, signature, accepted_at)
-        VALUES ($1, 'old', now() - interval '20 minutes'), ($1, 'fresh', now() - interval '1 minute')`,
-      [source.sourceId],
+      `INSERT INTO webhook_replays (account_id, source_id, signature, signed_at)
+        VALUES ($1, $2, 'old', now() - interval '3 days'), ($1, $2, 'fresh', now() - interval '1 minute')`,
+      [source.accountId, source.sourceId],
     );
     const nowMs = Date.now();
     await db.pool.query(`INSERT INTO rate_limits (key, points, expire) VALUES ($1, 1, $2), ($3, 1, $4)`, [
@@ -207,17 +211,21 @@ describe("retention", () => {
     const visible = await listDeliveries(source.accountId, source.sourceId, { limit: 100 });
     expect(visible.items).toHaveLength(3);
 
-    // Two sweeps at once, as two instances would run them: neither fails, each old row goes once.
+    // Two sweeps at once, as two instances would run them: neither fails, each old day goes once.
     const [a, b] = await Promise.all([
       sweepRetention({ batchSize: 2, pauseMs: 0 }),
       sweepRetention({ batchSize: 2, pauseMs: 0 }),
     ]);
-    expect(a.deliveries + b.deliveries).toBeGreaterThanOrEqual(5);
+    expect(a.logDaysDropped + b.logDaysDropped).toBeGreaterThanOrEqual(4);
     const left = await db.pool.query("SELECT received_at FROM webhook_deliveries WHERE source_id = $1", [
       source.sourceId,
     ]);
     expect(left.rows).toHaveLength(3);
     for (const row of left.rows) expect(Date.now() - row.received_at.getTime()).toBeLessThan(30 * 86_400_000);
+    const oldest = await db.pool.query<{ day: string }>(
+      `SELECT min(inhrelid::regclass::text) AS day FROM pg_inherits WHERE inhparent = 'webhook_deliveries'::regclass`,
+    );
+    expect(oldest.rows[0].day >= dayPartition("webhook_deliveries", Date.now() - 31 * 86_400_000)).toBe(true);
     const replays = await db.pool.query("SELECT signature FROM webhook_replays WHERE source_id = $1", [
       source.sourceId,
     ]);
@@ -232,6 +240,9 @@ describe("retention", () => {
     expect(hours.rows.some((row) => row.age === 29)).toBe(true);
   });
 });
+
+const dayPartition = (table: string, at: number) =>
+  `${table}_p${new Date(at).toISOString().slice(0, 10).replaceAll("-", "")}`;
 
 async function seedDeliveries(source: TestSource, count: number) {
   // Pairs share a received_at, so the id tie-breaker is exercised.

@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
-import { sweepRetention } from "@/lib/retention/sweep";
 import { jsonResponse } from "@/lib/platform/http/api-error";
-import { withIdempotency } from "@/lib/api/idempotency";
+import { withIdempotency, type IdempotencyOwner } from "@/lib/api/idempotency";
 import { createKey } from "../../support/api-keys";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, errorOf, leadCount } from "./client";
@@ -10,21 +9,23 @@ import { api, errorOf, leadCount } from "./client";
 let owner: TestAccount;
 let secret: string;
 let keyId: string;
+let principal: IdempotencyOwner;
 beforeAll(async () => {
   owner = await createAccount("Retrying Client");
   const key = await createKey(owner, { scopes: ["read:leads", "write:leads"] });
   secret = key.secret;
   keyId = key.id;
+  principal = { account: { id: owner.accountId }, key: { id: keyId } };
 });
 
 const withKey = (value: string) => ({ headers: { "Idempotency-Key": value } });
 const unique = (label: string) => `${label}-${crypto.randomUUID()}`;
 
 async function storedKeys(value: string) {
-  const { rows } = await db.pool.query("SELECT status FROM idempotency_keys WHERE api_key_id = $1 AND key = $2", [
-    keyId,
-    value,
-  ]);
+  const { rows } = await db.pool.query(
+    "SELECT status FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 ORDER BY created_at",
+    [keyId, value],
+  );
   return rows;
 }
 
@@ -140,9 +141,9 @@ describe("withIdempotency", () => {
     let runs = 0;
     const handler = async () =>
       ++runs === 1 ? jsonResponse({ ok: false }, { status: 503 }) : jsonResponse({ ok: true }, { status: 201 });
-    expect((await withIdempotency(post(key), keyId, bytes(), handler)).status).toBe(503);
+    expect((await withIdempotency(post(key), principal, bytes(), handler)).status).toBe(503);
     expect(await storedKeys(key)).toEqual([]);
-    const retry = await withIdempotency(post(key), keyId, bytes(), handler);
+    const retry = await withIdempotency(post(key), principal, bytes(), handler);
     expect(retry.status).toBe(201);
     expect(retry.headers.get("Idempotent-Replayed")).toBeNull();
     expect(runs).toBe(2);
@@ -151,18 +152,18 @@ describe("withIdempotency", () => {
   it("does not store a thrown error: the claim is released", async () => {
     const key = unique("throw");
     await expect(
-      withIdempotency(post(key), keyId, bytes(), async () => Promise.reject(new Error("boom"))),
+      withIdempotency(post(key), principal, bytes(), async () => Promise.reject(new Error("boom"))),
     ).rejects.toThrow("boom");
     expect(await storedKeys(key)).toEqual([]);
   });
 
   it("409 idempotency_request_in_progress while the first request has not answered", async () => {
     const key = unique("slow");
-    await db.pool.query("INSERT INTO idempotency_keys (api_key_id, key, fingerprint) VALUES ($1, $2, 'x')", [
-      keyId,
-      key,
-    ]);
-    const fingerprintMismatch = await withIdempotency(post(key), keyId, bytes(), async () => jsonResponse({}), {
+    await db.pool.query(
+      "INSERT INTO idempotency_keys (account_id, api_key_id, key, fingerprint) VALUES ($3, $1, $2, 'x')",
+      [keyId, key, owner.accountId],
+    );
+    const fingerprintMismatch = await withIdempotency(post(key), principal, bytes(), async () => jsonResponse({}), {
       waitMs: 100,
     });
     expect((await errorOf(fingerprintMismatch)).code).toBe("idempotency_key_reused");
@@ -173,33 +174,30 @@ describe("withIdempotency", () => {
       key,
       requestFingerprint(post(key), bytes()),
     ]);
-    const response = await withIdempotency(post(key), keyId, bytes(), async () => jsonResponse({}), { waitMs: 100 });
+    const response = await withIdempotency(post(key), principal, bytes(), async () => jsonResponse({}), {
+      waitMs: 100,
+    });
     expect(response.status).toBe(409);
     expect(response.headers.get("Retry-After")).toBe("1");
     expect((await errorOf(response)).code).toBe("idempotency_request_in_progress");
   });
 
-  it("runs again after 24 hours, and the retention sweep deletes expired keys only", async () => {
+  it("runs again after 24 hours: an older answer is ignored, whatever partition still holds it", async () => {
     const expired = unique("expired");
     const fresh = unique("fresh");
     let runs = 0;
     const handler = async () => jsonResponse({ run: ++runs }, { status: 201 });
-    await withIdempotency(post(expired), keyId, bytes(), handler);
-    await withIdempotency(post(fresh), keyId, bytes(), handler);
+    await withIdempotency(post(expired), principal, bytes(), handler);
+    await withIdempotency(post(fresh), principal, bytes(), handler);
     await db.pool.query(
       "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key = $2",
       [keyId, expired],
     );
-    const again = await withIdempotency(post(expired), keyId, bytes(), handler);
+    const again = await withIdempotency(post(expired), principal, bytes(), handler);
     expect(await again.json()).toEqual({ run: 3 });
-
-    await db.pool.query(
-      "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key = $2",
-      [keyId, expired],
-    );
-    const swept = await sweepRetention({ pauseMs: 0 });
-    expect(swept.idempotencyKeys).toBeGreaterThanOrEqual(1);
-    expect(await storedKeys(expired)).toEqual([]);
-    expect(await storedKeys(fresh)).toEqual([{ status: 201 }]);
+    const replayed = await withIdempotency(post(fresh), principal, bytes(), handler);
+    expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await replayed.json()).toEqual({ run: 2 });
+    expect(await storedKeys(expired)).toEqual([{ status: 201 }, { status: 201 }]);
   });
 });
