@@ -6,6 +6,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { MomentCell, type Moment } from "@/components/ui/moment-cell";
 import type { ApiKeyState, ApiKeySummary } from "@/lib/api-keys/keys";
 import { RevokeKeyButton } from "./revoke-key-button";
+import { ScopeBadges } from "./scope-badges";
 
 /** One key as the page sends it to the browser: display fields only, dates already formatted. */
 export type ApiKeyRow = Pick<ApiKeySummary, "id" | "name" | "prefix" | "last4" | "scopes" | "state" | "createdBy"> & {
@@ -39,15 +40,7 @@ function columns(canManage: boolean) {
     }),
     column.accessor("scopes", {
       header: "Scopes",
-      cell: ({ getValue }) => (
-        <div className="flex max-w-60 min-w-40 flex-wrap gap-1">
-          {getValue().map((scope) => (
-            <Badge key={scope} tone="indigo" mono>
-              {scope}
-            </Badge>
-          ))}
-        </div>
-      ),
+      cell: ({ getValue }) => <ScopeBadges scopes={getValue()} className="flex max-w-60 min-w-40 flex-wrap gap-1" />,
     }),
     column.accessor("created", {
       header: "Created",

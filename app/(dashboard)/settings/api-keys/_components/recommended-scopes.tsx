@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { SCOPE_DESCRIPTIONS, SCOPE_PRESETS, SCOPES } from "@/lib/api-keys/scopes";
+import { ScopeBadges } from "./scope-badges";
 
 /** The spec's guidance, shown while an account has no keys: which scopes each kind of integration needs. */
 export function RecommendedScopes() {
@@ -17,13 +18,7 @@ export function RecommendedScopes() {
           {SCOPE_PRESETS.map((preset) => (
             <li key={preset.label} className="flex flex-wrap items-center justify-between gap-2 py-2.5">
               <span className="text-sm text-zinc-800">{preset.label}</span>
-              <span className="flex flex-wrap gap-1">
-                {preset.scopes.map((scope) => (
-                  <Badge key={scope} tone="indigo" mono>
-                    {scope}
-                  </Badge>
-                ))}
-              </span>
+              <ScopeBadges scopes={preset.scopes} />
             </li>
           ))}
         </ul>

@@ -3,11 +3,11 @@
 import { TriangleAlert, X } from "lucide-react";
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/ui/alert-dialog";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DialogBody, DialogFooter } from "@/components/ui/dialog";
 import { OneTimeSecret } from "@/components/ui/one-time-secret";
 import type { CreatedApiKey } from "../actions";
+import { ScopeBadges } from "./scope-badges";
 
 // Rendered only in the browser (the dialog opens on a click), so the user's own time zone is right here.
 const expiryFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -60,12 +60,8 @@ export function RevealKey({ created, confirmingClose, onConfirmingCloseChange, o
           <dt className="text-zinc-500">Name</dt>
           <dd className="font-medium break-words text-zinc-900">{created.name}</dd>
           <dt className="text-zinc-500">Scopes</dt>
-          <dd className="flex flex-wrap gap-1">
-            {created.scopes.map((scope) => (
-              <Badge key={scope} tone="indigo" mono>
-                {scope}
-              </Badge>
-            ))}
+          <dd>
+            <ScopeBadges scopes={created.scopes} />
           </dd>
           <dt className="text-zinc-500">Expires</dt>
           <dd className="text-zinc-900">
