@@ -52,34 +52,42 @@ export function FeedActions({ feed }: { feed: FeedRowView }) {
       >
         <fieldset className="space-y-2 text-sm text-zinc-700">
           <legend className="sr-only">Its {feed.eventCount} events</legend>
-          <label className="flex items-start gap-2">
-            <input
-              type="radio"
-              name={`events-${feed.id}`}
-              checked={events === "keep"}
-              onChange={() => setEvents("keep")}
-              className="mt-1"
-            />
-            <span>
-              <span className="font-medium text-zinc-900">Keep its {feed.eventCount} events</span> as ordinary events of
-              this account (edit or delete them yourself).
-            </span>
-          </label>
-          <label className="flex items-start gap-2">
-            <input
-              type="radio"
-              name={`events-${feed.id}`}
-              checked={events === "remove"}
-              onChange={() => setEvents("remove")}
-              className="mt-1"
-            />
-            <span>
-              <span className="font-medium text-zinc-900">Remove its {feed.eventCount} events</span> too. Subscribers
-              get an event.deleted notification for each.
-            </span>
-          </label>
+          <RadioOption
+            name={`events-${feed.id}`}
+            checked={events === "keep"}
+            onSelect={() => setEvents("keep")}
+            title={`Keep its ${feed.eventCount} events`}
+          >
+            as ordinary events of this account (edit or delete them yourself).
+          </RadioOption>
+          <RadioOption
+            name={`events-${feed.id}`}
+            checked={events === "remove"}
+            onSelect={() => setEvents("remove")}
+            title={`Remove its ${feed.eventCount} events`}
+          >
+            too. Subscribers get an event.deleted notification for each.
+          </RadioOption>
         </fieldset>
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** One choice of a fieldset: a radio, its choice in bold and what follows from it. */
+function RadioOption(props: {
+  name: string;
+  checked: boolean;
+  onSelect: () => void;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <label className="flex items-start gap-2">
+      <input type="radio" name={props.name} checked={props.checked} onChange={props.onSelect} className="mt-1" />
+      <span>
+        <span className="font-medium text-zinc-900">{props.title}</span> {props.children}
+      </span>
+    </label>
   );
 }
