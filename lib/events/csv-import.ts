@@ -1,11 +1,11 @@
 import "server-only";
 import type pg from "pg";
 import { PLANS } from "@/lib/accounts/plans";
-import { db } from "@/lib/platform/db/client";
 import { withEventCountLocked } from "./count-lock";
 import { parseExceptionsCell, type CsvException } from "./csv-exceptions";
-import type { CsvRowCheck } from "@/lib/csv-import/upload";
-import type { CsvRow, CsvRowProblem } from "./csv-format";
+import type { CsvImportSummary, CsvRowCheck } from "@/lib/csv-import/upload";
+import { writeInBatches } from "@/lib/csv-import/write-batches";
+import type { CsvRow } from "./csv-format";
 import { parseEventFields, type EventInput } from "./schema";
 import { emitMessagesCte } from "@/lib/outbound/sql";
 import { param, sql, statement } from "@/lib/platform/db/sql";
@@ -24,8 +24,6 @@ import { eventFieldArrays, upsertEventBatchSql, upsertNotifications, type EventF
  * (docs/recurring-events.md, "CSV").
  */
 
-export const IMPORT_BATCH_SIZE = 500;
-
 /** The batch upsert: one array per event field (eventFieldArrays), for one account. */
 const UPSERT_BATCH = statement<Record<keyof EventFields, unknown[]> & { account: string }>(
   `WITH ev AS (${upsertEventBatchSql()}), ${emitMessagesCte("notified", upsertNotifications("ev"))}
@@ -34,7 +32,7 @@ const UPSERT_BATCH = statement<Record<keyof EventFields, unknown[]> & { account:
 
 /** `exceptions` is undefined when the file has no such column: the series keeps the exceptions it has. */
 export type ValidRow = { line: number; input: EventInput; exceptions?: CsvException[] };
-export type ImportSummary = { created: number; updated: number; failed: number; problems: CsvRowProblem[] };
+export type ImportSummary = CsvImportSummary;
 
 const REQUIRED = new Set(["title", "starts_at"]);
 
@@ -81,20 +79,10 @@ function lastOccurrences(rows: ValidRow[]): ValidRow[] {
 type Queryable = Pick<pg.PoolClient, "query">;
 
 /** Writes the rows, one transaction per batch on one pool connection. */
-export async function importEvents(accountId: string, rows: ValidRow[]): Promise<ImportSummary> {
-  const summary: ImportSummary = { created: 0, updated: 0, failed: 0, problems: [] };
-  const unique = lastOccurrences(rows);
-  summary.updated += rows.length - unique.length;
-  const connection = await db.pool.connect();
-  try {
-    for (let start = 0; start < unique.length; start += IMPORT_BATCH_SIZE) {
-      await importBatch(connection, accountId, unique.slice(start, start + IMPORT_BATCH_SIZE), summary);
-    }
-  } finally {
-    connection.release();
-  }
-  summary.problems.sort((a, b) => a.line - b.line);
-  return summary;
+export function importEvents(accountId: string, rows: ValidRow[]): Promise<ImportSummary> {
+  return writeInBatches(rows, lastOccurrences, (client, batch, summary) =>
+    importBatch(client, accountId, batch, summary),
+  );
 }
 
 async function importBatch(

@@ -1,7 +1,7 @@
 import "server-only";
 import type { CsvRow, CsvRowProblem } from "@/lib/platform/csv/parse";
 import type { CsvImporter, CsvImportSummary, CsvRowCheck } from "@/lib/csv-import/upload";
-import { db } from "@/lib/platform/db/client";
+import { writeInBatches } from "@/lib/csv-import/write-batches";
 import { newPublicId } from "@/lib/platform/ids";
 import { parseWith } from "@/lib/api/validation";
 import { LEAD_CSV_COLUMNS } from "./csv-export";
@@ -21,7 +21,6 @@ import { LEAD_COLUMNS, toLead, type LeadRow, type Queryable } from "./sql";
 type LeadColumn = (typeof LEAD_CSV_COLUMNS)[number];
 export type LeadImportRow = { line: number; lead: CreateLeadBody };
 
-export const IMPORT_BATCH_SIZE = 500;
 const METADATA_PROBLEM = 'Must be a JSON object of string values, e.g. {"plan":"pro"}.';
 
 /** Stage cells may hold a key ("won") or a label ("Won"), in any case. */
@@ -223,28 +222,18 @@ async function importBatch(
   });
 }
 
-/** Writes the rows in batches of 500, one transaction each. */
-export async function importLeads(accountId: string, rows: LeadImportRow[]): Promise<CsvImportSummary> {
-  const summary: CsvImportSummary = { created: 0, updated: 0, failed: 0, problems: [] };
-  const unique = lastPerEmail(rows);
-  summary.updated += rows.length - unique.length;
-  const client = await db.pool.connect();
-  try {
-    for (let start = 0; start < unique.length; start += IMPORT_BATCH_SIZE) {
-      await client.query("BEGIN");
-      try {
-        await importBatch(client, accountId, unique.slice(start, start + IMPORT_BATCH_SIZE), summary);
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      }
+/** Writes the rows in batches, one transaction each. */
+export function importLeads(accountId: string, rows: LeadImportRow[]): Promise<CsvImportSummary> {
+  return writeInBatches(rows, lastPerEmail, async (client, batch, summary) => {
+    await client.query("BEGIN");
+    try {
+      await importBatch(client, accountId, batch, summary);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
     }
-  } finally {
-    client.release();
-  }
-  summary.problems.sort((a, b) => a.line - b.line);
-  return summary;
+  });
 }
 
 export const LEADS_IMPORTER: CsvImporter<LeadColumn, LeadImportRow> = {
