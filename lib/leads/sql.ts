@@ -24,16 +24,8 @@ export const leadJsonSql = (alias: string) => `jsonb_build_object(
     'updated_at', outbound_iso_time(${alias}.updated_at),
     'stage_changed_at', outbound_iso_time(${alias}.stage_changed_at))`;
 
-export type LeadRow = {
-  id: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  source: string | null;
-  stage: string;
-  notes: string | null;
-  metadata: Record<string, string>;
+/** A leads row as LEAD_COLUMNS reads it: the Lead, with the column names of its two-word fields. */
+export type LeadRow = Omit<Lead, "conversationId" | "createdAt" | "updatedAt" | "stageChangedAt"> & {
   conversation_id: string | null;
   created_at: Date;
   updated_at: Date;
