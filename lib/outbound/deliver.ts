@@ -26,6 +26,8 @@ export const USER_AGENT = "Integrations-Webhooks/1.0 (+https://www.standardwebho
 
 export type Loaded = {
   delivery_id: string;
+  /** With the id, the delivery's key (its day partition). */
+  delivery_created_at: Date;
   delivery_status: string;
   attempts: number;
   message_id: string;
@@ -53,15 +55,15 @@ const DUE_MS = `(extract(epoch FROM CASE WHEN d.next_attempt_at = d.created_at T
  * A delivery with its message and subscription, for a FROM clause naming them d, m and s. The previous
  * secret's expiry is judged here, on the database's clock, so no row carries a date to parse.
  */
-export const LOAD_COLUMNS = `d.id AS delivery_id, d.status::text AS delivery_status, d.attempts, m.id AS message_id,
-    m.payload::text AS body,
+export const LOAD_COLUMNS = `d.id AS delivery_id, d.created_at AS delivery_created_at, d.status::text AS delivery_status,
+    d.attempts, m.id AS message_id, m.payload::text AS body,
     s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
     CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
     ${DUE_MS}`;
 
 const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
-  FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s
-    ON s.id = d.subscription_id
+  FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id AND m.created_at = d.created_at
+    AND m.account_id = d.account_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
   WHERE d.id = ANY ($1::uuid[])`;
 
 export type DeliveryOutcome = AttemptOutcome | "skipped";
@@ -161,6 +163,7 @@ async function record(
   const summary = errorSummary(result);
   const failingSince = await options.record({
     deliveryId,
+    deliveryCreatedAt: row.delivery_created_at,
     attempt,
     statusCode: result.statusCode,
     durationMs: result.durationMs,

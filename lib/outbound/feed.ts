@@ -61,8 +61,8 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
   SELECT w.job_id::text AS job_id, w.job_attempts, w.job_revision, w.first_attempts, w.wanted_id::text AS wanted_id, l.*
   FROM wanted w LEFT JOIN LATERAL (
     SELECT ${LOAD_COLUMNS}
-    FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id JOIN webhook_subscriptions s
-      ON s.id = d.subscription_id
+    FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id AND m.created_at = d.created_at
+      AND m.account_id = d.account_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
     WHERE d.id = w.wanted_id) l ON true
   ORDER BY w.job_id, w.n`;
 

@@ -13,6 +13,7 @@ import {
   type Page,
 } from "@/lib/platform/pagination/keyset";
 import { DELIVER_TASK } from "./deliver";
+import { OUTBOUND_RETENTION_DAYS } from "./retention";
 import { emitMessagesCte } from "./sql";
 
 /*
@@ -41,8 +42,9 @@ export async function resendDelivery(accountId: string, deliveryId: string): Pro
   if (!isUuid(accountId) || !isUuid(deliveryId)) return false;
   const { rows } = await db.pool.query<{ count: number }>(
     `WITH ${REQUEUE(`SELECT d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-       WHERE d.id = $2::uuid AND s.account_id = $1::uuid AND s.status = 'active'`)}`,
-    [accountId, deliveryId],
+       WHERE d.id = $2::uuid AND d.account_id = $1::uuid AND s.status = 'active'
+         AND d.created_at >= now() - make_interval(days => $3::int)`)}`,
+    [accountId, deliveryId, OUTBOUND_RETENTION_DAYS],
   );
   return rows[0].count === 1;
 }
@@ -55,8 +57,8 @@ export async function replaySince(accountId: string, subscriptionId: string, sin
   if (!validSubscription(accountId, subscriptionId) || Number.isNaN(since.getTime())) return 0;
   const { rows } = await db.pool.query<{ count: number }>(
     `WITH ${REQUEUE(`SELECT d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-       WHERE d.subscription_id = $2::text AND s.account_id = $1::uuid AND s.status = 'active'
-         AND d.created_at >= $3::timestamptz`)}`,
+       WHERE d.subscription_id = $2::text AND d.account_id = $1::uuid AND s.account_id = $1::uuid
+         AND s.status = 'active' AND d.created_at >= $3::timestamptz`)}`,
     [accountId, subscriptionId, since.toISOString()],
   );
   return rows[0].count;
@@ -76,8 +78,10 @@ export async function sendTestNotification(accountId: string, subscriptionId: st
        `SELECT account_id, 'test' AS type, jsonb_build_object('subscription_id', id, 'message',
          'A test notification sent from the dashboard.') AS data FROM sub`,
      )},
-     delivery AS (INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at)
-       SELECT notified.id, $2::text, now() FROM notified RETURNING id),
+     -- The delivery takes its message's account and time (its day partition, as the relay's do).
+     delivery AS (INSERT INTO outbound_deliveries (account_id, message_id, subscription_id, created_at,
+       next_attempt_at)
+       SELECT $1::uuid, notified.id, $2::text, notified.created_at, now() FROM notified RETURNING id),
      queued AS (SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text),
        max_attempts => 25,
        job_key => 'outbound-delivery:' || id::text) FROM delivery)
@@ -138,32 +142,8 @@ export async function listDeliveryAttempts(
   options: ListAttemptsOptions = {},
 ): Promise<Page<DeliveryAttempt>> {
   if (!validSubscription(accountId, subscriptionId)) return emptyPage();
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
-  const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY.parts);
-  const subscription = param(subscriptionId, "text");
-  const where = [
-    sql`a.subscription_id = ${subscription}`,
-    sql`EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = ${subscription}
-      AND s.account_id = ${param(accountId, "uuid")})`,
-  ];
-  const window = logWindow(options);
-  if (window.since) where.push(sql`a.attempted_at >= ${param(window.since.toISOString(), "timestamptz")}`);
-  if (window.until) where.push(sql`a.attempted_at < ${param(window.until.toISOString(), "timestamptz")}`);
-  const search = logSearch(options.search);
-  if (search) where.push(searchCondition(search));
-  const query = keysetQuery({
-    select: sql`SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code,
-      a.duration_ms, a.response_excerpt, a.error, a.outcome, d.status::text AS delivery_status, d.next_attempt_at,
-      m.payload::text AS payload
-     FROM outbound_attempts a
-     JOIN outbound_deliveries d ON d.id = a.delivery_id
-     JOIN outbound_messages m ON m.id = d.message_id`,
-    where,
-    ...KEY,
-    cursor,
-    direction: "descending",
-    limit,
-  });
+  const limit = pageLimit(options);
+  const query = deliveryAttemptsQuery(accountId, subscriptionId, options);
   const { rows } = await db.replica.query(query.text, query.values);
   const attempts = rows.map((row): DeliveryAttempt => ({
     id: row.id,
@@ -182,4 +162,47 @@ export async function listDeliveryAttempts(
     payload: row.payload,
   }));
   return keysetPage(attempts, limit, (last) => encodeCursor(CURSOR_TAG, [last.attemptedAt, last.id]));
+}
+
+const pageLimit = (options: ListAttemptsOptions) => Math.min(Math.max(Math.trunc(options.limit ?? 25), 1), 100);
+
+/** The statement of a page of listDeliveryAttempts (its plan is checked to read only the days in range). */
+export function deliveryAttemptsQuery(accountId: string, subscriptionId: string, options: ListAttemptsOptions): Sql {
+  const limit = pageLimit(options);
+  const cursor = tryDecodeCursor(options.cursor, CURSOR_TAG, KEY.parts);
+  const subscription = param(subscriptionId, "text");
+  const account = param(accountId, "uuid");
+  const where = [
+    sql`a.subscription_id = ${subscription}`,
+    sql`a.account_id = ${account}`,
+    sql`EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = ${subscription} AND s.account_id = ${account})`,
+  ];
+  // Plain bounds on the partition column, so the planner reads only the days in range (row comparisons such
+  // as the keyset's do not prune): at most the days kept, then the date range, and the cursor's time.
+  const window = logWindow(options);
+  const kept = new Date(Date.now() - OUTBOUND_RETENTION_DAYS * 86_400_000);
+  const since = window.since && window.since > kept ? window.since : kept;
+  where.push(sql`a.attempted_at >= ${param(since.toISOString(), "timestamptz")}`);
+  if (window.until) where.push(sql`a.attempted_at < ${param(window.until.toISOString(), "timestamptz")}`);
+  if (cursor) where.push(sql`a.attempted_at <= ${param(cursor[0], "timestamptz")}`);
+  const search = logSearch(options.search);
+  if (search) where.push(searchCondition(search));
+  return keysetQuery({
+    select: sql`SELECT a.id, a.delivery_id, d.message_id, m.type, a.attempt, a.attempted_at, a.status_code,
+      a.duration_ms, a.response_excerpt, a.error, a.outcome, d.status::text AS delivery_status, d.next_attempt_at,
+      m.payload::text AS payload
+     FROM outbound_attempts a
+     -- Each attempt's delivery and message by their whole key, so each lookup reads one day's partition
+     -- (OFFSET 0 keeps it a lookup: on small or stale statistics the planner read every day of the messages).
+     CROSS JOIN LATERAL (SELECT d.message_id, d.status, d.next_attempt_at, d.created_at, d.account_id
+       FROM outbound_deliveries d WHERE d.id = a.delivery_id AND d.created_at = a.delivery_created_at
+         AND d.account_id = a.account_id OFFSET 0) d
+     CROSS JOIN LATERAL (SELECT m.type, m.payload FROM outbound_messages m
+       WHERE m.id = d.message_id AND m.created_at = d.created_at AND m.account_id = d.account_id OFFSET 0) m`,
+    where,
+    ...KEY,
+    cursor,
+    direction: "descending",
+    limit,
+  });
 }

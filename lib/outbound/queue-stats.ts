@@ -22,8 +22,8 @@ export type QueueStats = {
 
 const QUEUE_SQL = `SELECT
     (SELECT count(*) FROM outbound_fan_outs)::int AS fan_out,
-    COALESCE((SELECT extract(epoch FROM now() - m.created_at) FROM outbound_fan_outs f
-      JOIN outbound_messages m ON m.id = f.message_id ORDER BY f.id LIMIT 1), 0)::float8 AS fan_out_oldest,
+    COALESCE((SELECT extract(epoch FROM now() - f.message_created_at) FROM outbound_fan_outs f ORDER BY f.id LIMIT 1),
+      0)::float8 AS fan_out_oldest,
     j.ready, j.scheduled, j.running, COALESCE(j.ready_oldest, 0)::float8 AS ready_oldest,
     (SELECT COALESCE(json_agg(json_build_object('status', s.status, 'count', s.count)), '[]'::json)
        FROM (SELECT status::text AS status, count(*)::int AS count FROM webhook_subscriptions GROUP BY status) s)

@@ -24,6 +24,8 @@ export type AttemptOutcome = "succeeded" | "retry" | "failed" | "disabled";
 
 export type AttemptRecord = {
   deliveryId: string;
+  /** The delivery's created_at: with the id, its key, naming the one day partition that holds it. */
+  deliveryCreatedAt: Date;
   attempt: number;
   statusCode: number | null;
   durationMs: number;
@@ -52,21 +54,26 @@ const RECORD_LINGER_MS = 15;
 
 const RECORD_SQL = (task: string) => `WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
-      $9::text[], $10::text[])
+      $9::text[], $10::text[], $11::timestamptz[])
       WITH ORDINALITY AS i(delivery_id, attempt, status_code, duration_ms, excerpt, error, outcome, delay_ms,
-        subscription_id, summary, n)),
+        subscription_id, summary, delivery_created_at, n)),
   next AS (SELECT i.*, CASE WHEN i.outcome = 'retry' THEN date_trunc('milliseconds', now()) + i.delay_ms * interval
     '1 millisecond' END AS at FROM input i),
-  attempt AS (
-    INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, status_code, duration_ms, response_excerpt,
-      error, outcome)
-    SELECT delivery_id, subscription_id, attempt, status_code, duration_ms, excerpt, error, outcome FROM input
-      ORDER BY n),
+  -- Each delivery by its whole key (one day's partition). The attempt takes its account and day from the
+  -- delivery it updates: no foreign key ties the two partitioned tables (migration outbound_daily_partitions),
+  -- so an attempt of a delivery that is gone (its subscription deleted, its day dropped) is not written.
   delivery AS (
     UPDATE outbound_deliveries d SET attempts = x.attempt, updated_at = now(), next_attempt_at = x.at,
       status = CASE x.outcome WHEN 'succeeded' THEN 'succeeded' WHEN 'retry' THEN 'pending'
         ELSE 'failed' END::"OutboundDeliveryStatus"
-    FROM next x WHERE d.id = x.delivery_id),
+    FROM next x WHERE d.id = x.delivery_id AND d.created_at = x.delivery_created_at
+    RETURNING d.id, d.account_id, d.created_at),
+  attempt AS (
+    INSERT INTO outbound_attempts (account_id, delivery_id, delivery_created_at, subscription_id, attempt, status_code,
+      duration_ms, response_excerpt, error, outcome)
+    SELECT u.account_id, i.delivery_id, u.created_at, i.subscription_id, i.attempt, i.status_code, i.duration_ms,
+      i.excerpt, i.error, i.outcome
+    FROM input i JOIN delivery u ON u.id = i.delivery_id ORDER BY i.n),
   job AS (
     -- A retry is a job of its own, keyed by the delivery. Should the key's job be the one running this
     -- attempt (a retry's retry), add_job leaves that one to finish and queues a new one.
@@ -121,6 +128,7 @@ export function attemptRecorder(pool: pg.Pool, task: string): Recorder {
           column("delayMs"),
           column("subscriptionId"),
           column("summary"),
+          column("deliveryCreatedAt"),
         ],
       });
       return rows.map((row) => row.failing_since);

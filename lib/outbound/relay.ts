@@ -29,16 +29,22 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
     SELECT id FROM outbound_fan_outs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED),
   taken AS (
     DELETE FROM outbound_fan_outs f USING picked p WHERE f.id = p.id
-    RETURNING f.id, f.message_id),
+    RETURNING f.id, f.account_id, f.message_id, f.message_created_at),
   -- A message queued twice in one batch counts once.
-  distinct_taken AS (SELECT min(id) AS id, message_id FROM taken GROUP BY message_id),
+  distinct_taken AS (SELECT min(id) AS id, account_id, message_id, message_created_at FROM taken
+    GROUP BY account_id, message_id, message_created_at),
   created AS (
-    INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at)
-    SELECT m.id, s.id, now()
-    -- Each message by its key (OFFSET 0 keeps the lookup a lookup): on stale statistics the planner
-    -- otherwise hashed every message of the account written since the subscription became active.
+    -- A delivery takes its message's account and time: it sits in its message's day partition
+    -- (migration outbound_daily_partitions).
+    INSERT INTO outbound_deliveries (account_id, message_id, subscription_id, created_at, next_attempt_at)
+    -- Due since the message was written (the first attempt's lag counts from there, deliver.ts).
+    SELECT m.account_id, m.id, s.id, m.created_at, m.created_at
+    -- Each message by its whole key, so one day's partition is read (OFFSET 0 keeps the lookup a lookup):
+    -- on stale statistics the planner otherwise hashed every message of the account written since the
+    -- subscription became active.
     FROM distinct_taken t CROSS JOIN LATERAL (
-      SELECT id, account_id, type, created_at FROM outbound_messages WHERE id = t.message_id OFFSET 0) m
+      SELECT id, account_id, type, created_at FROM outbound_messages
+      WHERE id = t.message_id AND created_at = t.message_created_at AND account_id = t.account_id OFFSET 0) m
     -- Matched as of now, but never with a message written before the subscription became active.
     JOIN webhook_subscriptions s ON s.account_id = m.account_id AND s.status = 'active'
       AND s.active_since <= m.created_at
@@ -48,7 +54,8 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
       -- another relay insert the same delivery at the same moment (the message queued twice), the unique
       -- index fails this statement, its batch stays queued, and the drain runs again at once, skipping
       -- what now exists.
-      AND NOT EXISTS (SELECT 1 FROM outbound_deliveries x WHERE x.message_id = m.id AND x.subscription_id = s.id)
+      AND NOT EXISTS (SELECT 1 FROM outbound_deliveries x WHERE x.message_id = m.id AND x.subscription_id = s.id
+        AND x.created_at = m.created_at AND x.account_id = m.account_id)
     ORDER BY t.id, s.id
     RETURNING id),
   chunks AS (

@@ -25,7 +25,7 @@ export function emitMessagesCte(name: string, source: string): string {
     FROM (SELECT outbound_public_id('${PUBLIC_IDS.notification.prefix}') AS id, s.account_id, s.type, s.data,
                  date_trunc('milliseconds', statement_timestamp()) AS at
           FROM (${source}) s OFFSET 0) m
-    RETURNING id)`;
+    RETURNING id, created_at)`;
 }
 
 /**

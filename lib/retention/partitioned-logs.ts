@@ -2,6 +2,7 @@ import "server-only";
 import type pg from "pg";
 import { IDEMPOTENCY_RETENTION_HOURS } from "@/lib/api/idempotency-retention";
 import { DELIVERY_RETENTION_DAYS } from "@/lib/events-webhook/deliveries";
+import { OUTBOUND_LOGS } from "@/lib/outbound/retention";
 import {
   dropExpiredPartitions,
   ensureDailyPartitions,
@@ -27,6 +28,8 @@ export const PARTITIONED_LOGS: readonly PartitionedLog[] = [
   { table: "webhook_deliveries", retentionHours: DELIVERY_RETENTION_DAYS * 24 },
   { table: "webhook_replays", retentionHours: REPLAY_RETENTION_HOURS },
   { table: "idempotency_keys", retentionHours: IDEMPOTENCY_RETENTION_HOURS },
+  // Notifications, deliveries and attempts, 30 days (lib/outbound/retention.ts).
+  ...OUTBOUND_LOGS,
 ];
 
 /** Creates the missing day partitions of every registered log, yesterday to a week ahead; returns how many. */

@@ -2,7 +2,7 @@ import "server-only";
 import type pg from "pg";
 import { db } from "@/lib/platform/db/client";
 import { closeIdleConversations } from "@/lib/conversations/agent";
-import { OUTBOUND_SWEEP_SQL } from "@/lib/outbound/retention";
+import { setDeliveryPartitionsFillfactor } from "@/lib/outbound/retention";
 import { DELIVERY_RETENTION_DAYS } from "@/lib/events-webhook/deliveries";
 import { errorFields, logger } from "@/lib/platform/observability/log";
 import { createComingPartitions, dropExpiredLogPartitions } from "./partitioned-logs";
@@ -22,9 +22,6 @@ export type SweepResult = {
   /** Day partitions of the partitioned logs dropped (lib/retention/partitioned-logs.ts). */
   logDaysDropped: number;
   rateLimits: number;
-  outboundAttempts: number;
-  outboundDeliveries: number;
-  outboundMessages: number;
   hourlyCounters: number;
 };
 
@@ -32,8 +29,6 @@ const BATCHES = {
   rateLimits: `DELETE FROM rate_limits WHERE key IN (
       SELECT key FROM rate_limits WHERE expire < (extract(epoch FROM now()) * 1000)::bigint - 3600000
       LIMIT $1 FOR UPDATE SKIP LOCKED)`,
-  // Outbound notifications: attempts, deliveries and messages after 30 days.
-  ...OUTBOUND_SWEEP_SQL,
   // The Overview's hourly counters (lib/overview) live as long as the logs they count.
   hourlyCounters: `WITH inbound AS (
       DELETE FROM webhook_delivery_hours WHERE (account_id, hour, source_id, outcome) IN (
@@ -56,12 +51,10 @@ export async function sweepRetention(
   const maxBatches = options.maxBatches ?? 500;
   // The worker's hourly job creates the coming days too; this keeps them coming where no worker runs.
   await createComingPartitions(pool);
+  await setDeliveryPartitionsFillfactor(pool);
   const result: SweepResult = {
     logDaysDropped: (await dropExpiredLogPartitions(pool)).length,
     rateLimits: 0,
-    outboundAttempts: 0,
-    outboundDeliveries: 0,
-    outboundMessages: 0,
     hourlyCounters: 0,
   };
   for (const [kind, sql] of Object.entries(BATCHES) as [keyof SweepResult, string][]) {

@@ -20,7 +20,8 @@ export async function currentFailureRun(
             (array_agg(a.status_code ORDER BY a.attempted_at DESC, a.id DESC))[1] AS status_code,
             (array_agg(a.error ORDER BY a.attempted_at DESC, a.id DESC))[1] AS error
      FROM outbound_attempts a JOIN webhook_subscriptions s ON s.id = a.subscription_id
-     WHERE a.subscription_id = $2 AND s.account_id = $1::uuid AND a.attempted_at >= $3::timestamptz
+     WHERE a.subscription_id = $2 AND a.account_id = $1::uuid AND s.account_id = $1::uuid
+       AND a.attempted_at >= $3::timestamptz
        AND a.outcome <> 'succeeded'`,
     [accountId, subscription.id, subscription.failingSince.toISOString()],
   );

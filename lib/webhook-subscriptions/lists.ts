@@ -3,7 +3,7 @@ import { db } from "@/lib/platform/db/client";
 import { isUuid } from "@/lib/platform/ids";
 import { emptyPage, encodeCursor, keysetPage, type Page } from "@/lib/platform/pagination/keyset";
 import type { ListOrder } from "@/lib/api/list";
-import type { Subscription } from "./model";
+import { NOTIFICATION_RETENTION_DAYS, type Subscription } from "./model";
 import { MESSAGE_CURSOR, SUBSCRIPTION_CURSOR, type Keyset } from "./schemas";
 import { subscriptionSelect } from "./store";
 
@@ -46,8 +46,18 @@ export async function listOutboundMessages(
   options: ListOptions & { type: string | null },
 ): Promise<Page<OutboundMessageView>> {
   if (!isUuid(accountId)) return emptyPage();
+  // Plain bounds on the partition column (the keyset's OR does not prune): the days kept, and the cursor's time.
+  const createdAt = {
+    gte: new Date(Date.now() - NOTIFICATION_RETENTION_DAYS * 86_400_000),
+    ...(options.cursor ? { [options.order === "desc" ? "lte" : "gte"]: new Date(options.cursor.createdAt) } : {}),
+  };
   const rows = await db.prisma.outboundMessage.findMany({
-    where: { accountId, ...(options.type ? { type: options.type } : {}), ...after(options.cursor, options.order) },
+    where: {
+      accountId,
+      createdAt,
+      ...(options.type ? { type: options.type } : {}),
+      ...after(options.cursor, options.order),
+    },
     orderBy: [{ createdAt: options.order }, { id: options.order }],
     take: options.limit + 1,
     select: { id: true, type: true, payload: true, createdAt: true },

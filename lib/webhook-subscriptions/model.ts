@@ -57,6 +57,8 @@ export const SUBSCRIPTION_LIMITS: Record<"free" | "pro", number> = { free: 10, p
 
 /** After a rotation the old secret keeps signing (a second signature) this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+/** Notifications, their deliveries and attempts are kept this long (whole UTC days, lib/outbound/retention.ts). */
+export const NOTIFICATION_RETENTION_DAYS = 30;
 
 export const SUBSCRIPTION_SECRET_PREFIX = "whsec_";
 

@@ -476,28 +476,30 @@ describe("deliveries from the dashboard", () => {
     const subscription = await created(owner);
     const early = await notifyAccount(owner.accountId);
     const late = await notifyAccount(owner.accountId);
+    // A day within the 30 days deliveries are kept.
+    const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
     await db.pool.query(
       "UPDATE outbound_deliveries SET status = 'succeeded', " +
         "next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
-      [early, "2026-03-01T08:00:00Z"],
+      [early, `${day}T08:00:00Z`],
     );
     await db.pool.query(
       "UPDATE outbound_deliveries SET status = 'succeeded', " +
         "next_attempt_at = NULL, created_at = $2 WHERE message_id = $1",
-      [late, "2026-03-01T10:00:00Z"],
+      [late, `${day}T10:00:00Z`],
     );
 
-    // 10:30 in Berlin (UTC+1 in March) is 09:30 UTC: only the later delivery.
+    // 10:30 in Berlin is 09:30 UTC (08:30 in summer time): only the later delivery.
     const replay = (since: string) => {
       const data = new FormData();
       data.set("subscriptionId", subscription.id);
       data.set("since", since);
       return replaySinceAction(data);
     };
-    expect(await replay("2026-03-01T10:30")).toEqual({ ok: true, data: { message: "1 notification queued again." } });
+    expect(await replay(`${day}T10:30`)).toEqual({ ok: true, data: { message: "1 notification queued again." } });
     expect(await deliveryOf(subscription.id, late)).toMatchObject({ status: "pending" });
     expect(await deliveryOf(subscription.id, early)).toMatchObject({ status: "succeeded" });
-    expect(await replay("2026-03-01T08:30")).toEqual({ ok: true, data: { message: "2 notifications queued again." } });
+    expect(await replay(`${day}T08:30`)).toEqual({ ok: true, data: { message: "2 notifications queued again." } });
     expect(await replay("")).toMatchObject({ ok: false, fieldErrors: { since: ["Enter a date and time."] } });
     expect(await replay("2999-01-01T00:00")).toMatchObject({
       ok: false,
@@ -507,17 +509,23 @@ describe("deliveries from the dashboard", () => {
 
   it("lists the attempts on the page, and the failing notice counts the failed ones in words", async () => {
     const { subscription, delivery } = await ownerWithDelivery();
-    const failingSince = new Date("2026-03-03T14:05:00Z");
+    // Within the 30 days the attempt log keeps (and lists).
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
+    const failingSince = new Date(
+      Date.UTC(threeDaysAgo.getUTCFullYear(), threeDaysAgo.getUTCMonth(), threeDaysAgo.getUTCDate(), 14, 5),
+    );
+    const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(failingSince);
     for (const [n, minutes] of [
       [1, 0],
       [2, 1],
       [3, 6],
     ] as const) {
       await db.pool.query(
-        `INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms,
-          response_excerpt, error, outcome)
-         VALUES ($1, $2, $3, $4, 500, 42, 'upstream exploded', 'The receiver answered 500 instead of a 2xx status.',
-           'retry')`,
+        `INSERT INTO outbound_attempts (account_id, delivery_id, delivery_created_at, subscription_id, attempt,
+          attempted_at, status_code, duration_ms, response_excerpt, error, outcome)
+         SELECT d.account_id, d.id, d.created_at, $2, $3, $4, 500, 42, 'upstream exploded',
+           'The receiver answered 500 instead of a 2xx status.', 'retry'
+         FROM outbound_deliveries d WHERE d.id = $1`,
         [delivery.id, subscription.id, n, new Date(failingSince.getTime() + minutes * 60_000)],
       );
     }
@@ -532,7 +540,7 @@ describe("deliveries from the dashboard", () => {
     });
     const detail = renderedText(await detailPage(subscription.id));
     expect(detail).toContain(
-      "The receiver answered 500 Internal Server Error on the last 3 attempts since Mar 3, 2026, 14:05 UTC.",
+      `The receiver answered 500 Internal Server Error on the last 3 attempts since ${day}, 14:05 UTC.`,
     );
     expect(detail).toContain("upstream exploded");
     expect(detail).toContain("lead.created");

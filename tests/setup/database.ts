@@ -67,5 +67,24 @@ export async function createTestDatabase(): Promise<{
     };
   }
   await applyMigrations(databaseUrl);
+  await createPastPartitions(databaseUrl);
   return { databaseUrl, embeddedDataDir, teardown };
+}
+
+/*
+ * The migrations create day partitions of the logs from yesterday on, as a fresh install needs; tests also
+ * write rows dated up to a few weeks back (date ranges, retention), so every partitioned table gets its days
+ * from 40 days ago to a week ahead.
+ */
+async function createPastPartitions(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `SELECT create_daily_partitions(c.oid::regclass, current_date - 40, current_date + 7)
+       FROM pg_class c WHERE c.relkind = 'p' AND c.relnamespace = 'public'::regnamespace`,
+    );
+  } finally {
+    await client.end();
+  }
 }

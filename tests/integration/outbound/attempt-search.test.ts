@@ -26,13 +26,13 @@ async function seed(subscribed: Subscribed, rows: Seed[]): Promise<Map<string, s
     const messageId = newPublicId("notification");
     ids.set(row.label, messageId);
     await db.pool.query(
-      `WITH message AS (INSERT INTO outbound_messages (id, account_id, type, payload)
-         VALUES ($1, $2, $3, jsonb_build_object('label', $6::text)) RETURNING id),
-       delivery AS (INSERT INTO outbound_deliveries (message_id, subscription_id, status)
-         SELECT id, $4, 'failed' FROM message RETURNING id)
-       INSERT INTO outbound_attempts (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms,
-         outcome)
-       SELECT id, $4, 1, $5, $7, 12, 'failed' FROM delivery`,
+      `WITH message AS (INSERT INTO outbound_messages (id, account_id, type, payload, created_at)
+         VALUES ($1, $2, $3, jsonb_build_object('label', $6::text), $5) RETURNING id, account_id, created_at),
+       delivery AS (INSERT INTO outbound_deliveries (account_id, message_id, subscription_id, created_at, status)
+         SELECT account_id, id, $4, created_at, 'failed' FROM message RETURNING id, account_id, created_at)
+       INSERT INTO outbound_attempts (account_id, delivery_id, delivery_created_at, subscription_id, attempt,
+         attempted_at, status_code, duration_ms, outcome)
+       SELECT account_id, id, created_at, $4, 1, $5, $7, 12, 'failed' FROM delivery`,
       [
         messageId,
         subscribed.accountId,

@@ -86,28 +86,37 @@ describe("managing deliveries", () => {
     expect((await listDeliveryAttempts((await createAccount()).accountId, subscriptionId)).data).toEqual([]);
   });
 
-  it("sweeps messages, deliveries and attempts older than 30 days, and keeps younger ones", async () => {
+  it("drops whole days of messages, deliveries and attempts older than 30 days, and keeps younger ones", async () => {
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     const old = await notify(accountId);
     const fresh = await notify(accountId);
     await received(old, 1);
     await received(fresh, 1);
     await waitFor(async () => (await listDeliveryAttempts(accountId, subscriptionId)).data.length === 2);
-    await db.pool.query("UPDATE outbound_messages SET created_at = now() - interval '31 days' WHERE id = $1", [old]);
+    // The old notification, its delivery and its attempt move to a day 31 days back (an UPDATE of the
+    // partition column moves a row to that day's partition).
+    const back = new Date(Date.now() - 31 * 86_400_000);
+    const day = `_p${back.toISOString().slice(0, 10).replaceAll("-", "")}`;
     await db.pool.query(
-      "UPDATE outbound_deliveries SET created_at = now() - interval '31 days' WHERE message_id = $1",
-      [old],
+      `WITH m AS (UPDATE outbound_messages SET created_at = $2 WHERE id = $1 RETURNING id),
+        d AS (UPDATE outbound_deliveries SET created_at = $2 WHERE message_id = $1 RETURNING id)
+       UPDATE outbound_attempts SET attempted_at = $2, delivery_created_at = $2 WHERE delivery_id IN (SELECT id FROM d)`,
+      [old, back],
     );
-    await db.pool.query(
-      "UPDATE outbound_attempts SET attempted_at = now() - interval '31 days' WHERE " +
-        "delivery_id IN (SELECT id FROM outbound_deliveries WHERE message_id = $1)",
-      [old],
-    );
+    const partitionOf = async (table: string, column: string) =>
+      (await db.pool.query(`SELECT tableoid::regclass::text AS p FROM ${table} WHERE ${column} = $1`, [old])).rows[0]
+        ?.p;
+    expect(await partitionOf("outbound_messages", "id")).toBe(`outbound_messages${day}`);
+    expect(await partitionOf("outbound_deliveries", "message_id")).toBe(`outbound_deliveries${day}`);
+
     const swept = await sweepRetention({ pauseMs: 0 });
-    // The sweep is global and other test files may leave old rows too: count at least ours, check ours by id.
-    expect(swept.outboundAttempts).toBeGreaterThanOrEqual(1);
-    expect(swept.outboundDeliveries).toBeGreaterThanOrEqual(1);
-    expect(swept.outboundMessages).toBeGreaterThanOrEqual(1);
+    // Every day older than 30 days of the three tables goes, ours among them; nothing is deleted row by row.
+    expect(swept.logDaysDropped).toBeGreaterThanOrEqual(3);
+    const { rows: left } = await db.pool.query(
+      "SELECT to_regclass($1) AS m, to_regclass($2) AS d, to_regclass($3) AS a",
+      [`outbound_messages${day}`, `outbound_deliveries${day}`, `outbound_attempts${day}`],
+    );
+    expect(left[0]).toEqual({ m: null, d: null, a: null });
     expect(
       (await db.pool.query("SELECT id FROM outbound_messages WHERE id = ANY($1)", [[old, fresh]])).rows.map(
         (row) => row.id,

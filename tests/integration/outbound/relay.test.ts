@@ -7,6 +7,11 @@ import { deliveries, dropJobsFor, queuedJobs, subscribe, subscribedAccount, wait
 
 /* The fan-out relay: committed messages become deliveries and jobs exactly once, whoever drains. */
 
+// The message's fan-out row once more, as its trigger writes it.
+const QUEUE_AGAIN =
+  "INSERT INTO outbound_fan_outs (account_id, message_id, message_created_at) " +
+  "SELECT account_id, id, created_at FROM outbound_messages WHERE id = $1";
+
 const waitingRows = async (messageIds: string[]) =>
   (
     await db.pool.query("SELECT count(*)::int AS n FROM outbound_fan_outs WHERE message_id = ANY ($1::text[])", [
@@ -45,10 +50,10 @@ describe("the fan-out relay", () => {
   it("creates a message's deliveries once when it is queued twice, in one batch or again later", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const [id] = await emitNotifications(db.pool, accountId, [{ type: "lead.created", data: { id: "lead_twice" } }]);
-    await db.pool.query("INSERT INTO outbound_fan_outs (message_id) VALUES ($1)", [id]);
+    await db.pool.query(QUEUE_AGAIN, [id]);
     expect(await waitingRows([id])).toBe(2);
     expect(await relayFanOuts(db.pool)).toBe(1);
-    await db.pool.query("INSERT INTO outbound_fan_outs (message_id) VALUES ($1)", [id]);
+    await db.pool.query(QUEUE_AGAIN, [id]);
     await relayFanOuts(db.pool);
     expect(await waitingRows([id])).toBe(0);
     const rows = await deliveries(subscriptionId);
@@ -72,7 +77,8 @@ describe("the fan-out relay", () => {
       const { rows } = await other.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       await other.query("BEGIN");
       await other.query(
-        "INSERT INTO outbound_deliveries (message_id, subscription_id, next_attempt_at) VALUES ($1, $2, now())",
+        "INSERT INTO outbound_deliveries (account_id, message_id, subscription_id, created_at, next_attempt_at) " +
+          "SELECT account_id, id, $2, created_at, now() FROM outbound_messages WHERE id = $1",
         [first, subscriptionId],
       );
       relay = startFanOutRelay({

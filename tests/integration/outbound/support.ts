@@ -54,6 +54,7 @@ export type DeliveryRow = {
   status: string;
   attempts: number;
   next_attempt_at: Date | null;
+  created_at: Date;
 };
 
 /** Does what a worker's relay does when woken: the committed messages' deliveries and jobs, now. */
@@ -66,7 +67,7 @@ export async function deliveries(subscriptionId: string): Promise<DeliveryRow[]>
   await fanOut();
   const { rows } = await db.pool.query<DeliveryRow>(
     "SELECT id, message_id, subscription_id, status::text AS status, attempts, " +
-      "next_attempt_at FROM outbound_deliveries WHERE subscription_id = $1 ORDER BY created_at, id",
+      "next_attempt_at, created_at FROM outbound_deliveries WHERE subscription_id = $1 ORDER BY created_at, id",
     [subscriptionId],
   );
   return rows;

@@ -64,8 +64,9 @@ describe("hourly attempt counters", () => {
     const rows = await deliveries(subscriptionId);
     expect(rows).toHaveLength(4);
     const record = attemptRecorder(db.pool, "deliver");
-    const attempt = (deliveryId: string, outcome: AttemptRecord["outcome"], n = 1): AttemptRecord => ({
-      deliveryId,
+    const attempt = (delivery: (typeof rows)[number], outcome: AttemptRecord["outcome"], n = 1): AttemptRecord => ({
+      deliveryId: delivery.id,
+      deliveryCreatedAt: delivery.created_at,
       attempt: n,
       statusCode: outcome === "succeeded" ? 204 : 500,
       durationMs: 12,
@@ -78,12 +79,12 @@ describe("hourly attempt counters", () => {
     });
     // Recorded together: the recorder batches what arrives while a statement runs.
     await Promise.all([
-      record(attempt(rows[0].id, "succeeded")),
-      record(attempt(rows[1].id, "retry")),
-      record(attempt(rows[2].id, "retry")),
-      record(attempt(rows[3].id, "failed")),
+      record(attempt(rows[0], "succeeded")),
+      record(attempt(rows[1], "retry")),
+      record(attempt(rows[2], "retry")),
+      record(attempt(rows[3], "failed")),
     ]);
-    await record(attempt(rows[1].id, "succeeded", 2));
+    await record(attempt(rows[1], "succeeded", 2));
 
     const { rows: counters } = await db.pool.query(
       `SELECT account_id, hour, outcome, attempts AS n FROM outbound_attempt_hours

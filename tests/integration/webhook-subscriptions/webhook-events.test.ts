@@ -6,12 +6,16 @@ import { api, webhooksKey } from "./client";
 let owner: TestAccount;
 let secret: string;
 
+// Two days back at 00:00 UTC: within the 30 days notifications are kept (and listed).
+const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+const BASE = Date.UTC(twoDaysAgo.getUTCFullYear(), twoDaysAgo.getUTCMonth(), twoDaysAgo.getUTCDate());
+
 /** Notifications as the outbox stores them, 1 ms apart; the n-th id sorts like n. */
 async function seedMessages(account: TestAccount, types: string[]) {
   const prefix = account.accountId.replace(/-/g, "").slice(0, 10);
   for (const [index, type] of types.entries()) {
     const id = `whmsg_${prefix}${String(index).padStart(12, "0")}`;
-    const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, index));
+    const createdAt = new Date(BASE + index);
     const payload = { id, type, created_at: createdAt.toISOString(), data: { id: `lead_${index}`, n: index } };
     await db.pool.query(
       "INSERT INTO outbound_messages (id, account_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)",
@@ -39,7 +43,7 @@ describe("GET /api/public/webhook-events", () => {
     expect(page.data[0]).toEqual({
       id: expect.stringMatching(/^whmsg_/),
       type: "lead.created",
-      created_at: "2026-01-01T00:00:00.004Z",
+      created_at: new Date(BASE + 4).toISOString(),
       data: { id: "lead_4", n: 4 },
     });
     expect(page).toMatchObject({ has_more: false, next_cursor: null });
