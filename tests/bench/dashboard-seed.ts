@@ -48,7 +48,11 @@ export async function seedDashboard(client: pg.Client): Promise<Seeded> {
      FROM generate_series(1, $2::int) AS g`,
     [accountId, EVENTS],
   );
-  // 1,000,000 rows over the last 23 days (one every 2 s), so all are inside the 30-day window.
+  // 1,000,000 rows over the last 23 days (one every 2 s), so all are inside the 30-day window. The log is
+  // partitioned by UTC day: the seeded days need their partitions.
+  await client.query(
+    "SELECT create_daily_partitions('webhook_deliveries', d - 24, d) FROM (SELECT (now() AT TIME ZONE 'UTC')::date) t(d)",
+  );
   await client.query(
     `INSERT INTO webhook_deliveries (account_id, source_id, received_at, action, status, event_title, error_code,
       latency_ms, body, body_bytes, headers)
