@@ -17,6 +17,11 @@ export async function seedOverview(client: pg.Client, accountId: string): Promis
   const started = Date.now();
   const deliveries = Math.ceil(ATTEMPTS / ATTEMPTS_PER_DELIVERY);
   const messages = Math.ceil(deliveries / SUBSCRIPTIONS);
+  // The outbound log is partitioned by UTC day: the seeded days need their partitions.
+  await client.query(
+    `SELECT create_daily_partitions(t::regclass, d - 30, d)
+     FROM (SELECT (now() AT TIME ZONE 'UTC')::date AS d) today, unnest(ARRAY['outbound_messages', 'outbound_deliveries', 'outbound_attempts']) AS t`,
+  );
   // Messages first: no subscription is active yet, so the fan-out trigger queues nothing for them.
   await client.query(
     `INSERT INTO outbound_messages (id, account_id, type, payload, created_at)
@@ -43,16 +48,16 @@ export async function seedOverview(client: pg.Client, accountId: string): Promis
       ],
     );
   await client.query(
-    `INSERT INTO outbound_deliveries (message_id, subscription_id, status, attempts, created_at, updated_at)
-     SELECT m.id, 'whsub_bench' || s, 'succeeded', $2::int, m.created_at, m.created_at
+    `INSERT INTO outbound_deliveries (account_id, message_id, subscription_id, status, attempts, created_at, updated_at)
+     SELECT m.account_id, m.id, 'whsub_bench' || s, 'succeeded', $2::int, m.created_at, m.created_at
      FROM outbound_messages m CROSS JOIN generate_series(1, ${SUBSCRIPTIONS}) AS s
      WHERE m.account_id = $1`,
     [accountId, ATTEMPTS_PER_DELIVERY],
   );
   await client.query(
-    `INSERT INTO outbound_attempts
-       (delivery_id, subscription_id, attempt, attempted_at, status_code, duration_ms, error, outcome)
-     SELECT d.id, d.subscription_id, a, d.created_at + a * interval '1 second',
+    `INSERT INTO outbound_attempts (account_id, delivery_id, delivery_created_at, subscription_id, attempt,
+       attempted_at, status_code, duration_ms, error, outcome)
+     SELECT d.account_id, d.id, d.created_at, d.subscription_id, a, d.created_at + a * interval '1 second',
             CASE WHEN a = 1 OR d.subscription_id = 'whsub_bench2' THEN 500 ELSE 204 END, 40,
             CASE WHEN a = 1 OR d.subscription_id = 'whsub_bench2' THEN 'The receiver answered 500.' END,
             CASE WHEN a = 1 THEN 'retry' WHEN d.subscription_id = 'whsub_bench2' THEN 'failed' ELSE 'succeeded' END
