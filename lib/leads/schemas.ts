@@ -181,33 +181,29 @@ function acceptLeadCursor([createdAt, id]: string[]): LeadCursor | null {
   return isPublicId(id, "lead") ? { createdAt, id } : null;
 }
 
+/** An optional text filter of the list's query: trimmed, at most `max` characters; empty is no filter (null). */
+const textFilter = (max: number, meta: { description: string; example: string }) =>
+  z
+    .string()
+    .trim()
+    .pipe(string(max))
+    .optional()
+    .transform((value) => value || null)
+    .meta({ maxLength: max, ...meta });
+
 /** GET /api/public/leads */
 export const listLeadsQuerySchema = z.object({
   limit: limitParam,
   order: orderParam,
   cursor: cursorParam(LEAD_CURSOR.tag, LEAD_CURSOR.parts, acceptLeadCursor),
-  q: z
-    .string()
-    .trim()
-    .pipe(string(LEAD_LIMITS.q))
-    .optional()
-    .transform((value) => value || null)
-    .meta({
-      maxLength: LEAD_LIMITS.q,
-      description: "Search name, email and company (case-insensitive, substring).",
-      example: "lovelace",
-    }),
-  stage: z
-    .string()
-    .trim()
-    .pipe(string(LEAD_LIMITS.stage))
-    .optional()
-    .transform((value) => value || null)
-    .meta({
-      maxLength: LEAD_LIMITS.stage,
-      description: "Only leads in this pipeline stage (a stage key).",
-      example: "new",
-    }),
+  q: textFilter(LEAD_LIMITS.q, {
+    description: "Search name, email and company (case-insensitive, substring).",
+    example: "lovelace",
+  }),
+  stage: textFilter(LEAD_LIMITS.stage, {
+    description: "Only leads in this pipeline stage (a stage key).",
+    example: "new",
+  }),
   created_after: dateTimeParam
     .optional()
     .meta({ description: "Only leads created after this instant (ISO 8601 with a time zone)." }),
