@@ -66,7 +66,8 @@ describe("tenant tables", () => {
       `SELECT con.conname AS constraint FROM pg_constraint con
        JOIN pg_class child ON child.oid = con.conrelid
        JOIN pg_class parent ON parent.oid = con.confrelid
-       WHERE con.contype = 'f' AND con.conparentid = 0 AND con.connamespace = 'public'::regnamespace AND NOT child.relispartition
+       WHERE con.contype = 'f' AND con.conparentid = 0 AND con.connamespace = 'public'::regnamespace
+         AND NOT child.relispartition
          AND parent.relname <> ALL ($1::text[])
          AND NOT EXISTS (
            SELECT 1 FROM pg_attribute a

@@ -71,7 +71,7 @@ describe("who may manage subscriptions", () => {
     expect(await rotateSubscriptionSecretAction(id)).toEqual(MANAGERS_ONLY);
     expect(await deleteSubscriptionAction(id)).toEqual(MANAGERS_ONLY);
 
-    const row = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } });
+    const row = await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } });
     expect(row).toMatchObject({ status: "active", description: "", previousSecretExpiresAt: null });
     expect(await subscriptionCount(owner.accountId)).toBe(1);
     expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
@@ -112,7 +112,7 @@ describe("adding a subscription", () => {
     });
     expect(subscription.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(subscription.url).toBe("https://hooks.example.test/incoming");
-    const row = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } });
+    const row = await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } });
     expect(row).toMatchObject({
       accountId: owner.accountId,
       eventTypes: ["lead.created", "event.*"],
@@ -227,7 +227,7 @@ describe("editing, disabling and enabling", () => {
       form({ subscriptionId: subscription.id, url: "https://intranet.example.test/", eventTypes: ["*"] }),
     );
     expect(refused).toMatchObject({ ok: false, fieldErrors: { url: [expect.stringContaining("private network")] } });
-    expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
+    expect(await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } })).toMatchObject({
       eventTypes: ["lead.created"],
     });
 
@@ -240,7 +240,7 @@ describe("editing, disabling and enabling", () => {
       }),
     );
     expect(saved).toEqual({ ok: true, data: { message: "Subscription saved." } });
-    expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
+    expect(await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } })).toMatchObject({
       url: "https://zapier.example.test/hooks/1",
       eventTypes: ["*"],
       description: "Zap 1",
@@ -255,14 +255,14 @@ describe("editing, disabling and enabling", () => {
     const owner = await createAccount();
     const subscription = await created(owner);
     expect((await setSubscriptionEnabledAction({ subscriptionId: subscription.id, enabled: false })).ok).toBe(true);
-    expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
+    expect(await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } })).toMatchObject({
       status: "disabled",
       disabledReason: "Disabled by Ada Lovelace.",
     });
     await setSubscriptionEnabledAction({ subscriptionId: subscription.id, enabled: true });
 
     // The system disables it after 5 days of failures; enabling by hand starts afresh.
-    await db.prisma.webhookSubscription.update({
+    await db.prisma.webhookSubscription.updateMany({
       where: { id: subscription.id },
       data: { failingSince: new Date(Date.now() - 6 * 86_400_000), lastError: "The receiver answered 500." },
     });
@@ -272,7 +272,7 @@ describe("editing, disabling and enabling", () => {
       ok: true,
       data: { message: "Subscription enabled: new notifications are delivered again." },
     });
-    expect(await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } })).toMatchObject({
+    expect(await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } })).toMatchObject({
       status: "active",
       disabledReason: null,
       disabledAt: null,
@@ -326,7 +326,7 @@ describe("the signing secret", () => {
     if (!rotated.ok) throw new Error(rotated.error);
     expect(rotated.data.secret).toMatch(/^whsec_/);
     expect(rotated.data.secret).not.toBe(subscription.secret);
-    const row = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: subscription.id } });
+    const row = await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } });
     expect(row.previousSecretExpiresAt!.getTime() - before).toBeGreaterThanOrEqual(24 * 3_600_000 - 1_000);
     expect(row.previousSecretExpiresAt!.getTime() - before).toBeLessThanOrEqual(24 * 3_600_000 + 5_000);
     expect(await revealSubscriptionSecretAction({ subscriptionId: subscription.id })).toEqual({
@@ -368,7 +368,7 @@ describe("the pages", () => {
   it("say since when deliveries fail and the last error", async () => {
     const owner = await createAccount();
     const subscription = await created(owner);
-    await db.prisma.webhookSubscription.update({
+    await db.prisma.webhookSubscription.updateMany({
       where: { id: subscription.id },
       data: {
         failingSince: new Date("2026-03-03T14:05:00Z"),
@@ -529,7 +529,7 @@ describe("deliveries from the dashboard", () => {
         [delivery.id, subscription.id, n, new Date(failingSince.getTime() + minutes * 60_000)],
       );
     }
-    await db.prisma.webhookSubscription.update({
+    await db.prisma.webhookSubscription.updateMany({
       where: { id: subscription.id },
       data: {
         failingSince,
