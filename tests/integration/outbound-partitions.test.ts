@@ -162,3 +162,34 @@ describe("the Delivery attempts list", () => {
     expect(kept).toContain(`outbound_attempts_p${utcDay(new Date(Date.now() - 29 * DAY_MS))}`);
   });
 });
+
+describe("integrity without foreign keys between the three", () => {
+  it("deletes a subscription's deliveries and attempts with it, and an account's notifications with it", async () => {
+    const { accountId, subscriptionId } = await subscribedAccount();
+    await notify(accountId);
+    const [delivery] = await deliveries(subscriptionId);
+    await db.pool.query(
+      `INSERT INTO outbound_attempts (account_id, delivery_id, delivery_created_at, subscription_id, attempt,
+         status_code, duration_ms, outcome)
+       VALUES ($1, $2, $3, $4, 1, 500, 10, 'retry')`,
+      [accountId, delivery.id, delivery.created_at, subscriptionId],
+    );
+    const left = async () =>
+      (
+        await db.pool.query(
+          `SELECT (SELECT count(*) FROM outbound_messages WHERE account_id = $1)::int AS messages,
+             (SELECT count(*) FROM outbound_deliveries WHERE subscription_id = $2)::int AS deliveries,
+             (SELECT count(*) FROM outbound_attempts WHERE subscription_id = $2)::int AS attempts`,
+          [accountId, subscriptionId],
+        )
+      ).rows[0];
+    expect(await left()).toEqual({ messages: 1, deliveries: 1, attempts: 1 });
+    await db.pool.query("DELETE FROM webhook_subscriptions WHERE account_id = $1 AND id = $2", [
+      accountId,
+      subscriptionId,
+    ]);
+    expect(await left()).toEqual({ messages: 1, deliveries: 0, attempts: 0 });
+    await db.pool.query("DELETE FROM accounts WHERE id = $1", [accountId]);
+    expect(await left()).toEqual({ messages: 0, deliveries: 0, attempts: 0 });
+  });
+});
