@@ -121,6 +121,18 @@ async function visitorOf(
   return { ok: true, value: { widget, conversation } };
 }
 
+/** A write to the conversation that carries a JSON body: the access check, then the body. */
+async function visitorWithBody(
+  request: Request,
+  params: Awaited<ConversationParams["params"]>,
+): Promise<Parsed<Visitor & { body: Record<string, unknown> }>> {
+  const visitor = await visitorOf(request, params, "write");
+  if (!visitor.ok) return visitor;
+  const body = await readJson(request);
+  if (!body.ok) return body;
+  return { ok: true, value: { ...visitor.value, body: body.value } };
+}
+
 function answer(result: VisitorResult, status: number): Response {
   if (!result.ok) return closed();
   return jsonResponse(
@@ -202,12 +214,10 @@ export const pollMessagesRoute = visitorRoute<Awaited<ConversationParams["params
 
 /** POST /api/chat/{widget_id}/conversations/{id}/messages {"text"} — the visitor's message and any reply to it. */
 export const postMessageRoute = visitorRoute<Awaited<ConversationParams["params"]>>(async (request, params) => {
-  const visitor = await visitorOf(request, params, "write");
+  const visitor = await visitorWithBody(request, params);
   if (!visitor.ok) return visitor.response;
-  const { widget, conversation } = visitor.value;
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const text = messageText(body.value.text);
+  const { widget, conversation, body } = visitor.value;
+  const text = messageText(body.text);
   if (!text.ok) return text.response;
   return answer(await inSpan("chat.reply", {}, () => postVisitorMessage(widget, conversation, text.value)), 201);
 });
@@ -222,12 +232,10 @@ export const handoffRoute = visitorRoute<Awaited<ConversationParams["params"]>>(
 
 /** POST /api/chat/{widget_id}/conversations/{id}/contact {"name", "email"} — a claim (conversations/contact.ts). */
 export const contactRoute = visitorRoute<Awaited<ConversationParams["params"]>>(async (request, params) => {
-  const visitor = await visitorOf(request, params, "write");
+  const visitor = await visitorWithBody(request, params);
   if (!visitor.ok) return visitor.response;
-  const { widget, conversation } = visitor.value;
-  const body = await readJson(request);
-  if (!body.ok) return body.response;
-  const result = await leaveContact(widget, conversation, { name: body.value.name, email: body.value.email });
+  const { widget, conversation, body } = visitor.value;
+  const result = await leaveContact(widget, conversation, { name: body.name, email: body.email });
   if (!result.ok && result.code === "conversation_closed") return closed();
   if (!result.ok) return invalid(result.message, result.details);
   return jsonResponse({
