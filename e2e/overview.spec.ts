@@ -9,6 +9,8 @@ import { sendSigned, shot, signUp } from "./support";
  * its delivery attempts. Set E2E_SCREENSHOTS_DIR to save overview-new-account, -healthy and -failing.
  */
 
+test.use({ viewport: { width: 1280, height: 900 } });
+
 /** A receiver on this machine answering every notification with `status`. */
 async function receiver(status: number): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
@@ -46,12 +48,32 @@ async function sendEvents(page: Page, request: APIRequestContext, titles: string
   expect((await sendSigned(request, endpoint, secret, { title: "No start" })).status()).toBe(400);
 }
 
+/**
+ * A new owner whose one subscription goes to a receiver answering `answer`, after `events` were sent to the
+ * account's webhook source (and one refused request); `check` runs before the receiver stops.
+ */
+async function withReceiverNotified(
+  page: Page,
+  request: APIRequestContext,
+  setup: { owner: string; answer: number; events: string[] },
+  check: () => Promise<void>,
+): Promise<void> {
+  const target = await receiver(setup.answer);
+  try {
+    await signUp(page, setup.owner);
+    await addSubscription(page, target.url);
+    await sendEvents(page, request, setup.events);
+    await check();
+  } finally {
+    await target.close();
+  }
+}
+
 const overview = (page: Page) => page.getByRole("heading", { level: 1, name: "Overview" });
 
 test("a new account lands on the Overview with its checklist, and each step ticks itself once done", async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 900 });
   await signUp(page, "Olive");
   await expect(overview(page)).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Main" });
@@ -92,41 +114,34 @@ test("a healthy account sees its source receiving, its subscription delivering a
   page,
   request,
 }) => {
-  const target = await receiver(204);
-  try {
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await signUp(page, "Hana");
-    await addSubscription(page, target.url);
-    await sendEvents(page, request, ["Open rehearsal", "Jazz brunch", "Poetry slam"]);
-    await page.goto("/");
-    const subscriptions = page.getByRole("region", { name: "Subscriptions" });
-    await expect(async () => {
-      await page.reload();
-      await expect(subscriptions).toContainText("Success rate, 24 hours: 100% (3 of 3 attempts)", { timeout: 1000 });
-    }).toPass({ timeout: 30_000 });
-    const sources = page.getByRole("region", { name: "Webhook sources" });
-    await expect(sources).toContainText("Receiving");
-    await expect(sources).toContainText("Error rate, 24 hours: 25% (1 of 4 deliveries)");
-    const table = page.getByRole("table", { name: "Deliveries, last 24 hours" });
-    // This hour: 3 accepted, 1 refused inbound; 3 succeeded, 0 failed outbound.
-    await expect(table.getByRole("row").last().getByRole("cell")).toHaveText(["3", "1", "3", "0"]);
-    await expect(page.getByRole("region", { name: "Problems" })).toHaveCount(0);
-    await shot(page, "overview-healthy");
-  } finally {
-    await target.close();
-  }
+  await withReceiverNotified(
+    page,
+    request,
+    { owner: "Hana", answer: 204, events: ["Open rehearsal", "Jazz brunch", "Poetry slam"] },
+    async () => {
+      await page.goto("/");
+      const subscriptions = page.getByRole("region", { name: "Subscriptions" });
+      await expect(async () => {
+        await page.reload();
+        await expect(subscriptions).toContainText("Success rate, 24 hours: 100% (3 of 3 attempts)", { timeout: 1000 });
+      }).toPass({ timeout: 30_000 });
+      const sources = page.getByRole("region", { name: "Webhook sources" });
+      await expect(sources).toContainText("Receiving");
+      await expect(sources).toContainText("Error rate, 24 hours: 25% (1 of 4 deliveries)");
+      const table = page.getByRole("table", { name: "Deliveries, last 24 hours" });
+      // This hour: 3 accepted, 1 refused inbound; 3 succeeded, 0 failed outbound.
+      await expect(table.getByRole("row").last().getByRole("cell")).toHaveText(["3", "1", "3", "0"]);
+      await expect(page.getByRole("region", { name: "Problems" })).toHaveCount(0);
+      await shot(page, "overview-healthy");
+    },
+  );
 });
 
 test("a subscription turned away shows a banner on every page and a card linking to its delivery attempts", async ({
   page,
   request,
 }) => {
-  const target = await receiver(410);
-  try {
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await signUp(page, "Fenna");
-    await addSubscription(page, target.url);
-    await sendEvents(page, request, ["Harbour tour"]);
+  await withReceiverNotified(page, request, { owner: "Fenna", answer: 410, events: ["Harbour tour"] }, async () => {
     const banner = page.getByRole("region", { name: "Problems" });
     await expect(async () => {
       await page.goto("/");
@@ -150,7 +165,5 @@ test("a subscription turned away shows a banner on every page and a card linking
     await page.goto("/");
     await expect(overview(page)).toBeVisible();
     await expect(banner).toHaveCount(0);
-  } finally {
-    await target.close();
-  }
+  });
 });
