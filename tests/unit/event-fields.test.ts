@@ -69,16 +69,20 @@ describe("the range of instants", () => {
 
 describe("event fields", () => {
   const base = { title: "Open Day", starts_at: "2026-05-01T10:00:00+02:00" };
+  // What base names, with " Hall " as its location, once read.
+  const identity = {
+    title: "Open Day",
+    startsAt: new Date("2026-05-01T08:00:00Z"),
+    startsAtOffset: "+02:00",
+    location: "Hall",
+  };
 
   it("trims the identity fields, fills omitted optional fields with empty values and status upcoming", () => {
     const result = parseEventFields({ ...base, title: "  Open Day ", location: " Hall ", unknown: 1 });
     expect(result).toEqual({
       ok: true,
       value: {
-        title: "Open Day",
-        startsAt: new Date("2026-05-01T08:00:00Z"),
-        startsAtOffset: "+02:00",
-        location: "Hall",
+        ...identity,
         endsAt: null,
         description: "",
         url: "",
@@ -130,12 +134,7 @@ describe("event fields", () => {
   it("reads only title, starts_at and location for cancel and delete", () => {
     expect(parseEventIdentity({ ...base, location: " Hall ", url: "javascript:alert(1)", status: "nope" })).toEqual({
       ok: true,
-      value: {
-        title: "Open Day",
-        startsAt: new Date("2026-05-01T08:00:00Z"),
-        startsAtOffset: "+02:00",
-        location: "Hall",
-      },
+      value: identity,
     });
   });
 });
