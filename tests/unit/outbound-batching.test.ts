@@ -67,16 +67,22 @@ describe("coalescing calls into one flush", () => {
 });
 
 describe("coalescing with a linger", () => {
-  it("flushes a lone call at once when no flush ran lately, and waits the linger after one before more", async () => {
+  /** A coalescer whose flush records each batch and answers every item with itself. */
+  function echoing(maxBatch: number, lingerMs: number) {
     const batches: number[][] = [];
     const call = coalescing(
       async (items: number[]) => {
         batches.push(items);
         return items;
       },
-      10,
-      40,
+      maxBatch,
+      lingerMs,
     );
+    return { batches, call };
+  }
+
+  it("flushes a lone call at once when no flush ran lately, and waits the linger after one before more", async () => {
+    const { batches, call } = echoing(10, 40);
     const started = Date.now();
     expect(await call(1)).toBe(1);
     expect(Date.now() - started).toBeLessThan(30);
@@ -89,15 +95,7 @@ describe("coalescing with a linger", () => {
   });
 
   it("does not wait once maxBatch calls are waiting", async () => {
-    const batches: number[][] = [];
-    const call = coalescing(
-      async (items: number[]) => {
-        batches.push(items);
-        return items;
-      },
-      2,
-      10_000,
-    );
+    const { batches, call } = echoing(2, 10_000);
     await call(1);
     const started = Date.now();
     await Promise.all([call(2), call(3)]);
