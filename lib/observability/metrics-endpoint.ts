@@ -1,6 +1,7 @@
 import "server-only";
+import type { Gauge } from "prom-client";
 import crypto from "node:crypto";
-import { readQueueStats } from "@/lib/outbound/queue-stats";
+import { readQueueStats, type QueueStats } from "@/lib/outbound/queue-stats";
 import { db } from "@/lib/platform/db/client";
 import { apiNotFoundResponse, errorResponse } from "@/lib/platform/http/api-error";
 import { errorFields, logger } from "@/lib/platform/observability/log";
@@ -40,43 +41,44 @@ function registerCollectors(set: MetricSet): void {
       .finally(() => setTimeout(() => (pending = null), 0));
     return pending;
   };
-  scrapeGauge(
-    set,
-    "outbound_queue_depth",
-    "Outbound queue entries by stage (fan_out messages; ready, scheduled, running jobs).",
-    ["stage"],
-    async (gauge) => {
+  // Each gauge is set afresh from the scrape's one reading; none when the database could not be read.
+  const statsGauge = <L extends string>(
+    name: string,
+    help: string,
+    label: L,
+    fill: (gauge: Gauge<L>, current: QueueStats) => void,
+  ) =>
+    scrapeGauge(set, name, help, [label], async (gauge) => {
       const current = await stats();
       gauge.reset();
-      if (!current) return;
+      if (current) fill(gauge, current);
+    });
+  statsGauge(
+    "outbound_queue_depth",
+    "Outbound queue entries by stage (fan_out messages; ready, scheduled, running jobs).",
+    "stage",
+    (gauge, current) => {
       gauge.labels("fan_out").set(current.fanOut);
       gauge.labels("ready").set(current.ready);
       gauge.labels("scheduled").set(current.scheduled);
       gauge.labels("running").set(current.running);
     },
   );
-  scrapeGauge(
-    set,
+  statsGauge(
     "outbound_queue_oldest_seconds",
     "Age of the oldest entry no worker has taken yet, by stage.",
-    ["stage"],
-    async (gauge) => {
-      const current = await stats();
-      gauge.reset();
-      if (!current) return;
+    "stage",
+    (gauge, current) => {
       gauge.labels("fan_out").set(current.fanOutOldestSeconds);
       gauge.labels("ready").set(current.readyOldestSeconds);
     },
   );
-  scrapeGauge(
-    set,
+  statsGauge(
     "webhook_subscriptions",
     "Outbound webhook subscriptions by status (every account).",
-    ["status"],
-    async (gauge) => {
-      const current = await stats();
-      gauge.reset();
-      for (const { status, count } of current?.subscriptions ?? []) gauge.labels(status).set(count);
+    "status",
+    (gauge, current) => {
+      for (const { status, count } of current.subscriptions) gauge.labels(status).set(count);
     },
   );
 }
