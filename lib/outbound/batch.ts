@@ -1,106 +1,104 @@
 import "server-only";
-import { attemptDelivery, loadDeliveries, type Attempted, type DeliverOptions, type JobPayload } from "./deliver";
-import type { FeedItem, JobFeed } from "./feed";
+import { attemptDelivery, type Attempted, type DeliverOptions } from "./deliver";
+import type { DeliveryFeed, FeedItem } from "./feed";
 import type { Permits } from "./permits";
 
 /*
- * A "deliver" task that keeps going while work is due: besides the deliveries of the job graphile-worker
- * handed out, it runs `lanes` lanes, each of which takes the next due delivery from the worker's feed
- * (feed.ts), attempts it and goes on while the attempt is recorded (record.ts). A slow receiver holds up
- * one lane, not the others. Lanes stop taking new jobs after `maxRunMs` (graphile-worker's job for the
- * task stays locked meanwhile; the feed keeps its lock fresh) but finish the deliveries already claimed.
+ * A worker's delivery lanes (docs/outbound-webhooks.md, "Workers"): each takes the next due delivery from
+ * the worker's feed (feed.ts), attempts it and goes on while the attempt is recorded (record.ts). A slow
+ * receiver holds up one lane, not the others. An attempt that failed opens its subscription's circuit:
+ * the lanes then put back, unattempted, the deliveries of that subscription they had already claimed
+ * (their rows are parked behind the circuit), rather than sending them to a receiver known to be failing.
  */
 
 export type LaneOptions = DeliverOptions & {
   lanes: number;
-  feed: JobFeed;
+  feed: DeliveryFeed;
   /** One per attempt in flight, shared by the worker's lanes: its concurrency. */
   permits: Permits;
-  /** Stop claiming once the task has run this long. */
-  maxRunMs: number;
-  /** Stop at once (the worker is stopping). */
+  /** How long an idle lane waits for a wake-up before it looks for due deliveries again. */
+  pollMs: number;
   stopping: () => boolean;
+  log: (line: string) => void;
 };
 
 /**
- * Attempts of a task waiting for their record at most before its lanes wait too: bounds memory and lock
- * time. Twice a full record batch (record.ts), so lanes do not wait while one batch gathers; per task,
- * so a worker (two tasks at a time) holds up to twice as many.
+ * Attempts waiting for their record at most before the lanes wait too: bounds memory and lock time. Twice a
+ * full record batch (record.ts), so lanes do not wait while one batch gathers.
  */
 const MAX_UNRECORDED = 400;
 
-/**
- * The task's own deliveries, then lanes that take due deliveries until none is left or time is up. The
- * task ends only when every attempt it made is recorded, its own included (graphile-worker then completes
- * the task's job: a delivery is never left without a record or a job).
- */
-export async function deliverWithLanes(job: { id: string; payload: JobPayload }, options: LaneOptions): Promise<void> {
-  const started = Date.now();
-  const unhold = options.feed.hold(job.id);
+/** Runs the lanes until `stopping()`; resolves once every attempt they made is recorded. */
+export async function runLanes(options: LaneOptions): Promise<void> {
   const unrecorded = new Set<Promise<void>>();
-  const failures: unknown[] = [];
-  const track = ({ recorded }: Attempted, settle?: FeedItem["settle"]) => {
+  // Subscriptions whose attempt here just failed: that attempt's record, and when it was committed. A delivery
+  // claimed before then was loaded with the circuit closed: it is held back. One claimed after shows the
+  // circuit as it is (the claim parks what an open circuit holds), so it is attempted.
+  const paused = new Map<string, { recorded: Promise<unknown>; recordedAt: number | null }>();
+  const track = (item: FeedItem, { recorded, pauseMs }: Attempted) => {
     const settled: Promise<void> = recorded
       .then(
-        () => settle?.(true),
+        (outcome) => item.settle(outcome === "skipped" ? "done" : "recorded"),
         (error: unknown) => {
-          failures.push(error);
-          settle?.(false);
+          item.settle("failed");
+          options.log(`outbound worker: recording an attempt failed (it is made again): ${message(error)}`);
         },
       )
       .finally(() => unrecorded.delete(settled));
     unrecorded.add(settled);
-  };
-  const own: Array<Omit<FeedItem, "settle">> = [];
-  const healthy = () => !options.stopping() && failures.length === 0;
-  const lane = async () => {
-    options.feed.enter();
-    try {
-      while (healthy()) {
-        if (unrecorded.size >= MAX_UNRECORDED) {
-          await Promise.race(unrecorded);
-          continue;
-        }
-        const mine = own.shift();
-        if (mine) {
-          track(await options.permits(() => attemptDelivery(mine.deliveryId, mine.row, options, mine.firstAttempts)));
-          continue;
-        }
-        const item = await options.feed.take(Date.now() - started < options.maxRunMs);
-        if (!item) return;
-        try {
-          track(
-            await options.permits(() => attemptDelivery(item.deliveryId, item.row, options, item.firstAttempts)),
-            item.settle,
-          );
-        } catch (error) {
-          item.settle(false);
-          throw error;
-        }
-      }
-    } finally {
-      options.feed.leave();
+    if (pauseMs !== null && item.row) {
+      const pause = { recorded, recordedAt: null as number | null };
+      paused.set(item.row.subscription_id, pause);
+      void recorded.finally(() => (pause.recordedAt = Date.now())).catch(() => {});
     }
   };
-  try {
-    const rows = await loadDeliveries(options.pool, job.payload.ids);
-    own.push(
-      ...job.payload.ids.map((deliveryId, index) => ({
-        deliveryId,
-        row: rows[index],
-        firstAttempts: job.payload.firstAttempts,
-      })),
-    );
-    const results = await Promise.allSettled(Array.from({ length: Math.max(1, options.lanes) }, lane));
-    await Promise.all(unrecorded);
-    // Every lane and record has finished before a failure is reported, so nothing runs on after the task ends.
-    const failed = results.find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
-    if (failures.length > 0) throw failures[0];
-    // Stopping before the job's own deliveries were all attempted: graphile-worker runs the job again.
-    if (own.length > 0)
-      throw new Error(`the worker stopped before ${own.length} of the job's deliveries were attempted`);
-  } finally {
-    unhold();
-  }
+  const heldBack = (item: FeedItem) => {
+    if (!item.row || item.row.probe || item.row.subscription_status !== "active") return null;
+    const pause = paused.get(item.row.subscription_id);
+    if (!pause) return null;
+    if (pause.recordedAt !== null && item.claimedAt > pause.recordedAt) {
+      paused.delete(item.row.subscription_id);
+      return null;
+    }
+    return pause;
+  };
+  const lane = async () => {
+    while (!options.stopping()) {
+      if (unrecorded.size >= MAX_UNRECORDED) {
+        await Promise.race(unrecorded);
+        continue;
+      }
+      let item: FeedItem | null;
+      try {
+        item = await options.feed.take(options.pollMs);
+      } catch (error) {
+        // The database is away: the lanes look again after the poll interval.
+        options.log(`outbound worker: claiming deliveries failed (retried): ${message(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+        continue;
+      }
+      if (!item) continue;
+      const pause = heldBack(item);
+      if (pause) {
+        // Put back once the failure is recorded, so that the circuit is open and the row is parked.
+        await pause.recorded.catch(() => {});
+        item.settle("release");
+        continue;
+      }
+      try {
+        const claimed = item;
+        track(claimed, await options.permits(() => attemptDelivery(claimed.key.deliveryId, claimed.row, options)));
+      } catch (error) {
+        item.settle("release");
+        options.log(`outbound worker: an attempt failed before it was sent (retried): ${message(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+      }
+    }
+  };
+  await Promise.allSettled(Array.from({ length: Math.max(1, options.lanes) }, lane));
+  await Promise.all(unrecorded);
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -6,22 +6,24 @@ import { inSpan, traceHeaders, tracingActive } from "@/lib/platform/observabilit
 import { disableSubscription } from "@/lib/webhook-subscriptions/store";
 import { post, type PostResult } from "./post";
 import type { AttemptOutcome, Recorder } from "./record";
-import { FAILING_DISABLE_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelay } from "./schedule";
+import {
+  FAILING_DISABLE_MS,
+  MAX_ATTEMPTS,
+  parseRetryAfter,
+  RETRY_DELAYS_MS,
+  retryDelay,
+  scaledDelay,
+} from "./schedule";
 import { signatureHeader } from "./signing";
 
 /*
- * The "deliver" task: attempts of the deliveries a job names (a notification to one subscription each).
- * An attempt loads the delivery with its message and subscription, POSTs the payload signed as Standard
- * Webhooks, decides what comes next, and records both (record.ts): success; a retry on the schedule
- * (schedule.ts) as a job of its own, keyed by the delivery, with run_at (not graphile-worker's own
- * backoff); failed for good after the last attempt; or the subscription disabled (410 Gone, or failing
- * for 5 days, with an audit entry). First attempts come in chunks from the fan-out relay (relay.ts);
- * every later run of a delivery (retry, resend, test) is keyed by the delivery, so it is queued once
- * however many workers run (docs/outbound-webhooks.md, "Delivery").
+ * One attempt of a delivery the worker claimed from the queue (queue.ts): it POSTs the payload signed as
+ * Standard Webhooks, decides what comes next, and records both (record.ts): success; a retry, which parks
+ * the delivery behind its subscription's circuit, paused on the schedule (schedule.ts) or as Retry-After
+ * asks; failed for good after the last attempt; or the subscription disabled (410 Gone, or failing for 5
+ * days, with an audit entry) (docs/outbound-webhooks.md, "Answers, retries and disabling").
  */
 
-export const DELIVER_TASK = "deliver";
-export const jobKey = (deliveryId: string) => `outbound-delivery:${deliveryId}`;
 export const USER_AGENT = "Integrations-Webhooks/1.0 (+https://www.standardwebhooks.com)";
 
 export type Loaded = {
@@ -41,30 +43,11 @@ export type Loaded = {
   previous_secret_ciphertext: string | null;
   /** When the attempt was due, in epoch milliseconds (the delivery lag metric). */
   due_ms: number;
+  /** Failed probes in a row of the subscription's open circuit; 0 when it is closed. */
+  circuit_failures: number;
+  /** Whether this attempt is its circuit's probe. */
+  probe: boolean;
 };
-
-/*
- * When an attempt was due: a first attempt since its message was written (the relay creates the delivery
- * with next_attempt_at = created_at, so the relay's own lag counts), a retry, resend or test at its
- * next_attempt_at.
- */
-const DUE_MS = `(extract(epoch FROM CASE WHEN d.next_attempt_at = d.created_at THEN m.created_at
-      ELSE COALESCE(d.next_attempt_at, d.created_at) END) * 1000)::float8 AS due_ms`;
-
-/**
- * A delivery with its message and subscription, for a FROM clause naming them d, m and s. The previous
- * secret's expiry is judged here, on the database's clock, so no row carries a date to parse.
- */
-export const LOAD_COLUMNS = `d.id AS delivery_id, d.created_at AS delivery_created_at, d.status::text AS delivery_status,
-    d.attempts, m.id AS message_id, m.payload::text AS body,
-    s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
-    CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
-    ${DUE_MS}`;
-
-const LOAD_SQL = `SELECT ${LOAD_COLUMNS}
-  FROM outbound_deliveries d JOIN outbound_messages m ON m.id = d.message_id AND m.created_at = d.created_at
-    AND m.account_id = d.account_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
-  WHERE d.id = ANY ($1::uuid[])`;
 
 export type DeliveryOutcome = AttemptOutcome | "skipped";
 
@@ -84,61 +67,38 @@ export const FAILING_REASON =
   "Every delivery failed for 5 days. Check that the URL answers with a 2xx status, " +
   "then re-enable the subscription; failed notifications can be resent or replayed.";
 
-/** An attempt whose answer is in; `recorded` settles once it is recorded, with what it led to. */
-export type Attempted = { recorded: Promise<DeliveryOutcome> };
-
 /**
- * What a queue job asks for: one delivery (a retry, a resend, a test) or, from the fan-out relay, a chunk
- * of first attempts. Null for a payload that is neither, which graphile-worker then fails on its own.
+ * An attempt whose answer is in; `recorded` settles once it is recorded, with what it led to; `pauseMs` is
+ * how long a failure paused the subscription's circuit (null otherwise).
  */
-export type JobPayload = { ids: string[]; firstAttempts: boolean };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function parseJobPayload(payload: unknown): JobPayload | null {
-  const { delivery_id: one, delivery_ids: many } = (payload ?? {}) as { delivery_id?: unknown; delivery_ids?: unknown };
-  if (typeof one === "string" && UUID.test(one)) return { ids: [one], firstAttempts: false };
-  if (Array.isArray(many))
-    return { ids: many.filter((id): id is string => typeof id === "string" && UUID.test(id)), firstAttempts: true };
-  return null;
-}
-
-/** Loads the deliveries of a job graphile-worker handed out; one entry per id, null for one that is gone. */
-export async function loadDeliveries(pool: pg.Pool, ids: string[]): Promise<Array<Loaded | null>> {
-  // Named: prepared once per connection.
-  const { rows } = await pool.query<Loaded>({ name: "outbound-load", text: LOAD_SQL, values: [ids] });
-  const byId = new Map(rows.map((row) => [row.delivery_id, row]));
-  return ids.map((id) => byId.get(id) ?? null);
-}
+export type Attempted = { recorded: Promise<DeliveryOutcome>; pauseMs: number | null };
 
 /**
- * One attempt of a loaded delivery. Resolves when the receiver has answered: the worker can go on to its
- * next delivery while the attempt is being recorded. Under a chunk of first attempts (`firstAttempts`), a
- * delivery that was already attempted is left alone: its retry is a job of its own (record.ts), and the
- * chunk runs again only when a worker died before finishing it.
+ * One attempt of a claimed delivery. Resolves when the receiver has answered: the worker can go on to its
+ * next delivery while the attempt is being recorded. "skipped" when there was nothing to attempt: the
+ * caller then takes the delivery off the queue.
  */
 export async function attemptDelivery(
   deliveryId: string,
   row: Loaded | null,
   options: DeliverOptions,
-  firstAttempts = false,
 ): Promise<Attempted> {
-  // Deleted (with its subscription or by the 30-day sweep), already done, or its subscription disabled.
-  if (!row || row.delivery_status !== "pending" || (firstAttempts && row.attempts > 0))
-    return { recorded: Promise.resolve("skipped") };
+  // Deleted (with its subscription or by retention), already done, or its subscription disabled.
+  if (!row || row.delivery_status !== "pending") return { recorded: Promise.resolve("skipped"), pauseMs: null };
   if (row.subscription_status !== "active") {
     await options.pool.query(
-      "UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, " +
-        "updated_at = now() WHERE id = $1::uuid AND status = 'pending'",
-      [deliveryId],
+      "UPDATE outbound_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = now() " +
+        "WHERE id = $1::uuid AND created_at = $2::timestamptz AND account_id = $3::uuid AND status = 'pending'",
+      [deliveryId, row.delivery_created_at, row.account_id],
     );
-    return { recorded: Promise.resolve("skipped") };
+    return { recorded: Promise.resolve("skipped"), pauseMs: null };
   }
   const attempt = row.attempts + 1;
   recordDeliveryLag(row.attempts === 0 ? "first" : "retry", ((options.now?.() ?? Date.now()) - row.due_ms) / 1000);
   if (!tracingActive()) {
     const result = await post(row.url, headersFor(row), row.body, options.timeoutMs);
-    return { recorded: record(deliveryId, row, attempt, result, options) };
+    const decided = decide(result, row, attempt, options);
+    return { recorded: record(deliveryId, row, attempt, result, decided, options), pauseMs: decided.pause };
   }
   // A span per attempt, its POST a child that hands the trace to the receiver (traceparent).
   return inSpan("outbound.deliver", { kind: "consumer", attributes: { "outbound.attempt": attempt } }, async () => {
@@ -147,7 +107,11 @@ export async function attemptDelivery(
       if (answered.statusCode !== null) span?.setAttribute("http.response.status_code", answered.statusCode);
       return answered;
     });
-    return { recorded: inSpan("outbound.record", {}, () => record(deliveryId, row, attempt, result, options)) };
+    const decided = decide(result, row, attempt, options);
+    return {
+      recorded: inSpan("outbound.record", {}, () => record(deliveryId, row, attempt, result, decided, options)),
+      pauseMs: decided.pause,
+    };
   });
 }
 
@@ -156,10 +120,9 @@ async function record(
   row: Loaded,
   attempt: number,
   result: PostResult,
+  { outcome, pause }: Decision,
   options: DeliverOptions,
 ): Promise<DeliveryOutcome> {
-  const outcome = decide(result, attempt);
-  const delay = outcome === "retry" ? nextDelay(result, attempt, options.random) : null;
   const summary = errorSummary(result);
   const failingSince = await options.record({
     deliveryId,
@@ -170,7 +133,9 @@ async function record(
     excerpt: result.excerpt,
     error: outcome === "succeeded" ? null : summary,
     outcome,
-    delayMs: delay,
+    delayMs: outcome === "retry" ? pause : null,
+    pauseMs: pause,
+    accountId: row.account_id,
     subscriptionId: row.subscription_id,
     summary,
   });
@@ -220,16 +185,25 @@ function headersFor(row: Loaded): Record<string, string> {
   };
 }
 
-function decide(result: PostResult, attempt: number): AttemptOutcome {
-  if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return "succeeded";
-  if (result.statusCode === 410) return "disabled";
-  return attempt < MAX_ATTEMPTS ? "retry" : "failed";
+type Decision = { outcome: AttemptOutcome; pause: number | null };
+
+// Any failure but a 410 pauses the subscription's circuit; a retry waits behind it.
+function decide(result: PostResult, row: Loaded, attempt: number, options: DeliverOptions): Decision {
+  if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300)
+    return { outcome: "succeeded", pause: null };
+  if (result.statusCode === 410) return { outcome: "disabled", pause: null };
+  return { outcome: attempt < MAX_ATTEMPTS ? "retry" : "failed", pause: circuitPause(result, row, options) };
 }
 
-function nextDelay(result: PostResult, attempt: number, random?: () => number): number {
-  const scheduled = retryDelay(attempt, random) ?? 0;
-  if (result.statusCode === 429 || result.statusCode === 503) return parseRetryAfter(result.retryAfter) ?? scheduled;
-  return scheduled;
+/**
+ * How long the subscription's circuit stays paused after this failure: the schedule's next step after its
+ * failures in a row (the last step once they run past it), or what a 429 or 503 asks with Retry-After.
+ */
+function circuitPause(result: PostResult, row: Loaded, options: DeliverOptions): number {
+  const step = Math.min(row.circuit_failures + 1, RETRY_DELAYS_MS.length);
+  const scheduled = retryDelay(step, options.random) ?? 0;
+  const asked = result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter) : null;
+  return scaledDelay(asked ?? scheduled);
 }
 
 /** The failure in words for the attempt log and the subscription's last error. */

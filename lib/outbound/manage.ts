@@ -12,7 +12,7 @@ import {
   type KeyPart,
   type Page,
 } from "@/lib/platform/pagination/keyset";
-import { DELIVER_TASK } from "./deliver";
+import { QUEUED_CHANNEL } from "./queue";
 import { OUTBOUND_RETENTION_DAYS } from "./retention";
 import { emitMessagesCte } from "./sql";
 
@@ -25,23 +25,39 @@ import { emitMessagesCte } from "./sql";
 const validSubscription = (accountId: string, subscriptionId: string) =>
   isUuid(accountId) && isPublicId(subscriptionId, "subscription");
 
-// Back to pending with a fresh attempt count, and its job queued to run now (the job key keeps it single).
-// A delivery whose first attempt is still to come (pending, no attempt yet) is already queued, in a chunk of
-// the fan-out relay or under its own key: it is counted, not queued twice.
+// Back to pending with a fresh attempt count, and into the queue now (a delivery still queued is due now).
+// A subscription whose circuit is open is probed now rather than at the end of its pause: the delivery
+// waits behind the circuit like the others, and the probe's success lets them all flow.
 const REQUEUE = (deliveries: string) => `chosen AS (${deliveries}),
   requeued AS (
     UPDATE outbound_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now()
-    FROM chosen WHERE d.id = chosen.id AND NOT (d.status = 'pending' AND d.attempts = 0) RETURNING d.id),
-  queued AS (
-    SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text), max_attempts => 25,
-      job_key => 'outbound-delivery:' || id::text) FROM requeued)
-  SELECT (SELECT count(*) FROM chosen)::int AS count, (SELECT count(*) FROM queued)::int AS queued`;
+    FROM chosen WHERE d.id = chosen.id AND d.created_at = chosen.created_at AND d.account_id = chosen.account_id
+      AND NOT (d.status = 'pending' AND d.attempts = 0) RETURNING d.id),
+  ${QUEUE_NOW("chosen")}
+  SELECT (SELECT count(*) FROM chosen)::int AS count, (SELECT count(*) FROM queued)::int AS queued,
+    (SELECT count(*) FROM woken)::int AS woken`;
+
+/**
+ * CTEs that put the deliveries of `source` (id, account_id, subscription_id, created_at) into the queue, due
+ * now, probe their subscriptions' open circuits now, and wake the workers (queue.ts).
+ */
+const QUEUE_NOW = (source: string) => `queued AS (
+    INSERT INTO outbound_queue (account_id, delivery_id, subscription_id, delivery_created_at)
+    SELECT account_id, id, subscription_id, created_at FROM ${source}
+    ON CONFLICT (account_id, delivery_id) DO UPDATE SET run_at = now() WHERE outbound_queue.locked_at IS NULL
+    RETURNING 1),
+  probed AS (
+    UPDATE outbound_circuits c SET paused_until = now()
+    FROM (SELECT DISTINCT account_id, subscription_id FROM ${source}) x
+    WHERE c.account_id = x.account_id AND c.subscription_id = x.subscription_id AND c.probe_delivery_id IS NULL
+      AND c.paused_until > now()),
+  woken AS (SELECT pg_notify('${QUEUED_CHANNEL}', '') FROM (SELECT 1 FROM queued LIMIT 1) q)`;
 
 /** Delivers the notification again (e.g. "Resend" on a failed one); false when there is no such delivery. */
 export async function resendDelivery(accountId: string, deliveryId: string): Promise<boolean> {
   if (!isUuid(accountId) || !isUuid(deliveryId)) return false;
   const { rows } = await db.pool.query<{ count: number }>(
-    `WITH ${REQUEUE(`SELECT d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+    `WITH ${REQUEUE(`SELECT d.id, d.account_id, d.subscription_id, d.created_at FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
        WHERE d.id = $2::uuid AND d.account_id = $1::uuid AND s.status = 'active'
          AND d.created_at >= now() - make_interval(days => $3::int)`)}`,
     [accountId, deliveryId, OUTBOUND_RETENTION_DAYS],
@@ -56,7 +72,7 @@ export async function resendDelivery(accountId: string, deliveryId: string): Pro
 export async function replaySince(accountId: string, subscriptionId: string, since: Date): Promise<number> {
   if (!validSubscription(accountId, subscriptionId) || Number.isNaN(since.getTime())) return 0;
   const { rows } = await db.pool.query<{ count: number }>(
-    `WITH ${REQUEUE(`SELECT d.id FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+    `WITH ${REQUEUE(`SELECT d.id, d.account_id, d.subscription_id, d.created_at FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
        WHERE d.subscription_id = $2::text AND d.account_id = $1::uuid AND s.account_id = $1::uuid
          AND s.status = 'active' AND d.created_at >= $3::timestamptz`)}`,
     [accountId, subscriptionId, since.toISOString()],
@@ -81,11 +97,10 @@ export async function sendTestNotification(accountId: string, subscriptionId: st
      -- The delivery takes its message's account and time (its day partition, as the relay's do).
      delivery AS (INSERT INTO outbound_deliveries (account_id, message_id, subscription_id, created_at,
        next_attempt_at)
-       SELECT $1::uuid, notified.id, $2::text, notified.created_at, now() FROM notified RETURNING id),
-     queued AS (SELECT graphile_worker.add_job('${DELIVER_TASK}', json_build_object('delivery_id', id::text),
-       max_attempts => 25,
-       job_key => 'outbound-delivery:' || id::text) FROM delivery)
-     SELECT notified.id FROM notified, (SELECT count(*) FROM queued) q`,
+       SELECT $1::uuid, notified.id, $2::text, notified.created_at, now() FROM notified
+       RETURNING id, account_id, subscription_id, created_at),
+     ${QUEUE_NOW("delivery")}
+     SELECT notified.id FROM notified, (SELECT count(*) FROM queued) q, (SELECT count(*) FROM woken) w`,
     [accountId, subscriptionId],
   );
   return rows[0]?.id ?? null;

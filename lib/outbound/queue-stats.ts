@@ -1,13 +1,12 @@
 import "server-only";
 import type pg from "pg";
-import { DELIVER_TASK } from "./deliver";
 
 /*
  * The outbound queue as the database holds it, for /metrics (docs/operations.md, "Metrics"): the same
- * for every process, wherever the workers run. Messages waiting for the fan-out relay, and "deliver" jobs
- * ready (due and unclaimed), scheduled (retries not yet due) and running (claimed); a first-attempt job
- * carries up to 50 deliveries (relay.ts). The age of the oldest waiting message and of the oldest ready
- * job is the lag no worker has picked up yet. Jobs out of attempts (graphile-worker keeps them) are left out.
+ * for every process, wherever the workers run. Messages waiting for the fan-out relay, and deliveries in
+ * the queue (queue.ts): ready (due and unclaimed), scheduled (parked behind an open circuit, or due later)
+ * and running (claimed). The age of the oldest waiting message and of the oldest ready delivery is the lag
+ * no worker has picked up yet.
  */
 
 export type QueueStats = {
@@ -33,15 +32,11 @@ const QUEUE_SQL = `SELECT
       count(*) FILTER (WHERE locked_at IS NULL AND run_at > now())::int AS scheduled,
       count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS running,
       extract(epoch FROM now() - min(run_at) FILTER (WHERE locked_at IS NULL AND run_at <= now())) AS ready_oldest
-    FROM graphile_worker._private_jobs
-    WHERE attempts < max_attempts
-      AND task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = '${DELIVER_TASK}')) j`;
+    FROM outbound_queue) j`;
 
-/** Null until a worker has created graphile-worker's schema. */
+/** Null while the database has no outbound queue (not migrated yet). */
 export async function readQueueStats(pool: pg.Pool): Promise<QueueStats | null> {
-  const exists = await pool.query<{ ok: boolean }>(
-    "SELECT to_regclass('graphile_worker._private_jobs') IS NOT NULL AS ok",
-  );
+  const exists = await pool.query<{ ok: boolean }>("SELECT to_regclass('outbound_queue') IS NOT NULL AS ok");
   if (!exists.rows[0]?.ok) return null;
   const { rows } = await pool.query(QUEUE_SQL);
   const row = rows[0];

@@ -8,8 +8,7 @@ import { coalescing } from "./coalesce";
  * statement records many attempts, and idle it records one at once.
  *
  * Per attempt, in one statement: the attempt row; the delivery's state (succeeded, pending with its next
- * attempt, or failed); for a retry, its job (keyed by the delivery, with its run_at). The job that ran the
- * attempt is finished by whoever holds it (feed.ts, or graphile-worker for its own). Per subscription, after its
+ * attempt, or failed); its queue row and its subscription's circuit (below). Per subscription, after its
  * latest attempt in the batch: last delivery, last error, and failing_since (set by the first failure of
  * a run, cleared by a success), returned for the 5-day rule; and the hourly counters of attempts by outcome
  * (outbound_attempt_hours, the dashboard's Overview). A success that changes nothing but
@@ -35,6 +34,9 @@ export type AttemptRecord = {
   outcome: AttemptOutcome;
   /** Milliseconds until the next attempt, for a retry. */
   delayMs: number | null;
+  /** How long a failure pauses the subscription's circuit (null for a success or a 410). */
+  pauseMs: number | null;
+  accountId: string;
   subscriptionId: string;
   /** The subscription's last error if this attempt is its latest. */
   summary: string;
@@ -52,11 +54,62 @@ const MAX_BATCH = 200;
  */
 const RECORD_LINGER_MS = 15;
 
-const RECORD_SQL = (task: string) => `WITH input AS (
+/*
+ * The queue and the circuit after the batch's attempts (docs/outbound-webhooks.md, "Answers, retries and
+ * disabling"), read from locked so that they are written once the batch's subscriptions are locked. An
+ * attempted delivery leaves the queue once done; a retry is parked behind its subscription's circuit. Per
+ * subscription, its latest attempt in the batch decides: a success (or a 410, which disables it) closes the
+ * circuit and lets its parked rows flow again in queue order, spread at DRAIN_PER_SECOND so that a
+ * backlog shares the workers with every other subscription's deliveries instead of going ahead of them all;
+ * a failure opens the circuit (parking the subscription's due rows), or, when it is the probe's, pauses it
+ * again for the schedule's next step. A failure of an attempt that started before the circuit opened changes
+ * nothing more.
+ */
+const DRAIN_PER_SECOND = 1_000;
+const QUEUE_AND_CIRCUIT = `dequeued AS (
+    DELETE FROM outbound_queue q USING input i, locked k
+    WHERE k.id = i.subscription_id AND q.account_id = i.account_id AND q.delivery_id = i.delivery_id
+      AND i.outcome <> 'retry'),
+  requeued AS (
+    UPDATE outbound_queue q SET locked_by = NULL, locked_at = NULL,
+      run_at = CASE WHEN k.outcome = 'succeeded' THEN now() ELSE 'infinity' END
+    FROM input i, locked k
+    WHERE k.id = i.subscription_id AND q.account_id = i.account_id AND q.delivery_id = i.delivery_id
+      AND i.outcome = 'retry'),
+  closed AS (
+    DELETE FROM outbound_circuits c USING locked k
+    WHERE k.outcome IN ('succeeded', 'disabled') AND c.account_id = k.account_id AND c.subscription_id = k.id
+    RETURNING c.account_id, c.subscription_id),
+  drained AS (
+    UPDATE outbound_queue q SET run_at = now() + x.n * interval '1 millisecond' * ${1000 / DRAIN_PER_SECOND}
+    FROM (SELECT b.account_id, b.delivery_id,
+            row_number() OVER (PARTITION BY b.account_id, b.subscription_id ORDER BY b.seq) - 1 AS n
+          FROM closed c JOIN outbound_queue b ON b.account_id = c.account_id AND b.subscription_id = c.subscription_id
+          WHERE b.run_at = 'infinity') x
+    WHERE q.account_id = x.account_id AND q.delivery_id = x.delivery_id),
+  reopened AS (
+    UPDATE outbound_circuits c SET failures = c.failures + 1, paused_until = now() + COALESCE(k.pause_ms, 0) * interval
+      '1 millisecond', probe_delivery_id = NULL, probe_started_at = NULL
+    FROM locked k
+    WHERE k.outcome IN ('retry', 'failed') AND c.account_id = k.account_id AND c.subscription_id = k.id
+      AND EXISTS (SELECT 1 FROM input i WHERE i.subscription_id = k.id AND i.delivery_id = c.probe_delivery_id
+        AND i.outcome IN ('retry', 'failed'))),
+  opened AS (
+    INSERT INTO outbound_circuits (account_id, subscription_id, paused_until)
+    SELECT k.account_id, k.id, now() + COALESCE(k.pause_ms, 0) * interval '1 millisecond' FROM locked k
+    WHERE k.outcome IN ('retry', 'failed')
+    ON CONFLICT (account_id, subscription_id) DO NOTHING
+    RETURNING account_id, subscription_id),
+  parked AS (
+    UPDATE outbound_queue q SET run_at = 'infinity' FROM opened o
+    WHERE q.account_id = o.account_id AND q.subscription_id = o.subscription_id AND q.locked_at IS NULL
+      AND q.run_at <> 'infinity')`;
+
+const RECORD_SQL = `WITH input AS (
     SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[],
-      $9::text[], $10::text[], $11::timestamptz[])
+      $9::text[], $10::text[], $11::timestamptz[], $12::uuid[], $13::int[])
       WITH ORDINALITY AS i(delivery_id, attempt, status_code, duration_ms, excerpt, error, outcome, delay_ms,
-        subscription_id, summary, delivery_created_at, n)),
+        subscription_id, summary, delivery_created_at, account_id, pause_ms, n)),
   next AS (SELECT i.*, CASE WHEN i.outcome = 'retry' THEN date_trunc('milliseconds', now()) + i.delay_ms * interval
     '1 millisecond' END AS at FROM input i),
   -- Each delivery by its whole key (one day's partition). The attempt takes its account and day from the
@@ -74,17 +127,11 @@ const RECORD_SQL = (task: string) => `WITH input AS (
     SELECT u.account_id, i.delivery_id, u.created_at, i.subscription_id, i.attempt, i.status_code, i.duration_ms,
       i.excerpt, i.error, i.outcome
     FROM input i JOIN delivery u ON u.id = i.delivery_id ORDER BY i.n),
-  job AS (
-    -- A retry is a job of its own, keyed by the delivery. Should the key's job be the one running this
-    -- attempt (a retry's retry), add_job leaves that one to finish and queues a new one.
-    SELECT graphile_worker.add_job('${task}', json_build_object('delivery_id', x.delivery_id::text), run_at => x.at,
-      max_attempts => 25, job_key => 'outbound-delivery:' || x.delivery_id::text)
-    FROM next x WHERE x.at IS NOT NULL),
-  latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary FROM input
+  latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary, pause_ms FROM input
     ORDER BY subscription_id, n DESC),
   locked AS MATERIALIZED (
     SELECT s.id, s.account_id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome,
-      l.summary
+      l.summary, l.pause_ms
     FROM webhook_subscriptions s JOIN latest l ON l.subscription_id = s.id ORDER BY s.id FOR NO KEY UPDATE OF s),
   subscription AS (
     UPDATE webhook_subscriptions s SET last_delivery_at = now(), last_delivery_ok = (k.outcome = 'succeeded'),
@@ -103,14 +150,14 @@ const RECORD_SQL = (task: string) => `WITH input AS (
     SELECT k.account_id, date_trunc('hour', now(), 'UTC'), i.subscription_id, i.outcome, count(*)
     FROM input i JOIN locked k ON k.id = i.subscription_id
     GROUP BY k.account_id, i.subscription_id, i.outcome
-    ON CONFLICT (account_id, hour, subscription_id, outcome) DO UPDATE SET attempts = h.attempts + EXCLUDED.attempts)
-  -- job is a plain SELECT (add_job): it runs only because it is read here.
-  SELECT i.n::int AS n, u.failing_since, (SELECT count(*) FROM job)::int AS queued
+    ON CONFLICT (account_id, hour, subscription_id, outcome) DO UPDATE SET attempts = h.attempts + EXCLUDED.attempts),
+  ${QUEUE_AND_CIRCUIT}
+  SELECT i.n::int AS n, u.failing_since
   FROM input i LEFT JOIN subscription u ON u.id = i.subscription_id ORDER BY i.n`;
 
 /** A recorder for one worker: its attempts, batched while a record statement runs. */
-export function attemptRecorder(pool: pg.Pool, task: string): Recorder {
-  const text = RECORD_SQL(task);
+export function attemptRecorder(pool: pg.Pool): Recorder {
+  const text = RECORD_SQL;
   return coalescing<AttemptRecord, Date | null>(
     async (records) => {
       const column = <K extends keyof AttemptRecord>(key: K) => records.map((record) => record[key]);
@@ -129,6 +176,8 @@ export function attemptRecorder(pool: pg.Pool, task: string): Recorder {
           column("subscriptionId"),
           column("summary"),
           column("deliveryCreatedAt"),
+          column("accountId"),
+          column("pauseMs"),
         ],
       });
       return rows.map((row) => row.failing_since);

@@ -1,26 +1,24 @@
 import "server-only";
 import pg from "pg";
 import { isUniqueViolation } from "@/lib/platform/db/errors";
-import { DELIVER_TASK } from "./deliver";
+import { QUEUED_CHANNEL } from "./queue";
 
 /*
  * The fan-out relay (docs/outbound-webhooks.md, "Workers"). A writer's transaction adds, next to its
  * messages, one row per message to outbound_fan_outs when the account has a matching active subscription
  * (the trigger of the outbound_fan_out_relay migration); nothing else. Creating the deliveries and their
- * queue jobs in the writer's transaction would put two more rows and six more index entries per change
+ * queue rows in the writer's transaction would put two more rows and six more index entries per change
  * on the writer's clock (docs/outbound-webhooks.md, "Tuning").
  *
  * Every worker runs this relay: woken by the trigger's NOTIFY (or its poll), it takes the waiting rows in
  * batches, oldest first, and in one statement deletes them, creates the deliveries for the subscriptions
- * that are active now and have been since the message was written (active_since), and queues one job per
- * chunk of up to JOB_CHUNK deliveries. FOR UPDATE SKIP LOCKED lets several workers drain the
+ * that are active now and have been since the message was written (active_since), and adds a row per
+ * delivery to the outbound queue (queue.ts). FOR UPDATE SKIP LOCKED lets several workers drain the
  * queue at once without taking a row twice; a relay that dies mid-statement rolls back, and its rows wait
  * for the next one. A delivery that exists is not created again should a message ever be queued twice.
  */
 
 const RELAY_BATCH = 500;
-/** Deliveries per queue job at most: few enough that the workers share a burst, enough to save most job rows. */
-export const JOB_CHUNK = 50;
 export const FAN_OUT_CHANNEL = "outbound:fan_out";
 
 // The batch is picked in its own CTE: inside "DELETE … WHERE id IN (SELECT … LIMIT … SKIP LOCKED)"
@@ -57,27 +55,19 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
       AND NOT EXISTS (SELECT 1 FROM outbound_deliveries x WHERE x.message_id = m.id AND x.subscription_id = s.id
         AND x.created_at = m.created_at AND x.account_id = m.account_id)
     ORDER BY t.id, s.id
-    RETURNING id),
-  chunks AS (
-    -- One queue job per chunk of deliveries (docs/outbound-webhooks.md, "Workers"): a job row costs an
-    -- insert, a claim and a delete, each with its index entries, which per delivery was the largest part
-    -- of the database's work under a burst. A retry is a job of its own (record.ts).
-    SELECT json_agg(c.id ORDER BY c.n) AS ids
-    FROM (SELECT id, row_number() OVER () - 1 AS n FROM created) c
-    GROUP BY c.n / $2::int),
-  jobs AS (
-    -- As graphile-worker's add_jobs inserts a job, without a key: each delivery is in one chunk only.
-    INSERT INTO graphile_worker._private_jobs (task_id, payload, run_at, max_attempts, priority)
-    SELECT (SELECT k.id FROM graphile_worker._private_tasks k WHERE k.identifier = '${DELIVER_TASK}'),
-           json_build_object('delivery_ids', ch.ids), now(), 25, 0
-    FROM chunks ch
-    RETURNING 1),
-  created_count AS (SELECT count(*)::int AS n FROM created),
-  counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT n FROM created_count)
-    AS queued, (SELECT count(*) FROM jobs)::int AS jobs)
-  -- One NOTIFY per batch wakes the idle worker slots (of every worker) for the new jobs.
-  SELECT taken, queued, CASE WHEN jobs > 0 THEN pg_notify('jobs:insert', json_build_object('count', jobs)::text) END
-  FROM counted`;
+    RETURNING id, account_id, subscription_id, created_at),
+  queued AS (
+    -- One queue row per delivery (queue.ts), parked at once when its subscription's circuit is open.
+    INSERT INTO outbound_queue (account_id, delivery_id, subscription_id, delivery_created_at, run_at)
+    SELECT c.account_id, c.id, c.subscription_id, c.created_at,
+      CASE WHEN EXISTS (SELECT 1 FROM outbound_circuits k WHERE k.account_id = c.account_id
+        AND k.subscription_id = c.subscription_id) THEN 'infinity' ELSE now() END
+    FROM created c
+    RETURNING run_at),
+  counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT count(*) FROM queued)::int AS queued,
+    (SELECT count(*) FROM queued WHERE run_at <> 'infinity')::int AS due)
+  -- One NOTIFY per batch wakes every worker's lanes for the new rows.
+  SELECT taken, queued, CASE WHEN due > 0 THEN pg_notify('${QUEUED_CHANNEL}', '') END FROM counted`;
 
 type Queryable = Pick<pg.Pool, "query">;
 
@@ -92,7 +82,7 @@ export async function relayFanOuts(
 ): Promise<number> {
   let queued = 0;
   while (!shouldStop()) {
-    const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch, JOB_CHUNK]);
+    const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch]);
     queued += rows[0].queued;
     if (rows[0].taken < batch) break;
   }
@@ -113,6 +103,8 @@ export function startFanOutRelay(options: {
   connectionString: string;
   pollMs: number;
   log: (line: string) => void;
+  /** Deliveries became due (this relay queued them, or another worker's relay or tick said so). */
+  onQueued?: () => void;
 }): FanOutRelay {
   let stopped = false;
   let running: Promise<void> | null = null;
@@ -129,7 +121,7 @@ export function startFanOutRelay(options: {
       do {
         again = false;
         try {
-          await relayFanOuts(options.pool, RELAY_BATCH, () => stopped);
+          if ((await relayFanOuts(options.pool, RELAY_BATCH, () => stopped)) > 0) options.onQueued?.();
           lastFailureLog = 0;
           racedJustBefore = false;
         } catch (error) {
@@ -173,10 +165,14 @@ export function startFanOutRelay(options: {
     };
     client.on("error", retry);
     client.on("end", retry);
-    client.on("notification", drain);
+    client.on("notification", (message) => {
+      if (message.channel === QUEUED_CHANNEL) options.onQueued?.();
+      else drain();
+    });
     try {
       await client.connect();
       await client.query(`LISTEN "${FAN_OUT_CHANNEL}"`);
+      await client.query(`LISTEN "${QUEUED_CHANNEL}"`);
       if (stopped) return void client.end().catch(() => {});
       listener = client;
       drain();

@@ -40,3 +40,13 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   }
   return Math.min(Math.max(ms, 1_000), MAX_RETRY_AFTER_MS);
 }
+
+/**
+ * A retry delay as applied: OUTBOUND_RETRY_SCALE (a factor between 0 and 1, for tests and benchmarks only,
+ * docs/outbound-webhooks.md, "Tuning") shortens every pause, Retry-After included, so that a soak sees a
+ * failing receiver's circuit close within minutes; unset in production.
+ */
+export function scaledDelay(ms: number, env: NodeJS.ProcessEnv = process.env): number {
+  const scale = Number(env.OUTBOUND_RETRY_SCALE);
+  return scale > 0 && scale < 1 ? Math.max(1, Math.round(ms * scale)) : ms;
+}

@@ -12,12 +12,12 @@ import { isMessageId } from "@/lib/webhook-subscriptions/schemas";
 import { cancel, createSource, remove, sample, send, upsert } from "../events-webhook/support";
 import { api, leadKey } from "../leads/client";
 import { createAccount } from "../../support/factories";
-import { deliveries, messages, queuedJobs, subscribe, subscribedAccount } from "./support";
+import { deliveries, messages, queuedRows, subscribe, subscribedAccount } from "./support";
 
 /* The transactional outbox: every writer's change and its notification commit together or not at all. */
 
 describe("the outbox transaction", () => {
-  it("leaves no message, delivery or job behind when the writing transaction rolls back", async () => {
+  it("leaves no message, delivery or queue row behind when the writing transaction rolls back", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const client = await db.pool.connect();
     try {
@@ -48,7 +48,7 @@ describe("the outbox transaction", () => {
     expect(new Date(message.payload.created_at).toISOString()).toBe(message.payload.created_at);
     const rows = await deliveries(subscriptionId);
     expect(rows).toMatchObject([{ message_id: message.id, status: "pending", attempts: 0 }]);
-    expect(await queuedJobs(rows.map((row) => row.id))).toHaveLength(1);
+    expect(await queuedRows(rows.map((row) => row.id))).toHaveLength(1);
     expect(await deliveries(other.subscriptionId)).toEqual([]);
   });
 
@@ -77,7 +77,7 @@ describe("the outbox transaction", () => {
         ])
       ).rows[0].n;
     try {
-      await listener.query('LISTEN "outbound:fan_out"; LISTEN "jobs:insert"');
+      await listener.query('LISTEN "outbound:fan_out"; LISTEN "outbound:queued"');
       await writer.query("BEGIN");
       const first = await emitNotifications(writer, accountId, [{ type: "lead.created", data: { id: "lead_wake_1" } }]);
       expect(await holdsWakeUpLock()).toBe(true);
@@ -96,7 +96,7 @@ describe("the outbox transaction", () => {
       // Queued all the same: a relay (woken by another commit, or by its poll) fans it out.
       expect(await deliveries(subscriptionId)).toHaveLength(2);
       expect(await queuedFanOuts([...first, ...second])).toBe(0);
-      await expect.poll(() => heard.includes("jobs:insert")).toBe(true);
+      await expect.poll(() => heard.includes("outbound:queued")).toBe(true);
     } finally {
       listener.off("notification", onNotification);
       await listener.query("UNLISTEN *").catch(() => {});

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
-import { JOB_CHUNK, relayFanOuts, startFanOutRelay, type FanOutRelay } from "@/lib/outbound/relay";
+import { relayFanOuts, startFanOutRelay, type FanOutRelay } from "@/lib/outbound/relay";
 import { updateSubscription } from "@/lib/webhook-subscriptions/store";
-import { deliveries, dropJobsFor, queuedJobs, subscribe, subscribedAccount, waitFor } from "./support";
+import { deliveries, dropQueuedFor, queuedRows, subscribe, subscribedAccount, waitFor } from "./support";
 
-/* The fan-out relay: committed messages become deliveries and jobs exactly once, whoever drains. */
+/* The fan-out relay: committed messages become deliveries and queue rows exactly once, whoever drains. */
 
 // The message's fan-out row once more, as its trigger writes it.
 const QUEUE_AGAIN =
@@ -19,12 +19,12 @@ const waitingRows = async (messageIds: string[]) =>
     ])
   ).rows[0].n;
 
-// These tests queue thousands of jobs for receivers that do not exist; the worker tests that follow
+// These tests queue thousands of deliveries for receivers that do not exist; the worker tests that follow
 // must not spend their time failing them.
-afterAll(() => dropJobsFor("http://127.0.0.1:9/%"));
+afterAll(() => dropQueuedFor("http://127.0.0.1:9/%"));
 
 describe("the fan-out relay", () => {
-  it("creates one delivery per message and subscription, in jobs of at most JOB_CHUNK, with three relays", async () => {
+  it("creates one delivery and one due queue row per message and subscription, with three relays", async () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const second = await subscribe(accountId, "http://127.0.0.1:9/second", ["lead.*"]);
     const notifications = Array.from({ length: 1_200 }, (_, i) => ({
@@ -40,10 +40,11 @@ describe("the fan-out relay", () => {
       const rows = await deliveries(id);
       expect(rows).toHaveLength(1_200);
       expect(new Set(rows.map((row) => row.message_id))).toEqual(new Set(ids));
-      const jobs = await queuedJobs(rows.map((row) => row.id));
-      expect(jobs.map((job) => job.delivery_id).sort()).toEqual(rows.map((row) => row.id).sort());
-      expect(Math.max(...jobs.map((job) => job.size))).toBe(JOB_CHUNK);
-      expect(jobs.every((job) => job.key === null && job.locked_at === null)).toBe(true);
+      const queued = await queuedRows(rows.map((row) => row.id));
+      expect(queued.map((row) => row.delivery_id).sort()).toEqual(rows.map((row) => row.id).sort());
+      expect(queued.every((row) => row.locked_at === null && row.run_at !== null && row.run_at <= new Date())).toBe(
+        true,
+      );
     }
   });
 
@@ -58,7 +59,7 @@ describe("the fan-out relay", () => {
     expect(await waitingRows([id])).toBe(0);
     const rows = await deliveries(subscriptionId);
     expect(rows.map((row) => row.message_id)).toEqual([id]);
-    expect(await queuedJobs(rows.map((row) => row.id))).toHaveLength(1);
+    expect(await queuedRows(rows.map((row) => row.id))).toHaveLength(1);
   });
 
   it("drains again at once, without waiting for the next poll, when another relay took a delivery first", async () => {

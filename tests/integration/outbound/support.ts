@@ -73,43 +73,39 @@ export async function deliveries(subscriptionId: string): Promise<DeliveryRow[]>
   return rows;
 }
 
-// Every "deliver" job with each delivery it names: a chunk of the fan-out relay names many, a retry one.
-const NAMED_DELIVERIES = `SELECT j.id::text AS job_id, j.key, j.run_at, j.locked_at, e.value
-  AS delivery_id, count(*) OVER (PARTITION BY j.id)::int AS size
-  FROM graphile_worker._private_jobs j
-  CROSS JOIN LATERAL json_array_elements_text(CASE WHEN json_typeof(j.payload->'delivery_ids') = 'array'
-    THEN j.payload->'delivery_ids'
-                                                   ELSE json_build_array(j.payload->'delivery_id') END) AS e(value)
-  WHERE j.task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'deliver')`;
-
-export type QueuedJob = {
-  job_id: string;
-  key: string | null;
-  run_at: Date;
-  locked_at: Date | null;
+export type QueuedRow = {
   delivery_id: string;
-  size: number;
+  subscription_id: string;
+  /** Null while parked behind an open circuit (run_at 'infinity'). */
+  run_at: Date | null;
+  parked: boolean;
+  locked_at: Date | null;
+  seq: string;
 };
 
-/** The queued graphile-worker jobs naming these deliveries: one row per job and delivery. */
-export async function queuedJobs(deliveryIds: string[]): Promise<QueuedJob[]> {
-  const { rows } = await db.pool.query<QueuedJob>(
-    `SELECT * FROM (${NAMED_DELIVERIES}) named WHERE delivery_id = ANY ($1::text[])`,
+/** The outbound queue's rows of these deliveries (lib/outbound/queue.ts), in queue order. */
+export async function queuedRows(deliveryIds: string[]): Promise<QueuedRow[]> {
+  const { rows } = await db.pool.query<QueuedRow>(
+    "SELECT delivery_id::text, subscription_id, CASE WHEN run_at <> 'infinity' THEN run_at END AS run_at, " +
+      "run_at = 'infinity' AS parked, locked_at, seq::text FROM outbound_queue " +
+      "WHERE delivery_id = ANY ($1::uuid[]) ORDER BY seq",
     [deliveryIds],
   );
   return rows;
 }
 
-/** Deletes the queued jobs naming deliveries to subscriptions whose URL is LIKE `urlPattern`. */
-export async function dropJobsFor(urlPattern: string): Promise<void> {
+/** Takes off the queue the rows of deliveries to subscriptions whose URL is LIKE `urlPattern`. */
+export async function dropQueuedFor(urlPattern: string): Promise<void> {
   await db.pool.query(
-    `DELETE FROM graphile_worker._private_jobs WHERE id::text IN (
-       SELECT named.job_id FROM (${NAMED_DELIVERIES}) named
-       JOIN outbound_deliveries d ON d.id::text = named.delivery_id JOIN webhook_subscriptions s
-         ON s.id = d.subscription_id
-       WHERE s.url LIKE $1)`,
+    "DELETE FROM outbound_queue q USING webhook_subscriptions s WHERE s.id = q.subscription_id AND s.url LIKE $1",
     [urlPattern],
   );
+}
+
+/** The rows of graphile-worker's job table (its public view). */
+export async function graphileJobCount(): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM graphile_worker.jobs");
+  return rows[0].n;
 }
 
 export type ReceivedRequest = { headers: http.IncomingHttpHeaders; body: string; at: number; url: string };

@@ -63,7 +63,7 @@ describe("hourly attempt counters", () => {
     for (let n = 0; n < 4; n++) await notify(accountId, "lead.created", { id: `lead_${n}` });
     const rows = await deliveries(subscriptionId);
     expect(rows).toHaveLength(4);
-    const record = attemptRecorder(db.pool, "deliver");
+    const record = attemptRecorder(db.pool);
     const attempt = (delivery: (typeof rows)[number], outcome: AttemptRecord["outcome"], n = 1): AttemptRecord => ({
       deliveryId: delivery.id,
       deliveryCreatedAt: delivery.created_at,
@@ -74,6 +74,8 @@ describe("hourly attempt counters", () => {
       error: outcome === "succeeded" ? null : "The receiver answered 500.",
       outcome,
       delayMs: outcome === "retry" ? 60_000 : null,
+      pauseMs: outcome === "retry" || outcome === "failed" ? 60_000 : null,
+      accountId,
       subscriptionId,
       summary: "The receiver answered 500.",
     });
