@@ -451,19 +451,19 @@ describe("deliveries from the dashboard", () => {
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toEqual(MANAGERS_ONLY);
   });
 
-  it("retries now a delivery that waits hours for its next retry: due at once, its job moved to now", async () => {
+  it("retries now a delivery that waits hours for its next retry: due at once, its queue row moved to now", async () => {
     const { delivery } = await ownerWithDelivery();
     await db.pool.query(
       "UPDATE outbound_deliveries SET status = 'pending', attempts = 5, " +
         "next_attempt_at = now() + interval '3 hours' WHERE id = $1",
       [delivery.id],
     );
+    await db.pool.query("UPDATE outbound_queue SET run_at = 'infinity' WHERE delivery_id = $1", [delivery.id]);
 
     expect(await resendDeliveryAction({ deliveryId: delivery.id })).toMatchObject({ ok: true });
     const { rows } = await db.pool.query(
       `SELECT d.status::text AS status, d.attempts, d.next_attempt_at <= now() AS due,
-              (SELECT j.run_at <= now() FROM graphile_worker.jobs j WHERE j.key = 'outbound-delivery:' || d.id::text)
-                AS job_due
+              (SELECT q.run_at <= now() FROM outbound_queue q WHERE q.delivery_id = d.id) AS job_due
        FROM outbound_deliveries d WHERE d.id = $1`,
       [delivery.id],
     );
