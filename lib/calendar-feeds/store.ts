@@ -53,8 +53,8 @@ const audit = (
   });
 
 /** Queues a sync now. Without the worker's schema (it creates it on start) the scheduler picks the feed up. */
-async function enqueue(feedId: string): Promise<void> {
-  await db.pool.query(ENQUEUE_SQL("$1::uuid[]"), [[feedId]]).catch(() => {});
+async function enqueue(accountId: string, feedId: string): Promise<void> {
+  await db.pool.query(ENQUEUE_SQL("$1::uuid[]", "$2::uuid[]"), [[feedId], [accountId]]).catch(() => {});
 }
 
 export async function addFeed(
@@ -73,7 +73,7 @@ export async function addFeed(
     await audit(client, context, "calendar_feed.added", { id: feedId, name: input.name }, metadata);
     return feedId;
   });
-  await enqueue(id);
+  await enqueue(context.account.id, id);
   return { ok: true, id };
 }
 
@@ -94,7 +94,7 @@ export async function setFeedPaused(context: SessionContext, feedId: string, pau
     await audit(client, context, paused ? "calendar_feed.paused" : "calendar_feed.resumed", feed, {});
     return true;
   });
-  if (changed && !paused) await enqueue(feedId);
+  if (changed && !paused) await enqueue(context.account.id, feedId);
   if (changed) return { ok: true };
   const exists = await db.pool.query("SELECT 1 FROM calendar_feeds WHERE id = $1::uuid AND account_id = $2::uuid", [
     feedId,
@@ -113,7 +113,7 @@ export async function requestSync(context: SessionContext, feedId: string): Prom
   );
   if (!rows[0]) return notFound();
   if (rows[0].paused) return fail("feed_paused", "This feed is paused: resume it to sync.");
-  await enqueue(feedId);
+  await enqueue(context.account.id, feedId);
   return { ok: true };
 }
 

@@ -19,9 +19,10 @@ import { keyUid, parseFeed } from "./parse";
 
 /**
  * `dueOnly`: the worker's jobs sync a feed only while it is due, so a job queued twice (by "Sync now" and
- * the scheduler, or while the first was running) syncs once.
+ * the scheduler, or while the first was running) syncs once. `accountId`: the feed's account as its job
+ * names it, so the claim is a primary key lookup; without it the feed is found by id alone.
  */
-export type SyncOptions = FetchOptions & { now?: Date; dueOnly?: boolean };
+export type SyncOptions = FetchOptions & { now?: Date; dueOnly?: boolean; accountId?: string | null };
 export type SyncOutcome =
   { ran: false } | ({ ran: true; result: SyncResult; error: string | null; httpStatus: number | null } & SyncCounts);
 
@@ -37,7 +38,8 @@ type Claimed = {
 
 const CLAIM_SQL = `UPDATE calendar_feeds f SET sync_lease = gen_random_uuid(), sync_started_at = now()
   FROM accounts a
-  WHERE f.id = $1::uuid AND a.id = f.account_id AND NOT f.paused AND (NOT $2::boolean OR f.next_sync_at <= now())
+  WHERE ($3::uuid IS NULL OR f.account_id = $3::uuid) AND f.id = $1::uuid AND a.id = f.account_id AND NOT f.paused
+    AND (NOT $2::boolean OR f.next_sync_at <= now())
     AND (f.sync_lease IS NULL OR f.sync_started_at < now() - interval '5 minutes')
   RETURNING f.sync_lease AS lease, f.account_id, f.url, f.etag, f.last_modified, f.content_hash, a.timezone`;
 
@@ -69,7 +71,11 @@ type Finished = {
 };
 
 export async function syncFeed(feedId: string, options: SyncOptions = {}): Promise<SyncOutcome> {
-  const claimed = await db.pool.query<Claimed>(CLAIM_SQL, [feedId, options.dueOnly ?? false]);
+  const claimed = await db.pool.query<Claimed>(CLAIM_SQL, [
+    feedId,
+    options.dueOnly ?? false,
+    options.accountId ?? null,
+  ]);
   const feed = claimed.rows[0];
   if (!feed) return { ran: false };
   const startedAt = new Date();

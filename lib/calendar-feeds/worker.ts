@@ -3,7 +3,7 @@ import { Logger, parseCronItems, run, type Runner, type Task } from "graphile-wo
 import pg from "pg";
 import { db } from "@/lib/platform/db/client";
 import { directDatabaseUrl } from "@/lib/platform/db/pooler";
-import { DUE_TASK, ENQUEUE_SQL, feedIdOf, SYNC_TASK } from "./jobs";
+import { DUE_TASK, ENQUEUE_SQL, feedJobOf, SYNC_TASK } from "./jobs";
 import { syncFeed } from "./sync";
 
 /*
@@ -17,16 +17,19 @@ import { syncFeed } from "./sync";
 
 export type CalendarFeedWorker = { stop: () => Promise<void> };
 
-const DUE_SQL = `SELECT id FROM calendar_feeds
+const DUE_SQL = `SELECT id, account_id FROM calendar_feeds
   WHERE NOT paused AND next_sync_at <= now()
     AND (sync_lease IS NULL OR sync_started_at < now() - interval '5 minutes')
   ORDER BY next_sync_at LIMIT 1000`;
 
 /** Queues every due feed; returns how many. */
 export async function enqueueDueFeeds(): Promise<number> {
-  const due = await db.pool.query<{ id: string }>(DUE_SQL);
+  const due = await db.pool.query<{ id: string; account_id: string }>(DUE_SQL);
   if (due.rows.length === 0) return 0;
-  await db.pool.query(ENQUEUE_SQL("$1::uuid[]"), [due.rows.map((row) => row.id)]);
+  await db.pool.query(ENQUEUE_SQL("$1::uuid[]", "$2::uuid[]"), [
+    due.rows.map((row) => row.id),
+    due.rows.map((row) => row.account_id),
+  ]);
   return due.rows.length;
 }
 
@@ -50,8 +53,8 @@ export async function startCalendarFeedWorker(
   // A sync that throws (the database went away) is not retried by the queue: the feed stays due and the
   // next minute's cron job queues it again.
   const sync: Task = async (payload) => {
-    const feedId = feedIdOf(payload);
-    if (feedId) await syncFeed(feedId, { dueOnly: true });
+    const job = feedJobOf(payload);
+    if (job) await syncFeed(job.feedId, { dueOnly: true, accountId: job.accountId });
   };
   const logger = new Logger(() => (level, message) => {
     if (level === "error" || level === "warning") log(`calendar feed worker: ${message}`);

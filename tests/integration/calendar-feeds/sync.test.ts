@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { feedJobOf } from "@/lib/calendar-feeds/jobs";
 import { syncFeed } from "@/lib/calendar-feeds/sync";
 import { createEvent } from "@/lib/events/repository";
 import { db } from "@/lib/platform/db/client";
@@ -198,5 +199,30 @@ describe("a calendar feed's sync", () => {
     release();
     expect(await first).toMatchObject({ ran: true, created: 1 });
     expect(await syncLog(feedId)).toHaveLength(1);
+  });
+
+  it("syncs a feed only in the account its job names; a job of the feed alone finds it by id", async () => {
+    const { context, feedId } = await setUp(calendar(concert));
+    const other = await ownerContext();
+    expect(await syncFeed(feedId, { now: NOW, accountId: other.account.id })).toEqual({ ran: false });
+    expect(await syncLog(feedId)).toEqual([]);
+    expect(await syncFeed(feedId, { now: NOW, accountId: context.account.id })).toMatchObject({
+      ran: true,
+      created: 1,
+    });
+    expect(await syncFeed(feedId, { now: NOW })).toMatchObject({ ran: true, result: "unchanged" });
+  });
+});
+
+describe("a sync job's payload", () => {
+  const feed = "0b9e7c3a-61f2-4c8e-9d1a-5f3b2a7c4e10";
+  const account = "5f3b2a7c-4e10-4c8e-9d1a-0b9e7c3a61f2";
+
+  it("names the feed and its account, or the feed alone as jobs queued before did", () => {
+    expect(feedJobOf({ feedId: feed, accountId: account })).toEqual({ feedId: feed, accountId: account });
+    expect(feedJobOf({ feedId: feed })).toEqual({ feedId: feed, accountId: null });
+    expect(feedJobOf({ feedId: feed, accountId: "not-a-uuid" })).toEqual({ feedId: feed, accountId: null });
+    expect(feedJobOf({ feedId: "x", accountId: account })).toBeNull();
+    expect(feedJobOf(null)).toBeNull();
   });
 });
