@@ -55,7 +55,7 @@ function registerCollectors(set: MetricSet): void {
     });
   statsGauge(
     "outbound_queue_depth",
-    "Outbound queue entries by stage (fan_out messages; ready, scheduled, running jobs).",
+    "Outbound queue entries by stage (fan_out messages; ready, scheduled, running deliveries).",
     "stage",
     (gauge, current) => {
       gauge.labels("fan_out").set(current.fanOut);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import crypto from "node:crypto";
 import pg from "pg";
@@ -7,6 +7,8 @@ import { newPublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
 import { percentile, runMain, startBenchDatabase, stopProcess } from "./harness";
+import { peakRss, startReceiver, startWorker, type Receipt } from "./outbound-processes";
+import { runSoak } from "./outbound-soak";
 import { processTree } from "./load";
 import { measureReference, type ReferenceJob, type ReferenceRates } from "./outbound-reference";
 
@@ -39,83 +41,6 @@ const IDLE_PROBES = 40;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 process.env.APP_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("base64");
-
-type Receipt = { id: string; path: string; at: number };
-
-type Receiver = {
-  url: string;
-  pid: number;
-  count: () => Promise<{ distinct: number; expected: number }>;
-  /** From now on `count` also says how many distinct receipts are of these notifications. */
-  expect: (ids: string[]) => Promise<void>;
-  countFor: (id: string) => Promise<number>;
-  receipts: () => Promise<Receipt[]>;
-  reset: () => Promise<void>;
-  stop: () => Promise<void>;
-};
-
-/** The receiver in its own process (outbound-receiver.ts), asked over IPC. */
-function startReceiver(): Promise<Receiver> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/bench/outbound-receiver.ts"], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const pending = new Map<number, (result: unknown) => void>();
-  let seq = 0;
-  const ask = <T>(request: object) =>
-    new Promise<T>((resolve) => {
-      pending.set(++seq, resolve as (result: unknown) => void);
-      child.send({ seq, request });
-    });
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the receiver exited with code ${code}`)));
-    child.on("message", (message: { ready?: string; seq?: number; result?: unknown }) => {
-      if (message.ready) {
-        resolve({
-          url: message.ready,
-          pid: child.pid!,
-          count: () => ask({ op: "count" }),
-          expect: (ids) => ask({ op: "expect", ids }),
-          countFor: (id) => ask({ op: "countFor", id }),
-          receipts: () => ask({ op: "receipts" }),
-          reset: () => ask({ op: "reset" }),
-          stop: () => stopProcess(child),
-        });
-        return;
-      }
-      pending.get(message.seq!)?.(message.result);
-      pending.delete(message.seq!);
-    });
-  });
-}
-
-function peakRss(pid: number): number {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) * 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function startWorker(databaseUrl: string): Promise<ChildProcess> {
-  // node itself (not the tsx wrapper), so the pid is the worker's for its peak RSS.
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
-      OUTBOUND_WORKER_CONCURRENCY: String(CONCURRENCY),
-      NODE_ENV: "production",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("worker running")) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`the worker exited (${code})`)));
-  });
-}
 
 /**
  * CPU seconds (user + system) used so far by each of these processes that is still running, keyed by pid
@@ -178,6 +103,7 @@ type Round = {
 };
 
 runMain(async () => {
+  if (process.argv.includes("--failing")) return runSoak();
   console.log(`▸ bench:outbound — ${NOTIFICATIONS} notifications × 2 subscriptions, concurrency ${CONCURRENCY}`);
   const database = await startBenchDatabase("outbound");
   const receiver = await startReceiver();
