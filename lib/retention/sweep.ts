@@ -2,7 +2,6 @@ import "server-only";
 import type pg from "pg";
 import { db } from "@/lib/platform/db/client";
 import { closeIdleConversations } from "@/lib/conversations/agent";
-import { setDeliveryPartitionsFillfactor } from "@/lib/outbound/retention";
 import { DELIVERY_RETENTION_DAYS } from "@/lib/events-webhook/deliveries";
 import { errorFields, logger } from "@/lib/platform/observability/log";
 import { createComingPartitions, dropExpiredLogPartitions } from "./partitioned-logs";
@@ -51,7 +50,6 @@ export async function sweepRetention(
   const maxBatches = options.maxBatches ?? 500;
   // The worker's hourly job creates the coming days too; this keeps them coming where no worker runs.
   await createComingPartitions(pool);
-  await setDeliveryPartitionsFillfactor(pool);
   const result: SweepResult = {
     logDaysDropped: (await dropExpiredLogPartitions(pool)).length,
     rateLimits: 0,

@@ -41,6 +41,30 @@ describe("daily partitions", () => {
     expect(left).toHaveLength(5);
     expect(left.at(-1)).toBe(`${TABLE}_p${day(3).toISOString().slice(0, 10).replaceAll("-", "")}`);
   });
+  it("gives a new day the storage parameters of its newest sibling, as the deliveries' fillfactor", async () => {
+    const { rows } = await db.pool.query<{ options: string[] | null }>(
+      `SELECT c.reloptions AS options FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'outbound_deliveries'::regclass ORDER BY c.relname DESC LIMIT 1`,
+    );
+    expect(rows[0].options).toEqual(["fillfactor=50"]);
+    await db.pool.query(`CREATE TABLE ${TABLE}_tuned (at timestamptz NOT NULL) PARTITION BY RANGE (at)`);
+    try {
+      await ensureDailyPartitions(db.pool, [`${TABLE}_tuned`], { from: day(0), to: day(0) });
+      const today = `${TABLE}_tuned_p${day(0).toISOString().slice(0, 10).replaceAll("-", "")}`;
+      await db.pool.query(`ALTER TABLE ${today} SET (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.01)`);
+      await ensureDailyPartitions(db.pool, [`${TABLE}_tuned`], { from: day(1), to: day(2) });
+      const created = await db.pool.query<{ options: string[] }>(
+        `SELECT c.reloptions AS options FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          WHERE i.inhparent = $1::regclass ORDER BY c.relname`,
+        [`${TABLE}_tuned`],
+      );
+      expect(created.rows.map((row) => row.options)).toEqual(
+        Array(3).fill(["fillfactor=70", "autovacuum_vacuum_scale_factor=0.01"]),
+      );
+    } finally {
+      await db.pool.query(`DROP TABLE ${TABLE}_tuned`);
+    }
+  });
 });
 
 function utcParts(date: Date): [number, number, number] {
