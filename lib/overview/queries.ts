@@ -1,10 +1,13 @@
 /*
  * The Overview's statements (docs/overview.md). Every one is scoped by account ($1) and reads the hourly
  * counters (webhook_delivery_hours, outbound_attempt_hours), single rows by index (a source's latest
- * log entry), or the account's few sources, feeds, subscriptions and keys: none scans a log.
+ * log entry, looked for only in the days the log keeps, so an idle source's probe skips older days), or
+ * the account's few sources, feeds, subscriptions and keys: none scans a log.
  * Hours are UTC instants passed in by the caller ($2 = the first hour of the last 24, or of the last 7 days
  * in HOURS_SQL; $3 = the hour before the current one), so the statements agree with each other.
  */
+
+import { DELIVERY_RETENTION_DAYS } from "@/lib/events-webhook/deliveries";
 
 const ACCEPTED = "('ok', 'duplicate')";
 const deliveriesWhere = (condition: string) => `COALESCE(sum(h.deliveries) FILTER (WHERE ${condition}), 0)`;
@@ -21,7 +24,8 @@ export const SOURCES_SQL = `SELECT s.id, s.public_id, s.name, s.active,
   FROM webhook_sources s
   LEFT JOIN LATERAL (
     SELECT d.received_at, d.status, d.error_code FROM webhook_deliveries d
-    WHERE d.source_id = s.id ORDER BY d.received_at DESC, d.id DESC LIMIT 1) l ON true
+    WHERE d.source_id = s.id AND d.account_id = s.account_id
+      AND d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days' ORDER BY d.received_at DESC, d.id DESC LIMIT 1) l ON true
   LEFT JOIN LATERAL (
     SELECT sum(h.deliveries) AS total,
       sum(h.deliveries) FILTER (WHERE h.outcome NOT IN ${ACCEPTED}) AS refused,
