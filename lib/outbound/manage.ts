@@ -57,8 +57,9 @@ const QUEUE_NOW = (source: string) => `queued AS (
 export async function resendDelivery(accountId: string, deliveryId: string): Promise<boolean> {
   if (!isUuid(accountId) || !isUuid(deliveryId)) return false;
   const { rows } = await db.pool.query<{ count: number }>(
-    `WITH ${REQUEUE(`SELECT d.id, d.account_id, d.subscription_id, d.created_at FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-       WHERE d.id = $2::uuid AND d.account_id = $1::uuid AND s.status = 'active'
+    `WITH ${REQUEUE(`SELECT d.id, d.account_id, d.subscription_id, d.created_at
+       FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       WHERE d.id = $2::uuid AND d.account_id = $1::uuid AND s.account_id = $1::uuid AND s.status = 'active'
          AND d.created_at >= now() - make_interval(days => $3::int)`)}`,
     [accountId, deliveryId, OUTBOUND_RETENTION_DAYS],
   );
@@ -72,7 +73,8 @@ export async function resendDelivery(accountId: string, deliveryId: string): Pro
 export async function replaySince(accountId: string, subscriptionId: string, since: Date): Promise<number> {
   if (!validSubscription(accountId, subscriptionId) || Number.isNaN(since.getTime())) return 0;
   const { rows } = await db.pool.query<{ count: number }>(
-    `WITH ${REQUEUE(`SELECT d.id, d.account_id, d.subscription_id, d.created_at FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+    `WITH ${REQUEUE(`SELECT d.id, d.account_id, d.subscription_id, d.created_at
+       FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
        WHERE d.subscription_id = $2::text AND d.account_id = $1::uuid AND s.account_id = $1::uuid
          AND s.status = 'active' AND d.created_at >= $3::timestamptz`)}`,
     [accountId, subscriptionId, since.toISOString()],

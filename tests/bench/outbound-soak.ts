@@ -88,7 +88,8 @@ export async function runSoak(): Promise<number> {
       while (sampling) {
         const { rows } = await pool.query<{ jobs: number; queue: number; circuits: number }>(
           `SELECT (SELECT count(*) FROM graphile_worker.jobs)::int AS jobs,
-             (SELECT count(*) FROM outbound_queue)::int AS queue, (SELECT count(*) FROM outbound_circuits)::int AS circuits`,
+             (SELECT count(*) FROM outbound_queue)::int AS queue,
+             (SELECT count(*) FROM outbound_circuits)::int AS circuits`,
         );
         samples.push(rows[0]);
         await sleep(SAMPLE_MS);
@@ -138,7 +139,8 @@ export async function runSoak(): Promise<number> {
     );
     console.log(
       `graphile-worker's job table: max ${maxJobs} rows over ${samples.length} samples; outbound queue max ` +
-        `${Math.max(...samples.map((s) => s.queue))} rows; open circuits max ${Math.max(...samples.map((s) => s.circuits))}`,
+        `${Math.max(...samples.map((s) => s.queue))} rows; ` +
+        `open circuits max ${Math.max(...samples.map((s) => s.circuits))}`,
     );
     console.log(
       `Healthy: ${healthy.firsts.length}/${commits.size}, lag p50 ${Math.round(percentile(lags, 0.5))} ms, ` +
@@ -146,7 +148,8 @@ export async function runSoak(): Promise<number> {
     );
     console.log(
       `Failing: ${refused} attempts answered 503 during the outage; first 2xx ${seconds(firstAfter - recovered)} ` +
-        `after it ended, all ${failing.firsts.length}/${commits.size} by ${seconds(lastFailing - recovered)} after it; ` +
+        `after it ended, all ${failing.firsts.length}/${commits.size} by ` +
+        `${seconds(lastFailing - recovered)} after it; ` +
         `lost ${failing.lost}, duplicates ${failing.duplicates}`,
     );
     const checks: [string, boolean][] = [

@@ -58,7 +58,7 @@ const burst = (accountId: string, count: number, label: string) =>
   );
 
 describe("a subscription's circuit", () => {
-  it("opens on a 503 and holds the backlog: nothing more is sent, and waiting deliveries are charged nothing", async () => {
+  it("opens on a 503 and holds the backlog: nothing more is sent, waiting deliveries are charged nothing", async () => {
     const target = await receiver((_, res) => res.writeHead(503).end());
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     const first = await notify(accountId);
@@ -136,7 +136,7 @@ describe("a subscription's circuit", () => {
     expect(await queuedRows((await deliveries(subscriptionId)).map((row) => row.id))).toEqual([]);
   });
 
-  it("a probe failing after 5 days of failures disables the subscription; its waiting deliveries fail unsent", async () => {
+  it("a probe failing after 5 days of failures disables the subscription; the waiting fail unsent", async () => {
     const target = await receiver((_, res) => res.writeHead(500).end());
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     await notify(accountId);
@@ -156,7 +156,7 @@ describe("a subscription's circuit", () => {
     expect(target.requests).toHaveLength(2);
   });
 
-  it("leaves a healthy subscription's lag alone, and graphile-worker's job table does not grow with the backlog", async () => {
+  it("leaves a healthy subscription's lag alone; graphile-worker's job table does not grow with backlog", async () => {
     const failing = await receiver((_, res) => res.writeHead(503).end());
     const healthy = await receiver();
     const { accountId, subscriptionId } = await subscribedAccount(failing.url);

@@ -56,7 +56,7 @@ const lockedBy = async (deliveryIds: string[]) =>
   ).rows;
 
 describe("a worker's feed of deliveries", () => {
-  it("hands out due rows in queue order, locked for this worker; done takes them off, release puts them back", async () => {
+  it("hands out due rows in queue order, locked for this worker; done takes them off, release puts back", async () => {
     const { deliveryIds } = await threeQueued();
     open();
     const items = await takeAll(3);
@@ -91,7 +91,8 @@ describe("a worker's feed of deliveries", () => {
   it("parks the rows of a subscription whose circuit is open on the way, and hands out its probe alone", async () => {
     const { accountId, subscriptionId, deliveryIds } = await threeQueued();
     await db.pool.query(
-      "INSERT INTO outbound_circuits (account_id, subscription_id, paused_until) VALUES ($1, $2, now() - interval '1 second')",
+      "INSERT INTO outbound_circuits (account_id, subscription_id, paused_until) " +
+        "VALUES ($1, $2, now() - interval '1 second')",
       [accountId, subscriptionId],
     );
     open();

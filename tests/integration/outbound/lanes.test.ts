@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe("a burst shared by two workers", () => {
-  it("delivers every notification once per subscription, records every attempt and leaves no queue row behind", async () => {
+  it("delivers every notification once per subscription, records every attempt, leaves no queue row", async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
     const { accountId, subscriptionId } = await subscribedAccount(`${receiver.url}/a`);
