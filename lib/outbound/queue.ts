@@ -43,16 +43,17 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
     UPDATE outbound_queue q SET locked_by = $1::text, locked_at = now() FROM candidates c
     WHERE NOT c.held AND q.account_id = c.account_id AND q.delivery_id = c.delivery_id
     RETURNING q.account_id, q.delivery_id, q.delivery_created_at, q.seq)
-  SELECT c.account_id::text AS queue_account_id, c.delivery_id::text AS wanted_id, l.*,
-    (SELECT count(*) FROM parked)::int AS parked
-  FROM claimed c LEFT JOIN LATERAL (
+  -- One row at least, so that a claim that only parked says so.
+  SELECT c.account_id::text AS queue_account_id, c.delivery_id::text AS wanted_id, l.*, p.parked
+  FROM (SELECT count(*)::int AS parked FROM parked) p LEFT JOIN (claimed c LEFT JOIN LATERAL (
     SELECT ${LOAD_COLUMNS}
     FROM outbound_deliveries d
       JOIN outbound_messages m ON m.id = d.message_id AND m.created_at = d.created_at AND m.account_id = d.account_id
       JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = c.account_id
       LEFT JOIN outbound_circuits k ON k.account_id = c.account_id AND k.subscription_id = d.subscription_id
     -- By its whole key: one day's partition.
-    WHERE d.id = c.delivery_id AND d.created_at = c.delivery_created_at AND d.account_id = c.account_id) l ON true
+    WHERE d.id = c.delivery_id AND d.created_at = c.delivery_created_at AND d.account_id = c.account_id) l ON true)
+    ON true
   ORDER BY c.seq`;
 
 export type ClaimedRow = {
@@ -71,8 +72,14 @@ export async function claimDue(
 ): Promise<{ rows: ClaimedRow[]; parked: number }> {
   // Named: prepared once per connection. Its generic plan walks the due index only because the worker's
   // connections price out sequential and bitmap scans (worker.ts).
-  const { rows } = await pool.query<ClaimedRow>({ name: "outbound-claim", text: CLAIM_SQL, values: [workerId, limit] });
-  return { rows, parked: rows[0]?.parked ?? 0 };
+  const { rows } = await pool.query<ClaimedRow>({
+    name: "outbound-claim",
+    text: CLAIM_SQL,
+    values: [workerId, limit],
+  });
+  // A claim that claimed nothing answers one row with no key, for its parked count.
+  const claimed = rows.filter((row) => (row.wanted_id as string | null) !== null);
+  return { rows: claimed, parked: rows[0]?.parked ?? 0 };
 }
 
 const KEYS = "unnest($1::uuid[], $2::uuid[]) AS k(account_id, delivery_id)";

@@ -12,8 +12,8 @@ import { deliveries, fanOut, notify, queuedRows, subscribedAccount } from "./sup
 
 let feed: (DeliveryFeed & { workerId: string }) | null = null;
 const logged: string[] = [];
-const open = (refreshMs = 60_000) =>
-  (feed = deliveryFeed({ pool: db.pool, wanted: 10, refreshMs, log: (line) => logged.push(line) }));
+const open = (refreshMs = 60_000, wanted = 10) =>
+  (feed = deliveryFeed({ pool: db.pool, wanted, refreshMs, log: (line) => logged.push(line) }));
 
 // Rows left by earlier files would be claimed first, and these tests' rows (to receivers that do not exist)
 // must not keep the workers of later files busy.
@@ -108,6 +108,26 @@ describe("a worker's feed of deliveries", () => {
     // While the probe is in flight, the tick starts no other.
     expect(await tickCircuits(db.pool)).toBe(0);
     probe.settle("release");
+  });
+
+  it("claims again at once when a claim only parked rows, and hands out the due row behind them", async () => {
+    const held = await threeQueued();
+    await db.pool.query(
+      "INSERT INTO outbound_circuits (account_id, subscription_id, paused_until) " +
+        "VALUES ($1, $2, now() + interval '1 hour')",
+      [held.accountId, held.subscriptionId],
+    );
+    const healthy = await subscribedAccount();
+    await notify(healthy.accountId);
+    const [due] = await deliveries(healthy.subscriptionId);
+    // Two rows a claim: the first claim meets only parked ones.
+    open(60_000, 2);
+    const started = Date.now();
+    const item = await feed!.take(5_000);
+    expect(item?.key.deliveryId).toBe(due.id);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await queuedRows(held.deliveryIds)).every((row) => row.parked)).toBe(true);
+    item!.settle("release");
   });
 
   it("puts a row whose record failed back at the next refresh, and frees the rows of a worker that died", async () => {
