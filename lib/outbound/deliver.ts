@@ -187,11 +187,17 @@ function headersFor(row: Loaded): Record<string, string> {
 
 type Decision = { outcome: AttemptOutcome; pause: number | null };
 
-// Any failure but a 410 pauses the subscription's circuit; a retry waits behind it.
+/**
+ * A 410 holds the circuit this long: the subscription is disabled just after the attempt is recorded, and the
+ * circuit tick then fails its waiting deliveries; should disabling fail, the circuit is probed again then.
+ */
+const GONE_HOLD_MS = 60_000;
+
+// Any failure pauses the subscription's circuit; a retry waits behind it.
 function decide(result: PostResult, row: Loaded, attempt: number, options: DeliverOptions): Decision {
   if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300)
     return { outcome: "succeeded", pause: null };
-  if (result.statusCode === 410) return { outcome: "disabled", pause: null };
+  if (result.statusCode === 410) return { outcome: "disabled", pause: GONE_HOLD_MS };
   return { outcome: attempt < MAX_ATTEMPTS ? "retry" : "failed", pause: circuitPause(result, row, options) };
 }
 

@@ -188,11 +188,3 @@ export async function removeLegacyDeliverJobs(pool: Queryable): Promise<void> {
     END IF;
   END $$`);
 }
-
-/** The rows graphile-worker's job table holds (its public view), for the soak; null without its schema. */
-export async function graphileJobCount(pool: Queryable): Promise<number | null> {
-  const exists = await pool.query<{ ok: boolean }>("SELECT to_regclass('graphile_worker.jobs') IS NOT NULL AS ok");
-  if (!exists.rows[0]?.ok) return null;
-  const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM graphile_worker.jobs");
-  return rows[0].n;
-}

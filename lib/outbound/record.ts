@@ -34,7 +34,7 @@ export type AttemptRecord = {
   outcome: AttemptOutcome;
   /** Milliseconds until the next attempt, for a retry. */
   delayMs: number | null;
-  /** How long a failure pauses the subscription's circuit (null for a success or a 410). */
+  /** How long a failure (or a 410, while the subscription is disabled) holds its circuit; null for a success. */
   pauseMs: number | null;
   accountId: string;
   subscriptionId: string;
@@ -58,12 +58,13 @@ const RECORD_LINGER_MS = 15;
  * The queue and the circuit after the batch's attempts (docs/outbound-webhooks.md, "Answers, retries and
  * disabling"), read from locked so that they are written once the batch's subscriptions are locked. An
  * attempted delivery leaves the queue once done; a retry is parked behind its subscription's circuit. Per
- * subscription, its latest attempt in the batch decides: a success (or a 410, which disables it) closes the
- * circuit and lets its parked rows flow again in queue order, spread at DRAIN_PER_SECOND so that a
- * backlog shares the workers with every other subscription's deliveries instead of going ahead of them all;
- * a failure opens the circuit (parking the subscription's due rows), or, when it is the probe's, pauses it
- * again for the schedule's next step. A failure of an attempt that started before the circuit opened changes
- * nothing more.
+ * subscription, its latest attempt in the batch decides: a success closes the circuit and lets its parked
+ * rows flow again in queue order, spread at DRAIN_PER_SECOND so that a backlog shares the workers with every
+ * other subscription's deliveries instead of going ahead of them all; a failure opens the circuit (parking
+ * the subscription's due rows), or, when it is the probe's, pauses it again for the schedule's next step. A
+ * failure of an attempt that started before the circuit opened changes nothing more. A 410 holds the
+ * circuit too, so that nothing more is sent while the subscription is being disabled (deliver.ts, after
+ * this commit); the circuit tick then fails what waits.
  */
 const DRAIN_PER_SECOND = 1_000;
 const QUEUE_AND_CIRCUIT = `dequeued AS (
@@ -78,7 +79,7 @@ const QUEUE_AND_CIRCUIT = `dequeued AS (
       AND i.outcome = 'retry'),
   closed AS (
     DELETE FROM outbound_circuits c USING locked k
-    WHERE k.outcome IN ('succeeded', 'disabled') AND c.account_id = k.account_id AND c.subscription_id = k.id
+    WHERE k.outcome = 'succeeded' AND c.account_id = k.account_id AND c.subscription_id = k.id
     RETURNING c.account_id, c.subscription_id),
   drained AS (
     UPDATE outbound_queue q SET run_at = now() + x.n * interval '1 millisecond' * ${1000 / DRAIN_PER_SECOND}
@@ -91,13 +92,13 @@ const QUEUE_AND_CIRCUIT = `dequeued AS (
     UPDATE outbound_circuits c SET failures = c.failures + 1, paused_until = now() + COALESCE(k.pause_ms, 0) * interval
       '1 millisecond', probe_delivery_id = NULL, probe_started_at = NULL
     FROM locked k
-    WHERE k.outcome IN ('retry', 'failed') AND c.account_id = k.account_id AND c.subscription_id = k.id
-      AND EXISTS (SELECT 1 FROM input i WHERE i.subscription_id = k.id AND i.delivery_id = c.probe_delivery_id
-        AND i.outcome IN ('retry', 'failed'))),
+    WHERE c.account_id = k.account_id AND c.subscription_id = k.id
+      AND (k.outcome = 'disabled' OR k.outcome IN ('retry', 'failed') AND EXISTS (SELECT 1 FROM input i
+        WHERE i.subscription_id = k.id AND i.delivery_id = c.probe_delivery_id AND i.outcome IN ('retry', 'failed')))),
   opened AS (
     INSERT INTO outbound_circuits (account_id, subscription_id, paused_until)
     SELECT k.account_id, k.id, now() + COALESCE(k.pause_ms, 0) * interval '1 millisecond' FROM locked k
-    WHERE k.outcome IN ('retry', 'failed')
+    WHERE k.outcome IN ('retry', 'failed', 'disabled')
     ON CONFLICT (account_id, subscription_id) DO NOTHING
     RETURNING account_id, subscription_id),
   parked AS (

@@ -42,7 +42,7 @@ CREATE INDEX "outbound_circuits_paused_until_idx" ON "outbound_circuits"("paused
 -- pending is lost by the upgrade; the workers remove the old "deliver" jobs through graphile-worker's
 -- complete_jobs (lib/outbound/queue.ts).
 INSERT INTO "outbound_queue" ("account_id", "delivery_id", "subscription_id", "delivery_created_at", "run_at")
-SELECT s.account_id, d.id, d.subscription_id, d.created_at, COALESCE(d.next_attempt_at, now())
-FROM outbound_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+SELECT d.account_id, d.id, d.subscription_id, d.created_at, COALESCE(d.next_attempt_at, now())
+FROM outbound_deliveries d
 WHERE d.status = 'pending'
 ORDER BY d.created_at, d.id;
