@@ -128,18 +128,19 @@ const RECORD_SQL = `WITH input AS (
     SELECT u.account_id, i.delivery_id, u.created_at, i.subscription_id, i.attempt, i.status_code, i.duration_ms,
       i.excerpt, i.error, i.outcome
     FROM input i JOIN delivery u ON u.id = i.delivery_id ORDER BY i.n),
-  latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, outcome, summary, pause_ms FROM input
+  latest AS (SELECT DISTINCT ON (subscription_id) subscription_id, account_id, outcome, summary, pause_ms FROM input
     ORDER BY subscription_id, n DESC),
   locked AS MATERIALIZED (
     SELECT s.id, s.account_id, s.failing_since, s.last_delivery_ok, s.last_error, s.last_delivery_at, l.outcome,
       l.summary, l.pause_ms
-    FROM webhook_subscriptions s JOIN latest l ON l.subscription_id = s.id ORDER BY s.id FOR NO KEY UPDATE OF s),
+    FROM webhook_subscriptions s JOIN latest l ON s.account_id = l.account_id AND s.id = l.subscription_id
+    ORDER BY s.id FOR NO KEY UPDATE OF s),
   subscription AS (
     UPDATE webhook_subscriptions s SET last_delivery_at = now(), last_delivery_ok = (k.outcome = 'succeeded'),
       last_error = CASE WHEN k.outcome = 'succeeded' THEN NULL ELSE k.summary END,
       failing_since = CASE WHEN k.outcome = 'succeeded' THEN NULL ELSE COALESCE(k.failing_since, now()) END
     FROM locked k
-    WHERE s.id = k.id
+    WHERE s.account_id = k.account_id AND s.id = k.id
       AND NOT (k.outcome = 'succeeded' AND k.last_delivery_ok IS TRUE AND k.failing_since IS NULL
         AND k.last_error IS NULL
                AND k.last_delivery_at > now() - interval '1 second')
