@@ -74,7 +74,7 @@ export async function dropExpiredPartitions(
       `SELECT partition::text FROM expired_daily_partitions($1::regclass, now() - make_interval(hours => $2))`,
       [log.table, log.retentionHours],
     );
-    for (const { partition } of rows) {
+    for (const { partition } of rows.filter(stillThere)) {
       const done = await yieldingToAnotherSweep(async () => {
         await pool.query(`ALTER TABLE ${quoteName(log.table)} DETACH PARTITION ${partition} CONCURRENTLY`);
         await pool.query(`DROP TABLE IF EXISTS ${partition}`);
@@ -91,7 +91,7 @@ async function finishPendingDetaches(pool: Queryable, table: string): Promise<vo
       WHERE i.inhparent = $1::regclass AND i.inhdetachpending`,
     [table],
   );
-  for (const { partition } of rows) {
+  for (const { partition } of rows.filter(stillThere)) {
     await yieldingToAnotherSweep(async () => {
       await pool.query(`ALTER TABLE ${quoteName(table)} DETACH PARTITION ${partition} FINALIZE`);
       await pool.query(`DROP TABLE IF EXISTS ${partition}`);
@@ -116,6 +116,12 @@ async function yieldingToAnotherSweep(work: () => Promise<void>): Promise<boolea
     throw error;
   }
 }
+
+/*
+ * A day another sweep dropped between the catalogue read and the name's output is printed as its bare OID
+ * (regclass output of a relation that is gone); a real name made of digits would be printed quoted.
+ */
+const stillThere = ({ partition }: { partition: string }) => !/^\d+$/.test(partition);
 
 // Table names come from the code's own registry, never from input; quoting keeps them exact anyway.
 function quoteName(name: string): string {
