@@ -5,6 +5,7 @@ import { listDeliveryAttempts, replaySince, resendDelivery, sendTestNotification
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import { createAccount } from "../../support/factories";
 import { deliveries, notify, startReceiver, subscribedAccount, waitFor, type Receiver } from "./support";
+import { ensurePartitionsFor } from "../../support/partitions";
 
 /* Resend, replay, the test notification and the attempt list, as the dashboard calls them. */
 
@@ -97,6 +98,9 @@ describe("managing deliveries", () => {
     // partition column moves a row to that day's partition).
     const back = new Date(Date.now() - 31 * 86_400_000);
     const day = `_p${back.toISOString().slice(0, 10).replaceAll("-", "")}`;
+    // An earlier file's retention test may have dropped that day already.
+    for (const table of ["outbound_messages", "outbound_deliveries", "outbound_attempts"])
+      await ensurePartitionsFor(table, [back]);
     await db.pool.query(
       `WITH m AS (UPDATE outbound_messages SET created_at = $2 WHERE id = $1 RETURNING id),
         d AS (UPDATE outbound_deliveries SET created_at = $2 WHERE message_id = $1 RETURNING id)
