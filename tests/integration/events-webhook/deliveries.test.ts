@@ -188,6 +188,7 @@ describe("retention", () => {
       [source.accountId, source.sourceId, instants],
     );
     // Replay records by their signed time: three days ago (past its window and the day after), and now.
+    await ensurePartitionsFor("webhook_replays", [new Date(Date.now() - 3 * 86_400_000)]);
     await db.pool.query(
       `INSERT INTO webhook_replays (account_id, source_id, signature, signed_at)
         VALUES ($1, $2, 'old', now() - interval '3 days'), ($1, $2, 'fresh', now() - interval '1 minute')`,

@@ -5,6 +5,7 @@ import { withIdempotency, type IdempotencyOwner } from "@/lib/api/idempotency";
 import { createKey } from "../../support/api-keys";
 import { createAccount, type TestAccount } from "../../support/factories";
 import { api, errorOf, leadCount } from "./client";
+import { ensurePartitionsFor } from "../../support/partitions";
 
 let owner: TestAccount;
 let secret: string;
@@ -189,6 +190,8 @@ describe("withIdempotency", () => {
     const handler = async () => jsonResponse({ run: ++runs }, { status: 201 });
     await withIdempotency(post(expired), principal, bytes(), handler);
     await withIdempotency(post(fresh), principal, bytes(), handler);
+    // Before 01:00 UTC that is the day before yesterday, which an earlier file's retention may have dropped.
+    await ensurePartitionsFor("idempotency_keys", [new Date(Date.now() - 25 * 3_600_000)]);
     await db.pool.query(
       "UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key = $2",
       [keyId, expired],
