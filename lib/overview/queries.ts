@@ -25,7 +25,8 @@ export const SOURCES_SQL = `SELECT s.id, s.public_id, s.name, s.active,
   LEFT JOIN LATERAL (
     SELECT d.received_at, d.status, d.error_code FROM webhook_deliveries d
     WHERE d.source_id = s.id AND d.account_id = s.account_id
-      AND d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days' ORDER BY d.received_at DESC, d.id DESC LIMIT 1) l ON true
+      AND d.received_at > now() - interval '${DELIVERY_RETENTION_DAYS} days'
+    ORDER BY d.received_at DESC, d.id DESC LIMIT 1) l ON true
   LEFT JOIN LATERAL (
     SELECT sum(h.deliveries) AS total,
       sum(h.deliveries) FILTER (WHERE h.outcome NOT IN ${ACCEPTED}) AS refused,

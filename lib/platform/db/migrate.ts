@@ -192,9 +192,10 @@ async function withEngine<T>(databaseUrl: string, run: (engine: SchemaEngine) =>
 
 /**
  * Applies every migration in prisma/migrations that the database has not seen yet. First the job
- * queue's own schema (graphile_worker, versioned by graphile-worker itself and idempotent): our
- * outbox trigger queues delivery jobs through it, so it must exist before any notification is written. Last, the partitioned logs get their days from yesterday to a week ahead: a
- * database migrated now can take inserts at once, whether or not a worker has run yet.
+ * queue's own schema (graphile_worker, versioned by graphile-worker itself and idempotent): earlier
+ * migrations' functions call it, so it must exist before they run. Last, the partitioned logs get their
+ * days from yesterday to a week ahead: a database migrated now can take inserts at once, whether or not
+ * a worker has run yet.
  */
 export async function applyMigrations(databaseUrl: string): Promise<string[]> {
   await runQueueMigrations({ connectionString: databaseUrl, logger: new Logger(() => () => {}) });
