@@ -189,6 +189,11 @@ function LogDateInput(props: {
   );
 }
 
+const RANGE_ENDS = [
+  { param: "from", label: "From" },
+  { param: "to", label: "To" },
+] as const;
+
 /**
  * A log's search box and its "From"/"To" days (the URL's `q`, `from` and `to`), combined with the log's
  * other filters; any change starts again at the newest entry (`reset` names the paging parameters).
@@ -216,20 +221,16 @@ export function LogFilterBar(props: {
           onSearch={(q) => update({ q })}
         />
         <div className="grid grid-cols-2 gap-3 sm:flex" role="group" aria-label="Date range">
-          <LogDateInput
-            id={`${props.id}-from`}
-            label="From"
-            initial={params.get("from") ?? ""}
-            problemId={problemId}
-            onApply={(from) => update({ from })}
-          />
-          <LogDateInput
-            id={`${props.id}-to`}
-            label="To"
-            initial={params.get("to") ?? ""}
-            problemId={problemId}
-            onApply={(to) => update({ to })}
-          />
+          {RANGE_ENDS.map(({ param, label }) => (
+            <LogDateInput
+              key={param}
+              id={`${props.id}-${param}`}
+              label={label}
+              initial={params.get(param) ?? ""}
+              problemId={problemId}
+              onApply={(value) => update({ [param]: value })}
+            />
+          ))}
         </div>
       </div>
       {props.problem ? (
