@@ -9,6 +9,7 @@ import {
   MAX_REPLY_TIME_LENGTH,
   type Branding,
 } from "@/lib/conversations/settings-branding";
+import { charactersUsed } from "./characters-used";
 
 /*
  * The branding part of Settings → Chat widget: business name, logo address, brand colour (typed as hex
@@ -23,7 +24,12 @@ type Props = {
   readOnly: boolean;
 };
 
-const count = (text: string) => [...text].length;
+/** Each text setting's limit: its input's maxLength and the count in its hint. */
+const LIMITS = {
+  businessName: MAX_BUSINESS_NAME_LENGTH,
+  logoUrl: MAX_LOGO_URL_LENGTH,
+  replyTime: MAX_REPLY_TIME_LENGTH,
+} as const;
 
 function colourHint(value: string): string {
   const colour = normaliseHexColor(value);
@@ -39,14 +45,16 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
   const colourId = `${ids}-colour`;
   const colourErrors = errorsOf("brandColor");
   const picked = normaliseHexColor(values.brandColor) ?? DEFAULT_BRAND_COLOR;
-  const field = (name: keyof Branding) => ({
+  const field = (name: keyof typeof LIMITS) => ({
     name,
     value: values[name],
     onChange: (event: React.ChangeEvent<HTMLInputElement>) => onChange(name, event.target.value),
     readOnly,
     autoComplete: "off",
+    maxLength: LIMITS[name],
     error: errorsOf(name)[0],
   });
+  const used = (name: keyof typeof LIMITS) => charactersUsed(LIMITS[name], values[name]);
 
   return (
     <section aria-labelledby={`${ids}-title`} className="space-y-5 border-t border-zinc-100 pt-5">
@@ -56,13 +64,8 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
       <Field
         label="Business name"
         {...field("businessName")}
-        maxLength={MAX_BUSINESS_NAME_LENGTH}
         placeholder="Harbour Hall"
-        hint={
-          `Shown at the top of the chat. Optional; up to ` +
-          `${MAX_BUSINESS_NAME_LENGTH} characters (${count(values.businessName)} ` +
-          `used).`
-        }
+        hint={`Shown at the top of the chat. Optional; up to ${used("businessName")}.`}
       />
       <Field
         label="Logo address"
@@ -70,7 +73,6 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
         inputMode="url"
         spellCheck={false}
         {...field("logoUrl")}
-        maxLength={MAX_LOGO_URL_LENGTH}
         placeholder="https://www.example.com/logo.png"
         hint={
           "Optional. An image on your website, starting with https://; " +
@@ -121,12 +123,8 @@ export function BrandingFields({ values, onChange, errorsOf, readOnly }: Props) 
       <Field
         label="When your team usually answers"
         {...field("replyTime")}
-        maxLength={MAX_REPLY_TIME_LENGTH}
         placeholder="We usually answer within an hour, Monday to Friday."
-        hint={
-          `Shown to a visitor who asks for a person. Optional; ` +
-          `up to ${MAX_REPLY_TIME_LENGTH} characters (${count(values.replyTime)} used).`
-        }
+        hint={`Shown to a visitor who asks for a person. Optional; up to ${used("replyTime")}.`}
       />
     </section>
   );

@@ -13,6 +13,7 @@ import type { Branding } from "@/lib/conversations/settings-branding";
 import { MAX_ASSISTANT_NAME_LENGTH, MAX_GREETING_LENGTH, type SettingsField } from "@/lib/conversations/settings-input";
 import { saveChatWidgetSettingsAction, type SavedWidgetSettings } from "../actions";
 import { BrandingFields } from "./branding-fields";
+import { charactersUsed } from "./characters-used";
 
 type Values = { assistantName: string; greeting: string; allowedOrigins: string } & Branding;
 const FIELDS: SettingsField[] = [
@@ -27,7 +28,6 @@ const FIELDS: SettingsField[] = [
 type Result = ActionResult<SavedWidgetSettings> | null;
 
 const originsText = (origins: readonly string[]) => origins.join("\n");
-const count = (text: string) => [...text].length;
 
 /**
  * Assistant name, greeting and allowed origins, with the preview beside them (below on a phone) showing
@@ -122,7 +122,7 @@ export function WidgetSettingsForm({
           autoComplete="off"
           hint={
             `Shown at the top of the chat and on each answer. ` +
-            `Up to ${MAX_ASSISTANT_NAME_LENGTH} characters (${count(values.assistantName)} used).`
+            `Up to ${charactersUsed(MAX_ASSISTANT_NAME_LENGTH, values.assistantName)}.`
           }
           error={errorsOf("assistantName")[0]}
         />
@@ -135,8 +135,8 @@ export function WidgetSettingsForm({
           maxLength={MAX_GREETING_LENGTH}
           readOnly={!canManage}
           hint={
-            `The first message of every conversation. Up to ${MAX_GREETING_LENGTH} characters ` +
-            `(${count(values.greeting)} used).`
+            `The first message of every conversation. ` +
+            `Up to ${charactersUsed(MAX_GREETING_LENGTH, values.greeting)}.`
           }
           error={errorsOf("greeting")[0]}
         />
