@@ -16,11 +16,14 @@ export type ApiKeyRow = Pick<ApiKeySummary, "id" | "name" | "prefix" | "last4" |
   revoked: Moment | null;
 };
 
-/** A date and time formatted on the server, in the account's time zone. */
 const STATE_TONES: Record<ApiKeyState, BadgeTone> = { active: "green", expired: "amber", revoked: "neutral" };
 const STATE_LABELS: Record<ApiKeyState, string> = { active: "Active", expired: "Expired", revoked: "Revoked" };
 
 const column = createColumnHelper<ApiKeyRow>();
+
+/** A date a key may not have (never used, no expiry), shown as "never". */
+const dateOrNever = (key: "lastUsed" | "expires", header: string) =>
+  column.accessor(key, { header, cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" /> });
 
 function columns(canManage: boolean) {
   return [
@@ -51,14 +54,8 @@ function columns(canManage: boolean) {
         />
       ),
     }),
-    column.accessor("lastUsed", {
-      header: "Last used",
-      cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" />,
-    }),
-    column.accessor("expires", {
-      header: "Expires",
-      cell: ({ getValue }) => <MomentCell moment={getValue()} empty="never" />,
-    }),
+    dateOrNever("lastUsed", "Last used"),
+    dateOrNever("expires", "Expires"),
     column.accessor("state", {
       header: "State",
       cell: ({ row }) => (
