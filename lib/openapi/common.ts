@@ -67,7 +67,7 @@ export function errorResponse(
   };
 }
 
-/** A JSON success answer; the key-authenticated ones carry the key's rate budget. */
+/** A JSON success answer (a bearer-key operation's is a keyedResponse). */
 export function jsonResponse(
   description: string,
   schema: z.ZodType,
@@ -213,6 +213,18 @@ export function listEnvelope(item: z.ZodType, id: string) {
     })
     .meta({ id });
 }
+
+/** A bearer-key operation's success answer: its own `headers`, then the key's rate budget. */
+export const keyedResponse = (description: string, schema: z.ZodType, headers: Record<string, z.ZodType> = {}) =>
+  jsonResponse(description, schema, { ...headers, ...rateLimitHeaders });
+
+/** The success answer of a request run under its Idempotency-Key: it may be the stored first answer, replayed. */
+export const replayableResponse = (description: string, schema: z.ZodType, headers: Record<string, z.ZodType> = {}) =>
+  keyedResponse(description, schema, { ...headers, ...idempotentReplayedHeader });
+
+/** A page of a public list of `item` (the envelope's schema is named `id`). */
+export const pageResponse = (description: string, item: z.ZodType, id: string) =>
+  keyedResponse(description, listEnvelope(item, id));
 
 /** An instant as the public API writes it: ISO 8601 in UTC. */
 export const instant = (description: string) =>

@@ -9,17 +9,16 @@ import {
   errorResponse,
   IDEMPOTENCY_CONFLICTS,
   idempotencyKeyParams,
-  idempotentReplayedHeader,
   idPath,
   instant,
   invalidRequest,
   jsonBody,
   jsonBodyErrors,
-  jsonResponse,
-  listEnvelope,
+  keyedResponse,
+  pageResponse,
   payloadTooLarge,
   publicIdSchema,
-  rateLimitHeaders,
+  replayableResponse,
 } from "./common";
 
 /*
@@ -140,11 +139,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         "`status=handoff_requested` lists the conversations waiting for a person.",
       requestParams: { query: listConversationsQuerySchema },
       responses: {
-        200: jsonResponse(
-          "A page of conversations.",
-          listEnvelope(conversationSchema, "ConversationList"),
-          rateLimitHeaders,
-        ),
+        200: pageResponse("A page of conversations.", conversationSchema, "ConversationList"),
         400: invalidRequest(),
       },
     }),
@@ -156,7 +151,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       summary: "Get a conversation",
       description: "The conversation with its session data (page URL, referrer, user agent, locale, linked lead).",
       requestParams: { path: idParams },
-      responses: { 200: jsonResponse("The conversation.", conversationSchema, rateLimitHeaders), 404: notFound },
+      responses: { 200: keyedResponse("The conversation.", conversationSchema), 404: notFound },
     }),
   },
   "/api/public/conversations/{id}/messages": {
@@ -167,11 +162,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       description: "Oldest first, in the order they were written; pass `next_cursor` as `cursor` for the next page.",
       requestParams: { path: idParams, query: listMessagesQuerySchema },
       responses: {
-        200: jsonResponse(
-          "A page of messages, oldest first.",
-          listEnvelope(messageSchema, "ConversationMessageList"),
-          rateLimitHeaders,
-        ),
+        200: pageResponse("A page of messages, oldest first.", messageSchema, "ConversationMessageList"),
         400: invalidRequest(),
         404: notFound,
       },
@@ -188,10 +179,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
       requestParams: { path: idParams, header: idempotencyKeyParams },
       requestBody: jsonBody(postMessageSchema),
       responses: {
-        201: jsonResponse("The message was stored.", messageSchema, {
-          ...idempotentReplayedHeader,
-          ...rateLimitHeaders,
-        }),
+        201: replayableResponse("The message was stored.", messageSchema),
         ...jsonBodyErrors(),
         404: notFound,
         409: notInHandoff,
@@ -210,10 +198,7 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         "Announced as `conversation.closed`. No body is needed.",
       requestParams: { path: idParams, header: idempotencyKeyParams },
       responses: {
-        200: jsonResponse("The closed conversation.", conversationSchema, {
-          ...idempotentReplayedHeader,
-          ...rateLimitHeaders,
-        }),
+        200: replayableResponse("The closed conversation.", conversationSchema),
         400: invalidRequest(),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),

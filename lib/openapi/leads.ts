@@ -12,16 +12,15 @@ import {
   conflictResponse,
   IDEMPOTENCY_CONFLICTS,
   idempotencyKeyParams,
-  idempotentReplayedHeader,
   idPath,
   instant,
   invalidRequest,
   jsonBody,
   jsonBodyErrors,
-  jsonResponse,
-  listEnvelope,
+  keyedResponse,
+  pageResponse,
   publicIdSchema,
-  rateLimitHeaders,
+  replayableResponse,
 } from "./common";
 
 /*
@@ -98,7 +97,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
         `Polling tools read page one and de-duplicate by \`id\`.`,
       requestParams: { query: listLeadsQuerySchema },
       responses: {
-        200: jsonResponse("A page of leads.", listEnvelope(leadSchema, "LeadList"), rateLimitHeaders),
+        200: pageResponse("A page of leads.", leadSchema, "LeadList"),
         400: invalidRequest(),
       },
     }),
@@ -114,12 +113,10 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestParams: { header: idempotencyKeyParams },
       requestBody: jsonBody(createLeadSchema),
       responses: {
-        201: jsonResponse("The lead was created.", writeAnswer, {
+        201: replayableResponse("The lead was created.", writeAnswer, {
           Location: z
             .string()
             .meta({ description: "The new lead's path.", example: "/api/public/leads/lead_3kTMd9QpXr2hVbN8cWfY7a" }),
-          ...idempotentReplayedHeader,
-          ...rateLimitHeaders,
         }),
         ...jsonBodyErrors(),
         409: conflictResponse(["lead_exists", ...IDEMPOTENCY_CONFLICTS]),
@@ -132,7 +129,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
       tags: TAGS,
       summary: "Get a lead",
       requestParams: { path: leadIdParams },
-      responses: { 200: jsonResponse("The lead.", leadSchema, rateLimitHeaders), 404: notFound },
+      responses: { 200: keyedResponse("The lead.", leadSchema), 404: notFound },
     }),
     patch: apiKeyOperation("write:leads", {
       operationId: "updateLead",
@@ -148,7 +145,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestParams: { path: leadIdParams },
       requestBody: jsonBody(updateLeadSchema),
       responses: {
-        200: jsonResponse("The updated lead.", writeAnswer, rateLimitHeaders),
+        200: keyedResponse("The updated lead.", writeAnswer),
         ...jsonBodyErrors(),
         404: notFound,
         409: conflictResponse(["lead_exists"]),
@@ -166,10 +163,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestParams: { path: leadIdParams, header: idempotencyKeyParams },
       requestBody: jsonBody(changeStageSchema),
       responses: {
-        200: jsonResponse("The lead, in its new stage.", writeAnswer, {
-          ...idempotentReplayedHeader,
-          ...rateLimitHeaders,
-        }),
+        200: replayableResponse("The lead, in its new stage.", writeAnswer),
         ...jsonBodyErrors(),
         404: notFound,
         409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
@@ -185,11 +179,7 @@ export const leadPaths: ZodOpenApiPathsObject = {
         "The account's stages in order, for the stage dropdowns of automation tools. One page: " +
         "`has_more` is always false.",
       responses: {
-        200: jsonResponse(
-          "The stages, in pipeline order.",
-          listEnvelope(stageSchema, "PipelineStageList"),
-          rateLimitHeaders,
-        ),
+        200: pageResponse("The stages, in pipeline order.", stageSchema, "PipelineStageList"),
       },
     }),
   },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { SCOPES } from "@/lib/api-keys/scopes";
-import { apiKeyOperation, jsonResponse, rateLimitHeaders } from "./common";
+import { apiKeyOperation, keyedResponse } from "./common";
 
 /* GET /api/public/zapier/me (lib/public-api/zapier-me.ts): the connection test. */
 
@@ -29,7 +29,7 @@ export const mePaths: ZodOpenApiPathsObject = {
       summary: "Test the connection",
       description: "Which account and key this is. Automation tools call it to test a connection.",
       responses: {
-        200: jsonResponse("The key's account and the key itself (never the secret).", meSchema, rateLimitHeaders),
+        200: keyedResponse("The key's account and the key itself (never the secret).", meSchema),
       },
     }),
   },

@@ -14,16 +14,16 @@ import {
   errorResponse,
   IDEMPOTENCY_CONFLICTS,
   idempotencyKeyParams,
-  idempotentReplayedHeader,
   idPath,
   instant,
   invalidRequest,
   jsonBody,
   jsonBodyErrors,
-  jsonResponse,
-  listEnvelope,
+  keyedResponse,
+  pageResponse,
   publicIdSchema,
   rateLimitHeaders,
+  replayableResponse,
 } from "./common";
 
 /*
@@ -105,11 +105,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       description: "Newest first, paged by cursor.",
       requestParams: { query: listSubscriptionsQuerySchema },
       responses: {
-        200: jsonResponse(
-          "A page of subscriptions.",
-          listEnvelope(subscriptionSchema, "WebhookSubscriptionList"),
-          rateLimitHeaders,
-        ),
+        200: pageResponse("A page of subscriptions.", subscriptionSchema, "WebhookSubscriptionList"),
         400: invalidRequest(),
       },
     }),
@@ -127,19 +123,16 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
         requestParams: { header: idempotencyKeyParams },
         requestBody: jsonBody(createSubscriptionSchema),
         responses: {
-          201: jsonResponse("The subscription was created.", createdSubscriptionSchema, {
+          201: replayableResponse("The subscription was created.", createdSubscriptionSchema, {
             Location: z.string().meta({
               description: "The new subscription's path.",
               example: "/api/public/webhooks/whsub_7QmZ2kTn4VbX9cRf1LpH3a",
             }),
-            ...idempotentReplayedHeader,
-            ...rateLimitHeaders,
           }),
           // A replay (Idempotent-Replayed: true) shows the secret only while it is still the current one.
-          200: jsonResponse(
+          200: replayableResponse(
             "A replay after the subscription's secret was rotated: its current state, without a secret.",
             subscriptionSchema,
-            { ...idempotentReplayedHeader, ...rateLimitHeaders },
           ),
           ...jsonBodyErrors(),
           404: errorResponse("A replay after the subscription was deleted.", ["not_found"]),
@@ -159,7 +152,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       summary: "Get a webhook subscription",
       requestParams: { path: idParams },
       responses: {
-        200: jsonResponse("The subscription (never its secret).", subscriptionSchema, rateLimitHeaders),
+        200: keyedResponse("The subscription (never its secret).", subscriptionSchema),
         404: notFound,
       },
     }),
@@ -173,7 +166,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
       requestParams: { path: idParams },
       requestBody: jsonBody(updateSubscriptionSchema),
       responses: {
-        200: jsonResponse("The updated subscription.", subscriptionSchema, rateLimitHeaders),
+        200: keyedResponse("The updated subscription.", subscriptionSchema),
         ...jsonBodyErrors(),
         404: notFound,
       },
@@ -200,11 +193,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
         "sample data and a polling fallback for triggers.",
       requestParams: { query: listMessagesQuerySchema },
       responses: {
-        200: jsonResponse(
-          "A page of notifications.",
-          listEnvelope(notificationSchema, "WebhookNotificationList"),
-          rateLimitHeaders,
-        ),
+        200: pageResponse("A page of notifications.", notificationSchema, "WebhookNotificationList"),
         400: invalidRequest(),
       },
     }),
