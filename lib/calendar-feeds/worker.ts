@@ -1,8 +1,7 @@
 import "server-only";
-import { Logger, parseCronItems, run, type Runner, type Task } from "graphile-worker";
-import pg from "pg";
+import { parseCronItems, type Task } from "graphile-worker";
 import { db } from "@/lib/platform/db/client";
-import { directDatabaseUrl } from "@/lib/platform/db/pooler";
+import { startJobRunner } from "@/lib/platform/db/job-runner";
 import { DUE_TASK, ENQUEUE_SQL, feedJobOf, SYNC_TASK } from "./jobs";
 import { syncFeed } from "./sync";
 
@@ -40,12 +39,6 @@ export async function pruneSyncLog(): Promise<void> {
 export async function startCalendarFeedWorker(
   options: { connectionString?: string; log?: (line: string) => void; pollIntervalMs?: number } = {},
 ): Promise<CalendarFeedWorker> {
-  // graphile-worker holds a session of its own (LISTEN), never through a transaction pooler.
-  const connectionString = options.connectionString ?? directDatabaseUrl();
-  if (!connectionString) throw new Error("DATABASE_URL is not set");
-  const log = options.log ?? ((line: string) => console.warn(line));
-  const pool = new pg.Pool({ connectionString, max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
-  pool.on("error", () => {});
   const due: Task = async () => {
     await enqueueDueFeeds();
     await pruneSyncLog();
@@ -56,48 +49,22 @@ export async function startCalendarFeedWorker(
     const job = feedJobOf(payload);
     if (job) await syncFeed(job.feedId, { dueOnly: true, accountId: job.accountId });
   };
-  const logger = new Logger(() => (level, message) => {
-    if (level === "error" || level === "warning") log(`calendar feed worker: ${message}`);
-  });
-  let runner: Runner | null = null;
-  let stopped = false;
-  const launch = async () => {
-    runner = await run({
-      pgPool: pool,
+  const worker = await startJobRunner({
+    name: "calendar feed worker",
+    connectionString: options.connectionString,
+    log: options.log,
+    poolSize: 4,
+    restartDelayMs: 5_000,
+    runnerOptions: () => ({
       concurrency: 2,
-      noHandleSignals: true,
       pollInterval: options.pollIntervalMs ?? 2_000,
       taskList: { [DUE_TASK]: due, [SYNC_TASK]: sync },
       parsedCronItems: parseCronItems([
         { task: DUE_TASK, match: "* * * * *", identifier: DUE_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
       ]),
-      logger,
-    });
-    // A runner that dies with the database is started again once it answers.
-    runner.promise.catch(() => void relaunch());
-  };
-  const relaunch = async () => {
-    while (!stopped) {
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
-      if (stopped) return;
-      try {
-        await launch();
-        return;
-      } catch (error) {
-        log(
-          `calendar feed worker: restart failed (retrying): ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-    }
-  };
-  await launch();
+    }),
+  });
   // The first due run at once, not at the next full minute: a fresh server picks up feeds straight away.
   void enqueueDueFeeds().catch(() => {});
-  return {
-    stop: async () => {
-      stopped = true;
-      await runner?.stop().catch(() => {});
-      await pool.end().catch(() => {});
-    },
-  };
+  return worker;
 }

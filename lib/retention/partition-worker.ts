@@ -1,7 +1,6 @@
 import "server-only";
-import { Logger, parseCronItems, run, type Runner } from "graphile-worker";
-import pg from "pg";
-import { directDatabaseUrl } from "@/lib/platform/db/pooler";
+import { parseCronItems } from "graphile-worker";
+import { startJobRunner } from "@/lib/platform/db/job-runner";
 import { createComingPartitions } from "./partitioned-logs";
 
 /*
@@ -21,23 +20,15 @@ export type PartitionWorker = { stop: () => Promise<void> };
 export async function startPartitionWorker(
   options: { connectionString?: string; log?: (line: string) => void } = {},
 ): Promise<PartitionWorker> {
-  // graphile-worker holds a session of its own (LISTEN), never through a transaction pooler.
-  const connectionString = options.connectionString ?? directDatabaseUrl();
-  if (!connectionString) throw new Error("DATABASE_URL is not set");
-  const log = options.log ?? ((line: string) => console.warn(line));
-  const pool = new pg.Pool({ connectionString, max: 2, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
-  pool.on("error", () => {});
-  await createComingPartitions(pool);
-  const logger = new Logger(() => (level, message) => {
-    if (level === "error" || level === "warning") log(`log partition job: ${message}`);
-  });
-  let runner: Runner | null = null;
-  let stopped = false;
-  const launch = async () => {
-    runner = await run({
-      pgPool: pool,
+  return startJobRunner({
+    name: "log partition job",
+    connectionString: options.connectionString,
+    log: options.log,
+    poolSize: 2,
+    restartDelayMs: 30_000,
+    beforeStart: createComingPartitions,
+    runnerOptions: (pool) => ({
       concurrency: 1,
-      noHandleSignals: true,
       pollInterval: 60_000,
       taskList: { [PARTITIONS_TASK]: async () => void (await createComingPartitions(pool)) },
       parsedCronItems: parseCronItems([
@@ -48,29 +39,6 @@ export async function startPartitionWorker(
           options: { backfillPeriod: 0, maxAttempts: 3 },
         },
       ]),
-      logger,
-    });
-    // A runner that dies with the database is started again once it answers.
-    runner.promise.catch(() => void relaunch());
-  };
-  const relaunch = async () => {
-    while (!stopped) {
-      await new Promise((resolve) => setTimeout(resolve, 30_000));
-      if (stopped) return;
-      try {
-        await launch();
-        return;
-      } catch (error) {
-        log(`log partition job: restart failed (retrying): ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  };
-  await launch();
-  return {
-    stop: async () => {
-      stopped = true;
-      await runner?.stop().catch(() => {});
-      await pool.end().catch(() => {});
-    },
-  };
+    }),
+  });
 }
