@@ -6,6 +6,9 @@ import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogContent, type DialogContentProps } from "@/components/ui/dialog";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 
+/** Whether a dialog is open, and how it opens and closes: what DialogButton hands to the dialog it renders. */
+export type DialogState = { open: boolean; onOpenChange: (open: boolean) => void };
+
 /** A button ("New lead", "Edit") that opens the dialog `children` renders: `{(dialog) => <X {...dialog} />}`. */
 export function DialogButton({
   label,
@@ -16,7 +19,7 @@ export function DialogButton({
   label: string;
   icon: React.ReactNode;
   variant?: ButtonProps["variant"];
-  children: (dialog: { open: boolean; onOpenChange: (open: boolean) => void }) => React.ReactNode;
+  children: (dialog: DialogState) => React.ReactNode;
 }) {
   const [open, setOpen] = useState(false);
   return (
@@ -43,9 +46,7 @@ export function FormDialog({
   icon,
   size = "lg",
   children,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+}: DialogState & {
   formKey: string;
   title: string;
   description: string;

@@ -1,9 +1,9 @@
 "use client";
 
-import { CalendarPlus, Pencil } from "lucide-react";
-import { DialogForm } from "@/components/ui/dialog";
+import { CalendarPlus } from "lucide-react";
 import { Field, SelectField, TextAreaField } from "@/components/ui/field";
-import { FormDialog, useDialogFormAction } from "@/app/(dashboard)/_components/form-dialog";
+import type { DialogState } from "@/app/(dashboard)/_components/form-dialog";
+import { RecordFormDialog } from "@/app/(dashboard)/_components/record-form-dialog";
 import { saveEventAction } from "../actions";
 
 export type EventFormValues = {
@@ -30,89 +30,66 @@ export const EMPTY_EVENT: EventFormValues = {
   description: "",
 };
 
-function EventForm({
-  eventId,
-  initial,
-  timezone,
-  onDone,
-}: {
-  eventId: string | null;
-  initial: EventFormValues;
-  timezone: string;
-  onDone: () => void;
-}) {
-  const { submit, pending, values, field, formError } = useDialogFormAction(saveEventAction, initial, onDone);
-
-  return (
-    <DialogForm
-      action={submit}
-      hidden={eventId ? { eventId } : {}}
-      error={formError}
-      submitLabel={eventId ? "Save event" : "Create event"}
-      pendingLabel="Saving…"
-      pending={pending}
-      onCancel={onDone}
-    >
-      <Field label="Title" {...field("title")} maxLength={300} required autoFocus />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Starts" {...field("starts_at")} type="datetime-local" hint={`Time zone: ${timezone}`} required />
-        <Field label="Ends" {...field("ends_at")} type="datetime-local" hint="Optional" />
-      </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Location" {...field("location")} maxLength={500} placeholder="City, address or venue" />
-        <Field label="Price" {...field("price")} maxLength={100} placeholder="e.g. €25 or Free" />
-      </div>
-      <Field label="URL" type="url" {...field("url")} placeholder="https://…" />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <SelectField
-          label="Recurring"
-          {...field("recurring")}
-          options={[
-            ["", "Does not repeat"],
-            ["daily", "Daily"],
-            ["weekly", "Weekly"],
-            ["monthly", "Monthly"],
-            ["yearly", "Yearly"],
-          ]}
-        />
-        <SelectField
-          label="Status"
-          {...field("status")}
-          defaultValue={values.status || "upcoming"}
-          options={[
-            ["upcoming", "Upcoming"],
-            ["cancelled", "Cancelled"],
-          ]}
-        />
-      </div>
-      <TextAreaField label="Description" {...field("description")} rows={3} maxLength={5000} />
-    </DialogForm>
-  );
-}
-
 export function EventFormDialog({
-  open,
-  onOpenChange,
   eventId,
   initial,
   timezone,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  eventId: string | null;
-  initial: EventFormValues;
-  timezone: string;
-}) {
+  ...dialog
+}: DialogState & { eventId: string | null; initial: EventFormValues; timezone: string }) {
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      formKey={eventId ?? "new"}
-      title={eventId ? "Edit event" : "New event"}
+    <RecordFormDialog
+      {...dialog}
+      noun="event"
+      idField="eventId"
+      recordId={eventId}
       description="The same rules as the webhook apply: title, start time and location identify an event."
-      icon={eventId ? <Pencil className="size-4" aria-hidden /> : <CalendarPlus className="size-4" aria-hidden />}
+      createIcon={<CalendarPlus className="size-4" aria-hidden />}
+      action={saveEventAction}
+      initial={initial}
     >
-      {(close) => <EventForm eventId={eventId} initial={initial} timezone={timezone} onDone={close} />}
-    </FormDialog>
+      {({ field, values }) => (
+        <>
+          <Field label="Title" {...field("title")} maxLength={300} required autoFocus />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field
+              label="Starts"
+              {...field("starts_at")}
+              type="datetime-local"
+              hint={`Time zone: ${timezone}`}
+              required
+            />
+            <Field label="Ends" {...field("ends_at")} type="datetime-local" hint="Optional" />
+          </div>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Location" {...field("location")} maxLength={500} placeholder="City, address or venue" />
+            <Field label="Price" {...field("price")} maxLength={100} placeholder="e.g. €25 or Free" />
+          </div>
+          <Field label="URL" type="url" {...field("url")} placeholder="https://…" />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <SelectField
+              label="Recurring"
+              {...field("recurring")}
+              options={[
+                ["", "Does not repeat"],
+                ["daily", "Daily"],
+                ["weekly", "Weekly"],
+                ["monthly", "Monthly"],
+                ["yearly", "Yearly"],
+              ]}
+            />
+            <SelectField
+              label="Status"
+              {...field("status")}
+              defaultValue={values.status || "upcoming"}
+              options={[
+                ["upcoming", "Upcoming"],
+                ["cancelled", "Cancelled"],
+              ]}
+            />
+          </div>
+          <TextAreaField label="Description" {...field("description")} rows={3} maxLength={5000} />
+        </>
+      )}
+    </RecordFormDialog>
   );
 }
