@@ -1,8 +1,9 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { join, param, raw, sql } from "@/lib/platform/db/sql";
+import { param, raw, sql } from "@/lib/platform/db/sql";
 import { isPublicId, isUuid } from "@/lib/platform/ids";
-import { logSearch, logWindow, searchedStatus, type LogFilterInput } from "@/lib/platform/log-filter";
+import { logSearch, logWindow, type LogFilterInput } from "@/lib/platform/log-filter";
+import { logSearchCondition } from "@/lib/platform/log-search";
 import { encodeCursor, keysetQuery, takePage, tryDecodeCursor, type KeyPart } from "@/lib/platform/pagination/keyset";
 import { LOGGED_BODY_BYTES, type LoggedHeaders } from "./delivery-record";
 
@@ -93,16 +94,8 @@ const STATUS_RANGES = { "2xx": [200, 299], "4xx": [400, 499], "5xx": [500, 599] 
  * covers (30 days at most, less with a date range), stopping once a page is full. A trigram index would
  * cost every accepted request on the webhook's write path, for a search people run now and then.
  */
-function searchCondition(search: string) {
-  const text = param(search, "text");
-  const matches = [
-    sql`strpos(lower(d.event_title), lower(${text})) > 0`,
-    sql`strpos(lower(d.error_code), lower(${text})) > 0`,
-  ];
-  const status = searchedStatus(search);
-  if (status !== null) matches.push(sql`d.status = ${param(status, "int")}`);
-  return sql`(${join(matches, " OR ")})`;
-}
+const searchCondition = (search: string) =>
+  logSearchCondition(search, { text: [sql`d.event_title`, sql`d.error_code`], status: sql`d.status` });
 
 export async function listDeliveries(
   accountId: string,

@@ -1,8 +1,9 @@
 import "server-only";
 import { db } from "@/lib/platform/db/client";
-import { join, param, sql, type Sql } from "@/lib/platform/db/sql";
+import { param, sql, type Sql } from "@/lib/platform/db/sql";
 import { isPublicId, isUuid } from "@/lib/platform/ids";
-import { logSearch, logWindow, searchedStatus, type LogFilterInput } from "@/lib/platform/log-filter";
+import { logSearch, logWindow, type LogFilterInput } from "@/lib/platform/log-filter";
+import { logSearchCondition } from "@/lib/platform/log-search";
 import {
   emptyPage,
   encodeCursor,
@@ -141,16 +142,8 @@ export type ListAttemptsOptions = LogFilterInput & { limit?: number; cursor?: st
  * walk covers (a date range bounds it), stopping once a page is full. Indexing the type or message id
  * here would cost every attempt the workers write, for a search people run now and then.
  */
-function searchCondition(search: string): Sql {
-  const text = param(search, "text");
-  const matches = [
-    sql`strpos(lower(m.type), lower(${text})) > 0`,
-    sql`strpos(lower(d.message_id), lower(${text})) > 0`,
-  ];
-  const status = searchedStatus(search);
-  if (status !== null) matches.push(sql`a.status_code = ${param(status, "int")}`);
-  return sql`(${join(matches, " OR ")})`;
-}
+const searchCondition = (search: string): Sql =>
+  logSearchCondition(search, { text: [sql`m.type`, sql`d.message_id`], status: sql`a.status_code` });
 
 /** The subscription's attempts, newest first, keyset-paged (the dashboard's "Delivery attempts" table). */
 export async function listDeliveryAttempts(
