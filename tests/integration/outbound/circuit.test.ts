@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { GONE_REASON, FAILING_REASON } from "@/lib/outbound/deliver";
-import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import {
   attempts,
   deliveries,
   graphileJobCount,
   notify,
   queuedRows,
-  startReceiver,
   subscribe,
   subscribedAccount,
   subscriptionRow,
   waitFor,
+  workerWithReceivers,
   type Receiver,
 } from "./support";
 
@@ -26,26 +25,23 @@ import {
 process.env.OUTBOUND_TIMEOUT_MS = "2000";
 vi.setConfig({ testTimeout: 60_000 });
 
-let worker: OutboundWorker;
-const receivers: Receiver[] = [];
-async function receiver(respond?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
-  const started = await startReceiver(respond);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  worker = await startOutboundWorker({ concurrency: 1, pollIntervalMs: 200, log: () => {} });
-});
-afterAll(async () => {
-  await worker.stop();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+const { receiver } = workerWithReceivers({ concurrency: 1, pollIntervalMs: 200 });
 
 type CircuitRow = { failures: number; paused_until: Date; opened_at: Date; probe_delivery_id: string | null };
 const circuit = async (subscriptionId: string): Promise<CircuitRow | undefined> =>
   (await db.pool.query<CircuitRow>("SELECT * FROM outbound_circuits WHERE subscription_id = $1", [subscriptionId]))
     .rows[0];
+
+const circuitOpened = (subscriptionId: string) =>
+  waitFor(async () => (await circuit(subscriptionId)) !== undefined, 20_000, "the circuit");
+
+/** Waits until every delivery of the subscription has ended with `status`. */
+const allDeliveries = (subscriptionId: string, status: "succeeded" | "failed") =>
+  waitFor(
+    async () => (await deliveries(subscriptionId)).every((row) => row.status === status),
+    10_000,
+    `all ${status}`,
+  );
 
 const ids = (target: Receiver) => target.requests.map((request) => String(request.headers["webhook-id"]));
 
@@ -84,7 +80,7 @@ describe("a subscription's circuit", () => {
     const target = await receiver((_, res) => res.writeHead(target.requests.length === 1 ? 503 : 204).end());
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     const first = await notify(accountId);
-    await waitFor(async () => (await circuit(subscriptionId)) !== undefined, 20_000, "the circuit");
+    await circuitOpened(subscriptionId);
     const backlog = await burst(accountId, 8, "backlog");
     await waitFor(() => target.requests.length === 10, 30_000, "the backlog");
     // The probe (the oldest delivery, the one that failed) alone, then the rest in queue order: as written
@@ -93,11 +89,7 @@ describe("a subscription's circuit", () => {
     expect(target.requests[1].at - target.requests[0].at).toBeGreaterThanOrEqual(3_900);
     expect(target.requests[2].at).toBeGreaterThanOrEqual(target.requests[1].at);
     await waitFor(async () => (await circuit(subscriptionId)) === undefined, 10_000, "the circuit closed");
-    await waitFor(
-      async () => (await deliveries(subscriptionId)).every((row) => row.status === "succeeded"),
-      10_000,
-      "all succeeded",
-    );
+    await allDeliveries(subscriptionId, "succeeded");
     const log = await attempts(subscriptionId);
     expect(log.map((row) => row.outcome)).toEqual(["retry", ...Array(9).fill("succeeded")]);
     expect(await queuedRows((await deliveries(subscriptionId)).map((row) => row.id))).toEqual([]);
@@ -109,7 +101,7 @@ describe("a subscription's circuit", () => {
     );
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     await notify(accountId);
-    await waitFor(async () => (await circuit(subscriptionId)) !== undefined, 20_000, "the circuit");
+    await circuitOpened(subscriptionId);
     const [attempt] = await attempts(subscriptionId);
     const pause = (await circuit(subscriptionId))!.paused_until.getTime() - attempt.attempted_at.getTime();
     expect(pause).toBeGreaterThanOrEqual(1_900);
@@ -122,15 +114,11 @@ describe("a subscription's circuit", () => {
     const target = await receiver((_, res) => res.writeHead(target.requests.length === 1 ? 500 : 410).end());
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     await notify(accountId);
-    await waitFor(async () => (await circuit(subscriptionId)) !== undefined, 20_000, "the circuit");
+    await circuitOpened(subscriptionId);
     await burst(accountId, 3, "gone");
     await waitFor(async () => (await subscriptionRow(subscriptionId)).status === "disabled", 20_000, "disabled");
     expect((await subscriptionRow(subscriptionId)).disabled_reason).toBe(GONE_REASON);
-    await waitFor(
-      async () => (await deliveries(subscriptionId)).every((row) => row.status === "failed"),
-      10_000,
-      "all failed",
-    );
+    await allDeliveries(subscriptionId, "failed");
     expect(target.requests).toHaveLength(2);
     expect(await circuit(subscriptionId)).toBeUndefined();
     // Taken off the queue just after they are marked failed.
@@ -145,7 +133,7 @@ describe("a subscription's circuit", () => {
     const target = await receiver((_, res) => res.writeHead(500).end());
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
     await notify(accountId);
-    await waitFor(async () => (await circuit(subscriptionId)) !== undefined, 20_000, "the circuit");
+    await circuitOpened(subscriptionId);
     await burst(accountId, 3, "tired");
     await db.pool.query(
       "UPDATE webhook_subscriptions SET failing_since = now() - interval '5 days 1 minute' WHERE id = $1",
@@ -153,11 +141,7 @@ describe("a subscription's circuit", () => {
     );
     await waitFor(async () => (await subscriptionRow(subscriptionId)).status === "disabled", 20_000, "disabled");
     expect((await subscriptionRow(subscriptionId)).disabled_reason).toBe(FAILING_REASON);
-    await waitFor(
-      async () => (await deliveries(subscriptionId)).every((row) => row.status === "failed"),
-      10_000,
-      "all failed",
-    );
+    await allDeliveries(subscriptionId, "failed");
     expect(target.requests).toHaveLength(2);
   });
 
@@ -167,7 +151,7 @@ describe("a subscription's circuit", () => {
     const { accountId, subscriptionId } = await subscribedAccount(failing.url);
     const jobsBefore = await graphileJobCount();
     await notify(accountId);
-    await waitFor(async () => (await circuit(subscriptionId)) !== undefined, 20_000, "the circuit");
+    await circuitOpened(subscriptionId);
     const backlog = await burst(accountId, 500, "down");
     await waitFor(async () => (await deliveries(subscriptionId)).length === 501, 10_000, "the backlog");
     const other = await subscribedAccount(healthy.url);
@@ -178,11 +162,7 @@ describe("a subscription's circuit", () => {
     expect(Math.max(...healthy.requests.map((request) => request.at - written))).toBeLessThan(2_000);
     expect(new Set(ids(healthy))).toEqual(new Set(sent));
     // Recorded after the receiver has answered.
-    await waitFor(
-      async () => (await deliveries(second.subscriptionId)).every((row) => row.status === "succeeded"),
-      10_000,
-      "recorded",
-    );
+    await allDeliveries(second.subscriptionId, "succeeded");
     expect(failing.requests).toHaveLength(1);
     const queued = await queuedRows((await deliveries(subscriptionId)).map((row) => row.id));
     expect(queued).toHaveLength(backlog.length + 1);

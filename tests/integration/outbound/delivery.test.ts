@@ -1,20 +1,18 @@
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { FAILING_REASON, GONE_REASON, USER_AGENT } from "@/lib/outbound/deliver";
 import { DELIVERY_TIMEOUT_MS, deliveryTimeoutMs, EXCERPT_BYTES } from "@/lib/outbound/post";
-import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import { rotateSubscriptionSecret } from "@/lib/webhook-subscriptions/store";
 import {
   attempts,
   deliveries,
   messages,
   notify,
-  startReceiver,
   subscribedAccount,
   subscriptionRow,
   waitFor,
-  type Receiver,
+  workerWithReceivers,
 } from "./support";
 
 /* Delivery by a worker in this process to receivers on 127.0.0.1: signatures, outcomes and faults. */
@@ -25,21 +23,7 @@ process.env.OUTBOUND_TIMEOUT_MS = "6000";
 
 vi.setConfig({ testTimeout: 60_000 });
 
-let worker: OutboundWorker;
-const receivers: Receiver[] = [];
-async function receiver(respond?: Parameters<typeof startReceiver>[0]): Promise<Receiver> {
-  const started = await startReceiver(respond);
-  receivers.push(started);
-  return started;
-}
-
-beforeAll(async () => {
-  worker = await startOutboundWorker({ concurrency: 10, log: () => {} });
-});
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await worker.stop();
-});
+const { receiver } = workerWithReceivers({ concurrency: 10 });
 
 const attemptCount = (subscriptionId: string, n = 1) =>
   waitFor(

@@ -1,7 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { relayFanOuts } from "@/lib/outbound/relay";
+import { startOutboundWorker, type OutboundWorker, type WorkerOptions } from "@/lib/outbound/worker";
 import { createSubscription } from "@/lib/webhook-subscriptions/store";
 import { createAccount, type TestAccount } from "../../support/factories";
 
@@ -150,6 +152,32 @@ export async function startReceiver(
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A worker in this process for the whole test file, and `receiver()` to start receivers closed after it.
+ * The receivers close first: their sockets are destroyed, so stopping the worker never waits on an attempt
+ * that a stalled receiver holds open.
+ */
+export function workerWithReceivers(options: WorkerOptions): {
+  receiver: (respond?: Parameters<typeof startReceiver>[0]) => Promise<Receiver>;
+} {
+  let worker: OutboundWorker;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    worker = await startOutboundWorker({ log: () => {}, ...options });
+  });
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await worker.stop();
+  });
+  return {
+    receiver: async (respond) => {
+      const started = await startReceiver(respond);
+      receivers.push(started);
+      return started;
+    },
   };
 }
 
