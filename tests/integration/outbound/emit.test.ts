@@ -12,9 +12,13 @@ import { isMessageId } from "@/lib/webhook-subscriptions/schemas";
 import { cancel, createSource, remove, sample, send, upsert } from "../events-webhook/support";
 import { api, leadKey } from "../leads/client";
 import { createAccount } from "../../support/factories";
-import { deliveries, messages, queuedRows, subscribe, subscribedAccount } from "./support";
+import { deliveries, messages, queuedRows, subscribe, subscribedAccount, type MessageRow } from "./support";
 
 /* The transactional outbox: every writer's change and its notification commit together or not at all. */
+
+// Sorted: notifications written together share one instant, and their order between them is not defined.
+const typesOf = (sent: MessageRow[]) => sent.map((message) => message.type).sort();
+const dataOf = (sent: MessageRow[], type: string) => sent.find((message) => message.type === type)?.payload.data;
 
 describe("the outbox transaction", () => {
   it("leaves no message, delivery or queue row behind when the writing transaction rolls back", async () => {
@@ -198,12 +202,7 @@ describe("every writer of calendar events notifies", () => {
     });
     expect(await importEvents(accountId, rows)).toMatchObject({ created: 2, updated: 1 });
     const sent = await messages(accountId);
-    expect(sent.map((message) => message.type).sort()).toEqual([
-      "event.created",
-      "event.created",
-      "event.created",
-      "event.updated",
-    ]);
+    expect(typesOf(sent)).toEqual(["event.created", "event.created", "event.created", "event.updated"]);
     expect(await deliveries(subscriptionId)).toHaveLength(4);
   });
 });
@@ -251,12 +250,8 @@ describe("every writer of leads notifies", () => {
       type: "lead.created",
       data: { id: lead.id, name: "Ada", email: "ada@example.test", stage: "new" },
     });
-    expect(rest.map((message) => message.type).sort()).toEqual([
-      "lead.stage_changed",
-      "lead.stage_changed",
-      "lead.updated",
-    ]);
-    expect(rest.find((message) => message.type === "lead.updated")?.payload.data).toMatchObject({
+    expect(typesOf(rest)).toEqual(["lead.stage_changed", "lead.stage_changed", "lead.updated"]);
+    expect(dataOf(rest, "lead.updated")).toMatchObject({
       company: "Engines Ltd",
       stage: "contacted",
     });
@@ -282,17 +277,13 @@ describe("every writer of leads notifies", () => {
     ]);
     expect(summary).toMatchObject({ created: 1, updated: 1, failed: 0 });
     const imported = (await messages(accountId)).slice(1);
-    expect(imported.map((message) => message.type).sort()).toEqual([
-      "lead.created",
-      "lead.stage_changed",
-      "lead.updated",
-    ]);
-    expect(imported.find((message) => message.type === "lead.stage_changed")?.payload.data).toMatchObject({
+    expect(typesOf(imported)).toEqual(["lead.created", "lead.stage_changed", "lead.updated"]);
+    expect(dataOf(imported, "lead.stage_changed")).toMatchObject({
       email: "known@example.test",
       stage: "won",
       previous_stage: "new",
     });
-    expect(imported.find((message) => message.type === "lead.created")?.payload.data).toMatchObject({
+    expect(dataOf(imported, "lead.created")).toMatchObject({
       name: "Fresh",
       email: "fresh@example.test",
     });

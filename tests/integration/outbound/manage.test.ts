@@ -29,6 +29,15 @@ const received = (id: string, n: number) =>
     `${n} receipt(s) of ${id}`,
   );
 
+/** An account subscribed to the receiver, and the ids of `count` notifications the receiver has had. */
+async function receivedNotifications(count: number) {
+  const { accountId, subscriptionId } = await subscribedAccount(target.url);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(await notify(accountId));
+  for (const id of ids) await received(id, 1);
+  return { accountId, subscriptionId, ids };
+}
+
 describe("managing deliveries", () => {
   it("sends a test notification to that one subscription only", async () => {
     const { accountId, subscriptionId } = await subscribedAccount(target.url);
@@ -41,11 +50,8 @@ describe("managing deliveries", () => {
   });
 
   it("resends a delivery with the same webhook-id, and replays everything since a time", async () => {
-    const { accountId, subscriptionId } = await subscribedAccount(target.url);
-    const first = await notify(accountId);
-    const second = await notify(accountId);
-    await received(first, 1);
-    await received(second, 1);
+    const { accountId, subscriptionId, ids } = await receivedNotifications(2);
+    const [first, second] = ids;
     await waitFor(async () => (await deliveries(subscriptionId)).every((d) => d.status === "succeeded"));
     const [delivery] = (await deliveries(subscriptionId)).filter((d) => d.message_id === first);
     expect(await resendDelivery(accountId, delivery.id)).toBe(true);
@@ -58,9 +64,7 @@ describe("managing deliveries", () => {
   });
 
   it("lists the attempts newest first, page by page, for the account's own subscription only", async () => {
-    const { accountId, subscriptionId } = await subscribedAccount(target.url);
-    const ids = [await notify(accountId), await notify(accountId), await notify(accountId)];
-    for (const id of ids) await received(id, 1);
+    const { accountId, subscriptionId, ids } = await receivedNotifications(3);
     await waitFor(async () => (await listDeliveryAttempts(accountId, subscriptionId, { limit: 10 })).data.length === 3);
     const page1 = await listDeliveryAttempts(accountId, subscriptionId, { limit: 2 });
     const page2 = await listDeliveryAttempts(accountId, subscriptionId, { limit: 2, cursor: page1.nextCursor });
@@ -88,11 +92,8 @@ describe("managing deliveries", () => {
   });
 
   it("drops whole days of messages, deliveries and attempts older than 30 days, and keeps younger ones", async () => {
-    const { accountId, subscriptionId } = await subscribedAccount(target.url);
-    const old = await notify(accountId);
-    const fresh = await notify(accountId);
-    await received(old, 1);
-    await received(fresh, 1);
+    const { accountId, subscriptionId, ids } = await receivedNotifications(2);
+    const [old, fresh] = ids;
     await waitFor(async () => (await listDeliveryAttempts(accountId, subscriptionId)).data.length === 2);
     // The old notification, its delivery and its attempt move to a day 31 days back (an UPDATE of the
     // partition column moves a row to that day's partition).

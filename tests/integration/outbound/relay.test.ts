@@ -171,26 +171,21 @@ describe("the fan-out relay", () => {
     const { accountId, subscriptionId } = await subscribedAccount();
     const paused = await subscribe(accountId, "http://127.0.0.1:9/paused");
     const context = { accountId, actor: { type: "system" as const } };
-    expect(
-      await updateSubscription(context, paused.subscriptionId, {
-        url: undefined,
-        eventTypes: undefined,
-        description: undefined,
-        status: "disabled",
-      }),
-    ).toMatchObject({ ok: true });
+    const setStatus = async (status: "active" | "disabled") =>
+      expect(
+        await updateSubscription(context, paused.subscriptionId, {
+          url: undefined,
+          eventTypes: undefined,
+          description: undefined,
+          status,
+        }),
+      ).toMatchObject({ ok: true });
+    await setStatus("disabled");
     const whileDisabled = await emitNotifications(db.pool, accountId, [
       { type: "lead.created", data: { id: "lead_while_disabled" } },
     ]);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(
-      await updateSubscription(context, paused.subscriptionId, {
-        url: undefined,
-        eventTypes: undefined,
-        description: undefined,
-        status: "active",
-      }),
-    ).toMatchObject({ ok: true });
+    await setStatus("active");
     await new Promise((resolve) => setTimeout(resolve, 5));
     const afterwards = await emitNotifications(db.pool, accountId, [
       { type: "lead.created", data: { id: "lead_after_enable" } },
