@@ -1,16 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
-import { applyMigrations } from "@/lib/platform/db/migrate";
 import { poolClientClass } from "@/lib/platform/db/pooler";
 import { createWebhookHandler } from "@/lib/events-webhook/handler";
 import { newPublicId } from "@/lib/platform/ids";
 import { encryptSecret, generateSecret } from "@/lib/platform/crypto/secrets";
 import { rotateSecret } from "@/lib/events-webhook/sources";
 import { db } from "@/lib/platform/db/client";
+import { outageDatabase } from "../../support/outage-database";
 import { createSource, eventRows, nowSeconds, sample, send, signedRequest, upsert, type TestSource } from "./support";
 
 const pools: pg.Pool[] = [];
@@ -113,20 +109,13 @@ describe("an instance that has the source cached", () => {
 });
 
 describe("database outage", () => {
-  let database: EmbeddedDatabase | null = null;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "webhook-outage-"));
-  afterAll(async () => {
-    await database?.stop().catch(() => {});
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const outage = outageDatabase("webhook-outage-");
 
   it(
     "answers 503 within 5 s while the database is down, resumes when it is back, and loses no 200",
     { timeout: 120_000 },
     async () => {
-      const port = await freePort();
-      database = await startEmbeddedPostgres({ dir, port, persistent: true });
-      await applyMigrations(database.url);
+      const database = await outage.start();
       const admin = new pg.Client({ connectionString: database.url });
       await admin.connect();
       const secret = generateSecret();
@@ -164,10 +153,10 @@ describe("database outage", () => {
       const workers = Array.from({ length: 4 }, worker);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       phase = "down";
-      await database.stop();
+      await outage.stop();
       await new Promise((resolve) => setTimeout(resolve, 6_000));
       phase = "restarting";
-      database = await startEmbeddedPostgres({ dir, port, persistent: true });
+      const restarted = await outage.restart();
       phase = "back";
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       running = false;
@@ -181,7 +170,7 @@ describe("database outage", () => {
       expect(Math.max(...results.map((r) => r.ms))).toBeLessThan(5_000);
       expect(byPhase("back").filter((r) => r.status === 200).length).toBeGreaterThan(0);
 
-      const check = new pg.Client({ connectionString: database.url });
+      const check = new pg.Client({ connectionString: restarted.url });
       await check.connect();
       const stored = new Set((await check.query("SELECT title FROM events")).rows.map((row) => row.title as string));
       await check.end();

@@ -1,16 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
-import { applyMigrations } from "@/lib/platform/db/migrate";
 import { encryptSecret } from "@/lib/platform/crypto/secrets";
 import { newPublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { startOutboundWorker, type OutboundWorker } from "@/lib/outbound/worker";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
+import { outageDatabase } from "../../support/outage-database";
 import { deliveries, notify, startReceiver, subscribedAccount, waitFor, type Receiver } from "./support";
 
 /* Delivery survives a worker killed mid-delivery and a database that stops for 10 seconds. */
@@ -75,13 +71,10 @@ describe("a worker killed with SIGKILL mid-delivery", () => {
 });
 
 describe("a database that stops for 10 seconds", () => {
-  let database: EmbeddedDatabase | null = null;
+  const outage = outageDatabase("outbound-outage-");
   let worker: OutboundWorker | null = null;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outbound-outage-"));
   afterAll(async () => {
     await worker?.stop();
-    await database?.stop().catch(() => {});
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it(
@@ -89,9 +82,7 @@ describe("a database that stops for 10 seconds", () => {
       "written after it are delivered without intervention",
     { timeout: 120_000 },
     async () => {
-      const port = await freePort();
-      database = await startEmbeddedPostgres({ dir, port, persistent: true });
-      await applyMigrations(database.url);
+      const database = await outage.start();
       const seen = new Map<string, number[]>();
       const target = await startReceiver((request, res) => {
         const id = String(request.headers["webhook-id"]);
@@ -127,9 +118,9 @@ describe("a database that stops for 10 seconds", () => {
         ]);
         await waitFor(() => (seen.get(before)?.length ?? 0) >= 1, 20_000, "the first attempt");
 
-        await database.stop();
+        await outage.stop();
         await new Promise((resolve) => setTimeout(resolve, 10_000));
-        database = await startEmbeddedPostgres({ dir, port, persistent: true });
+        await outage.restart();
 
         const [after] = await emitNotifications(pool, accountId, [
           { type: "lead.updated", data: { id: "lead_after" } },
