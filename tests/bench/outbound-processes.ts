@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { stopProcess } from "./harness";
+import pg from "pg";
+import { encryptSecret } from "@/lib/platform/crypto/secrets";
+import { newPublicId } from "@/lib/platform/ids";
+import { startBenchDatabase, stopProcess, type BenchDatabase } from "./harness";
 
 /*
- * The processes of bench:outbound (outbound.ts) and its soak (outbound-soak.ts): the receiver in a process of
- * its own (outbound-receiver.ts), asked over IPC, and `npm run worker` on the bench database.
+ * What bench:outbound (outbound.ts) and its soak (outbound-soak.ts) share: the receiver in a process of its own
+ * (outbound-receiver.ts), asked over IPC, `npm run worker` on the bench database, and the setup both run on.
  */
 
 /** A request the receiver got: its webhook-id, path, time, and whether it answered 2xx. */
@@ -87,4 +90,41 @@ export function startWorker(databaseUrl: string, env: Record<string, string> = {
     });
     child.once("exit", (code) => reject(new Error(`the worker exited (${code})`)));
   });
+}
+
+export type OutboundBench = { database: BenchDatabase; receiver: Receiver; pool: pg.Pool; accountId: string };
+
+/**
+ * A throw-away database, the receiver, and a pro account named `account` with one subscription on every event
+ * type per secret, the i-th at `${receiver.url}/${i}`; `run` gets them, and they are stopped and removed after.
+ */
+export async function withOutboundBench<T>(
+  label: string,
+  setup: { account: string; secrets: string[] },
+  run: (bench: OutboundBench) => Promise<T>,
+): Promise<T> {
+  const database = await startBenchDatabase(label);
+  const receiver = await startReceiver();
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // The database stops at the end while idle connections may remain: not a failure of the run.
+  pool.on("error", () => {});
+  try {
+    const account = await pool.query<{ id: string }>(
+      "INSERT INTO accounts (name, plan) VALUES ($1, 'pro') RETURNING id",
+      [setup.account],
+    );
+    const accountId = account.rows[0].id;
+    for (const [index, secret] of setup.secrets.entries()) {
+      await pool.query(
+        "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, " +
+          "secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)",
+        [newPublicId("subscription"), accountId, `${receiver.url}/${index}`, encryptSecret(secret)],
+      );
+    }
+    return await run({ database, receiver, pool, accountId });
+  } finally {
+    await pool.end();
+    await receiver.stop();
+    await database.dispose();
+  }
 }

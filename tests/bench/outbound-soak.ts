@@ -1,13 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
-import pg from "pg";
-import { encryptSecret } from "@/lib/platform/crypto/secrets";
-import { newPublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { RETRY_DELAYS_MS } from "@/lib/outbound/schedule";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
-import { percentile, startBenchDatabase, stopProcess } from "./harness";
-import { startReceiver, startWorker, type Receipt } from "./outbound-processes";
+import { percentile, stopProcess } from "./harness";
+import { startWorker, withOutboundBench, type OutboundBench, type Receipt } from "./outbound-processes";
 
 /*
  * npm run bench:outbound -- --failing [--failing-minutes N] — the soak of the bounded outbound queue
@@ -27,6 +24,7 @@ import { startReceiver, startWorker, type Receipt } from "./outbound-processes";
 const NOTIFICATIONS = Number(process.env.BENCH_SOAK_NOTIFICATIONS ?? 20_000);
 const TICK_MS = 250;
 const SAMPLE_MS = 500;
+// The receiver's paths of the two subscriptions (withOutboundBench): the first answers 503 during the outage.
 const FAILING = "/0";
 const HEALTHY = "/1";
 
@@ -51,32 +49,13 @@ function tally(receipts: Receipt[], path: string, commits: Map<string, number>) 
   return { firsts: [...firsts.values()], duplicates, lost: commits.size - firsts.size };
 }
 
-export async function runSoak(): Promise<number> {
-  const outageMs = failingMinutes() * 60_000;
-  const total = RETRY_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
-  const sixth = RETRY_DELAYS_MS.slice(0, 6).reduce((sum, delay) => sum + delay, 0);
-  const scale = (1.1 * outageMs) / sixth;
-  console.log(
-    `▸ bench:outbound --failing — ${NOTIFICATIONS} notifications × 2 subscriptions over ${seconds(outageMs)}, ` +
-      `one answering 503 meanwhile; OUTBOUND_RETRY_SCALE=${scale.toPrecision(3)} (the 8 attempts span ` +
-      `${seconds(total * scale)})`,
-  );
-  const database = await startBenchDatabase("outbound-soak");
-  const receiver = await startReceiver();
-  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-  pool.on("error", () => {});
+/** The outage of `outageMs`, the retry schedule shortened `scale` times (`total` ms in all); the exit code. */
+async function soak(
+  { database, receiver, pool, accountId }: OutboundBench,
+  { outageMs, scale, total }: { outageMs: number; scale: number; total: number },
+): Promise<number> {
   let worker: ChildProcess | null = null;
   try {
-    const account = await pool.query<{ id: string }>(
-      "INSERT INTO accounts (name, plan) VALUES ('Soak', 'pro') RETURNING id",
-    );
-    const accountId = account.rows[0].id;
-    for (const path of [FAILING, HEALTHY])
-      await pool.query(
-        "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, secret_ciphertext) " +
-          "VALUES ($1, $2, $3, '{*}', $4)",
-        [newPublicId("subscription"), accountId, `${receiver.url}${path}`, encryptSecret(generateSubscriptionSecret())],
-      );
     worker = await startWorker(database.url, { OUTBOUND_RETRY_SCALE: String(scale) });
 
     const started = Date.now();
@@ -162,8 +141,19 @@ export async function runSoak(): Promise<number> {
     return checks.every(([, ok]) => ok) ? 0 : 1;
   } finally {
     if (worker) await stopProcess(worker);
-    await pool.end();
-    await receiver.stop();
-    await database.dispose();
   }
+}
+
+export async function runSoak(): Promise<number> {
+  const outageMs = failingMinutes() * 60_000;
+  const total = RETRY_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
+  const sixth = RETRY_DELAYS_MS.slice(0, 6).reduce((sum, delay) => sum + delay, 0);
+  const scale = (1.1 * outageMs) / sixth;
+  console.log(
+    `▸ bench:outbound --failing — ${NOTIFICATIONS} notifications × 2 subscriptions over ${seconds(outageMs)}, ` +
+      `one answering 503 meanwhile; OUTBOUND_RETRY_SCALE=${scale.toPrecision(3)} (the 8 attempts span ` +
+      `${seconds(total * scale)})`,
+  );
+  const setup = { account: "Soak", secrets: [generateSubscriptionSecret(), generateSubscriptionSecret()] };
+  return withOutboundBench("outbound-soak", setup, (bench) => soak(bench, { outageMs, scale, total }));
 }

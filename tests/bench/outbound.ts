@@ -1,13 +1,10 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import crypto from "node:crypto";
-import pg from "pg";
-import { encryptSecret } from "@/lib/platform/crypto/secrets";
-import { newPublicId } from "@/lib/platform/ids";
 import { emitNotifications } from "@/lib/outbound/emit";
 import { generateSubscriptionSecret } from "@/lib/webhook-subscriptions/model";
-import { percentile, runMain, startBenchDatabase, stopProcess } from "./harness";
-import { peakRss, startReceiver, startWorker, type Receipt } from "./outbound-processes";
+import { percentile, runMain, stopProcess } from "./harness";
+import { peakRss, startWorker, withOutboundBench, type OutboundBench, type Receipt } from "./outbound-processes";
 import { runSoak } from "./outbound-soak";
 import { processTree } from "./load";
 import { measureReference, type ReferenceJob, type ReferenceRates } from "./outbound-reference";
@@ -102,28 +99,10 @@ type Round = {
   ratio: number;
 };
 
-runMain(async () => {
-  if (process.argv.includes("--failing")) return runSoak();
-  console.log(`▸ bench:outbound — ${NOTIFICATIONS} notifications × 2 subscriptions, concurrency ${CONCURRENCY}`);
-  const database = await startBenchDatabase("outbound");
-  const receiver = await startReceiver();
-  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-  // The database stops at the end while idle connections may remain: not a failure of the run.
-  pool.on("error", () => {});
+/** The warm-up, the idle queue's probes and the rounds, with the subscriptions' secrets; the exit code. */
+async function measure({ database, receiver, pool, accountId }: OutboundBench, secrets: string[]): Promise<number> {
   let worker: ChildProcess | null = null;
   try {
-    const account = await pool.query<{ id: string }>(
-      "INSERT INTO accounts (name, plan) VALUES ('Bench', 'pro') RETURNING id",
-    );
-    const accountId = account.rows[0].id;
-    const secrets = [generateSubscriptionSecret(), generateSubscriptionSecret()];
-    for (const [index, secret] of secrets.entries()) {
-      await pool.query(
-        "INSERT INTO webhook_subscriptions (id, account_id, url, event_types, " +
-          "secret_ciphertext) VALUES ($1, $2, $3, '{*}', $4)",
-        [newPublicId("subscription"), accountId, `${receiver.url}/${index}`, encryptSecret(secret)],
-      );
-    }
     worker = await startWorker(database.url);
     const commits = new Map<string, number>();
     const writeBurst = async (count: number, label: string) => {
@@ -300,8 +279,12 @@ runMain(async () => {
     return checks.every(([, ok]) => ok) ? 0 : 1;
   } finally {
     if (worker) await stopProcess(worker);
-    await pool.end();
-    await receiver.stop();
-    await database.dispose();
   }
+}
+
+runMain(async () => {
+  if (process.argv.includes("--failing")) return runSoak();
+  console.log(`▸ bench:outbound — ${NOTIFICATIONS} notifications × 2 subscriptions, concurrency ${CONCURRENCY}`);
+  const secrets = [generateSubscriptionSecret(), generateSubscriptionSecret()];
+  return withOutboundBench("outbound", { account: "Bench", secrets }, (bench) => measure(bench, secrets));
 });
