@@ -1,5 +1,6 @@
 import { readBody } from "@/lib/platform/http/body";
 import { errorResponse } from "@/lib/platform/http/api-error";
+import { decodeJson, isJsonObject, type JsonProblem } from "@/lib/platform/http/json-body";
 
 /*
  * Request bodies of the public API: at most 64 KiB, read through a capped stream (a larger body is
@@ -23,30 +24,21 @@ export async function readRawBody(request: Request, limit = MAX_PUBLIC_BODY_BYTE
   };
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-function invalidJson(message: string): JsonBody {
-  return { ok: false, response: errorResponse(400, "invalid_json", message) };
-}
+const JSON_PROBLEMS: Record<JsonProblem, string> = {
+  not_utf8: "The body is not valid UTF-8.",
+  empty: "The body is empty; send a JSON object.",
+  not_json: "The body is not valid JSON.",
+};
 
 /**
  * The parsed JSON object; a body that is empty, not UTF-8 or not JSON is invalid_json, a non-object invalid_request.
  */
 export function parseJsonObject(bytes: Uint8Array): JsonBody {
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return invalidJson("The body is not valid UTF-8.");
+  const decoded = decodeJson(bytes);
+  if (!decoded.ok) {
+    return { ok: false, response: errorResponse(400, "invalid_json", JSON_PROBLEMS[decoded.problem]) };
   }
-  if (!text.trim()) return invalidJson("The body is empty; send a JSON object.");
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return invalidJson("The body is not valid JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isJsonObject(decoded.value)) {
     return {
       ok: false,
       response: errorResponse(400, "invalid_request", "The body must be a JSON object.", {
@@ -54,5 +46,5 @@ export function parseJsonObject(bytes: Uint8Array): JsonBody {
       }),
     };
   }
-  return { ok: true, value };
+  return { ok: true, value: decoded.value };
 }

@@ -5,6 +5,7 @@ import {
   type EventInput,
   type FieldError,
 } from "@/lib/events/schema";
+import { decodeJson, isJsonObject } from "@/lib/platform/http/json-body";
 
 /*
  * Step 8 of the webhook's checks, run only after the signature has been verified over the raw bytes:
@@ -27,27 +28,16 @@ export type ParsedPayload =
       title: string | null;
     };
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
 const isAction = (value: unknown): value is WebhookAction =>
   typeof value === "string" && (ACTIONS as readonly string[]).includes(value);
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function parsePayload(bytes: Uint8Array): ParsedPayload {
-  let text: string;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    return invalidJson("The body is not valid UTF-8.");
+  const decoded = decodeJson(bytes);
+  if (!decoded.ok) {
+    return invalidJson(decoded.problem === "not_utf8" ? "The body is not valid UTF-8." : "The body is not valid JSON.");
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return invalidJson("The body is not valid JSON.");
-  }
-  if (!isObject(body)) {
+  const body = decoded.value;
+  if (!isJsonObject(body)) {
     return {
       ...invalidPayload([{ message: 'The body must be a JSON object with "action" and "event".' }]),
       action: null,
@@ -55,7 +45,7 @@ export function parsePayload(bytes: Uint8Array): ParsedPayload {
     };
   }
   const action = isAction(body.action) ? body.action : null;
-  const title = isObject(body.event) && typeof body.event.title === "string" ? body.event.title : null;
+  const title = isJsonObject(body.event) && typeof body.event.title === "string" ? body.event.title : null;
   const details: FieldError[] = [];
   if (!action) {
     details.push({
@@ -64,8 +54,8 @@ export function parsePayload(bytes: Uint8Array): ParsedPayload {
     });
   }
   if (body.event === undefined) details.push({ field: "event", message: "This field is required." });
-  else if (!isObject(body.event)) details.push({ field: "event", message: "Must be a JSON object." });
-  if (!action || !isObject(body.event)) return { ...invalidPayload(details), action, title };
+  else if (!isJsonObject(body.event)) details.push({ field: "event", message: "Must be a JSON object." });
+  if (!action || !isJsonObject(body.event)) return { ...invalidPayload(details), action, title };
 
   if (action === "upsert") {
     const event = parseEventFields(body.event, "event");
