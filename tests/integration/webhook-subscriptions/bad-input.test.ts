@@ -16,75 +16,35 @@ beforeAll(async () => ({ owner, key: secret } = await accountWithWebhooksKey("Su
 
 const LOOPBACK = ["http://127.0.0.1", "http://[::1]"];
 
-// [what, body, field, reason]
-const BAD_SUBSCRIPTIONS: [string, object, string, string][] = [
-  ["loopback IPv4", { url: "http://127.0.0.1", event_types: ["lead.created"] }, "url", "private_address"],
-  ["loopback IPv6", { url: "http://[::1]", event_types: ["lead.created"] }, "url", "private_address"],
-  [
-    "cloud metadata (link-local)",
-    { url: "http://169.254.169.254", event_types: ["lead.created"] },
+// A subscription to lead.created refused for its url.
+const BAD_URLS: [what: string, url: string, reason: string][] = [
+  ["loopback IPv4", "http://127.0.0.1", "private_address"],
+  ["loopback IPv6", "http://[::1]", "private_address"],
+  ["cloud metadata (link-local)", "http://169.254.169.254", "private_address"],
+  ["private IPv4", "http://10.0.0.1", "private_address"],
+  ["a name resolving to a private address", "https://intranet.example.test/hook", "private_address"],
+  ["a name with one private address among public ones", "https://split.example.test/hook", "private_address"],
+  ["loopback in decimal", "http://2130706433/", "private_address"],
+  ["loopback in hex", "https://0x7f.1/", "private_address"],
+  ["IPv4-mapped private", "https://[::ffff:10.0.0.1]/", "private_address"],
+  ["ftp", "ftp://hooks.example.test/", "scheme_not_allowed"],
+  ["plain http to a public host", "http://hooks.example.test/", "scheme_not_allowed"],
+  ["a 3,000-character URL", `https://hooks.example.test/${"a".repeat(3_000 - 27)}`, "url_too_long"],
+  ["credentials in the URL", "https://me:pw@hooks.example.test/", "credentials_not_allowed"],
+  ["an unresolvable host", "https://nowhere.example.test/", "private_address"],
+  ["a public address on the SSH port", "https://8.8.8.8:22/x", "port_not_allowed"],
+  ["a host name on a privileged port", "https://hooks.example.test:8/hook", "port_not_allowed"],
+  ["not a URL", "hooks.example.test", "invalid_url"],
+];
+
+type BadSubscription = [what: string, body: object, field: string, reason: string];
+const BAD_SUBSCRIPTIONS: BadSubscription[] = [
+  ...BAD_URLS.map(([what, url, reason]): BadSubscription => [
+    what,
+    { url, event_types: ["lead.created"] },
     "url",
-    "private_address",
-  ],
-  ["private IPv4", { url: "http://10.0.0.1", event_types: ["lead.created"] }, "url", "private_address"],
-  [
-    "a name resolving to a private address",
-    { url: "https://intranet.example.test/hook", event_types: ["lead.created"] },
-    "url",
-    "private_address",
-  ],
-  [
-    "a name with one private address among public ones",
-    { url: "https://split.example.test/hook", event_types: ["lead.created"] },
-    "url",
-    "private_address",
-  ],
-  ["loopback in decimal", { url: "http://2130706433/", event_types: ["lead.created"] }, "url", "private_address"],
-  ["loopback in hex", { url: "https://0x7f.1/", event_types: ["lead.created"] }, "url", "private_address"],
-  [
-    "IPv4-mapped private",
-    { url: "https://[::ffff:10.0.0.1]/", event_types: ["lead.created"] },
-    "url",
-    "private_address",
-  ],
-  ["ftp", { url: "ftp://hooks.example.test/", event_types: ["lead.created"] }, "url", "scheme_not_allowed"],
-  [
-    "plain http to a public host",
-    { url: "http://hooks.example.test/", event_types: ["lead.created"] },
-    "url",
-    "scheme_not_allowed",
-  ],
-  [
-    "a 3,000-character URL",
-    { url: `https://hooks.example.test/${"a".repeat(3_000 - 27)}`, event_types: ["lead.created"] },
-    "url",
-    "url_too_long",
-  ],
-  [
-    "credentials in the URL",
-    { url: "https://me:pw@hooks.example.test/", event_types: ["lead.created"] },
-    "url",
-    "credentials_not_allowed",
-  ],
-  [
-    "an unresolvable host",
-    { url: "https://nowhere.example.test/", event_types: ["lead.created"] },
-    "url",
-    "private_address",
-  ],
-  [
-    "a public address on the SSH port",
-    { url: "https://8.8.8.8:22/x", event_types: ["lead.created"] },
-    "url",
-    "port_not_allowed",
-  ],
-  [
-    "a host name on a privileged port",
-    { url: "https://hooks.example.test:8/hook", event_types: ["lead.created"] },
-    "url",
-    "port_not_allowed",
-  ],
-  ["not a URL", { url: "hooks.example.test", event_types: ["lead.created"] }, "url", "invalid_url"],
+    reason,
+  ]),
   [
     "a legacy target_url that is private",
     { target_url: "http://10.0.0.1/", event: "lead.created" },
