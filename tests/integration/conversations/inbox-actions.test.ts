@@ -110,18 +110,10 @@ describe("replying from the inbox", () => {
     const before = await messagesOf(conversation.id);
     await signInAs((await createAccount("Mallory")).user);
 
-    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hi" })).toEqual({
-      ok: false,
-      error: "This conversation no longer exists.",
-    });
-    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual({
-      ok: false,
-      error: "This conversation no longer exists.",
-    });
-    expect(await replyToConversationAction({ conversationId: "not-an-id", text: "hi" })).toEqual({
-      ok: false,
-      error: "This conversation no longer exists.",
-    });
+    const gone = { ok: false, error: "This conversation no longer exists." };
+    expect(await replyToConversationAction({ conversationId: conversation.id, text: "hi" })).toEqual(gone);
+    expect(await closeConversationAction({ conversationId: conversation.id })).toEqual(gone);
+    expect(await replyToConversationAction({ conversationId: "not-an-id", text: "hi" })).toEqual(gone);
     expect(await messagesOf(conversation.id)).toEqual(before);
     expect(await statusOf(conversation.id)).toBe("handoff_requested");
   });

@@ -58,17 +58,13 @@ describe("starting a conversation", () => {
   it("keeps only the origin and path of http(s) page URLs and the referrer, and drops anything else", async () => {
     const { accountId } = await createAccount();
     const widget = await getOrCreateWidget(accountId);
-    const first = await json(
-      await visitor.start(widget.id, {
-        ip: randomIp(),
-        body: {
-          text: "hi",
-          page_url: "https://user:pw@shop.example.com/events?x=1",
-          referrer: "javascript:alert(1)",
-          locale: "de-CH",
-        },
-      }),
-    );
+    const startWith = async (body: Record<string, unknown>) =>
+      json(await visitor.start(widget.id, { ip: randomIp(), body: { text: "hi", ...body } }));
+    const first = await startWith({
+      page_url: "https://user:pw@shop.example.com/events?x=1",
+      referrer: "javascript:alert(1)",
+      locale: "de-CH",
+    });
     const stored = (await getConversation(accountId, first.conversation.id))!;
     expect(stored).toMatchObject({
       pageUrl: "https://shop.example.com/events",
@@ -77,28 +73,17 @@ describe("starting a conversation", () => {
       userAgent: "VisitorTest/1.0",
     });
     // A hostile page can send anything: the query, the fragment and credentials never reach the inbox.
-    const third = await json(
-      await visitor.start(widget.id, {
-        ip: randomIp(),
-        body: {
-          text: "hi",
-          page_url: "https://shop.example.com/checkout/?reset_token=s3cret&utm=x#access_token=t0ken",
-          referrer: "http://me:hunter2@mail.example/inbox?msg=42#read",
-        },
-      }),
-    );
+    const third = await startWith({
+      page_url: "https://shop.example.com/checkout/?reset_token=s3cret&utm=x#access_token=t0ken",
+      referrer: "http://me:hunter2@mail.example/inbox?msg=42#read",
+    });
     const sql = "SELECT page_url, referrer FROM conversations WHERE id = $1";
     const row = await db.pool.query(sql, [third.conversation.id]);
     expect(row.rows[0]).toEqual({
       page_url: "https://shop.example.com/checkout/",
       referrer: "http://mail.example/inbox",
     });
-    const second = await json(
-      await visitor.start(widget.id, {
-        ip: randomIp(),
-        body: { text: "hi", page_url: `https://example.com/${"a".repeat(3000)}`, locale: "<script>" },
-      }),
-    );
+    const second = await startWith({ page_url: `https://example.com/${"a".repeat(3000)}`, locale: "<script>" });
     expect(await getConversation(accountId, second.conversation.id)).toMatchObject({ pageUrl: null, locale: null });
   });
 });
