@@ -92,7 +92,17 @@ function validName(name: unknown): string | SourceFailure {
   return trimmed;
 }
 
-const actorOf = (context: SessionContext): AuditEntry["actor"] => context.user;
+/** Who an audit entry of a person's change names: the session's account and user. */
+const auditedBy = (context: SessionContext) => ({ accountId: context.account.id, actor: context.user });
+
+/** The audit entry of a change to a source, written in the change's transaction. */
+function auditSource(
+  tx: Prisma.TransactionClient,
+  source: { id: string; name: string },
+  entry: Omit<AuditEntry, "target">,
+): Promise<void> {
+  return recordAudit({ ...entry, target: { type: "webhook_source", id: source.id, label: source.name } }, tx);
+}
 
 export async function listSources(accountId: string): Promise<WebhookSourceView[]> {
   if (!isUuid(accountId)) return [];
@@ -130,16 +140,12 @@ async function insertSource(tx: Prisma.TransactionClient, accountId: string, nam
 /** A new account has one source ready (run inside the sign-up transaction). */
 export async function createInitialSource(tx: Prisma.TransactionClient, accountId: string): Promise<void> {
   const { source } = await insertSource(tx, accountId, "Default source");
-  await recordAudit(
-    {
-      accountId,
-      actor: null,
-      action: "webhook_source.created",
-      target: { type: "webhook_source", id: source.id, label: source.name },
-      metadata: { publicId: source.publicId },
-    },
-    tx,
-  );
+  await auditSource(tx, source, {
+    accountId,
+    actor: null,
+    action: "webhook_source.created",
+    metadata: { publicId: source.publicId },
+  });
 }
 
 /** Creates a source within the plan's source limit; the secret is returned so the dashboard can show it. */
@@ -167,16 +173,11 @@ export async function createSource(
       };
     }
     const created = await insertSource(tx, accountId, valid);
-    await recordAudit(
-      {
-        accountId,
-        actor: actorOf(context),
-        action: "webhook_source.created",
-        target: { type: "webhook_source", id: created.source.id, label: created.source.name },
-        metadata: { publicId: created.source.publicId },
-      },
-      tx,
-    );
+    await auditSource(tx, created.source, {
+      ...auditedBy(context),
+      action: "webhook_source.created",
+      metadata: { publicId: created.source.publicId },
+    });
     return { ok: true as const, ...created };
   });
 }
@@ -198,15 +199,10 @@ export async function setSourceActive(
       data: { active },
       select: viewSelect,
     });
-    await recordAudit(
-      {
-        accountId: context.account.id,
-        actor: actorOf(context),
-        action: active ? "webhook_source.activated" : "webhook_source.deactivated",
-        target: { type: "webhook_source", id: row.id, label: row.name },
-      },
-      tx,
-    );
+    await auditSource(tx, row, {
+      ...auditedBy(context),
+      action: active ? "webhook_source.activated" : "webhook_source.deactivated",
+    });
     return { ok: true as const, source: toView(row) };
   });
 }
@@ -248,16 +244,7 @@ export async function updateSourceSettings(
     const changes = Object.fromEntries(
       Object.entries(data).map(([key, value]) => [key, { from: before[key as keyof typeof data], to: value }]),
     );
-    await recordAudit(
-      {
-        accountId: context.account.id,
-        actor: actorOf(context),
-        action: "webhook_source.updated",
-        target: { type: "webhook_source", id: row.id, label: row.name },
-        metadata: changes,
-      },
-      tx,
-    );
+    await auditSource(tx, row, { ...auditedBy(context), action: "webhook_source.updated", metadata: changes });
     return { ok: true as const, source: toView(row) };
   });
 }
@@ -276,15 +263,7 @@ export async function revealSecret(
   return db.prisma.$transaction(async (tx) => {
     const row = await tx.webhookSource.findFirst({ where, select: { id: true, name: true, secretCiphertext: true } });
     if (!row) return notFound;
-    await recordAudit(
-      {
-        accountId: context.account.id,
-        actor: actorOf(context),
-        action: "webhook_source.secret_revealed",
-        target: { type: "webhook_source", id: row.id, label: row.name },
-      },
-      tx,
-    );
+    await auditSource(tx, row, { ...auditedBy(context), action: "webhook_source.secret_revealed" });
     return { ok: true as const, secret: decryptSecret(row.secretCiphertext) };
   });
 }
@@ -317,15 +296,7 @@ export async function rotateSecret(
       data: { secretCiphertext: encryptSecret(secret), secretRotatedAt: new Date() },
       select: viewSelect,
     });
-    await recordAudit(
-      {
-        accountId: context.account.id,
-        actor: actorOf(context),
-        action: "webhook_source.secret_rotated",
-        target: { type: "webhook_source", id: row.id, label: row.name },
-      },
-      tx,
-    );
+    await auditSource(tx, row, { ...auditedBy(context), action: "webhook_source.secret_rotated" });
     return { ok: true as const, source: toView(row), secret };
   });
 }
