@@ -28,6 +28,9 @@ const asMember = async (context: SessionContext, role: "admin" | "member"): Prom
   role,
 });
 
+/** How a source operation refuses: a member may not manage sources; another account's source is not found. */
+const refused = (code: "forbidden" | "not_found") => ({ ok: false, code });
+
 describe("a new account", () => {
   it("has one active source ready: an unguessable id, an encrypted whsec_ secret, the default rate limit", async () => {
     const { accountId } = await createAccount();
@@ -91,10 +94,7 @@ describe("creating sources", () => {
   it("validates the name and refuses members", async () => {
     const { context } = await createSource();
     expect(await createWebhookSource(context, "  ")).toMatchObject({ ok: false, code: "invalid", field: "name" });
-    expect(await createWebhookSource(await asMember(context, "member"), "Nope")).toMatchObject({
-      ok: false,
-      code: "forbidden",
-    });
+    expect(await createWebhookSource(await asMember(context, "member"), "Nope")).toMatchObject(refused("forbidden"));
     expect((await createWebhookSource(await asMember(context, "admin"), "By an admin")).ok).toBe(true);
   });
 });
@@ -154,10 +154,9 @@ describe("rotating the secret", () => {
     expect((await send(source, upsert(sample()))).status).toBe(401);
     expect((await send(source, upsert(sample()), { secret: rotated.secret })).status).toBe(200);
     expect(await auditActions(source.accountId)).toContain("webhook_source.secret_rotated");
-    expect(await rotateSecret(await asMember(source.context, "member"), source.sourceId)).toMatchObject({
-      ok: false,
-      code: "forbidden",
-    });
+    expect(await rotateSecret(await asMember(source.context, "member"), source.sourceId)).toMatchObject(
+      refused("forbidden"),
+    );
   });
 });
 
@@ -189,10 +188,9 @@ describe("Send test event", () => {
       status: 403,
       body: { error: { code: "source_inactive" } },
     });
-    expect(await sendTestEvent(await asMember(source.context, "member"), source.sourceId)).toMatchObject({
-      ok: false,
-      code: "forbidden",
-    });
+    expect(await sendTestEvent(await asMember(source.context, "member"), source.sourceId)).toMatchObject(
+      refused("forbidden"),
+    );
   });
 });
 
@@ -203,13 +201,10 @@ describe("isolation between accounts", () => {
     for (const id of [victim.sourceId, victim.publicId]) {
       expect(await getSource(attacker.accountId, id)).toBeNull();
       expect(await readSecret(attacker.accountId, id)).toBeNull();
-      expect(await setSourceActive(attacker.context, id, false)).toMatchObject({ ok: false, code: "not_found" });
-      expect(await updateSourceSettings(attacker.context, id, { name: "pwned" })).toMatchObject({
-        ok: false,
-        code: "not_found",
-      });
-      expect(await rotateSecret(attacker.context, id)).toMatchObject({ ok: false, code: "not_found" });
-      expect(await sendTestEvent(attacker.context, id)).toMatchObject({ ok: false, code: "not_found" });
+      expect(await setSourceActive(attacker.context, id, false)).toMatchObject(refused("not_found"));
+      expect(await updateSourceSettings(attacker.context, id, { name: "pwned" })).toMatchObject(refused("not_found"));
+      expect(await rotateSecret(attacker.context, id)).toMatchObject(refused("not_found"));
+      expect(await sendTestEvent(attacker.context, id)).toMatchObject(refused("not_found"));
     }
     expect(await getSource(victim.accountId, victim.sourceId)).toMatchObject({ name: "Default source", active: true });
     expect(await readSecret(victim.accountId, victim.sourceId)).toBe(victim.secret);
