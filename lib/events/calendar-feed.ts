@@ -58,25 +58,21 @@ function vtimezoneOf(timeZone: string): Vtimezone | null {
  * id and updated_at, which every write of an event moves (exceptions included), so any insert, update or
  * delete changes the sum. Nothing is built here: a 304 costs this statement alone.
  */
+const tableVersion = (table: string, key: string, moment: string) => `(
+    SELECT count(*)::int AS n,
+           coalesce(sum(hashtextextended(
+             r.${key}::text || '/' || (extract(epoch FROM r.${moment}) * 1000)::bigint, 0)), 0)::text
+             AS fingerprint
+    FROM ${table} r WHERE r.account_id = p.account_id
+  )`;
+
 const FEED_SQL = `
   SELECT p.account_id, a.name, a.timezone, ev.n AS events, ev.fingerprint AS events_fingerprint,
          ex.n AS exceptions, ex.fingerprint AS exceptions_fingerprint
   FROM published_calendars p
   JOIN accounts a ON a.id = p.account_id
-  CROSS JOIN LATERAL (
-    SELECT count(*)::int AS n,
-           coalesce(sum(hashtextextended(
-             e.id::text || '/' || (extract(epoch FROM e.updated_at) * 1000)::bigint, 0)), 0)::text
-             AS fingerprint
-    FROM events e WHERE e.account_id = p.account_id
-  ) ev
-  CROSS JOIN LATERAL (
-    SELECT count(*)::int AS n,
-           coalesce(sum(hashtextextended(
-             x.event_id::text || '/' || (extract(epoch FROM x.occurs_at) * 1000)::bigint, 0)), 0)::text
-             AS fingerprint
-    FROM event_exceptions x WHERE x.account_id = p.account_id
-  ) ex
+  CROSS JOIN LATERAL ${tableVersion("events", "id", "updated_at")} ev
+  CROSS JOIN LATERAL ${tableVersion("event_exceptions", "event_id", "occurs_at")} ex
   WHERE p.token_hash = $1
   LIMIT 2`;
 
