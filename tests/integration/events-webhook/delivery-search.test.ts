@@ -1,19 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { listDeliveries, type ListDeliveriesOptions } from "@/lib/events-webhook/deliveries";
-import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
+import { zonedDays } from "../../support/zoned-days";
 import { createSource, type TestSource } from "./support";
 
 /* Recent Deliveries' search box and date range (the URL's q, from and to), as the page passes them. */
 
 const ZONE = "America/New_York";
-const DAY_MS = 86_400_000;
-
-/** The calendar day `daysAgo` days before today in New York, as the date input gives it. */
-const dayInZone = (daysAgo: number) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(new Date(Date.now() - daysAgo * DAY_MS));
-/** An instant given as a New York wall-clock time. */
-const at = (day: string, time: string) => new Date(zonedInputToIso(`${day}T${time}`, ZONE)!);
+const { dayInZone, at } = zonedDays(ZONE);
 
 type Seed = { receivedAt: Date; status: number; title?: string | null; errorCode?: string | null; action?: string };
 

@@ -1,18 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { listDeliveryAttempts, type ListAttemptsOptions } from "@/lib/outbound/manage";
-import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
 import { newPublicId } from "@/lib/platform/ids";
+import { zonedDays } from "../../support/zoned-days";
 import { subscribedAccount, type Subscribed } from "./support";
 
 /* A subscription's Delivery attempts: the search box and date range (the URL's q, from and to). */
 
 const ZONE = "Asia/Tokyo";
-const DAY_MS = 86_400_000;
-
-const dayInZone = (daysAgo: number) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(new Date(Date.now() - daysAgo * DAY_MS));
-const at = (day: string, time: string) => new Date(zonedInputToIso(`${day}T${time}`, ZONE)!);
+const { dayInZone, at } = zonedDays(ZONE);
 
 type Seed = { attemptedAt: Date; type: string; statusCode: number | null; label: string };
 
