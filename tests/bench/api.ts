@@ -1,21 +1,20 @@
-import autocannon from "autocannon";
-import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
-import { freePort } from "@/lib/platform/db/embedded";
 import { buildListQuery, type ListLeadsOptions } from "@/lib/leads/read";
 import { listLeadsQuerySchema } from "@/lib/leads/schemas";
 import { seedLeads, type SeededLeads } from "./api-seed";
 import {
+  type BenchServer,
+  comparedServers,
   CONNECTIONS,
+  type LoadRequest,
   type LoadSummary,
+  measureLoad,
   runBench,
   SECONDS,
-  startNext,
-  startPlainNext,
-  startReferenceServer,
+  startServer,
+  type StartedServer as Server,
   stopProcess,
-  summarise,
 } from "./harness";
 
 /*
@@ -32,8 +31,6 @@ const DEEP_PAGES = 500;
 const TARGETS = { readP99: 50, ratio: 0.5, postRequestsPerSecond: 1_000 };
 const LEADS_PATH = "/api/public/leads";
 
-type Server = { label: string; baseUrl: string; child: ChildProcess };
-type LoadRequest = NonNullable<Parameters<typeof autocannon>[0]["requests"]>[number];
 type Row = { name: string; read: boolean; query: Record<string, string> | null; plainNext: boolean };
 type Measured = { row: Row; server: string; summary: LoadSummary };
 
@@ -63,12 +60,6 @@ function requestFor(row: Row, key: string): LoadRequest {
   };
 }
 
-async function load(server: Server, request: LoadRequest, seconds: number): Promise<LoadSummary> {
-  return summarise(
-    await autocannon({ url: server.baseUrl, connections: CONNECTIONS, duration: seconds, requests: [request] }),
-  );
-}
-
 async function getPage(
   server: Server,
   key: string,
@@ -81,22 +72,14 @@ async function getPage(
   return JSON.parse(body);
 }
 
-async function start(label: string, key: string, launch: (port: number) => ChildProcess): Promise<Server> {
-  const port = await freePort();
-  const server = { label, baseUrl: `http://127.0.0.1:${port}`, child: launch(port) };
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (server.child.exitCode !== null) throw new Error(`${label} exited with code ${server.child.exitCode}`);
-    const up = await fetch(`${server.baseUrl}${LEADS_PATH}?limit=1`, {
-      headers: { Authorization: `Bearer ${key}` },
-    }).then(
-      (response) => response.arrayBuffer().then(() => response.status),
-      () => null,
-    );
-    if (up === 200) return server;
-    if (up !== null) throw new Error(`${label}: GET ${LEADS_PATH} answered ${up}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${label} did not start`);
+/** Whether the server answers the first page yet: false while it does not listen, a throw on another answer. */
+async function listsLeads(label: string, baseUrl: string, key: string): Promise<boolean> {
+  const status = await fetch(`${baseUrl}${LEADS_PATH}?limit=1`, { headers: { Authorization: `Bearer ${key}` } }).then(
+    (response) => response.arrayBuffer().then(() => response.status),
+    () => null,
+  );
+  if (status !== null && status !== 200) throw new Error(`${label}: GET ${LEADS_PATH} answered ${status}`);
+  return status === 200;
 }
 
 /** The cursor of page DEEP_PAGES + 1, by following next_cursor as a client would. */
@@ -208,14 +191,15 @@ runBench("api", async (database, env) => {
     await client.connect();
     const seeded = await seedLeads(client);
     const { key } = seeded;
-    const reference = await start("Reference node:http + pg", key, (port) =>
-      startReferenceServer("tests/bench/api-reference-server.ts", port, env),
-    );
-    servers.push(reference);
-    const ours = await start("App server (ours)", key, (port) => startNext(port, env));
-    servers.push(ours);
-    const plainNext = await start("Plain next start", key, (port) => startPlainNext(port, env));
-    servers.push(plainNext);
+    const compared = comparedServers(env, "tests/bench/api-reference-server.ts");
+    const start = async (server: BenchServer) => {
+      const started = await startServer(server, (baseUrl) => listsLeads(server.label, baseUrl, key));
+      servers.push(started);
+      return started;
+    };
+    const reference = await start(compared.reference);
+    const ours = await start(compared.ours);
+    const plainNext = await start(compared.plainNext);
 
     const deepCursor = await walkCursor(ours, key);
     const rows: Row[] = [
@@ -235,10 +219,9 @@ runBench("api", async (database, env) => {
     const results: Measured[] = [];
     for (const row of rows) {
       for (const server of row.plainNext ? [ours, reference, plainNext] : [ours, reference]) {
-        const request = requestFor(row, key);
-        await load(server, request, WARMUP_SECONDS);
-        console.log(`▸ ${row.name} on ${server.label}: ${SECONDS} s, ${CONNECTIONS} connections…`);
-        results.push({ row, server: server.label, summary: await load(server, request, SECONDS) });
+        const label = `${row.name} on ${server.label}`;
+        const summary = await measureLoad(label, server.baseUrl, [requestFor(row, key)], WARMUP_SECONDS);
+        results.push({ row, server: server.label, summary });
       }
     }
     return report(results, rows, plansOk);

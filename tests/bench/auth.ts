@@ -1,20 +1,17 @@
-import autocannon from "autocannon";
-import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import pg from "pg";
 import { displayParts, generateApiKey, hashApiKey } from "@/lib/api-keys/key-format";
-import { freePort } from "@/lib/platform/db/embedded";
 import {
+  type BenchServer,
   checkTargets,
+  comparedServers,
   CONNECTIONS,
   type LoadSummary,
+  measureLoad,
   runBench,
   SECONDS,
-  startNext,
-  startPlainNext,
-  startReferenceServer,
+  startServer,
   stopProcess,
-  summarise,
 } from "./harness";
 
 /*
@@ -51,45 +48,29 @@ async function createKey(databaseUrl: string, label: string): Promise<string> {
   }
 }
 
-async function waitForMe(url: string, key: string, child: ChildProcess): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
-      const body = await response.text();
-      if (response.status === 200) return;
-      throw new Error(`GET ${url} answered ${response.status}: ${body}`);
-    } catch (error) {
-      if (error instanceof Error && error.message.startsWith("GET ")) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error(`server at ${url} did not start`);
-}
+const ME_PATH = "/api/public/zapier/me";
 
-async function load(url: string, key: string, seconds: number): Promise<Result> {
-  return summarise(
-    await autocannon({
-      url,
-      connections: CONNECTIONS,
-      duration: seconds,
-      requests: [{ method: "GET", headers: { authorization: `Bearer ${key}` } }],
-    }),
-  );
-}
-
-async function measure(label: string, databaseUrl: string, start: (port: number) => ChildProcess): Promise<Result> {
-  const port = await freePort();
-  const child = start(port);
+/** Whether the server at `url` accepts the key yet: false while it does not listen, a throw on another answer. */
+async function acceptsKey(url: string, key: string): Promise<boolean> {
+  let answer: { status: number; body: string };
   try {
-    const url = `http://127.0.0.1:${port}/api/public/zapier/me`;
-    const key = await createKey(databaseUrl, label);
-    await waitForMe(url, key, child);
-    await load(url, key, WARMUP_SECONDS);
-    console.log(`▸ ${label}: ${SECONDS} s, ${CONNECTIONS} connections…`);
-    return await load(url, key, SECONDS);
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+    answer = { status: response.status, body: await response.text() };
+  } catch {
+    return false;
+  }
+  if (answer.status !== 200) throw new Error(`GET ${url} answered ${answer.status}: ${answer.body}`);
+  return true;
+}
+
+async function measure(server: BenchServer, databaseUrl: string): Promise<Result> {
+  const key = await createKey(databaseUrl, server.label);
+  const started = await startServer(server, (baseUrl) => acceptsKey(`${baseUrl}${ME_PATH}`, key));
+  try {
+    const request = { method: "GET", headers: { authorization: `Bearer ${key}` } };
+    return await measureLoad(server.label, `${started.baseUrl}${ME_PATH}`, [request], WARMUP_SECONDS);
   } finally {
-    await stopProcess(child);
+    await stopProcess(started.child);
   }
 }
 
@@ -113,10 +94,9 @@ function report(ours: Result, plainNext: Result, reference: Result): number {
 }
 
 runBench("auth", async (database, env) => {
-  const ours = await measure("App server", database.url, (port) => startNext(port, env));
-  const plainNext = await measure("Plain next start", database.url, (port) => startPlainNext(port, env));
-  const reference = await measure("Reference node:http + pg", database.url, (port) =>
-    startReferenceServer("tests/bench/auth-reference-server.ts", port, env),
-  );
+  const servers = comparedServers(env, "tests/bench/auth-reference-server.ts");
+  const ours = await measure(servers.ours, database.url);
+  const plainNext = await measure(servers.plainNext, database.url);
+  const reference = await measure(servers.reference, database.url);
   return report(ours, plainNext, reference);
 });

@@ -1,3 +1,4 @@
+import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -123,17 +124,62 @@ export function startPlainNext(port: number, env: NodeJS.ProcessEnv): ChildProce
   });
 }
 
-export async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+/** A server a load benchmark measures: its name in the report, and how it starts on a port. */
+export type BenchServer = { label: string; start: (port: number) => ChildProcess };
+
+/**
+ * The servers a load benchmark compares: ours (server.mjs), plain `next start` of the same build (what the
+ * fast path gains), and the benchmark's bare node:http + pg server doing the same work (`referenceScript`).
+ */
+export function comparedServers(env: NodeJS.ProcessEnv, referenceScript: string) {
+  return {
+    ours: { label: "App server (ours)", start: (port: number) => startNext(port, env) },
+    plainNext: { label: "Plain next start", start: (port: number) => startPlainNext(port, env) },
+    reference: {
+      label: "Reference node:http + pg",
+      start: (port: number) => startReferenceServer(referenceScript, port, env),
+    },
+  } satisfies Record<string, BenchServer>;
+}
+
+/**
+ * Polls `ready` every 200 ms, for a minute at most, until it is true; `ready` is false while the server does
+ * not listen yet, and throws on an answer that waiting will not change. A server that exits fails at once.
+ */
+async function waitUntilReady(name: string, child: ChildProcess, ready: () => Promise<boolean>): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
-    const ok = await fetch(`${baseUrl}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return;
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
+    if (await ready()) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`server at ${baseUrl} did not start`);
+  throw new Error(`${name} did not start`);
+}
+
+export async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+  await waitUntilReady(`server at ${baseUrl}`, child, () =>
+    fetch(`${baseUrl}/api/health`).then(
+      (response) => response.ok,
+      () => false,
+    ),
+  );
+}
+
+export type StartedServer = { label: string; port: number; baseUrl: string; child: ChildProcess };
+
+/** `server` on a free port, once `ready(baseUrl)` (see waitUntilReady); stopped again if it never is. */
+export async function startServer(
+  server: BenchServer,
+  ready: (baseUrl: string) => Promise<boolean>,
+): Promise<StartedServer> {
+  const port = await freePort();
+  const started = { label: server.label, port, baseUrl: `http://127.0.0.1:${port}`, child: server.start(port) };
+  try {
+    await waitUntilReady(server.label, started.child, () => ready(started.baseUrl));
+    return started;
+  } catch (error) {
+    await stopProcess(started.child);
+    throw error;
+  }
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
@@ -196,6 +242,25 @@ export type LoadSummary = {
   non2xx: number;
   total: number;
 };
+
+export type LoadRequest = NonNullable<Parameters<typeof autocannon>[0]["requests"]>[number];
+
+/**
+ * autocannon on `url` with CONNECTIONS connections: a warm-up of `warmupSeconds` (what a just-started server
+ * runs slower), then the measured run of SECONDS.
+ */
+export async function measureLoad(
+  label: string,
+  url: string,
+  requests: LoadRequest[],
+  warmupSeconds: number,
+): Promise<LoadSummary> {
+  const load = async (seconds: number) =>
+    summarise(await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests }));
+  await load(warmupSeconds);
+  console.log(`▸ ${label}: ${SECONDS} s, ${CONNECTIONS} connections…`);
+  return load(SECONDS);
+}
 
 /** The figures every load benchmark reports, from an autocannon result. */
 export function summarise(result: {
