@@ -48,3 +48,9 @@ export function parseJsonObject(bytes: Uint8Array): JsonBody {
   }
   return { ok: true, value: decoded.value };
 }
+
+/** Reads the body (capped) and parses it as a JSON object: a write without an Idempotency-Key (PATCH). */
+export async function readJsonObject(request: Request): Promise<JsonBody> {
+  const raw = await readRawBody(request);
+  return raw.ok ? parseJsonObject(raw.bytes) : raw;
+}

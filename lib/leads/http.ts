@@ -2,7 +2,7 @@ import "server-only";
 import type { ApiKeyContext } from "@/lib/api/with-api-key";
 import { notFoundResponse } from "@/lib/api/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
-import { parseJsonObject, readRawBody } from "@/lib/api/body";
+import { readJsonObject } from "@/lib/api/body";
 import { idempotentJsonWrite } from "@/lib/api/idempotency";
 import { listResponse, queryObject } from "@/lib/api/list";
 import { invalidRequestResponse, parseWith } from "@/lib/api/validation";
@@ -95,9 +95,7 @@ export async function getLeadRoute(_request: Request, context: ApiKeyContext<IdP
 /** PATCH /api/public/leads/{id} (write:leads): a partial update. */
 export async function updateLeadRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
-  const raw = await readRawBody(request);
-  if (!raw.ok) return raw.response;
-  const json = parseJsonObject(raw.bytes);
+  const json = await readJsonObject(request);
   if (!json.ok) return json.response;
   const input = parseWith(updateLeadSchema, json.value);
   if (!input.ok) return invalidRequestResponse(input.details);

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { ApiKeyContext } from "@/lib/api/with-api-key";
 import { notFoundResponse } from "@/lib/api/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
-import { parseJsonObject, readRawBody } from "@/lib/api/body";
+import { parseJsonObject, readJsonObject, readRawBody } from "@/lib/api/body";
 import { withIdempotency, type StoredAnswer } from "@/lib/api/idempotency";
 import { listResponse, queryObject } from "@/lib/api/list";
 import { invalidRequestResponse } from "@/lib/api/validation";
@@ -122,9 +122,7 @@ export async function getSubscriptionRoute(_request: Request, context: ApiKeyCon
 /** PATCH /api/public/webhooks/{id}: a partial update. */
 export async function updateSubscriptionRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
-  const raw = await readRawBody(request);
-  if (!raw.ok) return raw.response;
-  const json = parseJsonObject(raw.bytes);
+  const json = await readJsonObject(request);
   if (!json.ok) return json.response;
   const input = parseDetailed(updateSubscriptionSchema, json.value);
   if (!input.ok) return invalidRequestResponse(input.details);
