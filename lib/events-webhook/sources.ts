@@ -95,6 +95,16 @@ function validName(name: unknown): string | SourceFailure {
 /** Who an audit entry of a person's change names: the session's account and user. */
 const auditedBy = (context: SessionContext) => ({ accountId: context.account.id, actor: context.user });
 
+/** Writes `data` to a source found in the same transaction; the row as the views read it. */
+function updateSource(
+  tx: Prisma.TransactionClient,
+  accountId: string,
+  id: string,
+  data: Prisma.WebhookSourceUpdateInput,
+): Promise<SourceRow> {
+  return tx.webhookSource.update({ where: { accountId_id: { accountId, id } }, data, select: viewSelect });
+}
+
 /** The audit entry of a change to a source, written in the change's transaction. */
 function auditSource(
   tx: Prisma.TransactionClient,
@@ -194,11 +204,7 @@ export async function setSourceActive(
     const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
     if (!before) return notFound;
     if (before.active === active) return { ok: true as const, source: toView(before) };
-    const row = await tx.webhookSource.update({
-      where: { accountId_id: { accountId: context.account.id, id: before.id } },
-      data: { active },
-      select: viewSelect,
-    });
+    const row = await updateSource(tx, context.account.id, before.id, { active });
     await auditSource(tx, row, {
       ...auditedBy(context),
       action: active ? "webhook_source.activated" : "webhook_source.deactivated",
@@ -236,11 +242,7 @@ export async function updateSourceSettings(
   return db.prisma.$transaction(async (tx) => {
     const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
     if (!before) return notFound;
-    const row = await tx.webhookSource.update({
-      where: { accountId_id: { accountId: context.account.id, id: before.id } },
-      data,
-      select: viewSelect,
-    });
+    const row = await updateSource(tx, context.account.id, before.id, data);
     const changes = Object.fromEntries(
       Object.entries(data).map(([key, value]) => [key, { from: before[key as keyof typeof data], to: value }]),
     );
@@ -291,10 +293,9 @@ export async function rotateSecret(
   return db.prisma.$transaction(async (tx) => {
     const before = await tx.webhookSource.findFirst({ where, select: { id: true } });
     if (!before) return notFound;
-    const row = await tx.webhookSource.update({
-      where: { accountId_id: { accountId: context.account.id, id: before.id } },
-      data: { secretCiphertext: encryptSecret(secret), secretRotatedAt: new Date() },
-      select: viewSelect,
+    const row = await updateSource(tx, context.account.id, before.id, {
+      secretCiphertext: encryptSecret(secret),
+      secretRotatedAt: new Date(),
     });
     await auditSource(tx, row, { ...auditedBy(context), action: "webhook_source.secret_rotated" });
     return { ok: true as const, source: toView(row), secret };
