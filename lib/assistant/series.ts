@@ -1,11 +1,10 @@
 import "server-only";
 import crypto from "node:crypto";
-import { occurrencesBetween, type Series } from "@/lib/events/occurrences";
-import type { Recurrence } from "@/lib/events/schema";
 import { join, param, raw, sql, type Sql } from "@/lib/platform/db/sql";
 import { wallClockOf } from "@/lib/platform/format/zoned-time";
 import type { Queryable, SearchInput } from "./search-input";
-import { DAY, FREE_PRICE_SQL, LONG_RUNNING_SQL, matchScores, type Level, type Row } from "./search-sql";
+import { DAY, FREE_PRICE_SQL, LONG_RUNNING_SQL, matchScores, type Level } from "./search-sql";
+import { expandSeries, type Candidate, type SeriesRow } from "./series-expand";
 import { KINDS, phaseRanges, phasesAt } from "./series-phases";
 
 /*
@@ -24,14 +23,10 @@ import { KINDS, phaseRanges, phasesAt } from "./series-phases";
  *   planned once per connection: its plan (that GIN index) does not depend on the words.
  */
 
-/** An open window (a topic with no date) looks this far ahead for a series' next occurrence. */
-const OPEN_WINDOW_DAYS = 400;
 /** Candidates read per part beyond the answer's length: exceptions and DST can reorder a few. */
 const SERIES_MARGIN = 5;
 
-export type SeriesRow = Row & { recurring: Recurrence; series_starts_at: Date };
-
-type Candidate = Omit<Row, "part"> & { recurring: Recurrence; exceptions: number[] };
+export type { SeriesRow } from "./series-expand";
 
 type Built = { name?: string; text: string; values: unknown[] };
 
@@ -59,7 +54,9 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
   const account = param(input.accountId, "uuid");
   const since = param(from.toISOString(), "timestamptz");
   const until = param(to?.toISOString() ?? null, "timestamptz");
-  const most = param(limit, "int");
+  // A literal, not a parameter: with a parameter the generic plan assumes a tenth of every walk is read,
+  // looks dearer than planning afresh, and each question would pay a plan of ten subqueries.
+  const most = raw(String(limit));
   const started = [
     sql`account_id = ${account}`,
     sql`status = 'upcoming'`,
@@ -90,7 +87,7 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
     sql`status = 'upcoming'`,
     ...(input.free ? [sql`${FREE}`] : []),
   ];
-  const firstInWindow = [...common, sql`starts_at >= ${since}`, sql`(${until} IS NULL OR starts_at < ${until})`];
+  const firstInWindow = [...common, sql`starts_at >= ${since}`, sql`starts_at < coalesce(${until}, 'infinity')`];
   parts.push(sql`(SELECT id FROM events WHERE
     ${join(firstInWindow, " AND ")}
     ORDER BY starts_at LIMIT ${most})`);
@@ -100,7 +97,7 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
       LIMIT ${most})`,
   );
   const statement = candidateRows(input.accountId, join(parts, "\n  UNION ALL "), null, from);
-  return built(statement, `assistant-series-walk${input.free ? "-free" : ""}`);
+  return built(statement, `assistant-series-walk-${limit}${input.free ? "-free" : ""}`);
 }
 
 /**
@@ -173,7 +170,10 @@ function runningQuery(input: SearchInput, from: Date, limit: number): Built {
   ];
   const ids = sql`SELECT id FROM events WHERE ${join([...where, runningSql(back)], " AND ")} ORDER BY ${back}, id
     LIMIT ${raw(String(limit))}`;
-  return built(candidateRows(input.accountId, ids, null, from), `assistant-series-running${input.free ? "-free" : ""}`);
+  return built(
+    candidateRows(input.accountId, ids, null, from),
+    `assistant-series-running-${limit}${input.free ? "-free" : ""}`,
+  );
 }
 
 /**
@@ -201,44 +201,16 @@ export async function seriesOccurrences(
   let rows = await read(
     level ? topicQuery(input, level, window.from, window.to, most) : walkQuery(input, window.from, window.to, most),
   );
-  const found = expand(rows, input.timeZone, window, perSeries);
+  // A partial match is ranked by its score before the order expandSeries bounds by.
+  const ranked = !level || level.every;
+  const found = expandSeries(rows, input.timeZone, window, perSeries, ranked);
   if (level || found.filter((row) => row.part === 0).length >= perSeries) return found;
   rows = await read(runningQuery(input, window.from, most));
   const seen = new Set(found.map((row) => `${row.id}@${row.starts_at.getTime()}`));
   return [
     ...found,
-    ...expand(rows, input.timeZone, window, perSeries).filter(
+    ...expandSeries(rows, input.timeZone, window, perSeries, ranked).filter(
       (row) => !seen.has(`${row.id}@${row.starts_at.getTime()}`),
     ),
   ];
-}
-
-/** Each candidate's occurrences in the window, as search rows (a question without dates: the next one). */
-function expand(
-  rows: Candidate[],
-  timeZone: string,
-  window: { from: Date; to: Date | null },
-  perSeries: number,
-): SeriesRow[] {
-  const to = window.to ?? new Date(window.from.getTime() + OPEN_WINDOW_DAYS * DAY);
-  const found: SeriesRow[] = [];
-  for (const row of rows) {
-    const series: Series = {
-      startsAt: row.starts_at,
-      endsAt: row.ends_at,
-      recurring: row.recurring,
-      timeZone,
-      exceptions: new Set(row.exceptions),
-    };
-    for (const occurrence of occurrencesBetween(series, window.from, to, window.to ? perSeries : 1)) {
-      found.push({
-        ...row,
-        starts_at: occurrence.startsAt,
-        ends_at: occurrence.endsAt,
-        series_starts_at: row.starts_at,
-        part: occurrence.startsAt < window.from ? 1 : 0,
-      });
-    }
-  }
-  return found;
 }
