@@ -3,7 +3,7 @@ import pg from "pg";
 import { db } from "@/lib/platform/db/client";
 import { handleCalendarFeedRequest } from "@/lib/events/calendar-feed-http";
 import { generateFeedToken, hashFeedToken } from "@/lib/events/calendar-feed-token";
-import { percentile, runMain, startBenchDatabase } from "./harness";
+import { percentile, runInProcess } from "./harness";
 
 /*
  * npm run bench:calendar-feed — the account's iCalendar feed (docs/calendar-feeds.md) for an account of
@@ -78,111 +78,94 @@ async function time(count: number, work: () => Promise<{ status: number; bytes: 
   return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), max: samples[samples.length - 1], ...last };
 }
 
-runMain(async () => {
-  const database = await startBenchDatabase("calendar-feed");
-  process.env.DATABASE_URL = database.url;
+runInProcess("calendar-feed", async (client) => {
   process.env.APP_BASE_URL = "https://app.example.com";
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    const { accountId, token, rotatedAway } = await seed(client);
-    const segment = `${token}.ics`;
-    const request = (headers: Record<string, string> = {}) =>
-      new Request(`https://app.example.com/api/v1/events/calendar/${segment}`, { headers });
-    const feed = async () => {
-      const response = await handleCalendarFeedRequest(request(), segment);
-      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
-    };
-    const first = await handleCalendarFeedRequest(request(), segment);
-    const etag = first.headers.get("ETag") ?? "";
-    const text = await first.text();
-    const vevents = text.split("BEGIN:VEVENT").length - 1;
-    const conditional = async () => {
-      const response = await handleCalendarFeedRequest(request({ "If-None-Match": etag }), segment);
-      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
-    };
-    const wrongToken = async () => {
-      const wrong = `${generateFeedToken()}.ics`;
-      const response = await handleCalendarFeedRequest(request(), wrong);
-      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
-    };
-    const oldToken = async () => {
-      const response = await handleCalendarFeedRequest(request(), `${rotatedAway}.ics`);
-      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
-    };
-    // The same rows and exceptions, read with plain SELECTs and nothing built.
-    const reference = async () => {
-      const events = await db.pool.query("SELECT * FROM events WHERE account_id = $1 ORDER BY starts_at, id", [
-        accountId,
-      ]);
-      const exceptions = await db.pool.query("SELECT event_id, occurs_at FROM event_exceptions WHERE account_id = $1", [
-        accountId,
-      ]);
-      return { status: 200, bytes: events.rowCount! + exceptions.rowCount! };
-    };
+  const { accountId, token, rotatedAway } = await seed(client);
+  const segment = `${token}.ics`;
+  const request = (headers: Record<string, string> = {}) =>
+    new Request(`https://app.example.com/api/v1/events/calendar/${segment}`, { headers });
+  const feed = async () => {
+    const response = await handleCalendarFeedRequest(request(), segment);
+    return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+  };
+  const first = await handleCalendarFeedRequest(request(), segment);
+  const etag = first.headers.get("ETag") ?? "";
+  const text = await first.text();
+  const vevents = text.split("BEGIN:VEVENT").length - 1;
+  const conditional = async () => {
+    const response = await handleCalendarFeedRequest(request({ "If-None-Match": etag }), segment);
+    return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+  };
+  const wrongToken = async () => {
+    const wrong = `${generateFeedToken()}.ics`;
+    const response = await handleCalendarFeedRequest(request(), wrong);
+    return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+  };
+  const oldToken = async () => {
+    const response = await handleCalendarFeedRequest(request(), `${rotatedAway}.ics`);
+    return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+  };
+  // The same rows and exceptions, read with plain SELECTs and nothing built.
+  const reference = async () => {
+    const events = await db.pool.query("SELECT * FROM events WHERE account_id = $1 ORDER BY starts_at, id", [
+      accountId,
+    ]);
+    const exceptions = await db.pool.query("SELECT event_id, occurs_at FROM event_exceptions WHERE account_id = $1", [
+      accountId,
+    ]);
+    return { status: 200, bytes: events.rowCount! + exceptions.rowCount! };
+  };
 
-    await time(3, feed);
-    await time(20, conditional);
-    await time(3, reference);
-    const results: Array<[string, Timing]> = [
-      ["Reference: plain SELECT of the rows", await time(FEED_SAMPLES, reference)],
-      ["Whole feed (200)", await time(FEED_SAMPLES, feed)],
-      ["If-None-Match with its ETag (304)", await time(CONDITIONAL_SAMPLES, conditional)],
-      ["Wrong token (404)", await time(CONDITIONAL_SAMPLES, wrongToken)],
-      ["Rotated-away token (404)", await time(CONDITIONAL_SAMPLES, oldToken)],
-    ];
+  await time(3, feed);
+  await time(20, conditional);
+  await time(3, reference);
+  const results: Array<[string, Timing]> = [
+    ["Reference: plain SELECT of the rows", await time(FEED_SAMPLES, reference)],
+    ["Whole feed (200)", await time(FEED_SAMPLES, feed)],
+    ["If-None-Match with its ETag (304)", await time(CONDITIONAL_SAMPLES, conditional)],
+    ["Wrong token (404)", await time(CONDITIONAL_SAMPLES, wrongToken)],
+    ["Rotated-away token (404)", await time(CONDITIONAL_SAMPLES, oldToken)],
+  ];
 
-    const cell = (value: string | number, width: number) => String(value).padStart(width);
-    const [referenceTiming, feedTiming, conditionalTiming, wrongTiming, oldTiming] = results.map(
-      ([, timing]) => timing,
-    );
+  const cell = (value: string | number, width: number) => String(value).padStart(width);
+  const [referenceTiming, feedTiming, conditionalTiming, wrongTiming, oldTiming] = results.map(([, timing]) => timing);
+  console.log(
+    `\nCalendar feed benchmark: ${EVENTS.toLocaleString("en-US")} events ` +
+      `(${SERIES.toLocaleString("en-US")} series), ${vevents} VEVENTs, ` +
+      `${(text.length / 1024).toFixed(0)} KiB`,
+  );
+  console.log(
+    "".padEnd(38) + cell("p50 ms", 9) + cell("p95 ms", 9) + cell("max ms", 9) + cell("status", 8) + cell("p50/ref", 9),
+  );
+  for (const [name, timing] of results) {
+    const ratio = (timing.p50 / referenceTiming.p50).toFixed(2);
     console.log(
-      `\nCalendar feed benchmark: ${EVENTS.toLocaleString("en-US")} events ` +
-        `(${SERIES.toLocaleString("en-US")} series), ${vevents} VEVENTs, ` +
-        `${(text.length / 1024).toFixed(0)} KiB`,
+      name.padEnd(38) +
+        cell(timing.p50.toFixed(1), 9) +
+        cell(timing.p95.toFixed(1), 9) +
+        cell(timing.max.toFixed(1), 9) +
+        cell(timing.status, 8) +
+        cell(ratio, 9),
     );
-    console.log(
-      "".padEnd(38) +
-        cell("p50 ms", 9) +
-        cell("p95 ms", 9) +
-        cell("max ms", 9) +
-        cell("status", 8) +
-        cell("p50/ref", 9),
-    );
-    for (const [name, timing] of results) {
-      const ratio = (timing.p50 / referenceTiming.p50).toFixed(2);
-      console.log(
-        name.padEnd(38) +
-          cell(timing.p50.toFixed(1), 9) +
-          cell(timing.p95.toFixed(1), 9) +
-          cell(timing.max.toFixed(1), 9) +
-          cell(timing.status, 8) +
-          cell(ratio, 9),
-      );
-    }
-    const feedOk = feedTiming.status === 200 && vevents === EVENTS && feedTiming.p95 < TARGET_FEED_MS;
-    // Without building: the 304 takes a small fraction of the feed, with an empty body.
-    const conditionalOk =
-      conditionalTiming.status === 304 && conditionalTiming.bytes === 0 && conditionalTiming.p95 < feedTiming.p50 / 10;
-    const wrongOk = wrongTiming.status === 404 && oldTiming.status === 404 && oldTiming.bytes === wrongTiming.bytes;
-    console.log(`Target: the whole feed in under ${TARGET_FEED_MS} ms (p95): ${feedOk ? "✔ met" : "✖ missed"}`);
-    console.log(
-      `Target: 304 without building the feed (p95 under a tenth of the ` +
-        `feed's p50): ${conditionalOk ? "✔ met" : "✖ missed"}`,
-    );
-    console.log(
-      `Wrong tokens: 404 in ${wrongTiming.p50.toFixed(1)} ms p50, ` +
-        `rotated-away ones in ${oldTiming.p50.toFixed(1)} ms, ` +
-        `the same ${oldTiming.bytes} bytes ` +
-        `(the 304 path costs ${conditionalTiming.p50.toFixed(1)} ms)`,
-    );
-    console.log(
-      `Sanity: ETag ${etag}, sha256 of the feed ${crypto.createHash("sha256").update(text).digest("hex").slice(0, 12)}`,
-    );
-    return feedOk && conditionalOk && wrongOk ? 0 : 1;
-  } finally {
-    await client.end();
-    await db.pool.end();
-    await database.dispose();
   }
+  const feedOk = feedTiming.status === 200 && vevents === EVENTS && feedTiming.p95 < TARGET_FEED_MS;
+  // Without building: the 304 takes a small fraction of the feed, with an empty body.
+  const conditionalOk =
+    conditionalTiming.status === 304 && conditionalTiming.bytes === 0 && conditionalTiming.p95 < feedTiming.p50 / 10;
+  const wrongOk = wrongTiming.status === 404 && oldTiming.status === 404 && oldTiming.bytes === wrongTiming.bytes;
+  console.log(`Target: the whole feed in under ${TARGET_FEED_MS} ms (p95): ${feedOk ? "✔ met" : "✖ missed"}`);
+  console.log(
+    `Target: 304 without building the feed (p95 under a tenth of the ` +
+      `feed's p50): ${conditionalOk ? "✔ met" : "✖ missed"}`,
+  );
+  console.log(
+    `Wrong tokens: 404 in ${wrongTiming.p50.toFixed(1)} ms p50, ` +
+      `rotated-away ones in ${oldTiming.p50.toFixed(1)} ms, ` +
+      `the same ${oldTiming.bytes} bytes ` +
+      `(the 304 path costs ${conditionalTiming.p50.toFixed(1)} ms)`,
+  );
+  console.log(
+    `Sanity: ETag ${etag}, sha256 of the feed ${crypto.createHash("sha256").update(text).digest("hex").slice(0, 12)}`,
+  );
+  return feedOk && conditionalOk && wrongOk ? 0 : 1;
 });

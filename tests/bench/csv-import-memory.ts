@@ -1,10 +1,8 @@
 import { parse as parseSync } from "csv-parse/sync";
-import pg from "pg";
-import { db } from "@/lib/platform/db/client";
 import { MAX_CSV_BYTES, MAX_CSV_ROWS } from "@/lib/events/csv-format";
 import { handleCsvUpload } from "@/lib/events/csv-upload";
 import { parseEventFields } from "@/lib/events/schema";
-import { runMain, startBenchDatabase } from "./harness";
+import { runInProcess } from "./harness";
 
 /*
  * npm run bench:import-memory — the memory a CSV upload costs the server: files just under 5 MiB
@@ -90,46 +88,36 @@ async function measure<T>(label: string, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-runMain(async () => {
-  const database = await startBenchDatabase("import-memory");
-  process.env.DATABASE_URL = database.url;
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    let ok = true;
-    console.log(
-      `\nCSV upload memory, ${CHUNK / 1024} KiB chunks${
-        global.gc ? "" : " (run with --expose-gc for a " + "cleaner baseline)"
-      }`,
-    );
-    for (const [shape, make] of [
-      ["full rows", FULL],
-      ["short rows", SHORT],
-    ] as const) {
-      const bytes = Buffer.from(make());
-      const rows = bytes.toString("utf8").split("\r\n").length - 2;
-      const account = (
-        await client.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Memory', 'pro') RETURNING id")
-      ).rows[0].id;
-      console.log(`\n${(bytes.length / 1024 / 1024).toFixed(2)} MiB of ${shape}: ${rows.toLocaleString("en-US")} rows`);
-      const upload = (intent: "preview" | "import") =>
-        handleCsvUpload({ accountId: account, actor: null, intent, fileName: "memory.csv", body: chunks(bytes) });
-      const preview = await measure("Preview (validate only)", () => upload("preview"));
-      const imported = await measure("Import (validate + write)", () => upload("import"));
-      const reference = await measure("Reference: whole-file parse", async () => wholeFile(bytes));
-      const fine =
-        preview.status === 200 &&
-        imported.state.stage === "done" &&
-        imported.state.created === rows &&
-        reference === rows;
-      if (!fine) console.log(`✖ unexpected result: ${JSON.stringify(imported.state).slice(0, 200)}`);
-      ok &&= fine;
-    }
-    console.log(ok ? "\n✔ every upload succeeded" : "\n✖ some uploads failed");
-    return ok ? 0 : 1;
-  } finally {
-    await client.end();
-    await db.pool.end();
-    await database.dispose();
+runInProcess("import-memory", async (client) => {
+  let ok = true;
+  console.log(
+    `\nCSV upload memory, ${CHUNK / 1024} KiB chunks${
+      global.gc ? "" : " (run with --expose-gc for a " + "cleaner baseline)"
+    }`,
+  );
+  for (const [shape, make] of [
+    ["full rows", FULL],
+    ["short rows", SHORT],
+  ] as const) {
+    const bytes = Buffer.from(make());
+    const rows = bytes.toString("utf8").split("\r\n").length - 2;
+    const account = (
+      await client.query<{ id: string }>("INSERT INTO accounts (name, plan) VALUES ('Memory', 'pro') RETURNING id")
+    ).rows[0].id;
+    console.log(`\n${(bytes.length / 1024 / 1024).toFixed(2)} MiB of ${shape}: ${rows.toLocaleString("en-US")} rows`);
+    const upload = (intent: "preview" | "import") =>
+      handleCsvUpload({ accountId: account, actor: null, intent, fileName: "memory.csv", body: chunks(bytes) });
+    const preview = await measure("Preview (validate only)", () => upload("preview"));
+    const imported = await measure("Import (validate + write)", () => upload("import"));
+    const reference = await measure("Reference: whole-file parse", async () => wholeFile(bytes));
+    const fine =
+      preview.status === 200 &&
+      imported.state.stage === "done" &&
+      imported.state.created === rows &&
+      reference === rows;
+    if (!fine) console.log(`✖ unexpected result: ${JSON.stringify(imported.state).slice(0, 200)}`);
+    ok &&= fine;
   }
+  console.log(ok ? "\n✔ every upload succeeded" : "\n✖ some uploads failed");
+  return ok ? 0 : 1;
 });

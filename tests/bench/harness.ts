@@ -4,8 +4,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { sourceFingerprint } from "@/lib/cli/build-fingerprint";
 import { bin, run } from "@/lib/cli/processes";
+import { db } from "@/lib/platform/db/client";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/platform/db/embedded";
 import { applyMigrations } from "@/lib/platform/db/migrate";
 import { startPgBouncer } from "../setup/pgbouncer";
@@ -229,6 +231,26 @@ export function runBench(
       return await measure(database, env);
     } finally {
       await pooler?.stop();
+      await database.dispose();
+    }
+  });
+}
+
+/**
+ * A benchmark of the app's code in this process: a throw-away database as its DATABASE_URL and a client of the
+ * benchmark's own on it, then `measure`, whose number is the exit code; all is closed and removed after.
+ */
+export function runInProcess(label: string, measure: (client: pg.Client) => Promise<number>): void {
+  runMain(async () => {
+    const database = await startBenchDatabase(label);
+    process.env.DATABASE_URL = database.url;
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return await measure(client);
+    } finally {
+      await client.end();
+      await db.pool.end();
       await database.dispose();
     }
   });
