@@ -2,10 +2,8 @@ import { execFile } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import ICAL from "ical.js";
-import pg from "pg";
-import { db } from "@/lib/platform/db/client";
 import { syncFeed } from "@/lib/calendar-feeds/sync";
-import { runMain, startBenchDatabase } from "./harness";
+import { runInProcess } from "./harness";
 
 /*
  * npm run bench:calendar — calendar feeds in (docs/calendar-feeds.md, "Follow a calendar"): a feed of
@@ -101,9 +99,7 @@ function syncInOwnProcess(feedId: string, databaseUrl: string) {
   });
 }
 
-runMain(async () => {
-  const database = await startBenchDatabase("calendar");
-  process.env.DATABASE_URL = database.url;
+runInProcess("calendar", async (client, database) => {
   process.env.OUTBOUND_ALLOW_LOOPBACK_TARGETS = "1";
   const body = Buffer.from(buildFeed());
   const etag = `"bench-${body.length}"`;
@@ -114,8 +110,6 @@ runMain(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
   try {
     const account = await client.query<{ id: string }>(
       "INSERT INTO accounts (name, plan, timezone) VALUES ('Calendar bench', 'pro', 'Europe/Berlin') RETURNING id",
@@ -193,8 +187,5 @@ runMain(async () => {
     return firstOk && unchangedOk ? 0 : 1;
   } finally {
     server.close();
-    await client.end();
-    await db.pool.end();
-    await database.dispose();
   }
 });

@@ -240,14 +240,17 @@ export function runBench(
  * A benchmark of the app's code in this process: a throw-away database as its DATABASE_URL and a client of the
  * benchmark's own on it, then `measure`, whose number is the exit code; all is closed and removed after.
  */
-export function runInProcess(label: string, measure: (client: pg.Client) => Promise<number>): void {
+export function runInProcess(
+  label: string,
+  measure: (client: pg.Client, database: BenchDatabase) => Promise<number>,
+): void {
   runMain(async () => {
     const database = await startBenchDatabase(label);
     process.env.DATABASE_URL = database.url;
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      return await measure(client);
+      return await measure(client, database);
     } finally {
       await client.end();
       await db.pool.end();
