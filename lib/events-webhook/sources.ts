@@ -95,6 +95,18 @@ function validName(name: unknown): string | SourceFailure {
 /** Who an audit entry of a person's change names: the session's account and user. */
 const auditedBy = (context: SessionContext) => ({ accountId: context.account.id, actor: context.user });
 
+/** A person's action on one source of the account, in one transaction: owners and admins only. */
+async function withManagedSource<T extends object>(
+  context: SessionContext,
+  sourceId: string,
+  action: (tx: Prisma.TransactionClient, where: Prisma.WebhookSourceWhereInput) => Promise<SourceResult<T>>,
+): Promise<SourceResult<T>> {
+  if (!canManage(context)) return forbidden;
+  const where = sourceWhere(context.account.id, sourceId);
+  if (!where) return notFound;
+  return db.prisma.$transaction((tx) => action(tx, where));
+}
+
 /** Writes `data` to a source found in the same transaction; the row as the views read it. */
 function updateSource(
   tx: Prisma.TransactionClient,
@@ -197,10 +209,7 @@ export async function setSourceActive(
   sourceId: string,
   active: boolean,
 ): Promise<SourceResult<{ source: WebhookSourceView }>> {
-  if (!canManage(context)) return forbidden;
-  const where = sourceWhere(context.account.id, sourceId);
-  if (!where) return notFound;
-  return db.prisma.$transaction(async (tx) => {
+  return withManagedSource(context, sourceId, async (tx, where) => {
     const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
     if (!before) return notFound;
     if (before.active === active) return { ok: true as const, source: toView(before) };
@@ -259,10 +268,7 @@ export async function revealSecret(
   context: SessionContext,
   sourceId: string,
 ): Promise<SourceResult<{ secret: string }>> {
-  if (!canManage(context)) return forbidden;
-  const where = sourceWhere(context.account.id, sourceId);
-  if (!where) return notFound;
-  return db.prisma.$transaction(async (tx) => {
+  return withManagedSource(context, sourceId, async (tx, where) => {
     const row = await tx.webhookSource.findFirst({ where, select: { id: true, name: true, secretCiphertext: true } });
     if (!row) return notFound;
     await auditSource(tx, row, { ...auditedBy(context), action: "webhook_source.secret_revealed" });
@@ -286,11 +292,8 @@ export async function rotateSecret(
   context: SessionContext,
   sourceId: string,
 ): Promise<SourceResult<{ source: WebhookSourceView; secret: string }>> {
-  if (!canManage(context)) return forbidden;
-  const where = sourceWhere(context.account.id, sourceId);
-  if (!where) return notFound;
-  const secret = generateSecret();
-  return db.prisma.$transaction(async (tx) => {
+  return withManagedSource(context, sourceId, async (tx, where) => {
+    const secret = generateSecret();
     const before = await tx.webhookSource.findFirst({ where, select: { id: true } });
     if (!before) return notFound;
     const row = await updateSource(tx, context.account.id, before.id, {
