@@ -22,6 +22,7 @@ import {
  * harness.ts), a throw-away embedded PostgreSQL, then autocannon with 50 connections.
  */
 
+const ME_PATH = "/api/public/zapier/me";
 const WARMUP_SECONDS = 5;
 const TARGETS = { requestsPerSecond: 1_000, p99: 100, ratio: 0.3 };
 
@@ -47,8 +48,6 @@ async function createKey(databaseUrl: string, label: string): Promise<string> {
     await client.end();
   }
 }
-
-const ME_PATH = "/api/public/zapier/me";
 
 /** Whether the server at `url` accepts the key yet: false while it does not listen, a throw on another answer. */
 async function acceptsKey(url: string, key: string): Promise<boolean> {
