@@ -14,13 +14,14 @@ import { KINDS, phaseRanges, phasesAt } from "./series-phases";
  * events.series_phase: where it falls in its cycle on the account's wall clock), never by converting
  * every series' start to local time:
  * - without topic words, per kind (daily, weekly, monthly, yearly) the series whose phase falls in the
- *   window, in the order the window meets them: at most two ranges of events_series_phase_idx each; then
- *   the series whose first occurrence is in the window, and those longer than a day. A named statement of
- *   one shape, so it is planned once per connection. Occurrences already running at the window's start
- *   are looked for only when too few start in it (a second statement, runningQuery);
+ *   window, in the order the window meets them: at most two ranges of events_series_phase_idx each, read
+ *   from the index alone; then the series whose first occurrence is in the window, and those longer than
+ *   a day. A named statement of one shape with one walk of the index to plan. Occurrences already running
+ *   at the window's start are looked for only when too few start in it (a second statement, runningQuery);
  * - with topic words, the series having them (events_series_words_idx) that can occur in the window or
- *   be running at its start, the soonest first by their phase. Named by a hash of its text, so it is
- *   planned once per connection: its plan (that GIN index) does not depend on the words.
+ *   be running at its start, the soonest first by their phase, with the columns the scan has read (no
+ *   second lookup by id). Named by a hash of its text, so it is planned once per connection: its plan
+ *   (that GIN index) does not depend on the words.
  */
 
 /** Candidates read per part beyond the answer's length: exceptions and DST can reorder a few. */
@@ -34,19 +35,29 @@ const built = (statement: Sql, name?: string): Built => ({ name, text: statement
 const FREE = raw(FREE_PRICE_SQL);
 const LONG_RUNNING = raw(LONG_RUNNING_SQL);
 const kindLiteral = (kind: string) => raw(`'${kind}'`);
+const TOPIC_COLUMNS = "id, account_id, title, starts_at, ends_at, location, url, price, recurring, search_words";
 
 /**
  * The rows of the candidate ids `ids` (a subquery of the account's `id`s), with their scores and coming
  * exceptions; the join names the account so it is one primary key lookup per candidate.
  */
 function candidateRows(accountId: string, ids: Sql, level: Level | null, from: Date): Sql {
+  return withScores(
+    sql`(SELECT DISTINCT id FROM (${ids}) AS candidates) AS c JOIN events e
+    ON e.account_id = ${param(accountId, "uuid")} AND e.id = c.id`,
+    level,
+    from,
+  );
+}
+
+/** The candidates' columns, scores and coming exceptions, from `source` (its events rows named `e`). */
+function withScores(source: Sql, level: Level | null, from: Date): Sql {
   const exceptionsFrom = param(new Date(from.getTime() - DAY).toISOString(), "timestamptz");
   return sql`SELECT e.id, e.title, e.starts_at, e.ends_at, e.location, e.url, e.price, e.recurring,
     ${matchScores(level, "e.")},
     ARRAY(SELECT (extract(epoch FROM x.occurs_at) * 1000)::float8 FROM event_exceptions x
       WHERE x.account_id = e.account_id AND x.event_id = e.id AND x.occurs_at >= ${exceptionsFrom}) AS exceptions
-  FROM (SELECT DISTINCT id FROM (${ids}) AS candidates) AS c JOIN events e
-    ON e.account_id = ${param(accountId, "uuid")} AND e.id = c.id`;
+  FROM ${source}`;
 }
 
 /** Without topic words: ordered walks of the phase index, one shape whatever the window. */
@@ -152,11 +163,12 @@ function topicQuery(input: SearchInput, level: Level, from: Date, to: Date | nul
           THEN 4320 * (1 + ${span} / 40320) ELSE 0 END)`;
   where.push(sql`(starts_at >= ${since} OR ${inWindow} OR ${running} OR ${LONG_RUNNING})`);
   // Occurrences starting in the window first, soonest first; those already running after them all.
-  const estimate = sql`CASE WHEN starts_at >= ${since} THEN extract(epoch FROM starts_at - ${since}) / 60
+  const estimate = sql`CASE WHEN starts_at >= ${since} THEN date_part('epoch', starts_at - ${since}) / 60
     WHEN ${inWindow} THEN ${ahead} ELSE 1e9 + ${back} END`;
-  const ids = sql`SELECT id FROM events WHERE ${join(where, " AND ")}
-    ORDER BY ${estimate}, id LIMIT ${raw(String(limit))}`;
-  const statement = candidateRows(input.accountId, ids, level, from);
+  // The rows the scan has already read are kept through the sort, rather than looked up again by id.
+  const soonest = sql`(SELECT ${raw(TOPIC_COLUMNS)} FROM events WHERE ${join(where, " AND ")}
+    ORDER BY ${estimate}, id LIMIT ${raw(String(limit))}) AS e`;
+  const statement = withScores(soonest, level, from);
   return built(
     statement,
     `assistant-series-topic-${crypto.createHash("sha1").update(statement.text).digest("hex").slice(0, 16)}`,
