@@ -1,4 +1,5 @@
 import "server-only";
+import crypto from "node:crypto";
 import { onOneConnection } from "@/lib/platform/db/connection";
 import type { Recurrence } from "@/lib/events/schema";
 import type { Queryable, SearchInput } from "./search-input";
@@ -94,7 +95,11 @@ async function candidates(client: Queryable, input: SearchInput, level: Level | 
   const whole = to !== null && to <= split;
   const rows = async (window: Window, first: boolean, count: number) => {
     const { text, values } = candidateQuery(input, level, window, first, count);
-    return (await client.query<Row>(text, values)).rows;
+    // Topic words are planned with their values (the planner weighs each word's frequency). Without them
+    // only the window's bounds change, so a named statement keeps one plan per connection.
+    if (level) return (await client.query<Row>(text, values)).rows;
+    const name = `assistant-events-${crypto.createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+    return (await client.query<Row>({ name, text, values })).rows;
   };
   // Without topic words the soonest occurrences win: series are read for the first window first, as
   // events are, and for the rest only when that window has too few. One more than the answer's length,
