@@ -71,12 +71,14 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
   const wallFrom = wallClockOf(from, input.timeZone);
   const wallTo = to === null ? null : wallClockOf(to, input.timeZone);
   // Per kind two phase ranges (the second empty unless the window passes the end of the cycle), as rows
-  // that one lateral walk of the index takes in turn: one scan of events to plan, not eight.
+  // that one lateral walk of the index takes in turn: one scan of events to plan, not eight. The window's
+  // start comes in those rows too (and its bounds in a row of their own for the first occurrences): the
+  // planner then estimates the walks alike whatever the values, so it keeps one plan per connection.
   const ranges = KINDS.flatMap((kind) => {
     const found = phaseRanges(kind, wallFrom, wallTo);
     return [0, 1].map((index) => {
       const [low, high] = found[index] ?? [0, 0];
-      return sql`(${kindLiteral(kind)}, ${raw(String(index))}, ${param(low, "int")}, ${param(high, "int")})`;
+      return sql`(${kindLiteral(kind)}, ${raw(String(index))}, ${param(low, "int")}, ${param(high, "int")}, ${since})`;
     });
   });
   // recurring <> '' is repeated for the partial index: recurring = r.kind alone does not imply it.
@@ -85,7 +87,7 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
     sql`recurring <> ''`,
     sql`recurring = r.kind`,
     sql`status = 'upcoming'`,
-    sql`starts_at < ${since}`,
+    sql`starts_at < r.since`,
     sql`series_phase >= r.low`,
     sql`series_phase < r.high`,
     ...(input.free ? [sql`${FREE}`] : []),
@@ -93,7 +95,7 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
   // Each kind's first `limit` by the order the window meets them: its first range, then its second.
   const parts = [
     sql`(SELECT id FROM (SELECT w.id, row_number() OVER (PARTITION BY r.kind ORDER BY r.range, w.series_phase) AS n
-      FROM (VALUES ${join(ranges, ", ")}) AS r(kind, range, low, high)
+      FROM (VALUES ${join(ranges, ", ")}) AS r(kind, range, low, high, since)
       CROSS JOIN LATERAL (SELECT id, series_phase FROM events WHERE ${join(started, " AND ")}
         ORDER BY series_phase LIMIT ${most}) AS w) AS walk
     WHERE n <= ${most})`,
@@ -104,10 +106,9 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
     sql`status = 'upcoming'`,
     ...(input.free ? [sql`${FREE}`] : []),
   ];
-  const firstInWindow = [...common, sql`starts_at >= ${since}`, sql`starts_at < coalesce(${until}, 'infinity')`];
-  parts.push(sql`(SELECT id FROM events WHERE
-    ${join(firstInWindow, " AND ")}
-    ORDER BY starts_at LIMIT ${most})`);
+  const firstInWindow = [...common, sql`starts_at >= t.since`, sql`starts_at < coalesce(t.until, 'infinity')`];
+  parts.push(sql`(SELECT w.id FROM (VALUES (${since}, ${until})) AS t(since, until) CROSS JOIN LATERAL
+    (SELECT id FROM events WHERE ${join(firstInWindow, " AND ")} ORDER BY starts_at LIMIT ${most}) AS w)`);
   // Series longer than a day, whatever their phase: few, in an index of their own (events_series_long_idx).
   parts.push(
     sql`(SELECT id FROM events WHERE ${join([...common, sql`starts_at < ${since}`, sql`${LONG_RUNNING}`], " AND ")}
