@@ -164,6 +164,8 @@ export function wallClockOf(instant: Date, timeZone: string): number {
 export function wallClockInstant(wall: number, timeZone: string): Date {
   const before = zoneOffsetMinutes(new Date(wall - DAY_MS), timeZone) * MINUTE_MS;
   const after = zoneOffsetMinutes(new Date(wall + DAY_MS), timeZone) * MINUTE_MS;
+  // No change around it (nearly always): both candidates are the same instant, and so is the fallback.
+  if (before === after) return new Date(wall - before);
   const candidates = [wall - before, wall - after].filter(
     (instant) => wallClockOf(new Date(instant), timeZone) === wall,
   );
