@@ -69,10 +69,30 @@ export async function startBenchDatabase(label: string): Promise<BenchDatabase> 
   return {
     ...database,
     dispose: async () => {
+      if (process.env.BENCH_INDEX_STATS === "on") await printIndexWalks(database.url).catch(() => {});
       await database.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * BENCH_INDEX_STATS=on: the indexes the run read most, with the entries read per scan. A lookup by key
+ * reads about one; dozens mean a plan walking a range where it should look up (docs/scaling.md, "Generic
+ * plans on an empty table").
+ */
+async function printIndexWalks(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT relname AS table, indexrelname AS index, idx_scan AS scans,
+        idx_tup_read AS entries_read, round(idx_tup_read::numeric / idx_scan, 1) AS per_scan
+      FROM pg_stat_user_indexes WHERE idx_scan > 0 ORDER BY idx_tup_read DESC LIMIT 15`);
+    console.log("\nIndexes read most (BENCH_INDEX_STATS=on):");
+    console.table(rows);
+  } finally {
+    await client.end();
+  }
 }
 
 let metricsNoted = false;
