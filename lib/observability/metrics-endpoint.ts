@@ -53,24 +53,37 @@ function registerCollectors(set: MetricSet): void {
       gauge.reset();
       if (current) fill(gauge, current);
     });
+  // A gauge per label value, from the scrape's reading.
+  const byLabel = (gauge: Gauge<string>, values: Record<string, number>) => {
+    for (const [label, value] of Object.entries(values)) gauge.labels(label).set(value);
+  };
   statsGauge(
     "outbound_queue_depth",
     "Outbound queue entries by stage (fan_out messages; ready, scheduled, running deliveries).",
     "stage",
-    (gauge, current) => {
-      gauge.labels("fan_out").set(current.fanOut);
-      gauge.labels("ready").set(current.ready);
-      gauge.labels("scheduled").set(current.scheduled);
-      gauge.labels("running").set(current.running);
-    },
+    (gauge, current) =>
+      byLabel(gauge, {
+        fan_out: current.fanOut,
+        ready: current.ready,
+        scheduled: current.scheduled,
+        running: current.running,
+      }),
   );
   statsGauge(
     "outbound_queue_oldest_seconds",
     "Age of the oldest entry no worker has taken yet, by stage.",
     "stage",
-    (gauge, current) => {
-      gauge.labels("fan_out").set(current.fanOutOldestSeconds);
-      gauge.labels("ready").set(current.readyOldestSeconds);
+    (gauge, current) => byLabel(gauge, { fan_out: current.fanOutOldestSeconds, ready: current.readyOldestSeconds }),
+  );
+  scrapeGauge(
+    set,
+    "outbound_circuits_open",
+    "Subscriptions whose receiver is failing: deliveries wait for a probe.",
+    [],
+    async (gauge) => {
+      const current = await stats();
+      gauge.reset();
+      if (current) gauge.set(current.openCircuits);
     },
   );
   statsGauge(

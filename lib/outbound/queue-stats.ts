@@ -6,7 +6,8 @@ import type pg from "pg";
  * for every process, wherever the workers run. Messages waiting for the fan-out relay, and deliveries in
  * the queue (queue.ts): ready (due and unclaimed), scheduled (parked behind an open circuit, or due later)
  * and running (claimed). The age of the oldest waiting message and of the oldest ready delivery is the lag
- * no worker has picked up yet.
+ * no worker has picked up yet. Open circuits are the subscriptions whose receiver is failing now: their
+ * deliveries wait parked until a probe succeeds.
  */
 
 export type QueueStats = {
@@ -16,6 +17,7 @@ export type QueueStats = {
   scheduled: number;
   running: number;
   readyOldestSeconds: number;
+  openCircuits: number;
   subscriptions: Array<{ status: string; count: number }>;
 };
 
@@ -24,6 +26,7 @@ const QUEUE_SQL = `SELECT
     COALESCE((SELECT extract(epoch FROM now() - f.message_created_at) FROM outbound_fan_outs f ORDER BY f.id LIMIT 1),
       0)::float8 AS fan_out_oldest,
     j.ready, j.scheduled, j.running, COALESCE(j.ready_oldest, 0)::float8 AS ready_oldest,
+    (SELECT count(*) FROM outbound_circuits)::int AS open_circuits,
     (SELECT COALESCE(json_agg(json_build_object('status', s.status, 'count', s.count)), '[]'::json)
        FROM (SELECT status::text AS status, count(*)::int AS count FROM webhook_subscriptions GROUP BY status) s)
          AS subscriptions
@@ -47,6 +50,7 @@ export async function readQueueStats(pool: pg.Pool): Promise<QueueStats | null> 
     scheduled: row.scheduled,
     running: row.running,
     readyOldestSeconds: row.ready_oldest,
+    openCircuits: row.open_circuits,
     subscriptions: row.subscriptions,
   };
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/platform/db/client";
 import { newPublicId } from "@/lib/platform/ids";
 import { metrics, recordCalendarSync } from "@/lib/platform/observability/metrics";
 import { startMetricsServer } from "@/lib/observability/metrics-server";
@@ -179,6 +180,20 @@ describe("metrics of the worker and the chat", () => {
       await worker.stop();
       await receiver.close();
     }
+  });
+
+  it("count the subscriptions whose circuit is open (their receiver failing), read at each scrape", async () => {
+    const openCircuits = async () => Number(/^outbound_circuits_open (\d+)$/m.exec(await scrape())?.[1]);
+    const before = await openCircuits();
+    expect(before).toBeGreaterThanOrEqual(0);
+    const { accountId, subscriptionId } = await subscribedAccount();
+    await db.pool.query(
+      "INSERT INTO outbound_circuits (account_id, subscription_id, paused_until) VALUES ($1, $2, now() + interval '1 hour')",
+      [accountId, subscriptionId],
+    );
+    expect(await openCircuits()).toBe(before + 1);
+    await db.pool.query("DELETE FROM outbound_circuits WHERE account_id = $1", [accountId]);
+    expect(await openCircuits()).toBe(before);
   });
 
   it("count visitor messages by how they were answered", async () => {
