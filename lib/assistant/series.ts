@@ -15,9 +15,10 @@ import { KINDS, phaseRanges, phasesAt } from "./series-phases";
  * every series' start to local time:
  * - without topic words, per kind (daily, weekly, monthly, yearly) the series whose phase falls in the
  *   window, in the order the window meets them: at most two ranges of events_series_phase_idx each, read
- *   from the index alone; then the series whose first occurrence is in the window, and those longer than
- *   a day. A named statement of one shape with one walk of the index to plan. Occurrences already running
- *   at the window's start are looked for only when too few start in it (a second statement, runningQuery);
+ *   from the index alone (but for a question about free events, which reads the price); then the series
+ *   whose first occurrence is in the window, and those longer than a day. A named statement of one shape
+ *   with one walk of the index to plan. Occurrences already running at the window's start are looked for
+ *   only when too few start in it (a second statement, runningQuery);
  * - with topic words, the series having them (events_series_words_idx) that can occur in the window or
  *   be running at its start, the soonest first by their phase, with the columns the scan has read (no
  *   second lookup by id). Named by a hash of its text, so it is planned once per connection: its plan
@@ -66,7 +67,7 @@ function walkQuery(input: SearchInput, from: Date, to: Date | null, limit: numbe
   const since = param(from.toISOString(), "timestamptz");
   const until = param(to?.toISOString() ?? null, "timestamptz");
   // A literal, not a parameter: with a parameter the generic plan assumes a tenth of every walk is read,
-  // looks dearer than planning afresh, and each question would pay a plan of ten subqueries.
+  // looks dearer than planning afresh, and the walk would be planned again for every question.
   const most = raw(String(limit));
   const wallFrom = wallClockOf(from, input.timeZone);
   const wallTo = to === null ? null : wallClockOf(to, input.timeZone);

@@ -82,8 +82,8 @@ function registerCollectors(set: MetricSet): void {
     [],
     async (gauge) => {
       const current = await stats();
-      gauge.reset();
-      if (current) gauge.set(current.openCircuits);
+      // A gauge without labels cannot go missing (reset() would report 0, "nothing failing"): NaN says unknown.
+      gauge.set(current ? current.openCircuits : Number.NaN);
     },
   );
   statsGauge(

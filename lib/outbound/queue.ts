@@ -48,9 +48,9 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
   FROM (SELECT count(*)::int AS parked FROM parked) p LEFT JOIN (claimed c LEFT JOIN LATERAL (
     SELECT ${LOAD_COLUMNS}
     FROM outbound_deliveries d
-      -- The message after its delivery, by its whole key (OFFSET 0 keeps it a lookup per delivery): the message
-      -- shares the delivery's account and time, so a plan free to join it first (a generic one made on empty
-      -- tables) read every message of the delivery's batch, written at the same instant, per claimed row.
+      -- The message after its delivery, by its whole key (OFFSET 0 keeps it a lookup per delivery): it shares
+      -- the delivery's account and time with every message of its batch, so a plan free to join it first (a
+      -- generic one made on empty tables) would read the whole batch per claimed row.
       CROSS JOIN LATERAL (SELECT m.id, m.payload, m.created_at FROM outbound_messages m
         WHERE m.id = d.message_id AND m.created_at = d.created_at AND m.account_id = d.account_id OFFSET 0) m
       JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = c.account_id

@@ -5,9 +5,8 @@ import { statement } from "@/lib/platform/db/sql";
 
 /*
  * The webhook's statements are prepared once per connection, and PostgreSQL may keep a generic plan made
- * while the account (or the whole table) was still empty. Every index of events leads with account_id, so
- * such a plan can pick one that matches the account alone and then walk all of the account's events on
- * each upsert (docs/scaling.md, "Generic plans on an empty table"). A copy of events with its indexes and
+ * while the account (or the whole table) was still empty. With account_id leading an index, such a plan
+ * can pick it for matching the account alone and then walk all of the account's events on each upsert (docs/scaling.md, "Generic plans on an empty table"). A copy of events with its indexes and
  * no rows shows what such a plan reads.
  */
 async function genericIdentityPlan(): Promise<string> {
@@ -31,10 +30,10 @@ async function genericIdentityPlan(): Promise<string> {
     const { rows } = await client.query<{ "QUERY PLAN": string }>(
       `EXPLAIN EXECUTE identity_probe_lookup (${literals})`,
     );
+    await client.query("DEALLOCATE identity_probe_lookup");
     return rows.map((row) => row["QUERY PLAN"]).join("\n");
   } finally {
     await client.query("ROLLBACK");
-    await client.query("DEALLOCATE ALL");
     client.release();
   }
 }
