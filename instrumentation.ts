@@ -28,19 +28,14 @@ export async function register(): Promise<void> {
       },
       (error: unknown) => logger().error(errorFields(error), "The outbound notification worker did not start"),
     );
-    const { startCalendarFeedWorker } = await import("./lib/calendar-feeds/worker");
-    startCalendarFeedWorker().then(
-      (worker) => {
-        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
+    // Calendar feed syncs and the partitioned logs' coming days, on one job runner.
+    const { startBackgroundJobs } = await import("./lib/server/background-jobs");
+    startBackgroundJobs().then(
+      (jobs) => {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void jobs.stop());
       },
-      (error: unknown) => logger().error(errorFields(error), "The calendar feed worker did not start"),
-    );
-    const { startPartitionWorker } = await import("./lib/retention/partition-worker");
-    startPartitionWorker().then(
-      (worker) => {
-        for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void worker.stop());
-      },
-      (error: unknown) => logger().error(errorFields(error), "The log partition job did not start"),
+      (error: unknown) =>
+        logger().error(errorFields(error), "The background jobs (calendar feeds, log partitions) did not start"),
     );
   } else {
     const [{ createComingPartitions }, { db }] = await Promise.all([

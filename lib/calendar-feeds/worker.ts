@@ -1,20 +1,19 @@
 import "server-only";
-import { parseCronItems, type Task } from "graphile-worker";
+import type { Task } from "graphile-worker";
 import { db } from "@/lib/platform/db/client";
-import { startJobRunner } from "@/lib/platform/db/job-runner";
+import type { JobSet } from "@/lib/platform/db/job-runner";
 import { DUE_TASK, ENQUEUE_SQL, feedJobOf, SYNC_TASK } from "./jobs";
 import { syncFeed } from "./sync";
 
 /*
- * Calendar feeds on the job queue of the outbound worker (graphile-worker, the same schema and
- * database): a cron item every minute queues the feeds that are due, and "calendar_feed_sync" jobs sync
- * them one by one (sync.ts). It runs wherever the outbound worker runs (web instances unless
- * OUTBOUND_WORKER=off, and `npm run worker`); graphile-worker's known_crontabs table makes the cron item
- * fire once per minute across all of them. A runner of its own, so a slow feed never holds a delivery
- * slot. The cron job also removes sync log rows older than 30 days.
+ * Calendar feeds on the process's job queue (graphile-worker in the app's database, one runner for every
+ * domain's jobs: lib/server/background-jobs.ts): a cron item every minute queues the feeds that are due,
+ * and "calendar_feed_sync" jobs sync them one by one (sync.ts). It runs wherever the outbound worker runs
+ * (web instances unless OUTBOUND_WORKER=off, and `npm run worker`); graphile-worker's known_crontabs table
+ * makes the cron item fire once per minute across all of them. The outbound deliveries have a queue of
+ * their own, so a slow feed never holds a delivery slot. The cron job also removes sync log rows older
+ * than 30 days.
  */
-
-export type CalendarFeedWorker = { stop: () => Promise<void> };
 
 const DUE_SQL = `SELECT id, account_id FROM calendar_feeds
   WHERE NOT paused AND next_sync_at <= now()
@@ -36,35 +35,23 @@ export async function pruneSyncLog(): Promise<void> {
   await db.pool.query("DELETE FROM calendar_feed_syncs WHERE started_at < now() - interval '30 days'");
 }
 
-export async function startCalendarFeedWorker(
-  options: { connectionString?: string; log?: (line: string) => void; pollIntervalMs?: number } = {},
-): Promise<CalendarFeedWorker> {
-  const due: Task = async () => {
-    await enqueueDueFeeds();
-    await pruneSyncLog();
-  };
-  // A sync that throws (the database went away) is not retried by the queue: the feed stays due and the
-  // next minute's cron job queues it again.
-  const sync: Task = async (payload) => {
-    const job = feedJobOf(payload);
-    if (job) await syncFeed(job.feedId, { dueOnly: true, accountId: job.accountId });
-  };
-  const worker = await startJobRunner({
-    name: "calendar feed worker",
-    connectionString: options.connectionString,
-    log: options.log,
-    poolSize: 4,
-    restartDelayMs: 5_000,
-    runnerOptions: () => ({
-      concurrency: 2,
-      pollInterval: options.pollIntervalMs ?? 2_000,
-      taskList: { [DUE_TASK]: due, [SYNC_TASK]: sync },
-      parsedCronItems: parseCronItems([
-        { task: DUE_TASK, match: "* * * * *", identifier: DUE_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
-      ]),
-    }),
-  });
+// A sync that throws (the database went away) is not retried by the queue: the feed stays due and the
+// next minute's cron job queues it again.
+const sync: Task = async (payload) => {
+  const job = feedJobOf(payload);
+  if (job) await syncFeed(job.feedId, { dueOnly: true, accountId: job.accountId });
+};
+
+/** Calendar feeds on the process's job runner (lib/server/background-jobs.ts). */
+export const calendarFeedJobs = (): JobSet => ({
+  taskList: {
+    [DUE_TASK]: async () => {
+      await enqueueDueFeeds();
+      await pruneSyncLog();
+    },
+    [SYNC_TASK]: sync,
+  },
+  cron: [{ task: DUE_TASK, match: "* * * * *", identifier: DUE_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } }],
   // The first due run at once, not at the next full minute: a fresh server picks up feeds straight away.
-  void enqueueDueFeeds().catch(() => {});
-  return worker;
-}
+  afterStart: () => void enqueueDueFeeds().catch(() => {}),
+});

@@ -1,7 +1,6 @@
 import { applyMigrations } from "../platform/db/migrate";
 import { startOutboundWorker, workerConcurrency } from "../outbound/worker";
-import { startCalendarFeedWorker } from "../calendar-feeds/worker";
-import { startPartitionWorker } from "../retention/partition-worker";
+import { startBackgroundJobs } from "../server/background-jobs";
 import { ensureSecrets, openDatabase } from "../platform/runtime/local-environment";
 import { loopbackTargetsProblem } from "../webhook-subscriptions/addresses";
 import { metricsPort, startMetricsServer } from "../observability/metrics-server";
@@ -34,16 +33,14 @@ runCli(async () => {
     const concurrency = workerConcurrency();
     const worker = await startOutboundWorker({ connectionString: database.directUrl, concurrency });
     console.log(`▸ Outbound notification worker running (concurrency ${concurrency}, pid ${process.pid})`);
-    // Calendar feeds are synced on the same queue (docs/calendar-feeds.md, "Follow a calendar").
-    const calendarFeeds = await startCalendarFeedWorker({ connectionString: database.directUrl });
-    // The partitioned logs' coming days, now and every hour (lib/retention/partition-worker.ts).
-    const partitions = await startPartitionWorker({ connectionString: database.directUrl });
+    // Calendar feed syncs and the partitioned logs' coming days (lib/server/background-jobs.ts).
+    const jobs = await startBackgroundJobs({ connectionString: database.directUrl });
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once("SIGINT", () => resolve("SIGINT"));
       process.once("SIGTERM", () => resolve("SIGTERM"));
     });
     console.log(`▸ ${signal}: finishing the deliveries in flight…`);
-    await Promise.all([worker.stop(), calendarFeeds.stop(), partitions.stop()]);
+    await Promise.all([worker.stop(), jobs.stop()]);
   } finally {
     await metricsServer?.close();
     await stopTracing();

@@ -1,6 +1,6 @@
 import "server-only";
-import { parseCronItems } from "graphile-worker";
-import { startJobRunner } from "@/lib/platform/db/job-runner";
+import type pg from "pg";
+import type { JobSet } from "@/lib/platform/db/job-runner";
 import { createComingPartitions } from "./partitioned-logs";
 
 /*
@@ -15,30 +15,16 @@ import { createComingPartitions } from "./partitioned-logs";
 
 export const PARTITIONS_TASK = "log_partitions_ahead";
 
-export type PartitionWorker = { stop: () => Promise<void> };
-
-export async function startPartitionWorker(
-  options: { connectionString?: string; log?: (line: string) => void } = {},
-): Promise<PartitionWorker> {
-  return startJobRunner({
-    name: "log partition job",
-    connectionString: options.connectionString,
-    log: options.log,
-    poolSize: 2,
-    restartDelayMs: 30_000,
-    beforeStart: createComingPartitions,
-    runnerOptions: (pool) => ({
-      concurrency: 1,
-      pollInterval: 60_000,
-      taskList: { [PARTITIONS_TASK]: async () => void (await createComingPartitions(pool)) },
-      parsedCronItems: parseCronItems([
-        {
-          task: PARTITIONS_TASK,
-          match: "7 * * * *",
-          identifier: PARTITIONS_TASK,
-          options: { backfillPeriod: 0, maxAttempts: 3 },
-        },
-      ]),
-    }),
-  });
-}
+/** The coming days on the process's job runner (lib/server/background-jobs.ts): at start, then hourly. */
+export const logPartitionJobs = (pool: pg.Pool): JobSet => ({
+  taskList: { [PARTITIONS_TASK]: async () => void (await createComingPartitions(pool)) },
+  cron: [
+    {
+      task: PARTITIONS_TASK,
+      match: "7 * * * *",
+      identifier: PARTITIONS_TASK,
+      options: { backfillPeriod: 0, maxAttempts: 3 },
+    },
+  ],
+  beforeStart: () => createComingPartitions(pool),
+});

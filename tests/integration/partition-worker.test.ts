@@ -1,18 +1,19 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
-import { startPartitionWorker, type PartitionWorker } from "@/lib/retention/partition-worker";
+import type { JobRunner } from "@/lib/platform/db/job-runner";
+import { startBackgroundJobs } from "@/lib/server/background-jobs";
 import { PARTITIONED_LOGS } from "@/lib/retention/partitioned-logs";
 
 /*
- * The partitioned logs' coming days (lib/retention/partition-worker.ts): the worker creates the missing ones
- * when it starts, before its hourly cron item first fires.
+ * The partitioned logs' coming days (lib/retention/partition-worker.ts): the process's background jobs create
+ * the missing ones when they start, before the hourly cron item first fires.
  */
 
 const DAY = 86_400_000;
 const nameOf = (table: string, at: number) =>
   `${table}_p${new Date(at).toISOString().slice(0, 10).replaceAll("-", "")}`;
 
-let worker: PartitionWorker | null = null;
+let worker: JobRunner | null = null;
 afterAll(() => worker?.stop());
 
 describe("the log partition job", () => {
@@ -20,7 +21,7 @@ describe("the log partition job", () => {
     const weekAhead = Date.now() + 7 * DAY;
     for (const { table } of PARTITIONED_LOGS) await db.pool.query(`DROP TABLE IF EXISTS ${nameOf(table, weekAhead)}`);
 
-    worker = await startPartitionWorker({
+    worker = await startBackgroundJobs({
       connectionString: process.env.DATABASE_DIRECT_URL ?? process.env.DATABASE_URL,
     });
 

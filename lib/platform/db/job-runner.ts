@@ -1,16 +1,26 @@
 import "server-only";
-import { Logger, run, type Runner, type RunnerOptions } from "graphile-worker";
+import { Logger, parseCronItems, run, type CronItem, type Runner, type TaskList } from "graphile-worker";
 import pg from "pg";
 import { directDatabaseUrl } from "./pooler";
 
 /*
- * A graphile-worker runner on a pool of its own, kept running: a runner that dies with the database is
- * started again, every `restartDelayMs`, until one starts. graphile-worker holds a session of its own
- * (LISTEN), so the pool connects directly, never through a transaction pooler. Only errors and warnings
- * are logged, each line prefixed with `name`.
+ * One graphile-worker runner per process for every domain's jobs, on a pool of its own, kept running: a
+ * runner that dies with the database is started again, every `restartDelayMs`, until one starts.
+ * graphile-worker holds a session of its own (LISTEN), so the pool connects directly, never through a
+ * transaction pooler. Only errors and warnings are logged, each line prefixed with `name`.
  */
 
 export type JobRunner = { stop: () => Promise<void> };
+
+/** What a domain runs on the job queue; its tasks may use the runner's pool. */
+export type JobSet = {
+  taskList: TaskList;
+  cron?: CronItem[];
+  /** Work done once on the pool before the runner starts; a failure fails the start. */
+  beforeStart?: () => Promise<unknown>;
+  /** Work started once the runner runs (not awaited). */
+  afterStart?: () => void;
+};
 
 export type JobRunnerOptions = {
   name: string;
@@ -18,10 +28,9 @@ export type JobRunnerOptions = {
   log?: (line: string) => void;
   poolSize: number;
   restartDelayMs: number;
-  /** Work done once on the pool before the first runner starts; a failure fails the start. */
-  beforeStart?: (pool: pg.Pool) => Promise<unknown>;
-  /** The runner's tasks, cron items and pace; its tasks may use the pool. */
-  runnerOptions: (pool: pg.Pool) => Omit<RunnerOptions, "pgPool" | "logger" | "noHandleSignals">;
+  concurrency: number;
+  pollInterval: number;
+  jobs: Array<(pool: pg.Pool) => JobSet>;
 };
 
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
@@ -36,14 +45,23 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     idleTimeoutMillis: 30_000,
   });
   pool.on("error", () => {});
-  await options.beforeStart?.(pool);
+  const sets = options.jobs.map((jobs) => jobs(pool));
   const logger = new Logger(() => (level, message) => {
     if (level === "error" || level === "warning") log(`${name}: ${message}`);
   });
+  const runnerOptions = {
+    concurrency: options.concurrency,
+    pollInterval: options.pollInterval,
+    taskList: Object.assign({}, ...sets.map((set) => set.taskList)) as TaskList,
+    parsedCronItems: parseCronItems(sets.flatMap((set) => set.cron ?? [])),
+    pgPool: pool,
+    noHandleSignals: true,
+    logger,
+  };
   let runner: Runner | null = null;
   let stopped = false;
   const launch = async () => {
-    runner = await run({ ...options.runnerOptions(pool), pgPool: pool, noHandleSignals: true, logger });
+    runner = await run(runnerOptions);
     runner.promise.catch(() => void relaunch());
   };
   const relaunch = async () => {
@@ -58,7 +76,15 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       }
     }
   };
-  await launch();
+  try {
+    for (const set of sets) await set.beforeStart?.();
+    await launch();
+  } catch (error) {
+    // A start that fails leaves no pool behind.
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  for (const set of sets) set.afterStart?.();
   return {
     stop: async () => {
       stopped = true;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestSync } from "@/lib/calendar-feeds/store";
-import { enqueueDueFeeds, startCalendarFeedWorker, type CalendarFeedWorker } from "@/lib/calendar-feeds/worker";
+import { enqueueDueFeeds } from "@/lib/calendar-feeds/worker";
+import type { JobRunner } from "@/lib/platform/db/job-runner";
+import { startBackgroundJobs } from "@/lib/server/background-jobs";
 import { db } from "@/lib/platform/db/client";
 import { calendar, eventsOf, feedServer, followFeed, ownerContext, syncLog, vevent } from "./support";
 
@@ -10,11 +12,11 @@ import { calendar, eventsOf, feedServer, followFeed, ownerContext, syncLog, veve
  */
 
 let server: Awaited<ReturnType<typeof feedServer>>;
-let worker: CalendarFeedWorker;
+let worker: JobRunner;
 
 beforeAll(async () => {
   server = await feedServer();
-  worker = await startCalendarFeedWorker({ connectionString: process.env.DATABASE_URL, pollIntervalMs: 100 });
+  worker = await startBackgroundJobs({ connectionString: process.env.DATABASE_URL, pollIntervalMs: 100 });
 });
 afterAll(async () => {
   await worker.stop();
