@@ -1,6 +1,6 @@
 "use strict";
 
-const { apiUrl, throwApiError } = require("../api");
+const { apiCreate, filledText, pathId } = require("../api-create");
 const samples = require("../samples");
 
 /*
@@ -17,68 +17,52 @@ const NOT_IN_HANDOFF = {
     "This conversation is closed, so the message was not sent. The visitor can start a new conversation in the chat.",
 };
 
-const perform = async (z, bundle) => {
-  const id = String(bundle.inputData.conversation_id || "").trim();
-  const body = { text: bundle.inputData.text };
-  const authorName = bundle.inputData.author_name;
-  if (authorName !== undefined && authorName !== null && String(authorName).trim() !== "")
-    body.author_name = String(authorName);
-  const response = await z.request({
-    url: apiUrl(bundle, `/conversations/${encodeURIComponent(id)}/messages`),
-    method: "POST",
-    body,
-    skipThrowForStatus: true,
-  });
-  if (
-    response.status === 409 &&
-    response.data &&
-    response.data.error &&
-    response.data.error.code === "conversation_not_in_handoff"
-  ) {
-    const detail = (response.data.error.details || [])[0] || {};
-    const message =
-      NOT_IN_HANDOFF[detail.status] ||
-      "The conversation is not waiting for or talking with a person, so the message was not sent.";
-    throw new z.errors.Error(message, "conversation_not_in_handoff", 409);
-  }
-  if (response.status >= 400) throwApiError(z, response);
-  return response.data;
+const explainRefusal = (response) => {
+  const error = response.status === 409 && response.data && response.data.error;
+  if (!error || error.code !== "conversation_not_in_handoff") return undefined;
+  const detail = (error.details || [])[0] || {};
+  return (
+    NOT_IN_HANDOFF[detail.status] ||
+    "The conversation is not waiting for or talking with a person, so the message was not sent."
+  );
 };
 
-module.exports = {
+module.exports = apiCreate({
   key: "send_message",
   noun: "Message",
-  display: {
-    label: "Send Message to Conversation",
-    description: "Sends a message to a visitor who asked to talk to a person in the chat.",
+  label: "Send Message to Conversation",
+  description: "Sends a message to a visitor who asked to talk to a person in the chat.",
+  inputFields: [
+    {
+      key: "conversation_id",
+      label: "Conversation",
+      required: true,
+      dynamic: "handoff_conversation.id.label",
+      helpText:
+        "A conversation waiting for or talking with a person; " +
+        'or map the Conversation ID from the "Handoff Requested" trigger.',
+    },
+    {
+      key: "text",
+      label: "Message",
+      required: true,
+      type: "text",
+      helpText: "Plain text, up to 4,000 characters. The visitor sees it in the chat within seconds.",
+    },
+    {
+      key: "author_name",
+      label: "Author name",
+      type: "string",
+      helpText: "The name shown above the message, such as your first name (up to 100 characters).",
+    },
+  ],
+  request: (input) => {
+    const body = { text: input.text };
+    const authorName = filledText(input.author_name);
+    if (authorName !== undefined) body.author_name = authorName;
+    return { path: `/conversations/${pathId(input.conversation_id)}/messages`, body };
   },
-  operation: {
-    inputFields: [
-      {
-        key: "conversation_id",
-        label: "Conversation",
-        required: true,
-        dynamic: "handoff_conversation.id.label",
-        helpText:
-          "A conversation waiting for or talking with a person; " +
-          'or map the Conversation ID from the "Handoff Requested" trigger.',
-      },
-      {
-        key: "text",
-        label: "Message",
-        required: true,
-        type: "text",
-        helpText: "Plain text, up to 4,000 characters. The visitor sees it in the chat within seconds.",
-      },
-      {
-        key: "author_name",
-        label: "Author name",
-        type: "string",
-        helpText: "The name shown above the message, such as your first name (up to 100 characters).",
-      },
-    ],
-    perform,
-    sample: samples.message,
-    outputFields: samples.messageOutputFields,
-  },
-};
+  explainRefusal,
+  sample: samples.message,
+  outputFields: samples.messageOutputFields,
+});
