@@ -4,9 +4,10 @@ import { db } from "@/lib/platform/db/client";
 import { exportEventsCsv } from "@/lib/events/csv-export";
 import { parseEventsCsv } from "@/lib/events/csv-format";
 import { importEvents, validateCsvRow, type ValidRow } from "@/lib/events/csv-import";
-import { MAX_UPLOADS_PER_PROCESS, type CsvImportState } from "@/lib/events/csv-upload";
+import { MAX_UPLOADS_PER_PROCESS } from "@/lib/events/csv-upload";
 import { createEvent } from "@/lib/events/repository";
 import { addMember, signedInOwner, type TestAccount } from "../support/factories";
+import { csvImportRoute } from "../support/csv-upload";
 import { signInAs, signOut } from "../support/request-context";
 import { eventsOf } from "../support/stored";
 
@@ -20,23 +21,7 @@ const mixed =
   ",2027-02-01T10:00:00Z,Rome,\r\n" +
   '"Quoted, with comma",2027-03-01T10:00:00+01:00,"Line\nbreak",\r\n';
 
-type Upload = { intent?: "preview" | "import"; headers?: Record<string, string> };
-
-function post(body: BodyInit, { intent = "import", headers = {} }: Upload = {}): Promise<Response> {
-  return POST(
-    new Request(`http://localhost:3000/knowledge/events/import?intent=${intent}`, {
-      method: "POST",
-      headers: { "Content-Type": "text/csv", "X-File-Name": encodeURIComponent("events €.csv"), ...headers },
-      body,
-      duplex: "half",
-    } as RequestInit),
-  );
-}
-
-async function upload(body: BodyInit, options: Upload = {}): Promise<{ status: number; state: CsvImportState }> {
-  const response = await post(body, options);
-  return { status: response.status, state: (await response.json()) as CsvImportState };
-}
+const { post, upload } = csvImportRoute(POST, "/knowledge/events/import", "events €.csv");
 
 /** A request body that hands out `chunks` of text on demand and records how many were read. */
 function streamed(chunks: () => Iterator<string>) {

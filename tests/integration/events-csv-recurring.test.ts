@@ -3,25 +3,14 @@ import { POST } from "@/app/(dashboard)/knowledge/events/import/route";
 import { GET as template } from "@/app/(dashboard)/knowledge/events/template/route";
 import { db } from "@/lib/platform/db/client";
 import { exportEventsCsv } from "@/lib/events/csv-export";
-import type { CsvImportState } from "@/lib/events/csv-upload";
 import { createEvent } from "@/lib/events/repository";
 import { createAccount, type TestAccount } from "../support/factories";
+import { csvImportRoute } from "../support/csv-upload";
 import { signInAs } from "../support/request-context";
 
 /* The events CSV carries a series' recurrence and its exceptions (docs/recurring-events.md, "CSV"). */
 
-type Answer = { status: number; state: CsvImportState };
-
-async function upload(body: string, intent: "preview" | "import" = "import"): Promise<Answer> {
-  const response = await POST(
-    new Request(`http://localhost:3000/knowledge/events/import?intent=${intent}`, {
-      method: "POST",
-      headers: { "Content-Type": "text/csv", "X-File-Name": "events.csv" },
-      body,
-    }),
-  );
-  return { status: response.status, state: (await response.json()) as CsvImportState };
-}
+const { upload } = csvImportRoute(POST, "/knowledge/events/import", "events.csv");
 
 const HEADER = "title,starts_at,ends_at,description,location,url,price,recurring,status,exceptions";
 const exported = (accountId: string) => new Response(exportEventsCsv(accountId, {})).text();
@@ -167,7 +156,7 @@ describe("bad recurrence and exceptions", () => {
     "Fortnightly,2026-10-03T09:00:00+02:00,Studio 2,fortnightly,\r\n";
 
   it("lists each refused row in the preview by line and field", async () => {
-    const { status, state } = await upload(file, "preview");
+    const { status, state } = await upload(file, { intent: "preview" });
     expect(status).toBe(200);
     expect(state).toMatchObject({ stage: "preview", total: 8, valid: 1 });
     if (state.stage !== "preview") throw new Error("no preview");

@@ -1,29 +1,16 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as exportRoute } from "@/app/(dashboard)/leads/export/route";
 import { POST } from "@/app/(dashboard)/leads/import/route";
-import type { CsvImportState } from "@/lib/csv-import/upload";
 import { db } from "@/lib/platform/db/client";
 import { createLead } from "@/lib/leads/create";
 import { createLeadSchema } from "@/lib/leads/schemas";
 import { addMember, signedInOwner, type TestAccount } from "../support/factories";
+import { csvImportRoute } from "../support/csv-upload";
 import { signInAs } from "../support/request-context";
 
 /* Leads CSV: the export (formula cells neutralised) and the import on the shared upload flow. */
 
-function post(body: string, intent: "preview" | "import" = "import"): Promise<Response> {
-  return POST(
-    new Request(`http://localhost:3000/leads/import?intent=${intent}`, {
-      method: "POST",
-      headers: { "Content-Type": "text/csv", "X-File-Name": "leads.csv" },
-      body,
-    }),
-  );
-}
-
-async function upload(body: string, intent: "preview" | "import" = "import") {
-  const response = await post(body, intent);
-  return { status: response.status, state: (await response.json()) as CsvImportState };
-}
+const { upload } = csvImportRoute(POST, "/leads/import", "leads.csv");
 
 async function exportCsv(query = ""): Promise<string> {
   const response = await exportRoute(new Request(`http://localhost:3000/leads/export${query}`));
@@ -73,7 +60,7 @@ describe("import", () => {
     'Grace,grace@example.test,Navy,,"{""plan"":""pro""}"\r\n';
 
   it("previews with per-row errors and stores nothing", async () => {
-    const { status, state } = await upload(file, "preview");
+    const { status, state } = await upload(file, { intent: "preview" });
     expect(status).toBe(200);
     if (state.stage !== "preview") throw new Error(`not a preview: ${JSON.stringify(state)}`);
     expect(state).toMatchObject({ total: 6, valid: 2, columns: ["Name", "Email", "Company", "Stage"] });
