@@ -222,6 +222,11 @@ export const keyedResponse = (description: string, schema: z.ZodType, headers: R
 export const replayableResponse = (description: string, schema: z.ZodType, headers: Record<string, z.ZodType> = {}) =>
   keyedResponse(description, schema, { ...headers, ...idempotentReplayedHeader });
 
+/** The `Location` header of a 201: the new resource's path. */
+export const locationHeader = (noun: string, example: string) => ({
+  Location: z.string().meta({ description: `The new ${noun}'s path.`, example }),
+});
+
 /** A page of a public list of `item` (the envelope's schema is named `id`). */
 export const pageResponse = (description: string, item: z.ZodType, id: string) =>
   keyedResponse(description, listEnvelope(item, id));
@@ -266,3 +271,32 @@ export const jsonBodyErrors = () => ({
   400: invalidRequest(["invalid_request", "invalid_json"]),
   413: payloadTooLarge(BODY_LIMIT),
 });
+
+/** An operation with, in place of `requestBody`, the schema of its JSON body if it takes one. */
+export type BodyOperation = Omit<ZodOpenApiOperationObject, "requestBody"> & { body?: z.ZodType };
+
+/**
+ * An operation that reads a JSON body (lib/api/body.ts) validated by `body`: the body, and its refusals besides
+ * the operation's own answers.
+ */
+export function jsonBodyOperation({ body, ...operation }: BodyOperation): ZodOpenApiOperationObject {
+  if (!body) return operation;
+  return { ...operation, requestBody: jsonBody(body), responses: { ...jsonBodyErrors(), ...operation.responses } };
+}
+
+/**
+ * A POST run under its Idempotency-Key (lib/api/idempotency.ts): the key's header, its JSON body if it takes
+ * one, and a 409 with the `conflicts` it can answer (the key reused or still running, unless it names more).
+ * An operation that describes a status itself (e.g. a 409 with its own text) keeps its answer.
+ */
+export function idempotentPost(
+  operation: BodyOperation,
+  conflicts: readonly [ConflictCode, ...ConflictCode[]] = IDEMPOTENCY_CONFLICTS,
+): ZodOpenApiOperationObject {
+  const withBody = jsonBodyOperation(operation);
+  return {
+    ...withBody,
+    requestParams: { ...withBody.requestParams, header: idempotencyKeyParams },
+    responses: { 409: conflictResponse(conflicts), ...withBody.responses },
+  };
+}

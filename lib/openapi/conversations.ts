@@ -5,15 +5,12 @@ import { listConversationsQuerySchema, listMessagesQuerySchema, postMessageSchem
 import {
   apiKeyOperation,
   BODY_LIMIT,
-  conflictResponse,
   errorResponse,
   IDEMPOTENCY_CONFLICTS,
-  idempotencyKeyParams,
+  idempotentPost,
   idPath,
   instant,
   invalidRequest,
-  jsonBody,
-  jsonBodyErrors,
   keyedResponse,
   pageResponse,
   payloadTooLarge,
@@ -167,43 +164,47 @@ export const conversationPaths: ZodOpenApiPathsObject = {
         404: notFound,
       },
     }),
-    post: apiKeyOperation("write:conversations", {
-      operationId: "postConversationMessage",
-      tags: TAGS,
-      summary: "Send a message to the visitor",
-      description:
-        "An agent's message, shown to the visitor in the chat within seconds. " +
-        "Only while the conversation is `handoff_requested` or `handoff_active`; " +
-        "the first message makes it `handoff_active`. Otherwise 409 `conversation_not_in_handoff` and nothing " +
-        "is stored. Announced as `message.created`.",
-      requestParams: { path: idParams, header: idempotencyKeyParams },
-      requestBody: jsonBody(postMessageSchema),
-      responses: {
-        201: replayableResponse("The message was stored.", messageSchema),
-        ...jsonBodyErrors(),
-        404: notFound,
-        409: notInHandoff,
-      },
-    }),
+    post: apiKeyOperation(
+      "write:conversations",
+      idempotentPost({
+        operationId: "postConversationMessage",
+        tags: TAGS,
+        summary: "Send a message to the visitor",
+        description:
+          "An agent's message, shown to the visitor in the chat within seconds. " +
+          "Only while the conversation is `handoff_requested` or `handoff_active`; " +
+          "the first message makes it `handoff_active`. Otherwise 409 `conversation_not_in_handoff` and nothing " +
+          "is stored. Announced as `message.created`.",
+        requestParams: { path: idParams },
+        body: postMessageSchema,
+        responses: {
+          201: replayableResponse("The message was stored.", messageSchema),
+          404: notFound,
+          409: notInHandoff,
+        },
+      }),
+    ),
   },
   "/api/public/conversations/{id}/close": {
-    post: apiKeyOperation("write:conversations", {
-      operationId: "closeConversation",
-      tags: TAGS,
-      summary: "Close a conversation",
-      description:
-        "Closes the conversation (`closed_reason` `api`) and answers it; " +
-        "the visitor sees a closing notice and can start a new conversation. " +
-        "Closing a closed conversation changes nothing and answers it as it is. " +
-        "Announced as `conversation.closed`. No body is needed.",
-      requestParams: { path: idParams, header: idempotencyKeyParams },
-      responses: {
-        200: replayableResponse("The closed conversation.", conversationSchema),
-        400: invalidRequest(),
-        404: notFound,
-        409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-        413: payloadTooLarge(BODY_LIMIT),
-      },
-    }),
+    post: apiKeyOperation(
+      "write:conversations",
+      idempotentPost({
+        operationId: "closeConversation",
+        tags: TAGS,
+        summary: "Close a conversation",
+        description:
+          "Closes the conversation (`closed_reason` `api`) and answers it; " +
+          "the visitor sees a closing notice and can start a new conversation. " +
+          "Closing a closed conversation changes nothing and answers it as it is. " +
+          "Announced as `conversation.closed`. No body is needed.",
+        requestParams: { path: idParams },
+        responses: {
+          200: replayableResponse("The closed conversation.", conversationSchema),
+          400: invalidRequest(),
+          404: notFound,
+          413: payloadTooLarge(BODY_LIMIT),
+        },
+      }),
+    ),
   },
 };

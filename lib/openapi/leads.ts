@@ -11,13 +11,13 @@ import {
   apiKeyOperation,
   conflictResponse,
   IDEMPOTENCY_CONFLICTS,
-  idempotencyKeyParams,
+  idempotentPost,
   idPath,
   instant,
   invalidRequest,
-  jsonBody,
-  jsonBodyErrors,
+  jsonBodyOperation,
   keyedResponse,
+  locationHeader,
   pageResponse,
   publicIdSchema,
   replayableResponse,
@@ -101,27 +101,30 @@ export const leadPaths: ZodOpenApiPathsObject = {
         400: invalidRequest(),
       },
     }),
-    post: apiKeyOperation("write:leads", {
-      operationId: "createLead",
-      tags: TAGS,
-      summary: "Create a lead",
-      description:
-        "At least one of name, email or phone. `stage` defaults to the pipeline's first stage, `source` to `api`. " +
-        "An email that another lead of the account already has is 409 `lead_exists`, " +
-        "with that lead's id (`details[0].lead_id`) for a key with `read:leads` only. " +
-        WRITE_ANSWER_NOTE,
-      requestParams: { header: idempotencyKeyParams },
-      requestBody: jsonBody(createLeadSchema),
-      responses: {
-        201: replayableResponse("The lead was created.", writeAnswer, {
-          Location: z
-            .string()
-            .meta({ description: "The new lead's path.", example: "/api/public/leads/lead_3kTMd9QpXr2hVbN8cWfY7a" }),
-        }),
-        ...jsonBodyErrors(),
-        409: conflictResponse(["lead_exists", ...IDEMPOTENCY_CONFLICTS]),
-      },
-    }),
+    post: apiKeyOperation(
+      "write:leads",
+      idempotentPost(
+        {
+          operationId: "createLead",
+          tags: TAGS,
+          summary: "Create a lead",
+          description:
+            "At least one of name, email or phone. `stage` defaults to the pipeline's first stage, " +
+            "`source` to `api`. An email that another lead of the account already has is 409 `lead_exists`, " +
+            "with that lead's id (`details[0].lead_id`) for a key with `read:leads` only. " +
+            WRITE_ANSWER_NOTE,
+          body: createLeadSchema,
+          responses: {
+            201: replayableResponse(
+              "The lead was created.",
+              writeAnswer,
+              locationHeader("lead", "/api/public/leads/lead_3kTMd9QpXr2hVbN8cWfY7a"),
+            ),
+          },
+        },
+        ["lead_exists", ...IDEMPOTENCY_CONFLICTS],
+      ),
+    ),
   },
   "/api/public/leads/{id}": {
     get: apiKeyOperation("read:leads", {
@@ -131,44 +134,44 @@ export const leadPaths: ZodOpenApiPathsObject = {
       requestParams: { path: leadIdParams },
       responses: { 200: keyedResponse("The lead.", leadSchema), 404: notFound },
     }),
-    patch: apiKeyOperation("write:leads", {
-      operationId: "updateLead",
-      tags: TAGS,
-      summary: "Update a lead",
-      description:
-        `A partial update. ${WRITE_ANSWER_NOTE} ` +
-        "After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys " +
-        "(else 400). " +
-        "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: " +
-        "sending the same change twice has the same result. " +
-        "A taken email is 409 `lead_exists` (with the holder's `lead_id` for a key with `read:leads` only).",
-      requestParams: { path: leadIdParams },
-      requestBody: jsonBody(updateLeadSchema),
-      responses: {
-        200: keyedResponse("The updated lead.", writeAnswer),
-        ...jsonBodyErrors(),
-        404: notFound,
-        409: conflictResponse(["lead_exists"]),
-      },
-    }),
+    patch: apiKeyOperation(
+      "write:leads",
+      jsonBodyOperation({
+        operationId: "updateLead",
+        tags: TAGS,
+        summary: "Update a lead",
+        description:
+          `A partial update. ${WRITE_ANSWER_NOTE} ` +
+          "After the change one of name, email or phone must remain and `metadata` may hold at most 50 keys " +
+          "(else 400). " +
+          "A new `stage` moves the lead like POST …/stage. PATCH takes no Idempotency-Key: " +
+          "sending the same change twice has the same result. " +
+          "A taken email is 409 `lead_exists` (with the holder's `lead_id` for a key with `read:leads` only).",
+        requestParams: { path: leadIdParams },
+        body: updateLeadSchema,
+        responses: {
+          200: keyedResponse("The updated lead.", writeAnswer),
+          404: notFound,
+          409: conflictResponse(["lead_exists"]),
+        },
+      }),
+    ),
   },
   "/api/public/leads/{id}/stage": {
-    post: apiKeyOperation("write:leads", {
-      operationId: "changeLeadStage",
-      tags: TAGS,
-      summary: "Change a lead's stage",
-      description:
-        `Moves the lead to another stage of the pipeline. ${WRITE_ANSWER_NOTE} An unknown stage key is 400 ` +
-        `\`invalid_request\`.`,
-      requestParams: { path: leadIdParams, header: idempotencyKeyParams },
-      requestBody: jsonBody(changeStageSchema),
-      responses: {
-        200: replayableResponse("The lead, in its new stage.", writeAnswer),
-        ...jsonBodyErrors(),
-        404: notFound,
-        409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
-      },
-    }),
+    post: apiKeyOperation(
+      "write:leads",
+      idempotentPost({
+        operationId: "changeLeadStage",
+        tags: TAGS,
+        summary: "Change a lead's stage",
+        description:
+          `Moves the lead to another stage of the pipeline. ${WRITE_ANSWER_NOTE} An unknown stage key is 400 ` +
+          `\`invalid_request\`.`,
+        requestParams: { path: leadIdParams },
+        body: changeStageSchema,
+        responses: { 200: replayableResponse("The lead, in its new stage.", writeAnswer), 404: notFound },
+      }),
+    ),
   },
   "/api/public/pipeline": {
     get: apiKeyOperation("read:leads", {

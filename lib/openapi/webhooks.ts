@@ -10,16 +10,15 @@ import {
 } from "@/lib/webhook-subscriptions/schemas";
 import {
   apiKeyOperation,
-  conflictResponse,
   errorResponse,
-  IDEMPOTENCY_CONFLICTS,
-  idempotencyKeyParams,
+  idempotentPost,
   idPath,
   instant,
   invalidRequest,
   jsonBody,
-  jsonBodyErrors,
+  jsonBodyOperation,
   keyedResponse,
+  locationHeader,
   pageResponse,
   publicIdSchema,
   rateLimitHeaders,
@@ -111,7 +110,7 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
     }),
     post: apiKeyOperation(
       "webhooks",
-      {
+      idempotentPost({
         operationId: "createWebhookSubscription",
         tags: TAGS,
         summary: "Subscribe (REST hook)",
@@ -120,25 +119,21 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
           `Zapier's legacy \`{"target_url", "event"}\` is accepted too. ${URL_RULES} ` +
           `At most ${SUBSCRIPTION_LIMITS.free} subscriptions on the Free plan and ${SUBSCRIPTION_LIMITS.pro} ` +
           `on Pro (403 \`plan_limit_reached\`).`,
-        requestParams: { header: idempotencyKeyParams },
-        requestBody: jsonBody(createSubscriptionSchema),
+        body: createSubscriptionSchema,
         responses: {
-          201: replayableResponse("The subscription was created.", createdSubscriptionSchema, {
-            Location: z.string().meta({
-              description: "The new subscription's path.",
-              example: "/api/public/webhooks/whsub_7QmZ2kTn4VbX9cRf1LpH3a",
-            }),
-          }),
+          201: replayableResponse(
+            "The subscription was created.",
+            createdSubscriptionSchema,
+            locationHeader("subscription", "/api/public/webhooks/whsub_7QmZ2kTn4VbX9cRf1LpH3a"),
+          ),
           // A replay (Idempotent-Replayed: true) shows the secret only while it is still the current one.
           200: replayableResponse(
             "A replay after the subscription's secret was rotated: its current state, without a secret.",
             subscriptionSchema,
           ),
-          ...jsonBodyErrors(),
           404: errorResponse("A replay after the subscription was deleted.", ["not_found"]),
-          409: conflictResponse([...IDEMPOTENCY_CONFLICTS]),
         },
-      },
+      }),
       {
         codes: ["plan_limit_reached"],
         description: "`plan_limit_reached`: the plan's subscription limit is reached; `details[0].limit` is the limit.",
@@ -156,21 +151,23 @@ export const subscriptionPaths: ZodOpenApiPathsObject = {
         404: notFound,
       },
     }),
-    patch: apiKeyOperation("webhooks", {
-      operationId: "updateWebhookSubscription",
-      tags: TAGS,
-      summary: "Update a webhook subscription",
-      description:
-        `A partial update. \`status: "disabled"\` stops deliveries; \`status: ` +
-        `"active"\` re-enables and clears \`disabled_reason\`. ${URL_RULES}`,
-      requestParams: { path: idParams },
-      requestBody: jsonBody(updateSubscriptionSchema),
-      responses: {
-        200: keyedResponse("The updated subscription.", subscriptionSchema),
-        ...jsonBodyErrors(),
-        404: notFound,
-      },
-    }),
+    patch: apiKeyOperation(
+      "webhooks",
+      jsonBodyOperation({
+        operationId: "updateWebhookSubscription",
+        tags: TAGS,
+        summary: "Update a webhook subscription",
+        description:
+          `A partial update. \`status: "disabled"\` stops deliveries; \`status: ` +
+          `"active"\` re-enables and clears \`disabled_reason\`. ${URL_RULES}`,
+        requestParams: { path: idParams },
+        body: updateSubscriptionSchema,
+        responses: {
+          200: keyedResponse("The updated subscription.", subscriptionSchema),
+          404: notFound,
+        },
+      }),
+    ),
     delete: apiKeyOperation("webhooks", {
       operationId: "deleteWebhookSubscription",
       tags: TAGS,
