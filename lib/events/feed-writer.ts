@@ -6,7 +6,7 @@ import { raw, sql } from "@/lib/platform/db/sql";
 import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
 import { withEventCountLocked } from "./count-lock";
 import type { EventInput } from "./schema";
-import { eventFieldArrays, EVENT_COLUMNS, FIELD_NAMES, type EventRow } from "./sql";
+import { eventFieldArrays, EVENT_COLUMNS, FIELD_NAMES, fieldArrayCast, type EventRow } from "./sql";
 
 /*
  * The event writer for calendar feeds (docs/calendar-feeds.md, "Follow a calendar"): makes the events a
@@ -142,26 +142,13 @@ async function deleteBatch(client: Queryable, accountId: string, feedId: string,
   return result.rows[0]?.deleted ?? 0;
 }
 
-const ARRAY_CASTS: Record<(typeof FIELD_NAMES)[number], string> = {
-  title: "text[]",
-  starts_at: "timestamptz[]",
-  starts_at_offset: "text[]",
-  ends_at: "timestamptz[]",
-  description: "text[]",
-  location: "text[]",
-  url: "text[]",
-  price: "text[]",
-  recurring: "text[]",
-  status: "text[]",
-};
-
 /** The unnest(…) of the entries' fields, with `extra` arrays first, as `u(extra…, field…)`. */
 function unnestEntries(extra: Record<string, { values: unknown[]; cast: string }>, inputs: EventInput[]) {
   const arrays = eventFieldArrays(inputs);
   const columns = [...Object.keys(extra), ...FIELD_NAMES];
   const parts = [
     ...Object.values(extra).map(({ values, cast }) => sql`${values}::${raw(cast)}`),
-    ...FIELD_NAMES.map((name) => sql`${arrays[name]}::${raw(ARRAY_CASTS[name])}`),
+    ...FIELD_NAMES.map((name) => sql`${arrays[name]}::${raw(fieldArrayCast(name))}`),
   ];
   let list = parts[0];
   for (const part of parts.slice(1)) list = sql`${list}, ${part}`;

@@ -65,25 +65,11 @@ export function toEventRecord(row: EventRow): EventRecord {
   };
 }
 
-/** The ten fields of an event, named after their columns: one placeholder each in the statements below. */
-export const FIELD_NAMES = [
-  "title",
-  "starts_at",
-  "starts_at_offset",
-  "ends_at",
-  "description",
-  "location",
-  "url",
-  "price",
-  "recurring",
-  "status",
-] as const;
-export type EventFields = Record<(typeof FIELD_NAMES)[number], unknown>;
-/** The parameters every event statement here uses (a statement may add its own). */
-export type EventParams = EventFields & { account: string };
-
-const p = placeholders<EventParams>();
-const FIELD_CASTS: Record<(typeof FIELD_NAMES)[number], string> = {
+/**
+ * The ten fields of an event, named after their columns, with their SQL types: one placeholder each in the
+ * statements below.
+ */
+const FIELD_CASTS = {
   title: "text",
   starts_at: "timestamptz",
   starts_at_offset: "text",
@@ -94,7 +80,17 @@ const FIELD_CASTS: Record<(typeof FIELD_NAMES)[number], string> = {
   price: "text",
   recurring: "text",
   status: '"EventStatus"',
-};
+} as const;
+export type FieldName = keyof typeof FIELD_CASTS;
+export const FIELD_NAMES = Object.keys(FIELD_CASTS) as FieldName[];
+export type EventFields = Record<FieldName, unknown>;
+/** The parameters every event statement here uses (a statement may add its own). */
+export type EventParams = EventFields & { account: string };
+
+/** A field's parameter as an array (eventFieldArrays, for unnest): the enum travels as text. */
+export const fieldArrayCast = (name: FieldName) => (FIELD_CASTS[name] === "timestamptz" ? "timestamptz[]" : "text[]");
+
+const p = placeholders<EventParams>();
 
 /** The field values of one event, for EventParams. */
 export function eventFields(input: EventInput): EventFields {
@@ -155,9 +151,7 @@ export function upsertEventSql(source: string): string {
  * The rows must not repeat an identity: one statement cannot change the same row twice.
  */
 export function upsertEventBatchSql(): string {
-  const arrays = FIELD_NAMES.map(
-    (name) => `${p[name]}::${FIELD_CASTS[name] === "timestamptz" ? "timestamptz" : "text"}[]`,
-  );
+  const arrays = FIELD_NAMES.map((name) => `${p[name]}::${fieldArrayCast(name)}`);
   const values = FIELD_NAMES.map((name) => `u.${name}::${FIELD_CASTS[name]}`).join(", ");
   return `INSERT INTO events AS e (${INSERT_COLUMNS})
     SELECT ${p.account}::uuid, ${values}
