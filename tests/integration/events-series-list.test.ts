@@ -3,6 +3,7 @@ import EventsPage from "@/app/(dashboard)/knowledge/events/page";
 import { db } from "@/lib/platform/db/client";
 import { listEvents } from "@/lib/events/list";
 import { createAccount, type TestAccount } from "../support/factories";
+import { everyPage } from "../support/pages";
 import { renderedText } from "../support/rendered-text";
 import { signInAs } from "../support/request-context";
 
@@ -48,13 +49,11 @@ describe("All Events and recurring series", () => {
   });
 
   it("pages through upcoming events and series by keyset without repeating or losing a row", async () => {
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await listEvents(owner.accountId, { when: "upcoming", now, limit: 7, cursor });
-      seen.push(...page.items.map((event) => event.title));
-      cursor = page.nextCursor;
-    } while (cursor);
+    const pages = await everyPage(
+      (cursor) => listEvents(owner.accountId, { when: "upcoming", now, limit: 7, cursor }),
+      (page) => page.nextCursor,
+    );
+    const seen = pages.flatMap((page) => page.items.map((event) => event.title));
     expect(seen).toHaveLength(63);
     expect(new Set(seen).size).toBe(63);
     expect(seen.slice(0, 3)).toEqual(["Choir rehearsal", "Morning Yoga", "Winter concert"]);

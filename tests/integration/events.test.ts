@@ -11,6 +11,7 @@ import {
   upsertEvent,
 } from "@/lib/events/repository";
 import { createAccount } from "../support/factories";
+import { everyPage } from "../support/pages";
 
 const fields = (overrides: Record<string, unknown> = {}) => ({
   title: "Yoga",
@@ -152,17 +153,16 @@ describe("listing events", () => {
     const all = (
       await db.pool.query("SELECT id FROM events WHERE account_id = $1 ORDER BY starts_at, id", [accountId])
     ).rows.map((row) => row.id);
-    const pages: string[][] = [];
-    let page = await listEvents(accountId, { limit: 9 });
-    expect(page.prevCursor).toBeNull();
-    pages.push(page.items.map((event) => event.id));
-    while (page.nextCursor) {
-      page = await listEvents(accountId, { limit: 9, cursor: page.nextCursor });
-      pages.push(page.items.map((event) => event.id));
-    }
-    expect(pages.flat()).toEqual(all);
-    const back = await listEvents(accountId, { limit: 9, cursor: page.prevCursor, direction: "prev" });
-    expect(back.items.map((event) => event.id)).toEqual(pages[pages.length - 2]);
+    const pages = await everyPage(
+      (cursor) => listEvents(accountId, { limit: 9, cursor }),
+      (page) => page.nextCursor,
+    );
+    expect(pages[0].prevCursor).toBeNull();
+    const ids = pages.map((page) => page.items.map((event) => event.id));
+    expect(ids.flat()).toEqual(all);
+    const last = pages[pages.length - 1];
+    const back = await listEvents(accountId, { limit: 9, cursor: last.prevCursor, direction: "prev" });
+    expect(back.items.map((event) => event.id)).toEqual(ids[ids.length - 2]);
   });
 
   it("filters upcoming and past, status and text (with % and _ taken literally), and sorts by title", async () => {

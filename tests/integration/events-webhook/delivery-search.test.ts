@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { listDeliveries, type ListDeliveriesOptions } from "@/lib/events-webhook/deliveries";
-import { everyPage, expectHandEditedInputReadSafely } from "../../support/log-search";
+import { expectHandEditedInputReadSafely } from "../../support/log-search";
+import { everyPage } from "../../support/pages";
 import { zonedDays } from "../../support/zoned-days";
 import { createSource, type TestSource } from "./support";
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { listDeliveryAttempts, type ListAttemptsOptions } from "@/lib/outbound/manage";
 import { newPublicId } from "@/lib/platform/ids";
-import { everyPage, expectHandEditedInputReadSafely } from "../../support/log-search";
+import { expectHandEditedInputReadSafely } from "../../support/log-search";
+import { everyPage } from "../../support/pages";
 import { zonedDays } from "../../support/zoned-days";
 import { subscribedAccount, type Subscribed } from "./support";
 
