@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type pg from "pg";
 import { coalescing } from "./coalesce";
 import type { Loaded } from "./deliver";
-import { claimDue, settleRows, type QueueKey, type Settlement } from "./queue";
+import { claimDue, settleRows, type ClaimedRow, type QueueKey, type Settlement } from "./queue";
 
 /*
  * A worker's feed of due deliveries (docs/outbound-webhooks.md, "Workers"). Its delivery lanes (batch.ts)
@@ -17,6 +17,13 @@ import { claimDue, settleRows, type QueueKey, type Settlement } from "./queue";
  */
 
 const SETTLE_LINGER_MS = 20;
+/**
+ * The relay's new deliveries the feed takes at most: about a second of this worker's pace (at least what a
+ * claim asks for), so that what it holds is soon attempted, and other workers are not kept from a backlog
+ * of slow receivers; capped for memory.
+ */
+const ADOPT_SECONDS = 1;
+const MAX_ADOPTED = 5_000;
 
 /** What became of a delivery the feed handed out. */
 export type Outcome = "recorded" | "done" | "release" | "failed";
@@ -32,6 +39,10 @@ export type DeliveryFeed = {
   take: (waitMs: number) => Promise<FeedItem | null>;
   /** New rows are due: a waiting take claims at once. */
   wake: () => void;
+  /** How many deliveries the feed would take now (what a claim would ask for). */
+  room: () => number;
+  /** Rows locked for this feed by its worker's relay (relay.ts), taken as a claim's rows. */
+  adopt: (rows: ClaimedRow[], claimedAt: number) => void;
   /** Puts back what is buffered, waits for the settlements under way and stops refreshing locks. */
   close: () => Promise<void>;
 };
@@ -50,6 +61,16 @@ export function deliveryFeed({ pool, wanted, refreshMs, log }: FeedOptions): Del
   let lastClaimEmpty = false;
   let closed = false;
   const waiters = new Set<() => void>();
+  // Deliveries handed out per second, over the last second or so.
+  const pace = { count: 0, since: Date.now(), perSecond: 0 };
+  const paced = () => {
+    pace.count++;
+    const elapsed = Date.now() - pace.since;
+    if (elapsed < 1_000) return;
+    pace.perSecond = (pace.count * 1_000) / elapsed;
+    pace.count = 0;
+    pace.since = Date.now();
+  };
 
   // Rows settled together, at most one statement of each kind every 20 ms under load.
   const settlers = {
@@ -91,16 +112,19 @@ export function deliveryFeed({ pool, wanted, refreshMs, log }: FeedOptions): Del
     };
   };
 
+  const hold = (rows: ClaimedRow[], claimedAt: number) => {
+    for (const row of rows) {
+      const key = { accountId: row.queue_account_id, deliveryId: row.wanted_id };
+      held.set(key.deliveryId, key);
+      // A delivery that no longer exists comes back as a row of nulls but for its key.
+      buffer.push(itemOf(key, row.delivery_id ? (row as unknown as Loaded) : null, claimedAt));
+    }
+  };
   const claim = async () => {
     for (;;) {
       const claimedAt = Date.now();
       const { rows, parked } = await claimDue(pool, workerId, Math.max(1, wanted - buffer.length));
-      for (const row of rows) {
-        const key = { accountId: row.queue_account_id, deliveryId: row.wanted_id };
-        held.set(key.deliveryId, key);
-        // A delivery that no longer exists comes back as a row of nulls but for its key.
-        buffer.push(itemOf(key, row.delivery_id ? (row as unknown as Loaded) : null, claimedAt));
-      }
+      hold(rows, claimedAt);
       lastClaimEmpty = rows.length === 0;
       // A claim that parked rows behind open circuits and took none looks again at once.
       if (rows.length > 0 || parked === 0 || closed) break;
@@ -116,6 +140,11 @@ export function deliveryFeed({ pool, wanted, refreshMs, log }: FeedOptions): Del
       refilling = null;
     });
     return refilling;
+  };
+
+  const wake = () => {
+    lastClaimEmpty = false;
+    for (const done of [...waiters]) done();
   };
 
   const retryStranded = async () => {
@@ -150,6 +179,7 @@ export function deliveryFeed({ pool, wanted, refreshMs, log }: FeedOptions): Del
       for (let waited = false; ; waited = true) {
         const item = buffer.shift();
         if (item) {
+          paced();
           // Claims the next rows while the buffered ones are being attempted, so a lane never waits for one.
           if (!refilling && !lastClaimEmpty && buffer.length < wanted / 2) refill().catch(() => {});
           return item;
@@ -170,9 +200,12 @@ export function deliveryFeed({ pool, wanted, refreshMs, log }: FeedOptions): Del
         });
       }
     },
-    wake: () => {
-      lastClaimEmpty = false;
-      for (const done of [...waiters]) done();
+    wake,
+    room: () => (closed ? 0 : Math.max(wanted, Math.min(MAX_ADOPTED, pace.perSecond * ADOPT_SECONDS)) - buffer.length),
+    adopt: (rows, claimedAt) => {
+      hold(rows, claimedAt);
+      if (closed) putBack();
+      wake();
     },
     close: async () => {
       closed = true;

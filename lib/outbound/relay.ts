@@ -1,7 +1,7 @@
 import "server-only";
 import pg from "pg";
 import { isUniqueViolation } from "@/lib/platform/db/errors";
-import { QUEUED_CHANNEL } from "./queue";
+import { LOAD_COLUMNS, QUEUED_CHANNEL, type ClaimedRow } from "./queue";
 
 /*
  * The fan-out relay (docs/outbound-webhooks.md, "Workers"). A writer's transaction adds, next to its
@@ -13,7 +13,8 @@ import { QUEUED_CHANNEL } from "./queue";
  * Every worker runs this relay: woken by the trigger's NOTIFY (or its poll), it takes the waiting rows in
  * batches, oldest first, and in one statement deletes them, creates the deliveries for the subscriptions
  * that are active now and have been since the message was written (active_since), and adds a row per
- * delivery to the outbound queue (queue.ts). FOR UPDATE SKIP LOCKED lets several workers drain the
+ * delivery to the outbound queue (queue.ts), locked for its own worker's lanes while they have room (the
+ * Adopter below). FOR UPDATE SKIP LOCKED lets several workers drain the
  * queue at once without taking a row twice; a relay that dies mid-statement rolls back, and its rows wait
  * for the next one. A delivery that exists is not created again should a message ever be queued twice.
  */
@@ -55,21 +56,44 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
       AND NOT EXISTS (SELECT 1 FROM outbound_deliveries x WHERE x.message_id = m.id AND x.subscription_id = s.id
         AND x.created_at = m.created_at AND x.account_id = m.account_id)
     ORDER BY t.id, s.id
-    RETURNING id, account_id, subscription_id, created_at),
+    RETURNING id, account_id, message_id, subscription_id, created_at, status, attempts, next_attempt_at),
+  -- Parked at once when its subscription's circuit is open; of the rest, the first $3 are taken by the
+  -- relaying worker ($2), when it has room for them (adopted below): they never wait for a claim.
+  placed AS (
+    SELECT c.*, p.parked, $2::text IS NOT NULL AND NOT p.parked
+      AND count(*) FILTER (WHERE NOT p.parked) OVER (ORDER BY c.id ROWS UNBOUNDED PRECEDING) <= $3::int AS mine
+    FROM created c CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM outbound_circuits k
+      WHERE k.account_id = c.account_id AND k.subscription_id = c.subscription_id) AS parked) p),
   queued AS (
-    -- One queue row per delivery (queue.ts), parked at once when its subscription's circuit is open.
-    INSERT INTO outbound_queue (account_id, delivery_id, subscription_id, delivery_created_at, run_at)
-    SELECT c.account_id, c.id, c.subscription_id, c.created_at,
-      CASE WHEN EXISTS (SELECT 1 FROM outbound_circuits k WHERE k.account_id = c.account_id
-        AND k.subscription_id = c.subscription_id) THEN 'infinity' ELSE now() END
-    FROM created c
-    RETURNING run_at),
+    -- One queue row per delivery (queue.ts).
+    INSERT INTO outbound_queue (account_id, delivery_id, subscription_id, delivery_created_at, run_at, locked_by,
+      locked_at)
+    SELECT account_id, id, subscription_id, created_at, CASE WHEN parked THEN 'infinity' ELSE now() END,
+      CASE WHEN mine THEN $2::text END, CASE WHEN mine THEN now() END
+    FROM placed
+    RETURNING run_at, locked_by),
+  -- The relaying worker's rows, loaded as a claim loads them (queue.ts).
+  adopted AS (
+    SELECT d.account_id::text AS queue_account_id, d.id::text AS wanted_id, ${LOAD_COLUMNS}
+    FROM placed d CROSS JOIN LATERAL (SELECT m.id, m.payload, m.created_at FROM outbound_messages m
+        WHERE m.id = d.message_id AND m.created_at = d.created_at AND m.account_id = d.account_id OFFSET 0) m
+      JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
+      LEFT JOIN outbound_circuits k ON k.account_id = d.account_id AND k.subscription_id = d.subscription_id
+    WHERE d.mine),
   counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT count(*) FROM queued)::int AS queued,
-    (SELECT count(*) FROM queued WHERE run_at <> 'infinity')::int AS due)
-  -- One NOTIFY per batch wakes every worker's lanes for the new rows.
-  SELECT taken, queued, CASE WHEN due > 0 THEN pg_notify('${QUEUED_CHANNEL}', '') END FROM counted`;
+    (SELECT count(*) FROM queued WHERE run_at <> 'infinity' AND locked_by IS NULL)::int AS due)
+  -- One NOTIFY per batch wakes every worker's lanes for the rows left to claim. At least one row, for the
+  -- counts, whether or not any was adopted.
+  SELECT n.taken, n.queued, CASE WHEN n.due > 0 THEN pg_notify('${QUEUED_CHANNEL}', '') END, a.*
+  FROM counted n LEFT JOIN adopted a ON true ORDER BY a.delivery_id`;
 
 type Queryable = Pick<pg.Pool, "query">;
+
+/**
+ * The worker a relay runs in, taking the due deliveries it creates (up to `room()` at each batch) as if it
+ * had claimed them (feed.ts): one write of each queue row instead of an insert and a claim's update.
+ */
+export type Adopter = { workerId: string; room: () => number; adopt: (rows: ClaimedRow[], claimedAt: number) => void };
 
 /**
  * Fans out every message waiting now, batch by batch; returns the number of deliveries queued.
@@ -79,11 +103,20 @@ export async function relayFanOuts(
   pool: Queryable,
   batch = RELAY_BATCH,
   shouldStop: () => boolean = () => false,
+  adopter?: Adopter,
 ): Promise<number> {
   let queued = 0;
   while (!shouldStop()) {
-    const { rows } = await pool.query<{ taken: number; queued: number }>(RELAY_SQL, [batch]);
+    const claimedAt = Date.now();
+    const room = adopter ? Math.max(0, Math.floor(adopter.room())) : 0;
+    const { rows } = await pool.query<ClaimedRow & { taken: number; queued: number }>(RELAY_SQL, [
+      batch,
+      room > 0 ? adopter!.workerId : null,
+      room,
+    ]);
     queued += rows[0].queued;
+    const adopted = rows.filter((row) => (row.wanted_id as string | null) !== null);
+    if (adopted.length > 0) adopter!.adopt(adopted, claimedAt);
     if (rows[0].taken < batch) break;
   }
   return queued;
@@ -105,6 +138,8 @@ export function startFanOutRelay(options: {
   log: (line: string) => void;
   /** Deliveries became due (this relay queued them, or another worker's relay or tick said so). */
   onQueued?: () => void;
+  /** The worker's feed, which takes the deliveries this relay creates while it has room. */
+  adopter?: Adopter;
 }): FanOutRelay {
   let stopped = false;
   let running: Promise<void> | null = null;
@@ -121,7 +156,7 @@ export function startFanOutRelay(options: {
       do {
         again = false;
         try {
-          if ((await relayFanOuts(options.pool, RELAY_BATCH, () => stopped)) > 0) options.onQueued?.();
+          if ((await relayFanOuts(options.pool, RELAY_BATCH, () => stopped, options.adopter)) > 0) options.onQueued?.();
           lastFailureLog = 0;
           racedJustBefore = false;
         } catch (error) {

@@ -134,7 +134,14 @@ export async function startOutboundWorker(options: WorkerOptions = {}): Promise<
     Math.min(pollMs, 1_000),
   );
   tick.unref();
-  const relay = startFanOutRelay({ pool, connectionString, pollMs, log, onQueued: () => feed.wake() });
+  const relay = startFanOutRelay({
+    pool,
+    connectionString,
+    pollMs,
+    log,
+    onQueued: () => feed.wake(),
+    adopter: { workerId: feed.workerId, room: feed.room, adopt: feed.adopt },
+  });
 
   let stopping: Promise<void> | null = null;
   return {

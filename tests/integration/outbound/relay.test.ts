@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
 import { emitNotifications } from "@/lib/outbound/emit";
+import type { ClaimedRow } from "@/lib/outbound/queue";
 import { relayFanOuts, startFanOutRelay, type FanOutRelay } from "@/lib/outbound/relay";
 import { updateSubscription } from "@/lib/webhook-subscriptions/store";
 import { deliveries, dropQueuedFor, queuedRows, subscribe, subscribedAccount, waitFor } from "./support";
@@ -195,6 +196,45 @@ describe("the fan-out relay", () => {
     expect((await deliveries(subscriptionId)).map((row) => row.message_id).sort()).toEqual(
       [...whileDisabled, ...afterwards].sort(),
     );
+  });
+
+  it("locks up to its worker's room of the due deliveries it creates for that worker, loaded as a claim loads them", async () => {
+    await relayFanOuts(db.pool);
+    const { accountId, subscriptionId } = await subscribedAccount();
+    const failing = await subscribe(accountId, "http://127.0.0.1:9/failing", ["lead.*"]);
+    await db.pool.query(
+      "INSERT INTO outbound_circuits (account_id, subscription_id, paused_until) VALUES ($1, $2, now() + interval '1 hour')",
+      [accountId, failing.subscriptionId],
+    );
+    const ids = await emitNotifications(
+      db.pool,
+      accountId,
+      Array.from({ length: 30 }, (_, i) => ({ type: "lead.created", data: { id: `lead_adopt_${i}` } })),
+    );
+    const adopted: ClaimedRow[] = [];
+    const queued = await relayFanOuts(db.pool, 100, undefined, {
+      workerId: "worker-adopting",
+      room: () => 20,
+      adopt: (rows) => adopted.push(...rows),
+    });
+
+    expect(queued).toBe(60);
+    const healthy = await deliveries(subscriptionId);
+    expect(adopted.map((row) => row.wanted_id)).toEqual(healthy.slice(0, 20).map((row) => row.id));
+    expect(adopted.every((row) => row.subscription_id === subscriptionId && row.attempts === 0)).toBe(true);
+    expect(adopted.map((row) => row.message_id)).toEqual(healthy.slice(0, 20).map((row) => row.message_id));
+    expect(adopted.every((row) => ids.includes(row.message_id as string))).toBe(true);
+    const rows = await queuedRows([...healthy, ...(await deliveries(failing.subscriptionId))].map((row) => row.id));
+    const locked = rows.filter((row) => row.locked_at !== null);
+    expect(locked.map((row) => row.delivery_id).sort()).toEqual(adopted.map((row) => row.wanted_id).sort());
+    // The other ten healthy ones are left due for any worker's claim; the failing receiver's wait parked.
+    expect(rows.filter((row) => row.locked_at === null && !row.parked)).toHaveLength(10);
+    expect(rows.filter((row) => row.parked)).toHaveLength(30);
+    const owners = await db.pool.query(
+      "SELECT DISTINCT locked_by FROM outbound_queue WHERE delivery_id = ANY ($1::uuid[])",
+      [locked.map((row) => row.delivery_id)],
+    );
+    expect(owners.rows).toEqual([{ locked_by: "worker-adopting" }]);
   });
 
   it("stops between batches when asked, leaving the rest queued for the next relay", async () => {
