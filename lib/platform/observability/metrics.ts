@@ -20,52 +20,41 @@ export type CalendarSyncOutcome = "succeeded" | "not_modified" | "failed";
 
 function createMetricSet(registry: Registry) {
   const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram<L>({ name, help, labelNames, buckets, registers });
   return {
     registry,
-    httpRequests: new Counter({
-      name: "http_requests_total",
-      help: "Requests answered, by route template, method and status.",
-      labelNames: ["route", "method", "status"] as const,
-      registers,
-    }),
-    httpDuration: new Histogram({
-      name: "http_request_duration_seconds",
-      help: "Time from the request's arrival to the end of its response, by route template, method and status.",
-      labelNames: ["route", "method", "status"] as const,
-      buckets: LATENCY_BUCKETS,
-      registers,
-    }),
-    webhookOutcomes: new Counter({
-      name: "webhook_outcomes_total",
-      help: "Events webhook answers by outcome: accepted, duplicate or the error code sent.",
-      labelNames: ["code"] as const,
-      registers,
-    }),
-    deliveryAttempts: new Counter({
-      name: "outbound_attempts_total",
-      help: "Outbound delivery attempts made by this process's worker, by what they led to.",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
-    deliveryLag: new Histogram({
-      name: "outbound_delivery_lag_seconds",
-      help: "From when a delivery was due (its message written, or its retry's time) to the start of its attempt.",
-      labelNames: ["attempt"] as const,
-      buckets: LAG_BUCKETS,
-      registers,
-    }),
-    chatReplies: new Counter({
-      name: "chat_replies_total",
-      help: "Visitor chat messages by how they were answered.",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
-    calendarSyncs: new Counter({
-      name: "calendar_syncs_total",
-      help: "Calendar feed syncs by outcome.",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
+    httpRequests: counter("http_requests_total", "Requests answered, by route template, method and status.", [
+      "route",
+      "method",
+      "status",
+    ]),
+    httpDuration: histogram(
+      "http_request_duration_seconds",
+      "Time from the request's arrival to the end of its response, by route template, method and status.",
+      ["route", "method", "status"],
+      LATENCY_BUCKETS,
+    ),
+    webhookOutcomes: counter(
+      "webhook_outcomes_total",
+      "Events webhook answers by outcome: accepted, duplicate or the error code sent.",
+      ["code"],
+    ),
+    deliveryAttempts: counter(
+      "outbound_attempts_total",
+      "Outbound delivery attempts made by this process's worker, by what they led to.",
+      ["outcome"],
+    ),
+    deliveryLag: histogram(
+      "outbound_delivery_lag_seconds",
+      "From when a delivery was due (its message written, or its retry's time) to the start of its attempt.",
+      ["attempt"],
+      LAG_BUCKETS,
+    ),
+    chatReplies: counter("chat_replies_total", "Visitor chat messages by how they were answered.", ["outcome"]),
+    calendarSyncs: counter("calendar_syncs_total", "Calendar feed syncs by outcome.", ["outcome"]),
   };
 }
 
