@@ -8,7 +8,8 @@ import { listConversationsQuerySchema, listMessagesQuerySchema, postMessageSchem
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
 import { readRawBody } from "@/lib/api/body";
 import { idempotentJsonWrite, withIdempotency } from "@/lib/api/idempotency";
-import { listResponse, queryObject } from "@/lib/api/list";
+import { listResponse } from "@/lib/api/list";
+import { getByIdRoute, readQuery } from "@/lib/api/request";
 import { invalidRequestResponse, parseWith } from "@/lib/api/validation";
 
 /*
@@ -33,8 +34,8 @@ export function notInHandoffResponse(status: ConversationStatus): Response {
 
 /** GET /api/public/conversations (read:conversations) */
 export async function listConversationsRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
-  const query = parseWith(listConversationsQuerySchema, queryObject(new URL(request.url)));
-  if (!query.ok) return invalidRequestResponse(query.details);
+  const query = readQuery(request, listConversationsQuerySchema);
+  if (!query.ok) return query.response;
   const { limit, order, cursor, status, updated_after } = query.value;
   const page = await listConversations(context.account.id, {
     limit,
@@ -47,17 +48,13 @@ export async function listConversationsRoute(request: Request, context: ApiKeyCo
 }
 
 /** GET /api/public/conversations/{id} (read:conversations) */
-export async function getConversationRoute(_request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
-  const { id } = await context.params;
-  const conversation = await getConversation(context.account.id, id);
-  return conversation ? jsonResponse(serializeConversation(conversation)) : conversationNotFound();
-}
+export const getConversationRoute = getByIdRoute("conversation", getConversation, serializeConversation);
 
 /** GET /api/public/conversations/{id}/messages (read:conversations): oldest first. */
 export async function listMessagesRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
-  const query = parseWith(listMessagesQuerySchema, queryObject(new URL(request.url)));
-  if (!query.ok) return invalidRequestResponse(query.details);
+  const query = readQuery(request, listMessagesQuerySchema);
+  if (!query.ok) return query.response;
   // An empty page would not tell "no messages" from "not yours": look the conversation up first.
   if (!(await getConversation(context.account.id, id))) return conversationNotFound();
   const page = await listMessages(context.account.id, id, {

@@ -2,9 +2,9 @@ import "server-only";
 import type { ApiKeyContext } from "@/lib/api/with-api-key";
 import { notFoundResponse } from "@/lib/api/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
-import { readJsonObject } from "@/lib/api/body";
 import { idempotentJsonWrite } from "@/lib/api/idempotency";
-import { listResponse, queryObject } from "@/lib/api/list";
+import { listResponse } from "@/lib/api/list";
+import { getByIdRoute, readJsonInput, readQuery } from "@/lib/api/request";
 import { invalidRequestResponse, parseWith } from "@/lib/api/validation";
 import { createLead } from "./create";
 import { serializeLead, type LeadContext, type LeadWriteResult } from "./model";
@@ -66,8 +66,8 @@ function writeResponse(result: LeadWriteResult, { context, body, write }: WriteA
 
 /** GET /api/public/leads (read:leads) */
 export async function listLeadsRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
-  const query = parseWith(listLeadsQuerySchema, queryObject(new URL(request.url)));
-  if (!query.ok) return invalidRequestResponse(query.details);
+  const query = readQuery(request, listLeadsQuerySchema);
+  if (!query.ok) return query.response;
   const page = await listLeads(context.account.id, listOptionsOf(query.value));
   return listResponse({ ...page, data: page.data.map(serializeLead) });
 }
@@ -86,22 +86,16 @@ export async function createLeadRoute(request: Request, context: ApiKeyContext<u
 }
 
 /** GET /api/public/leads/{id} (read:leads) */
-export async function getLeadRoute(_request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
-  const { id } = await context.params;
-  const lead = await getLead(context.account.id, id);
-  return lead ? jsonResponse(serializeLead(lead)) : notFoundResponse("lead");
-}
+export const getLeadRoute = getByIdRoute("lead", getLead, serializeLead);
 
 /** PATCH /api/public/leads/{id} (write:leads): a partial update. */
 export async function updateLeadRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
-  const json = await readJsonObject(request);
-  if (!json.ok) return json.response;
-  const input = parseWith(updateLeadSchema, json.value);
-  if (!input.ok) return invalidRequestResponse(input.details);
+  const input = await readJsonInput(request, updateLeadSchema);
+  if (!input.ok) return input.response;
   return writeResponse(await updateLead(leadContext(context), id, input.value), {
     context,
-    body: asRecord(json.value),
+    body: input.body,
     write: "update",
   });
 }

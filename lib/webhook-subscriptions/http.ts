@@ -3,9 +3,10 @@ import crypto from "node:crypto";
 import type { ApiKeyContext } from "@/lib/api/with-api-key";
 import { notFoundResponse } from "@/lib/api/with-api-key";
 import { errorResponse, jsonResponse } from "@/lib/platform/http/api-error";
-import { parseJsonObject, readJsonObject, readRawBody } from "@/lib/api/body";
+import { parseJsonObject, readRawBody } from "@/lib/api/body";
 import { withIdempotency, type StoredAnswer } from "@/lib/api/idempotency";
-import { listResponse, queryObject } from "@/lib/api/list";
+import { listResponse } from "@/lib/api/list";
+import { getByIdRoute, readJsonInput, readQuery } from "@/lib/api/request";
 import { invalidRequestResponse } from "@/lib/api/validation";
 import { listOutboundMessages, listSubscriptions, type OutboundMessageView } from "./lists";
 import { serializeSubscription, type SubscriptionContext, type SubscriptionFailure } from "./model";
@@ -106,26 +107,20 @@ export async function createSubscriptionRoute(request: Request, context: ApiKeyC
 
 /** GET /api/public/webhooks */
 export async function listSubscriptionsRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
-  const query = parseDetailed(listSubscriptionsQuerySchema, queryObject(new URL(request.url)));
-  if (!query.ok) return invalidRequestResponse(query.details);
+  const query = readQuery(request, listSubscriptionsQuerySchema, parseDetailed);
+  if (!query.ok) return query.response;
   const page = await listSubscriptions(context.account.id, query.value);
   return listResponse({ ...page, data: page.data.map(serializeSubscription) });
 }
 
 /** GET /api/public/webhooks/{id} */
-export async function getSubscriptionRoute(_request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
-  const { id } = await context.params;
-  const subscription = await getSubscription(context.account.id, id);
-  return subscription ? jsonResponse(serializeSubscription(subscription)) : notFoundResponse("webhook subscription");
-}
+export const getSubscriptionRoute = getByIdRoute("webhook subscription", getSubscription, serializeSubscription);
 
 /** PATCH /api/public/webhooks/{id}: a partial update. */
 export async function updateSubscriptionRoute(request: Request, context: ApiKeyContext<IdParams>): Promise<Response> {
   const { id } = await context.params;
-  const json = await readJsonObject(request);
-  if (!json.ok) return json.response;
-  const input = parseDetailed(updateSubscriptionSchema, json.value);
-  if (!input.ok) return invalidRequestResponse(input.details);
+  const input = await readJsonInput(request, updateSubscriptionSchema, parseDetailed);
+  if (!input.ok) return input.response;
   const result = await updateSubscription(subscriptionContext(context), id, input.value);
   return result.ok ? jsonResponse(serializeSubscription(result.subscription)) : failureResponse(result);
 }
@@ -152,8 +147,8 @@ export function serializeMessage(message: OutboundMessageView) {
 
 /** GET /api/public/webhook-events: recent notifications, newest first (sample data, polling fallback). */
 export async function listMessagesRoute(request: Request, context: ApiKeyContext<unknown>): Promise<Response> {
-  const query = parseDetailed(listMessagesQuerySchema, queryObject(new URL(request.url)));
-  if (!query.ok) return invalidRequestResponse(query.details);
+  const query = readQuery(request, listMessagesQuerySchema, parseDetailed);
+  if (!query.ok) return query.response;
   const page = await listOutboundMessages(context.account.id, query.value);
   return listResponse({ ...page, data: page.data.map(serializeMessage) });
 }
