@@ -50,6 +50,14 @@ export function formList<T extends z.ZodType>(item: T) {
   );
 }
 
+/** For schemas: text fields a form always has; one that was not sent reads as "". */
+export function formTexts<const K extends string>(names: readonly K[]) {
+  return Object.fromEntries(names.map((name) => [name, z.string().default("")])) as Record<
+    K,
+    z.ZodDefault<z.ZodString>
+  >;
+}
+
 export function defineAction<R extends ActionRole, S extends z.ZodType, T>(
   options: { role: R; input: S },
   handler: (input: z.output<S>, context: ContextFor<R>) => Promise<ActionResult<T>>,

@@ -2,13 +2,13 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { defineAction, fail } from "@/lib/actions/action";
+import { defineAction, fail, formTexts } from "@/lib/actions/action";
 import { checkCredentials } from "@/lib/auth/credentials";
 import { clientIp, startSession } from "@/lib/auth/session";
 import { safeCallbackUrl } from "../safe-callback";
 
 const signInInput = z
-  .object({ email: z.string().default(""), password: z.string().default(""), callbackUrl: z.string().optional() })
+  .object({ ...formTexts(["email", "password"]), callbackUrl: z.string().optional() })
   .refine((input) => input.email.trim() !== "" && input.password !== "", { message: "Enter your email and password." });
 
 /** Succeeds by redirecting; every answer it returns is a refusal. */

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { defineAction, fail, ok } from "@/lib/actions/action";
+import { defineAction, fail, formTexts, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import type { SessionContext } from "@/lib/auth/session";
 import { createLead } from "@/lib/leads/create";
@@ -23,16 +23,7 @@ const leadContext = ({ account, user }: SessionContext): LeadContext => ({
 });
 
 const EDITABLE = ["name", "email", "phone", "company", "notes"] as const;
-const text = z.string().default("");
-const leadForm = z.object({
-  leadId: z.string().optional(),
-  name: text,
-  email: text,
-  phone: text,
-  company: text,
-  notes: text,
-  stage: z.string().optional(),
-});
+const leadForm = z.object({ leadId: z.string().optional(), ...formTexts(EDITABLE), stage: z.string().optional() });
 
 const DASHBOARD_MESSAGES: Record<string, string> = {
   [AT_LEAST_ONE]: "Enter at least a name, an email or a phone number.",

@@ -2,22 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { defineAction, fail, ok } from "@/lib/actions/action";
+import { defineAction, fail, formTexts, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import { saveWidgetSettings } from "@/lib/conversations/settings";
 import type { CheckedWidgetSettings } from "@/lib/conversations/settings-input";
 
 /* Settings → Chat widget. Owners and admins only (defineAction); the rules live in lib/conversations/settings.ts. */
 
-const settingsInput = z.object({
-  assistantName: z.string().default(""),
-  greeting: z.string().default(""),
-  allowedOrigins: z.string().default(""),
-  businessName: z.string().default(""),
-  logoUrl: z.string().default(""),
-  brandColor: z.string().default(""),
-  replyTime: z.string().default(""),
-});
+const settingsInput = z.object(
+  formTexts(["assistantName", "greeting", "allowedOrigins", "businessName", "logoUrl", "brandColor", "replyTime"]),
+);
 
 export type SavedWidgetSettings = CheckedWidgetSettings & { message: string };
 
