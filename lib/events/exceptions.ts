@@ -86,6 +86,15 @@ function instantOf(text: string): Date | null {
   return Number.isFinite(at) && at >= MIN_INSTANT_MS && at <= MAX_INSTANT_MS ? new Date(at) : null;
 }
 
+/** One occurrence of the account's series, named by its start as the page sent it (ISO 8601), and who changes it. */
+export type OccurrenceRequest = {
+  accountId: string;
+  eventId: string;
+  occursAt: string;
+  actorUserId: string | null;
+  now?: Date;
+};
+
 type LockedSeries = { event: EventRecord; timeZone: string };
 
 /** The event, locked for the rest of the transaction so an edit cannot move it between check and write. */
@@ -103,12 +112,15 @@ async function lockEvent(client: pg.PoolClient, accountId: string, eventId: stri
 /** Records the change in the audit log on the transaction's connection. */
 async function audit(
   client: pg.PoolClient,
-  entry: { accountId: string; actorUserId: string | null; action: AuditAction },
+  { accountId, actorUserId }: OccurrenceRequest,
+  action: AuditAction,
   found: LockedSeries,
   at: Date,
 ) {
   await recordAuditSql(client, {
-    ...entry,
+    accountId,
+    actorUserId,
+    action,
     target: { type: "event", id: found.event.id, label: found.event.title },
     // The occurrence as the log shows it: with its year and zone, whenever the log is read.
     metadata: { occurs_at: at.toISOString(), occurrence: formatDateTime(at, found.timeZone) },
@@ -168,9 +180,7 @@ const RESTORE_SQL = statement<OccurrenceParams>(`WITH unexcepted AS (
  * refusal both changes share (no such event, an unreadable instant).
  */
 async function withLockedEvent(
-  accountId: string,
-  eventId: string,
-  occursAt: string,
+  { accountId, eventId, occursAt }: OccurrenceRequest,
   work: (client: pg.PoolClient, found: LockedSeries, at: Date) => Promise<OccurrenceChange>,
 ): Promise<OccurrenceChange> {
   if (!isUuid(accountId) || !isUuid(eventId)) return NOT_FOUND;
@@ -187,15 +197,9 @@ async function withLockedEvent(
  * Removes one later occurrence of a series (cancelled or deleted, as the webhook's cancel or delete of
  * it would): refused for an instant that is not an occurrence, and for the first one, which is the series.
  */
-export async function removeOccurrence(
-  accountId: string,
-  eventId: string,
-  occursAt: string,
-  kind: ExceptionKind,
-  actorUserId: string | null,
-  now = new Date(),
-): Promise<OccurrenceChange> {
-  return withLockedEvent(accountId, eventId, occursAt, async (client, found, at) => {
+export async function removeOccurrence(request: OccurrenceRequest, kind: ExceptionKind): Promise<OccurrenceChange> {
+  const { accountId, eventId, now = new Date() } = request;
+  return withLockedEvent(request, async (client, found, at) => {
     const { event, timeZone } = found;
     if (!event.recurring) {
       return refused("not_a_series", `“${event.title}” does not repeat: cancel or delete the event itself.`);
@@ -215,27 +219,22 @@ export async function removeOccurrence(
     );
     const changed = rows[0].changed > 0;
     const action = rows[0].kind === "deleted" ? "event.occurrence_deleted" : "event.occurrence_cancelled";
-    if (changed) await audit(client, { accountId, actorUserId, action }, found, at);
+    if (changed) await audit(client, request, action, found, at);
     return { ok: true, event, occurrence: label, kind: rows[0].kind, changed };
   });
 }
 
 /** Restores a removed occurrence: deletes its exception (as the webhook's upsert of that occurrence does). */
-export async function restoreOccurrence(
-  accountId: string,
-  eventId: string,
-  occursAt: string,
-  actorUserId: string | null,
-  now = new Date(),
-): Promise<OccurrenceChange> {
-  return withLockedEvent(accountId, eventId, occursAt, async (client, found, at) => {
+export async function restoreOccurrence(request: OccurrenceRequest): Promise<OccurrenceChange> {
+  const { accountId, eventId, now = new Date() } = request;
+  return withLockedEvent(request, async (client, found, at) => {
     const label = occurrenceLabel(at, found.timeZone, now);
     const params = { account: accountId, event: eventId, at: at.toISOString() };
     const { rows } = await client.query<{ kind: ExceptionKind }>(RESTORE_SQL.text, RESTORE_SQL.values(params));
     if (!rows[0]) {
       return refused("not_removed", `The occurrence on ${label} is not removed; it may have been restored already.`);
     }
-    await audit(client, { accountId, actorUserId, action: "event.occurrence_restored" }, found, at);
+    await audit(client, request, "event.occurrence_restored", found, at);
     return { ok: true, event: found.event, occurrence: label, kind: rows[0].kind, changed: true };
   });
 }

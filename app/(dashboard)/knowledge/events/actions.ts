@@ -2,9 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { defineAction, fail, ok } from "@/lib/actions/action";
+import { defineAction, fail, formTexts, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
-import { removeOccurrence, restoreOccurrence } from "@/lib/events/exceptions";
+import type { SessionContext } from "@/lib/auth/session";
+import { removeOccurrence, restoreOccurrence, type OccurrenceRequest } from "@/lib/events/exceptions";
 import { cancelEvent, createEvent, deleteEvent, updateEvent } from "@/lib/events/repository";
 import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
 
@@ -17,20 +18,8 @@ const PAGE = "/knowledge/events";
 const FIELDS = ["title", "description", "location", "url", "price", "recurring", "status"] as const;
 const TIMES = ["starts_at", "ends_at"] as const;
 
-const text = z.string().default("");
 // What the form sends; the event's rules (lengths, URL, enums) are lib/events' shared schema's job.
-const eventInput = z.object({
-  eventId: z.string().optional(),
-  title: text,
-  description: text,
-  location: text,
-  url: text,
-  price: text,
-  recurring: text,
-  status: text,
-  starts_at: text,
-  ends_at: text,
-});
+const eventInput = z.object({ eventId: z.string().optional(), ...formTexts([...FIELDS, ...TIMES]) });
 
 /** The form's wall-clock times are in the account's zone; the shared schema gets ISO with an offset. */
 function wireInput(
@@ -92,12 +81,22 @@ export const deleteEventAction = defineAction({ role: "manager", input: oneEvent
 // One occurrence of a series, named by its start as the event's page sent it (ISO 8601).
 const oneOccurrence = z.object({ eventId: z.string(), occursAt: z.string().max(64) });
 const detailPage = (eventId: string) => `${PAGE}/${eventId}`;
+const occurrenceRequest = (
+  eventId: string,
+  occursAt: string,
+  { account, user }: SessionContext,
+): OccurrenceRequest => ({
+  accountId: account.id,
+  eventId,
+  occursAt,
+  actorUserId: user.id,
+});
 
 /** Cancels or deletes one later occurrence of a series, as the webhook's cancel or delete of it does. */
 export const removeOccurrenceAction = defineAction(
   { role: "manager", input: oneOccurrence.extend({ kind: z.enum(["cancelled", "deleted"]) }) },
   async ({ eventId, occursAt, kind }, context) => {
-    const result = await removeOccurrence(context.account.id, eventId, occursAt, kind, context.user.id);
+    const result = await removeOccurrence(occurrenceRequest(eventId, occursAt, context), kind);
     if (!result.ok) return fail(result.message);
     revalidatePath(PAGE);
     revalidatePath(detailPage(eventId));
@@ -109,7 +108,7 @@ export const removeOccurrenceAction = defineAction(
 export const restoreOccurrenceAction = defineAction(
   { role: "manager", input: oneOccurrence },
   async ({ eventId, occursAt }, context) => {
-    const result = await restoreOccurrence(context.account.id, eventId, occursAt, context.user.id);
+    const result = await restoreOccurrence(occurrenceRequest(eventId, occursAt, context));
     if (!result.ok) return fail(result.message);
     revalidatePath(PAGE);
     revalidatePath(detailPage(eventId));
