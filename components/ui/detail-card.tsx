@@ -68,26 +68,35 @@ export function DetailRow({
   );
 }
 
-/** A detail page's "Record" card: when the record was created and changed, then its id. */
+/**
+ * A detail page's "Record" card: when the record was created and changed (then its other `moments`, such as
+ * a lead's stage change), then its id. `noun` names the id ("Lead ID") and the card ("lead-record").
+ */
 export function RecordCard({
-  id,
-  entries,
-  idTerm,
-  recordId,
+  noun,
+  record,
+  when,
+  moments = [],
 }: {
-  id: string;
-  entries: ReadonlyArray<readonly [string, React.ReactNode]>;
-  idTerm: string;
-  recordId: string;
+  noun: string;
+  record: { id: string; createdAt: Date; updatedAt: Date };
+  when: (date: Date) => React.ReactNode;
+  moments?: ReadonlyArray<readonly [string, Date]>;
 }) {
   const idCode = (
     <code key="id" className="font-mono text-xs break-all">
-      {recordId}
+      {record.id}
     </code>
   );
+  const entries: Array<readonly [string, React.ReactNode]> = [
+    ["Created", when(record.createdAt)],
+    ["Updated", when(record.updatedAt)],
+    ...moments.map(([term, date]) => [term, when(date)] as const),
+    [`${noun} ID`, idCode],
+  ];
   return (
-    <Card id={id} title="Record">
-      <DetailList className="mt-2" entries={[...entries, [idTerm, idCode]]} />
+    <Card id={`${noun.toLowerCase()}-record`} title="Record">
+      <DetailList className="mt-2" entries={entries} />
     </Card>
   );
 }

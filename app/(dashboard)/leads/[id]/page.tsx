@@ -117,16 +117,7 @@ export default async function LeadPage({ params }: { params: Promise<{ id: strin
             </div>
             <p className="mt-3 text-xs text-zinc-500">In this stage since {when(lead.stageChangedAt)}.</p>
           </Card>
-          <RecordCard
-            id="lead-record"
-            entries={[
-              ["Created", when(lead.createdAt)],
-              ["Updated", when(lead.updatedAt)],
-              ["Stage changed", when(lead.stageChangedAt)],
-            ]}
-            idTerm="Lead ID"
-            recordId={lead.id}
-          />
+          <RecordCard noun="Lead" record={lead} when={when} moments={[["Stage changed", lead.stageChangedAt]]} />
         </aside>
       </div>
     </>

@@ -189,15 +189,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
           ) : null}
         </div>
         <aside className="space-y-6">
-          <RecordCard
-            id="event-record"
-            entries={[
-              ["Created", when(event.createdAt)],
-              ["Updated", when(event.updatedAt)],
-            ]}
-            idTerm="Event ID"
-            recordId={event.id}
-          />
+          <RecordCard noun="Event" record={event} when={when} />
         </aside>
       </div>
     </>
