@@ -1,5 +1,6 @@
 import { CircleCheck, Circle } from "lucide-react";
 import Link from "next/link";
+import { SectionHeading } from "@/components/ui/section-heading";
 import type { Onboarding } from "@/lib/overview/model";
 
 const STEPS: Array<{ key: keyof Onboarding; label: string; href: string; hint: string }> = [
@@ -34,12 +35,9 @@ export function OnboardingList({ onboarding }: { onboarding: Onboarding }) {
   const done = STEPS.filter((step) => onboarding[step.key]).length;
   return (
     <section aria-labelledby="get-started" className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-indigo-200">
-      <h2 id="get-started" className="text-base font-semibold text-zinc-900">
-        Get started
-      </h2>
-      <p className="mt-1 text-sm text-zinc-600">
+      <SectionHeading id="get-started" title="Get started">
         {done} of {STEPS.length} done.
-      </p>
+      </SectionHeading>
       <ol aria-labelledby="get-started" className="mt-3 grid gap-2 sm:grid-cols-2">
         {STEPS.map((step) => {
           const ticked = onboarding[step.key];

@@ -3,6 +3,7 @@
 import { CalendarClock, CircleAlert } from "lucide-react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
+import { SectionHeading } from "@/components/ui/section-heading";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { FeedState } from "@/lib/calendar-feeds/model";
 import { AddFeedDialog } from "./add-feed-dialog";
@@ -31,14 +32,11 @@ export function FollowSection({ initialFeeds, canManage }: { initialFeeds: FeedR
           }
         >
           <div>
-            <h2 id="follow-calendar" className="text-base font-semibold text-zinc-900">
-              Follow a calendar
-            </h2>
-            <p className="mt-1 text-sm text-zinc-600">
+            <SectionHeading id="follow-calendar" title="Follow a calendar">
               Keep this account&apos;s events in sync with a calendar published as an iCalendar feed: a venue&apos;s
               Google or Outlook calendar, a booking system. Its events appear in All Events and the assistant answers
               from them.
-            </p>
+            </SectionHeading>
           </div>
           {canManage && feeds.length > 0 ? <AddFeedDialog /> : null}
         </div>

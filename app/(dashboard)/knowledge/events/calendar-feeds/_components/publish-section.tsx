@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { RotateConfirm } from "@/components/ui/alert-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClasses } from "@/components/ui/field";
+import { SectionHeading } from "@/components/ui/section-heading";
 import { rotateFeedUrlAction } from "../actions";
 
 const APPS = [
@@ -32,13 +33,10 @@ export function PublishSection({ url: initialUrl, canRotate }: { url: string; ca
   return (
     <section aria-labelledby="publish-events" className="rounded-xl bg-white shadow-sm ring-1 ring-zinc-200">
       <div className="border-b border-zinc-200 px-6 py-4">
-        <h2 id="publish-events" className="text-base font-semibold text-zinc-900">
-          Publish your events
-        </h2>
-        <p className="mt-1 text-sm text-zinc-600">
+        <SectionHeading id="publish-events" title="Publish your events">
           Every event of this account, recurring series and cancellations included, as an iCalendar feed. Calendar apps
           check it for changes on their own.
-        </p>
+        </SectionHeading>
       </div>
 
       <div className="space-y-5 px-6 py-5">

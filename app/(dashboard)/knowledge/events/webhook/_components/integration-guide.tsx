@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { SectionHeading } from "@/components/ui/section-heading";
 import { PLANS, type PlanName } from "@/lib/accounts/plans";
 import { snippetsFor } from "@/lib/events-webhook/snippets";
 import { SIGNING_TEST_VECTOR } from "@/lib/events-webhook/test-vector";
@@ -34,13 +35,10 @@ export function IntegrationGuide({
   const vector = SIGNING_TEST_VECTOR;
   return (
     <section aria-labelledby="integration-guide" className="rounded-xl bg-white p-6 shadow-sm ring-1 ring-zinc-200">
-      <h2 id="integration-guide" className="text-base font-semibold text-zinc-900">
-        Integration guide
-      </h2>
-      <p className="mt-1 text-sm text-zinc-600">
+      <SectionHeading id="integration-guide" title="Integration guide">
         POST a JSON body <Code>{`{"action": "upsert" | "cancel" | "delete", "event": {…}}`}</Code> to the endpoint URL,
         signed with the source&apos;s secret.
-      </p>
+      </SectionHeading>
       <dl className="mt-4 divide-y divide-zinc-100">
         <Row term="Headers">
           <Code>Content-Type: application/json</Code>, <Code>X-Service-Timestamp</Code> (Unix seconds) and{" "}
