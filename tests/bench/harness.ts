@@ -131,7 +131,9 @@ export function benchEnv(databaseUrl: string, distDir: string): NodeJS.ProcessEn
 /** The production server exactly as `npm start` runs it (server.mjs: Next.js plus the API hot paths). */
 export function startNext(port: number, env: NodeJS.ProcessEnv): ChildProcess {
   const url = `http://127.0.0.1:${port}`;
-  return spawn(process.execPath, ["server.mjs"], {
+  // BENCH_CPU_PROF=<dir>: each production server writes a V8 CPU profile there when it exits.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...profile, "server.mjs"], {
     env: { ...env, PORT: String(port), HOST: "127.0.0.1", NEXTAUTH_URL: url, APP_BASE_URL: url },
     stdio: ["ignore", "ignore", "inherit"],
   });
