@@ -18,9 +18,9 @@ import { claimDue, settleRows, type ClaimedRow, type QueueKey, type Settlement }
 
 const SETTLE_LINGER_MS = 20;
 /**
- * The relay's new deliveries the feed takes at most: about a second of this worker's pace (at least what a
- * claim asks for), so that what it holds is soon attempted, and other workers are not kept from a backlog
- * of slow receivers; capped for memory.
+ * The relay's new deliveries the feed takes at most: about a second of its lanes' pace when busy (at least
+ * what a claim asks for), so that what it holds is soon attempted and other workers are not kept from a
+ * backlog of slow receivers; capped for memory.
  */
 const ADOPT_SECONDS = 1;
 const MAX_ADOPTED = 5_000;
@@ -61,15 +61,21 @@ export function deliveryFeed({ pool, wanted, refreshMs, log }: FeedOptions): Del
   let lastClaimEmpty = false;
   let closed = false;
   const waiters = new Set<() => void>();
-  // Deliveries handed out per second, over the last second or so.
-  const pace = { count: 0, since: Date.now(), perSecond: 0 };
+  // The lanes' pace when they have work: deliveries handed out per second, counting only the time during
+  // which the buffer never ran dry (waiting for new rows says nothing of how fast they are attempted).
+  const pace = { count: 0, busyMs: 0, last: 0, suppliedSince: false, perSecond: 0 };
   const paced = () => {
-    pace.count++;
-    const elapsed = Date.now() - pace.since;
-    if (elapsed < 1_000) return;
-    pace.perSecond = (pace.count * 1_000) / elapsed;
+    const now = Date.now();
+    if (pace.suppliedSince) {
+      pace.count++;
+      pace.busyMs += now - pace.last;
+    }
+    pace.last = now;
+    pace.suppliedSince = buffer.length > 0;
+    if (pace.busyMs < 1_000) return;
+    pace.perSecond = (pace.count * 1_000) / pace.busyMs;
     pace.count = 0;
-    pace.since = Date.now();
+    pace.busyMs = 0;
   };
 
   // Rows settled together, at most one statement of each kind every 20 ms under load.
