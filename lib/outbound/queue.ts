@@ -17,8 +17,8 @@ export type Queryable = Pick<pg.Pool, "query">;
 export type QueueKey = { accountId: string; deliveryId: string };
 
 /** A delivery with its message, subscription and circuit, for a FROM clause naming them d, m, s and k. */
-export const LOAD_COLUMNS = `d.id AS delivery_id, d.created_at AS delivery_created_at, d.status::text AS delivery_status,
-    d.attempts, m.id AS message_id,
+export const LOAD_COLUMNS = `d.id AS delivery_id, d.created_at AS delivery_created_at,
+    d.status::text AS delivery_status, d.attempts, m.id AS message_id,
     m.payload::text AS body,
     s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
     CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,

@@ -198,12 +198,13 @@ describe("the fan-out relay", () => {
     );
   });
 
-  it("locks up to its worker's room of the due deliveries it creates for that worker, loaded as a claim loads them", async () => {
+  it("locks for its worker up to that worker's room of the due deliveries it creates, loaded as claimed", async () => {
     await relayFanOuts(db.pool);
     const { accountId, subscriptionId } = await subscribedAccount();
     const failing = await subscribe(accountId, "http://127.0.0.1:9/failing", ["lead.*"]);
     await db.pool.query(
-      "INSERT INTO outbound_circuits (account_id, subscription_id, paused_until) VALUES ($1, $2, now() + interval '1 hour')",
+      "INSERT INTO outbound_circuits (account_id, subscription_id, paused_until) " +
+        "VALUES ($1, $2, now() + interval '1 hour')",
       [accountId, failing.subscriptionId],
     );
     const ids = await emitNotifications(
