@@ -73,17 +73,23 @@ export function peakRss(pid: number): number {
 
 export function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   // node itself (not the tsx wrapper), so the pid is the worker's for its peak RSS.
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
-      OUTBOUND_WORKER_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "10",
-      NODE_ENV: "production",
-      ...env,
+  // BENCH_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it exits, as the servers do (harness.ts).
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, "--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        OUTBOUND_ALLOW_LOOPBACK_TARGETS: "1",
+        OUTBOUND_WORKER_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? "10",
+        NODE_ENV: "production",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "inherit"],
     },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  );
   return new Promise((resolve, reject) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       if (chunk.toString().includes("worker running")) resolve(child);
