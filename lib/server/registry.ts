@@ -6,7 +6,7 @@ import type { Env } from "@/lib/platform/http/client-ip";
 
 /*
  * How server.mjs (plain JavaScript, outside the Next.js bundle) gets the fast routes, which must come
- * from inside the bundle to share its modules and database pool: instrumentation.ts calls
+ * from inside the bundle to share its modules and database pool: instrumentation.ts (instance.ts) calls
  * registerProductionServer() when Next.js prepares, under a global symbol, with a version number. The
  * server checks both after app.prepare() and refuses to start without them, naming what is missing,
  * instead of quietly serving everything through Next.js. Bump the version when this shape changes.
