@@ -39,7 +39,7 @@ export type DeliveryFeed = {
   take: (waitMs: number) => Promise<FeedItem | null>;
   /** New rows are due: a waiting take claims at once. */
   wake: () => void;
-  /** How many deliveries the feed would take now (what a claim would ask for). */
+  /** How many of its relay's new deliveries the feed would take now: a whole number, 0 once closed. */
   room: () => number;
   /** Rows locked for this feed by its worker's relay (relay.ts), taken as a claim's rows. */
   adopt: (rows: ClaimedRow[], claimedAt: number) => void;
@@ -207,7 +207,13 @@ export function deliveryFeed({ pool, wanted, refreshMs, log }: FeedOptions): Del
       }
     },
     wake,
-    room: () => (closed ? 0 : Math.max(wanted, Math.min(MAX_ADOPTED, pace.perSecond * ADOPT_SECONDS)) - buffer.length),
+    room: () =>
+      closed
+        ? 0
+        : Math.max(
+            0,
+            Math.floor(Math.max(wanted, Math.min(MAX_ADOPTED, pace.perSecond * ADOPT_SECONDS)) - buffer.length),
+          ),
     adopt: (rows, claimedAt) => {
       hold(rows, claimedAt);
       if (closed) putBack();

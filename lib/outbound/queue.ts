@@ -17,7 +17,7 @@ export type Queryable = Pick<pg.Pool, "query">;
 export type QueueKey = { accountId: string; deliveryId: string };
 
 /** A delivery with its message, subscription and circuit, for a FROM clause naming them d, m, s and k. */
-export const LOAD_COLUMNS = `d.id AS delivery_id, d.created_at AS delivery_created_at,
+const LOAD_COLUMNS = `d.id AS delivery_id, d.created_at AS delivery_created_at,
     d.status::text AS delivery_status, d.attempts, m.id AS message_id,
     m.payload::text AS body,
     s.id AS subscription_id, s.account_id, s.url, s.status::text AS subscription_status, s.secret_ciphertext,
@@ -25,6 +25,20 @@ export const LOAD_COLUMNS = `d.id AS delivery_id, d.created_at AS delivery_creat
     (extract(epoch FROM CASE WHEN d.next_attempt_at = d.created_at THEN m.created_at
       ELSE COALESCE(d.next_attempt_at, d.created_at) END) * 1000)::float8 AS due_ms,
     COALESCE(k.failures, 0) AS circuit_failures, COALESCE(k.probe_delivery_id = d.id, false) AS probe`;
+
+/**
+ * Each delivery of `deliveries` (a FROM item naming its rows d, with the columns of outbound_deliveries)
+ * loaded for its attempt (Loaded, deliver.ts): with its message, subscription and circuit. The message comes
+ * after its delivery, by its whole key (OFFSET 0 keeps it a lookup per delivery): it shares the delivery's
+ * account and time with every message of its batch, so a plan free to join it first (a generic one made on
+ * empty tables) would read the whole batch per delivery.
+ */
+export const loadDeliveries = (deliveries: string) => `SELECT ${LOAD_COLUMNS}
+    FROM ${deliveries}
+      CROSS JOIN LATERAL (SELECT m.id, m.payload, m.created_at FROM outbound_messages m
+        WHERE m.id = d.message_id AND m.created_at = d.created_at AND m.account_id = d.account_id OFFSET 0) m
+      JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
+      LEFT JOIN outbound_circuits k ON k.account_id = d.account_id AND k.subscription_id = d.subscription_id`;
 
 // The next $2 due rows nobody holds, in queue order. A row of a subscription whose circuit is open (and
 // that is not its probe) is parked on the way, in the same statement: it got in before the circuit opened.
@@ -46,15 +60,7 @@ const CLAIM_SQL = `WITH candidates AS MATERIALIZED (
   -- One row at least, so that a claim that only parked says so.
   SELECT c.account_id::text AS queue_account_id, c.delivery_id::text AS wanted_id, l.*, p.parked
   FROM (SELECT count(*)::int AS parked FROM parked) p LEFT JOIN (claimed c LEFT JOIN LATERAL (
-    SELECT ${LOAD_COLUMNS}
-    FROM outbound_deliveries d
-      -- The message after its delivery, by its whole key (OFFSET 0 keeps it a lookup per delivery): it shares
-      -- the delivery's account and time with every message of its batch, so a plan free to join it first (a
-      -- generic one made on empty tables) would read the whole batch per claimed row.
-      CROSS JOIN LATERAL (SELECT m.id, m.payload, m.created_at FROM outbound_messages m
-        WHERE m.id = d.message_id AND m.created_at = d.created_at AND m.account_id = d.account_id OFFSET 0) m
-      JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = c.account_id
-      LEFT JOIN outbound_circuits k ON k.account_id = c.account_id AND k.subscription_id = d.subscription_id
+    ${loadDeliveries("outbound_deliveries d")}
     -- By its whole key: one day's partition.
     WHERE d.id = c.delivery_id AND d.created_at = c.delivery_created_at AND d.account_id = c.account_id) l ON true)
     ON true
@@ -67,6 +73,9 @@ export type ClaimedRow = {
   /** Null columns below when the delivery is gone (deleted with its subscription, or swept). */
   delivery_id: string | null;
 } & Record<string, unknown>;
+
+/** Whether a row of a claim (or of a relay that keeps rows for its worker) names a queue row. */
+export const hasQueueKey = (row: ClaimedRow) => (row.wanted_id as string | null) !== null;
 
 /** Claims up to `limit` due rows for `workerId`; `parked` says how many it parked behind open circuits. */
 export async function claimDue(
@@ -82,7 +91,7 @@ export async function claimDue(
     values: [workerId, limit],
   });
   // A claim that claimed nothing answers one row with no key, for its parked count.
-  const claimed = rows.filter((row) => (row.wanted_id as string | null) !== null);
+  const claimed = rows.filter(hasQueueKey);
   return { rows: claimed, parked: rows[0]?.parked ?? 0 };
 }
 

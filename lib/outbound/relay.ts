@@ -1,7 +1,7 @@
 import "server-only";
 import pg from "pg";
 import { isUniqueViolation } from "@/lib/platform/db/errors";
-import { LOAD_COLUMNS, QUEUED_CHANNEL, type ClaimedRow } from "./queue";
+import { hasQueueKey, loadDeliveries, QUEUED_CHANNEL, type ClaimedRow } from "./queue";
 
 /*
  * The fan-out relay (docs/outbound-webhooks.md, "Workers"). A writer's transaction adds, next to its
@@ -74,12 +74,8 @@ const RELAY_SQL = `WITH picked AS MATERIALIZED (
     RETURNING run_at, locked_by),
   -- The relaying worker's rows, loaded as a claim loads them (queue.ts).
   adopted AS (
-    SELECT d.account_id::text AS queue_account_id, d.id::text AS wanted_id, ${LOAD_COLUMNS}
-    FROM placed d CROSS JOIN LATERAL (SELECT m.id, m.payload, m.created_at FROM outbound_messages m
-        WHERE m.id = d.message_id AND m.created_at = d.created_at AND m.account_id = d.account_id OFFSET 0) m
-      JOIN webhook_subscriptions s ON s.id = d.subscription_id AND s.account_id = d.account_id
-      LEFT JOIN outbound_circuits k ON k.account_id = d.account_id AND k.subscription_id = d.subscription_id
-    WHERE d.mine),
+    SELECT l.account_id::text AS queue_account_id, l.delivery_id::text AS wanted_id, l.*
+    FROM (${loadDeliveries("placed d")} WHERE d.mine) l),
   counted AS (SELECT (SELECT count(*) FROM taken)::int AS taken, (SELECT count(*) FROM queued)::int AS queued,
     (SELECT count(*) FROM queued WHERE run_at <> 'infinity' AND locked_by IS NULL)::int AS due)
   -- One NOTIFY per batch wakes every worker's lanes for the rows left to claim. At least one row, for the
@@ -108,14 +104,14 @@ export async function relayFanOuts(
   let queued = 0;
   while (!shouldStop()) {
     const claimedAt = Date.now();
-    const room = adopter ? Math.max(0, Math.floor(adopter.room())) : 0;
+    const room = adopter?.room() ?? 0;
     const { rows } = await pool.query<ClaimedRow & { taken: number; queued: number }>(RELAY_SQL, [
       batch,
       room > 0 ? adopter!.workerId : null,
       room,
     ]);
     queued += rows[0].queued;
-    const adopted = rows.filter((row) => (row.wanted_id as string | null) !== null);
+    const adopted = rows.filter(hasQueueKey);
     if (adopted.length > 0) adopter!.adopt(adopted, claimedAt);
     if (rows[0].taken < batch) break;
   }
