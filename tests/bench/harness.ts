@@ -128,12 +128,15 @@ export function benchEnv(databaseUrl: string, distDir: string): NodeJS.ProcessEn
   };
 }
 
+/** BENCH_CPU_PROF=<dir>: node's flags for a process to write a V8 CPU profile there when it exits. */
+export function cpuProfileArgs(): string[] {
+  return process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+}
+
 /** The production server exactly as `npm start` runs it (server.mjs: Next.js plus the API hot paths). */
 export function startNext(port: number, env: NodeJS.ProcessEnv): ChildProcess {
   const url = `http://127.0.0.1:${port}`;
-  // BENCH_CPU_PROF=<dir>: each production server writes a V8 CPU profile there when it exits.
-  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return spawn(process.execPath, [...profile, "server.mjs"], {
+  return spawn(process.execPath, [...cpuProfileArgs(), "server.mjs"], {
     env: { ...env, PORT: String(port), HOST: "127.0.0.1", NEXTAUTH_URL: url, APP_BASE_URL: url },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { encryptSecret } from "@/lib/platform/crypto/secrets";
 import { newPublicId } from "@/lib/platform/ids";
-import { startBenchDatabase, stopProcess, type BenchDatabase } from "./harness";
+import { cpuProfileArgs, startBenchDatabase, stopProcess, type BenchDatabase } from "./harness";
 
 /*
  * What bench:outbound (outbound.ts) and its soak (outbound-soak.ts) share: the receiver in a process of its own
@@ -73,11 +73,9 @@ export function peakRss(pid: number): number {
 
 export function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   // node itself (not the tsx wrapper), so the pid is the worker's for its peak RSS.
-  // BENCH_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it exits, as the servers do (harness.ts).
-  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(
     process.execPath,
-    [...profile, "--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"],
+    [...cpuProfileArgs(), "--conditions=react-server", "--import", "tsx", "lib/cli/worker.ts"],
     {
       env: {
         ...process.env,
