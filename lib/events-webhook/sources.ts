@@ -246,9 +246,7 @@ export async function updateSourceSettings(
     }
     data.rateLimitPerMinute = limit;
   }
-  const where = sourceWhere(context.account.id, sourceId);
-  if (!where) return notFound;
-  return db.prisma.$transaction(async (tx) => {
+  return withManagedSource(context, sourceId, async (tx, where) => {
     const before = await tx.webhookSource.findFirst({ where, select: viewSelect });
     if (!before) return notFound;
     const row = await updateSource(tx, context.account.id, before.id, data);
