@@ -96,10 +96,14 @@ export async function queuedRows(deliveryIds: string[]): Promise<QueuedRow[]> {
   return rows;
 }
 
-/** Takes off the queue the rows of deliveries to subscriptions whose URL is LIKE `urlPattern`. */
+/** Takes off the queue the rows (and the circuits) of subscriptions whose URL is LIKE `urlPattern`. */
 export async function dropQueuedFor(urlPattern: string): Promise<void> {
   await db.pool.query(
     "DELETE FROM outbound_queue q USING webhook_subscriptions s WHERE s.id = q.subscription_id AND s.url LIKE $1",
+    [urlPattern],
+  );
+  await db.pool.query(
+    "DELETE FROM outbound_circuits c USING webhook_subscriptions s WHERE s.id = c.subscription_id AND s.url LIKE $1",
     [urlPattern],
   );
 }
@@ -116,7 +120,9 @@ export type Receiver = { url: string; requests: ReceivedRequest[]; close: () => 
 
 /**
  * A node:http server on 127.0.0.1; `respond` decides each answer (default 204). Requests are recorded
- * when their body has arrived, before `respond` runs.
+ * when their body has arrived, before `respond` runs. Closing it also takes off the queue what still waits
+ * for it (and its circuits): the port is free again, and a later file's receiver given the same port would
+ * otherwise answer that backlog's probe and receive the backlog.
  */
 export async function startReceiver(
   respond?: (request: ReceivedRequest, res: http.ServerResponse, req: http.IncomingMessage) => void,
@@ -147,11 +153,13 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
-      }),
+      });
+      await dropQueuedFor(`http://127.0.0.1:${port}/%`);
+    },
   };
 }
 
