@@ -122,11 +122,8 @@ describe("sensitive actions outside keys and sources", () => {
 
   it("records a deleted event with its identity, and nothing when there was nothing to delete", async () => {
     const owner = await createAccount();
-    const created = await createEvent(owner.accountId, {
-      title: "Yoga",
-      starts_at: "2026-05-04T18:30:00+02:00",
-      location: "Studio 2",
-    });
+    const yoga = { title: "Yoga", starts_at: "2026-05-04T18:30:00+02:00", location: "Studio 2" };
+    const created = await createEvent(owner.accountId, yoga);
     if (!created.ok) throw new Error(created.message);
     expect(await deleteEvent(owner.accountId, created.event.id, owner.user)).toBe(true);
     expect(await deleteEvent(owner.accountId, created.event.id, owner.user)).toBe(false);

@@ -122,12 +122,8 @@ beforeAll(async () => {
   );
   await except(swim, second.startsAt, "cancelled");
   await except(swim, tenth.startsAt, "deleted");
-  await insert({
-    title: "Cancelled concert",
-    startsAt: "2026-06-01T18:00:00Z",
-    endsAt: "2026-06-01T20:00:00Z",
-    status: "cancelled",
-  });
+  const concert = { title: "Cancelled concert", startsAt: "2026-06-01T18:00:00Z", endsAt: "2026-06-01T20:00:00Z" };
+  await insert({ ...concert, status: "cancelled" });
   await insert({
     title: "Open day; tours, talks and a very long title that needs folding across more than one line of the feed",
     startsAt: "2026-05-01T08:00:00Z",

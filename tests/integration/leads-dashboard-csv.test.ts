@@ -50,14 +50,17 @@ describe("export", () => {
 });
 
 describe("import", () => {
-  const file =
-    "name,email,company,stage,metadata\r\n" +
-    "Ada,ada@example.test,Engines,Qualified,\r\n" +
-    "Bad email,not-an-email,,,\r\n" +
-    ",,Nobody,,\r\n" +
-    "Wrong stage,w@example.test,,Negotiation,\r\n" +
-    'Bad metadata,m@example.test,,,"[1,2]"\r\n' +
-    'Grace,grace@example.test,Navy,,"{""plan"":""pro""}"\r\n';
+  const file = [
+    "name,email,company,stage,metadata",
+    "Ada,ada@example.test,Engines,Qualified,",
+    "Bad email,not-an-email,,,",
+    ",,Nobody,,",
+    "Wrong stage,w@example.test,,Negotiation,",
+    'Bad metadata,m@example.test,,,"[1,2]"',
+    'Grace,grace@example.test,Navy,,"{""plan"":""pro""}"',
+  ]
+    .map((line) => `${line}\r\n`)
+    .join("");
 
   it("previews with per-row errors and stores nothing", async () => {
     const { status, state } = await upload(file, { intent: "preview" });

@@ -33,6 +33,9 @@ function form(values: { url?: string; eventTypes?: string[]; description?: strin
   return data;
 }
 
+/** The audit actions of a subscription's life, in order, by their verbs. */
+const subscriptionAudit = (...verbs: string[]) => verbs.map((verb) => `webhook_subscription.${verb}`);
+
 const auditActions = async (accountId: string) =>
   (
     await db.prisma.auditLog.findMany({
@@ -74,9 +77,7 @@ describe("who may manage subscriptions", () => {
     const row = await db.prisma.webhookSubscription.findFirstOrThrow({ where: { id: subscription.id } });
     expect(row).toMatchObject({ status: "active", description: "", previousSecretExpiresAt: null });
     expect(await subscriptionCount(owner.accountId)).toBe(1);
-    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
-      "webhook_subscription.created",
-    ]);
+    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual(subscriptionAudit("created"));
 
     const admin = await addMember(owner.accountId, "admin");
     await signInAs(admin);
@@ -245,10 +246,9 @@ describe("editing, disabling and enabling", () => {
       eventTypes: ["*"],
       description: "Zap 1",
     });
-    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
-      "webhook_subscription.created",
-      "webhook_subscription.updated",
-    ]);
+    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual(
+      subscriptionAudit("created", "updated"),
+    );
   });
 
   it("disabling by hand names the person; enabling clears the reason and the failure run", async () => {
@@ -278,13 +278,9 @@ describe("editing, disabling and enabling", () => {
       disabledAt: null,
       failingSince: null,
     });
-    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
-      "webhook_subscription.created",
-      "webhook_subscription.disabled",
-      "webhook_subscription.enabled",
-      "webhook_subscription.disabled",
-      "webhook_subscription.enabled",
-    ]);
+    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual(
+      subscriptionAudit("created", "disabled", "enabled", "disabled", "enabled"),
+    );
   });
 
   it("deletes it with an audit entry", async () => {
@@ -333,11 +329,9 @@ describe("the signing secret", () => {
       ok: true,
       data: { secret: rotated.data.secret },
     });
-    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual([
-      "webhook_subscription.created",
-      "webhook_subscription.secret_rotated",
-      "webhook_subscription.secret_revealed",
-    ]);
+    expect((await auditActions(owner.accountId)).map((entry) => entry.action)).toEqual(
+      subscriptionAudit("created", "secret_rotated", "secret_revealed"),
+    );
   });
 });
 

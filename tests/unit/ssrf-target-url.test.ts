@@ -47,9 +47,7 @@ describe("parseTargetUrl", () => {
     ["https://hooks.example.com:80/hook", "port_not_allowed"],
     ["https://hooks.example.com:1023/hook", "port_not_allowed"],
     ["https://hooks.example.com:0/hook", "port_not_allowed"],
-  ])("%s → %s", (raw, reason) => {
-    expect(reasonOf(raw)).toBe(reason);
-  });
+  ])("%s → %s", (raw, reason) => expect(reasonOf(raw)).toBe(reason));
 
   it("accepts loopback targets, also over http, only with loopback targets allowed", () => {
     for (const raw of [

@@ -40,6 +40,9 @@ async function feedsOf(accountId: string) {
   return rows;
 }
 
+/** A feed's audit actions, in order, by their verbs. */
+const feedAudit = (...verbs: string[]) => verbs.map((verb) => `calendar_feed.${verb}`);
+
 async function auditActions(accountId: string) {
   const { rows } = await db.pool.query<{ action: string }>(
     `SELECT action FROM audit_log WHERE account_id = $1::uuid AND action LIKE 'calendar_feed.%'
@@ -97,12 +100,7 @@ describe("Follow a calendar", () => {
     expect(await feedsOf(context.account.id)).toEqual([]);
     const kept = await eventsOf(context.account.id);
     expect(kept.map((event) => [event.title, event.feed_key])).toEqual([["Friday Gig", null]]);
-    expect(await auditActions(context.account.id)).toEqual([
-      "calendar_feed.added",
-      "calendar_feed.paused",
-      "calendar_feed.resumed",
-      "calendar_feed.deleted",
-    ]);
+    expect(await auditActions(context.account.id)).toEqual(feedAudit("added", "paused", "resumed", "deleted"));
   });
 
   it("removes the feed's events, and only those, when asked to", async () => {

@@ -97,15 +97,13 @@ describe("searching Delivery attempts", () => {
 
   it("keeps the search and range across pages, with no skips or repeats", async () => {
     const subscribed = await subscribe();
-    await seed(
-      subscribed,
-      Array.from({ length: 17 }, (_, n) => ({
-        attemptedAt: at(day, `09:${String(n).padStart(2, "0")}`),
-        type: n % 2 ? "event.updated" : "event.created",
-        statusCode: 502,
-        label: `attempt ${n}`,
-      })),
-    );
+    const attempts = Array.from({ length: 17 }, (_, n) => ({
+      attemptedAt: at(day, `09:${String(n).padStart(2, "0")}`),
+      type: n % 2 ? "event.updated" : "event.created",
+      statusCode: 502,
+      label: `attempt ${n}`,
+    }));
+    await seed(subscribed, attempts);
     const filter = { search: "updated", from: day, to: day, timeZone: ZONE, limit: 3 };
     const pages = await everyPage(
       (cursor) => listDeliveryAttempts(subscribed.accountId, subscribed.subscriptionId, { ...filter, cursor }),
