@@ -40,12 +40,12 @@ export function EventFormDialog({
     <RecordFormDialog
       {...dialog}
       noun="event"
+      createIcon={<CalendarPlus className="size-4" aria-hidden />}
       idField="eventId"
       recordId={eventId}
-      description="The same rules as the webhook apply: title, start time and location identify an event."
-      createIcon={<CalendarPlus className="size-4" aria-hidden />}
       action={saveEventAction}
       initial={initial}
+      description="The same rules as the webhook apply: title, start time and location identify an event."
     >
       {({ field, values }) => (
         <>

@@ -31,6 +31,51 @@ export type EventRowView = {
   form: EventFormValues;
 };
 
+/** The two changes a row offers behind a confirmation, in the words the webhook's actions would use. */
+const CHANGES = {
+  cancel: {
+    Icon: Ban,
+    verb: "Cancel",
+    effect: "The event stays in your knowledge with the status cancelled, as a cancel from the webhook would leave it.",
+    confirmLabel: "Cancel event",
+    cancelLabel: "Keep it",
+    action: cancelEventAction,
+  },
+  delete: {
+    Icon: Trash2,
+    verb: "Delete",
+    effect:
+      "The event is removed from your knowledge. This cannot be undone; " +
+      "a later upsert from your system would create it again.",
+    confirmLabel: "Delete",
+    cancelLabel: undefined,
+    action: deleteEventAction,
+  },
+} as const;
+
+function ChangeConfirm({
+  row,
+  change,
+  run,
+}: {
+  row: EventRowView;
+  change: keyof typeof CHANGES;
+  run: ReturnType<typeof useAct>["act"];
+}) {
+  const { Icon, verb, effect, confirmLabel, cancelLabel, action } = CHANGES[change];
+  return (
+    <IconConfirm
+      Icon={Icon}
+      label={`${verb} ${row.title}`}
+      title={`${verb} “${row.title}”?`}
+      description={effect}
+      confirmLabel={confirmLabel}
+      cancelLabel={cancelLabel}
+      onConfirm={() => run(() => action({ eventId: row.id }))}
+    />
+  );
+}
+
 function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) {
   const [editing, setEditing] = useState(false);
   const run = useAct().act;
@@ -46,31 +91,8 @@ function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) 
         initial={row.form}
         timezone={timezone}
       />
-      {row.status !== "cancelled" ? (
-        <IconConfirm
-          Icon={Ban}
-          label={`Cancel ${row.title}`}
-          title={`Cancel “${row.title}”?`}
-          description={
-            "The event stays in your knowledge with the status cancelled, " +
-            "as a cancel from the webhook would leave it."
-          }
-          confirmLabel="Cancel event"
-          cancelLabel="Keep it"
-          onConfirm={() => run(() => cancelEventAction({ eventId: row.id }))}
-        />
-      ) : null}
-      <IconConfirm
-        Icon={Trash2}
-        label={`Delete ${row.title}`}
-        title={`Delete “${row.title}”?`}
-        description={
-          "The event is removed from your knowledge. This cannot be undone; " +
-          "a later upsert from your system would create it again."
-        }
-        confirmLabel="Delete"
-        onConfirm={() => run(() => deleteEventAction({ eventId: row.id }))}
-      />
+      {row.status !== "cancelled" ? <ChangeConfirm row={row} change="cancel" run={run} /> : null}
+      <ChangeConfirm row={row} change="delete" run={run} />
     </div>
   );
 }

@@ -5,13 +5,7 @@ import { z } from "zod";
 import { defineAction, fail, ok } from "@/lib/actions/action";
 import { CHECK_FIELDS } from "@/lib/actions/result";
 import { listDeliveries } from "@/lib/events-webhook/deliveries";
-import {
-  createSource,
-  revealSecret,
-  rotateSecret,
-  setSourceActive,
-  updateSourceSettings,
-} from "@/lib/events-webhook/sources";
+import * as sources from "@/lib/events-webhook/sources";
 import { sendTestEvent } from "@/lib/events-webhook/test-event";
 
 /*
@@ -25,7 +19,7 @@ const source = z.object({ sourceId: z.string() });
 export const createSourceAction = defineAction(
   { role: "manager", input: z.object({ name: z.string().default("") }) },
   async ({ name }, context) => {
-    const result = await createSource(context, name);
+    const result = await sources.createSource(context, name);
     if (!result.ok)
       return result.field === "name" ? fail(CHECK_FIELDS, { name: result.message }) : fail(result.message);
     revalidatePath(PAGE);
@@ -36,7 +30,7 @@ export const createSourceAction = defineAction(
 export const setSourceActiveAction = defineAction(
   { role: "manager", input: source.extend({ active: z.boolean() }) },
   async ({ sourceId, active }, context) => {
-    const result = await setSourceActive(context, sourceId, active);
+    const result = await sources.setSourceActive(context, sourceId, active);
     if (!result.ok) return fail(result.message);
     revalidatePath(PAGE);
     return ok({ active: result.source.active });
@@ -49,7 +43,7 @@ export const updateSourceSettingsAction = defineAction(
   { role: "manager", input: settingsInput },
   async (input, context) => {
     const rate = input.rateLimitPerMinute.trim();
-    const result = await updateSourceSettings(context, input.sourceId, {
+    const result = await sources.updateSourceSettings(context, input.sourceId, {
       name: input.name,
       rateLimitPerMinute: /^\d+$/.test(rate) ? Number(rate) : Number.NaN,
     });
@@ -61,7 +55,7 @@ export const updateSourceSettingsAction = defineAction(
 
 /** The secret is sent to the browser only on request, and only to owners and admins. */
 export const revealSecretAction = defineAction({ role: "manager", input: source }, async ({ sourceId }, context) => {
-  const result = await revealSecret(context, sourceId);
+  const result = await sources.revealSecret(context, sourceId);
   return result.ok ? ok({ secret: result.secret }) : fail(result.message);
 });
 
@@ -70,7 +64,7 @@ export const revealSecretAction = defineAction({ role: "manager", input: source 
  * user has copied the new secret. The client refreshes once the user dismisses it.
  */
 export const rotateSecretAction = defineAction({ role: "manager", input: source }, async ({ sourceId }, context) => {
-  const result = await rotateSecret(context, sourceId);
+  const result = await sources.rotateSecret(context, sourceId);
   return result.ok ? ok({ secret: result.secret }) : fail(result.message);
 });
 

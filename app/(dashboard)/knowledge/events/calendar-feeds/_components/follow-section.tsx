@@ -11,14 +11,24 @@ import { FeedActions } from "./feed-actions";
 import type { FeedRowView, SyncEntry } from "./feed-view";
 import { ReloadFeeds, useFeeds } from "./use-feeds";
 
-const STATES: Record<FeedState, { label: string; tone: BadgeTone }> = {
-  new: { label: "Waiting for its first sync", tone: "neutral" },
-  syncing: { label: "Syncing…", tone: "indigo" },
-  ok: { label: "Up to date", tone: "green" },
-  failing: { label: "Failing", tone: "red" },
-  attention: { label: "Synced, with problems", tone: "amber" },
-  paused: { label: "Paused", tone: "amber" },
+/** Each state's badge: its words and its tone. */
+const STATES: Record<FeedState, [label: string, tone: BadgeTone]> = {
+  new: ["Waiting for its first sync", "neutral"],
+  syncing: ["Syncing…", "indigo"],
+  ok: ["Up to date", "green"],
+  failing: ["Failing", "red"],
+  attention: ["Synced, with problems", "amber"],
+  paused: ["Paused", "amber"],
 };
+
+function StateBadge({ state }: { state: FeedState }) {
+  const [label, tone] = STATES[state];
+  return (
+    <Badge tone={tone} dot>
+      {label}
+    </Badge>
+  );
+}
 
 /** "Follow a calendar": the feeds the account follows, their state and last syncs, and adding one. */
 export function FollowSection({ initialFeeds, canManage }: { initialFeeds: FeedRowView[]; canManage: boolean }) {
@@ -86,9 +96,7 @@ function FeedTable({ feeds, canManage }: { feeds: FeedRowView[]; canManage: bool
               <p className="text-xs text-zinc-500">{feed.every}</p>
             </TableCell>
             <TableCell className="max-w-sm">
-              <Badge tone={STATES[feed.state].tone} dot>
-                {STATES[feed.state].label}
-              </Badge>
+              <StateBadge state={feed.state} />
               {feed.error && feed.state !== "syncing" ? (
                 <p className="mt-1.5 flex gap-1.5 text-xs text-red-700">
                   <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden />
