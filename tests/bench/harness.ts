@@ -54,10 +54,14 @@ export async function buildIfNeeded(distDir: string): Promise<void> {
  * with BENCH_PGBOUNCER=on the ratio shows what the pooler costs the app.
  */
 export function startReferenceServer(script: string, port: number, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, String(port)], {
-    env: { ...env, DATABASE_URL: env.DATABASE_DIRECT_URL || env.DATABASE_URL },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  return spawn(
+    process.execPath,
+    [...cpuProfileArgs(), "--conditions=react-server", "--import", "tsx", script, String(port)],
+    {
+      env: { ...env, DATABASE_URL: env.DATABASE_DIRECT_URL || env.DATABASE_URL },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
 }
 
 export type BenchDatabase = EmbeddedDatabase & { dispose: () => Promise<void> };
