@@ -31,7 +31,7 @@ export type EventRowView = {
   form: EventFormValues;
 };
 
-/** The two changes a row offers behind a confirmation, in the words the webhook's actions would use. */
+/** What a row's Cancel and Delete buttons ask before they act, and the action each then calls. */
 const CHANGES = {
   cancel: {
     Icon: Ban,
