@@ -184,6 +184,7 @@ test("an owner creates, edits, cancels and deletes an event by hand", async ({ p
   await events.getByRole("button", { name: "Edit Board meeting" }).click();
   const edit = page.getByRole("dialog", { name: "Edit event" });
   await expect(edit.getByLabel("Starts")).toHaveValue("2027-03-01T09:30");
+  await shot(page, "event-edit-dialog", { fullPage: false });
   await edit.getByLabel("Title").fill("Board meeting (moved)");
   await edit.getByLabel("Location").fill("Room 5");
   await edit.getByRole("button", { name: "Save event" }).click();
@@ -191,10 +192,14 @@ test("an owner creates, edits, cancels and deletes an event by hand", async ({ p
   await expect(events).toContainText("Room 5");
 
   await events.getByRole("button", { name: "Cancel Board meeting (moved)" }).click();
+  await expect(page.getByRole("alertdialog")).toBeVisible();
+  await shot(page, "event-cancel-confirm", { fullPage: false });
   await page.getByRole("alertdialog").getByRole("button", { name: "Cancel event" }).click();
   await expect(events).toContainText("cancelled");
 
   await events.getByRole("button", { name: "Delete Board meeting (moved)" }).click();
+  await expect(page.getByRole("alertdialog")).toBeVisible();
+  await shot(page, "event-delete-confirm", { fullPage: false });
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("heading", { name: "No events yet" })).toBeVisible();
 });
