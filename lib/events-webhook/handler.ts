@@ -20,10 +20,9 @@ import {
   type InvalidParams,
 } from "./ingest-sql";
 import {
-  CANCEL_OCCURRENCE_SQL,
-  DELETE_OCCURRENCE_SQL,
   FIND_SERIES_SQL,
-  seriesWithOccurrence,
+  occurrencePlan,
+  type ActionPlan,
   type FindSeriesParams,
   type SeriesCandidate,
 } from "./occurrence-sql";
@@ -84,6 +83,8 @@ type Outcome = {
   plan: PlanName | null;
   /** Occurrence actions only: what the occurrence is after the request ("cancelled" or "deleted"). */
   occurrence_status?: string | null;
+  /** Upserts only: the upsert restored an occurrence removed from a series. */
+  restored_occurrence?: boolean | null;
 };
 
 class DeadlineExceeded extends Error {}
@@ -214,30 +215,22 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
 
         const { title, startsAt, location } = payload.event;
         const identity = { account: source.account_id, title, starts_at: startsAt.toISOString(), location };
-        let name = `webhook-${payload.action}`;
-        let statement: Statement<ActionParams> = STATEMENTS[payload.action];
-        let series: string | undefined;
-        let occurrence: { starts_at: string; status: string } | undefined;
-        if (payload.action !== "upsert") {
-          // A cancel or delete may name a later occurrence of a series (docs/recurring-events.md): one lookup
-          // more, off the hot path (upserts), before the statement that applies it.
-          const candidates = await run<SeriesCandidate, FindSeriesParams>(
-            "webhook-find-series",
-            FIND_SERIES_SQL,
-            identity,
+        const action = payload.action;
+        const status = "status" in payload.event ? payload.event.status : "upcoming";
+        // A request may name a later occurrence of a series (docs/recurring-events.md). A cancel or delete
+        // looks for the series first, off the hot path (upserts); an upsert's statement holds when it may
+        // name one, and the request is sent again once lib/events/occurrences.ts has said.
+        const occurrenceOf = async () =>
+          occurrencePlan(
+            (await run<SeriesCandidate, FindSeriesParams>("webhook-find-series", FIND_SERIES_SQL, identity)).rows,
+            action,
+            startsAt,
+            status,
           );
-          series = seriesWithOccurrence(candidates.rows, startsAt) ?? undefined;
-          if (series) {
-            name = `webhook-${payload.action}-occurrence`;
-            statement = payload.action === "cancel" ? CANCEL_OCCURRENCE_SQL : DELETE_OCCURRENCE_SQL;
-            occurrence = {
-              starts_at: identity.starts_at,
-              status: payload.action === "cancel" ? "cancelled" : "deleted",
-            };
-          }
-        }
-        const result = await run<Outcome, ActionParams>(name, statement, {
-          ...(payload.action === "upsert" ? eventFields(payload.event) : {}),
+        let plan: ActionPlan = { name: `webhook-${action}`, statement: STATEMENTS[action] };
+        if (action !== "upsert") plan = (await occurrenceOf()) ?? plan;
+        const params: ActionParams = {
+          ...(action === "upsert" ? eventFields(payload.event) : {}),
           ...identity,
           source: source.id,
           signature: signature!.slice("sha256=".length),
@@ -245,24 +238,33 @@ export function createWebhookHandler(options: WebhookHandlerOptions) {
           signed_at: new Date(Number(timestamp) * 1000).toISOString(),
           secret: source.secret_ciphertext,
           planLimits: PLAN_LIMITS,
-          action: payload.action,
+          action,
           elapsed: elapsed(),
           body: excerpt,
           bodyBytes: bodySize,
           headers: JSON.stringify(logged),
-          series,
-        });
-        const outcome = result.rows[0];
+          series: plan.series,
+          seriesChecked: false,
+        };
+        let outcome = (await run<Outcome, ActionParams>(plan.name, plan.statement, params)).rows[0];
+        if (outcome.code === "hold") {
+          plan = (await occurrenceOf()) ?? plan;
+          const again = { ...params, series: plan.series, seriesChecked: true, elapsed: elapsed() };
+          outcome = (await run<Outcome, ActionParams>(plan.name, plan.statement, again)).rows[0];
+        }
         if (outcome.code === "stale") continue;
         const rate = outcome.points === null ? null : rateState(outcome.rate_limit ?? 0, outcome);
         switch (outcome.code) {
-          case "ok":
-            if (occurrence && outcome.occurrence_status) occurrence.status = outcome.occurrence_status;
-            return accepted(
-              payload.action,
-              { id: outcome.id!, status: outcome.status!, created: outcome.created === true, occurrence },
-              rate,
-            );
+          case "ok": {
+            const restored = outcome.restored_occurrence
+              ? { starts_at: identity.starts_at, status: "upcoming" }
+              : undefined;
+            const occurrence = plan.occurrence
+              ? { ...plan.occurrence, status: outcome.occurrence_status ?? plan.occurrence.status }
+              : restored;
+            const event = { id: outcome.id!, status: outcome.status!, created: outcome.created === true, occurrence };
+            return accepted(action, event, rate);
+          }
           case "duplicate":
             return duplicate(rate);
           case "rate_limited":

@@ -68,6 +68,11 @@ export type ActionParams = Pick<EventParams, "account" | "title" | "starts_at" |
     headers: string;
     /** Occurrence statements only: the series' id. */
     series?: string;
+    /**
+     * Upsert only: the handler found that the instant is no occurrence of a same-titled series at the same
+     * location, so the upsert may write a new event without holding for that check (UPSERT_SQL's `hold`).
+     */
+    seriesChecked?: boolean;
   };
 /** A request refused after the signature: its body is not a valid action (INVALID_SQL). */
 export type InvalidParams = Pick<ActionParams, "source" | "account" | "elapsed" | "body" | "bodyBytes" | "headers"> & {
@@ -162,8 +167,17 @@ const statusOf = `CASE outcome.code WHEN 'ok' THEN 200 WHEN 'duplicate' THEN 200
 /*
  * An action statement (parameters ActionParams) around `actionCtes`, the CTEs that apply the change and
  * define `ev`. `occurrence` is the delivery log's occurrence_at; `answerColumns` adds columns to the answer row.
+ * `holdCtes`, read before the rate limit, may define `hold`: a row there stops the statement before it
+ * counts or writes anything (outcome "hold", like "stale" not logged), for a check the handler must make
+ * first and then send the request again.
  */
-export function actionStatement(actionCtes: string, failureCode: string, occurrence = "NULL", answerColumns = "") {
+export function actionStatement(
+  actionCtes: string,
+  failureCode: string,
+  occurrence = "NULL",
+  answerColumns = "",
+  holdCtes = "hold AS (SELECT 1 WHERE false)",
+) {
   return statement<ActionParams>(`WITH ${clock},
   src AS (
     SELECT s.rate_limit_per_minute AS rate_limit, a.plan::text AS plan,
@@ -177,7 +191,8 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
       AND signed_at BETWEEN ${p.signed_at}::timestamptz - ${REPLAY_WINDOW}
         AND ${p.signed_at}::timestamptz + ${REPLAY_WINDOW}) AS hit
     FROM src),
-  ${rateLimit(p.source, "clock, dup WHERE NOT dup.hit")},
+  ${holdCtes},
+  ${rateLimit(p.source, "clock, dup WHERE NOT dup.hit AND NOT EXISTS (SELECT 1 FROM hold)")},
   allowed AS (SELECT 1 FROM rl, src WHERE rl.points <= src.rate_limit),
   ${actionCtes},
   replay AS (
@@ -188,6 +203,7 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
   outcome AS (SELECT CASE
       WHEN NOT EXISTS (SELECT 1 FROM src) THEN 'stale'
       WHEN (SELECT hit FROM dup) THEN 'duplicate'
+      WHEN EXISTS (SELECT 1 FROM hold) THEN 'hold'
       WHEN NOT EXISTS (SELECT 1 FROM allowed) THEN 'rate_limited'
       WHEN NOT EXISTS (SELECT 1 FROM ev) THEN '${failureCode}'
       WHEN NOT EXISTS (SELECT 1 FROM replay) THEN 'duplicate'
@@ -200,7 +216,7 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
     SELECT ${p.account}::uuid, ${p.source}::uuid, ${p.action}::text, ${statusOf}, ${p.title}::text, ${occurrence},
            NULLIF(outcome.code, 'ok'), ${latency(p.elapsed)},
            ${p.body}::text, ${p.bodyBytes}::int, ${p.headers}::jsonb
-    FROM outcome WHERE outcome.code <> 'stale'
+    FROM outcome WHERE outcome.code NOT IN ('stale', 'hold')
       AND (outcome.code NOT IN ('rate_limited', 'duplicate')
         OR EXISTS (SELECT 1 FROM gate) OR EXISTS (SELECT 1 FROM replay_gate))
     RETURNING received_at, error_code),
@@ -211,25 +227,25 @@ export function actionStatement(actionCtes: string, failureCode: string, occurre
 }
 
 // An event that exists (in this statement's snapshot) is an update, allowed at the plan's limit and
-// without the account lock; a new one needs room, checked under the lock (accountRoomCte). An upsert of
-// an occurrence removed from a recurring series (same title and location, its start) restores it
-// instead (docs/recurring-events.md): one more index probe, so the hot path stays one statement. A twin
-// request that restored the same occurrence after this statement's snapshot leaves `unexcepted` empty
-// (its DELETE finds the row gone); the occurrence is restored all the same, so `already` answers with
-// the series, without a second notification, instead of falling through to plan_limit_reached.
+// without the account lock; a new one needs room, checked under the lock (accountRoomCte). An upsert
+// that names no event exactly may name an occurrence of a recurring series with the same title and
+// location (docs/recurring-events.md):
+// - an occurrence removed from the series (an exception at that instant) is restored in this statement,
+//   one more index probe, so the hot path stays one statement; not by an upsert whose status is
+//   cancelled, which leaves it removed;
+// - otherwise, when such a series started earlier (`hold`, events_series_title_idx: one probe that
+//   usually finds nothing), the statement holds (outcome "hold", nothing counted or written): only
+//   lib/events/occurrences.ts can say whether the instant is an occurrence, so the handler asks it, then
+//   acts on the occurrence (occurrence-sql.ts) or sends the upsert again with seriesChecked, and the new
+//   event is written. A one-off event is never created beside the series occurrence it duplicates.
+// A twin request that restored the same occurrence after this statement's snapshot leaves `unexcepted`
+// empty (its DELETE finds the row gone); the occurrence is restored all the same, so `already` answers
+// with the series, without a second notification, instead of falling through to plan_limit_reached.
 // Events are reached only by id from those one-row CTEs (never joined to them, and with no account_id
 // condition: restorable checked it): a generic plan made while the account had no events otherwise
 // scans all of them on every upsert (it halved bench:webhook).
 export const UPSERT_SQL = actionStatement(
-  `known AS (SELECT 1 FROM events WHERE ${identityMatch()}),
-  restorable AS (
-    SELECT x.event_id FROM event_exceptions x
-    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz
-      AND NOT EXISTS (SELECT 1 FROM known)
-      AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id)
-        = (${p.account}::uuid, ${p.title}::text, ${p.location}::text)
-    LIMIT 1),
-  ${accountRoomCte(
+  `${accountRoomCte(
     "room",
     p.account,
     "(SELECT max_events FROM src)",
@@ -255,6 +271,23 @@ export const UPSERT_SQL = actionStatement(
   ev AS (SELECT id, status, created FROM changed UNION ALL SELECT id, status, created FROM already),
   ${emitMessagesCte("notified", upsertNotifications("changed"))}`,
   "plan_limit_reached",
+  `CASE WHEN EXISTS (SELECT 1 FROM restorable) THEN ${p.starts_at}::timestamptz END`,
+  ", EXISTS (SELECT 1 FROM restorable) AS restored_occurrence",
+  `known AS (SELECT 1 FROM events WHERE ${identityMatch()}),
+  restorable AS (
+    SELECT x.event_id FROM event_exceptions x
+    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz
+      AND NOT EXISTS (SELECT 1 FROM known) AND ${p.status}::text <> 'cancelled'
+      AND (SELECT (s.account_id, s.title, s.location) FROM events s WHERE s.id = x.event_id)
+        = (${p.account}::uuid, ${p.title}::text, ${p.location}::text)
+    LIMIT 1),
+  hold AS (
+    SELECT 1 FROM events s
+    WHERE s.account_id = ${p.account}::uuid AND s.title = ${p.title}::text AND s.location = ${p.location}::text
+      AND s.recurring <> '' AND s.starts_at < ${p.starts_at}::timestamptz
+      AND NOT ${p.seriesChecked}::boolean AND NOT EXISTS (SELECT 1 FROM known)
+      AND NOT EXISTS (SELECT 1 FROM restorable)
+    LIMIT 1)`,
 );
 
 // Cancelling a cancelled event is a success that changes nothing visible (updated_at is kept) and

@@ -3,8 +3,8 @@ import { occurrenceAt } from "@/lib/events/occurrences";
 import { RECURRENCES, type Recurrence } from "@/lib/events/schema";
 import { identityMatch, type EventParams } from "@/lib/events/sql";
 import { emitMessagesCte } from "@/lib/outbound/sql";
-import { placeholders, statement } from "@/lib/platform/db/sql";
-import { actionStatement, ingestParams as p, occurrenceData } from "./ingest-sql";
+import { placeholders, statement, type Statement } from "@/lib/platform/db/sql";
+import { actionStatement, ingestParams as p, occurrenceData, type ActionParams } from "./ingest-sql";
 
 const isRecurrence = (value: string | null): value is Exclude<Recurrence, ""> =>
   value !== null && value !== "" && (RECURRENCES as readonly string[]).includes(value);
@@ -81,6 +81,37 @@ function occurrenceStatement(kind: "cancelled" | "deleted") {
 export const CANCEL_OCCURRENCE_SQL = occurrenceStatement("cancelled");
 export const DELETE_OCCURRENCE_SQL = occurrenceStatement("deleted");
 
+/*
+ * An upsert of a later occurrence of a series (status upcoming; one whose status is cancelled cancels it,
+ * CANCEL_OCCURRENCE_SQL): the occurrence takes place. A removed one is restored (its exception deleted,
+ * event.updated as UPSERT_SQL's inline restore sends it); one that was never removed is left as it is, and
+ * the answer is the series all the same. Occurrences have no fields of their own: the upsert's other
+ * fields change nothing (the series' first occurrence carries them).
+ */
+export const UPSERT_OCCURRENCE_SQL = actionStatement(
+  `series AS (
+    SELECT s.id, s.status::text AS status FROM events s
+    WHERE s.id = ${p.series}::uuid AND s.account_id = ${p.account}::uuid AND s.title = ${p.title}::text
+      AND s.location = ${p.location}::text AND EXISTS (SELECT 1 FROM allowed)),
+  unexcepted AS (
+    DELETE FROM event_exceptions x USING series
+    WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND x.event_id = series.id
+    RETURNING x.event_id),
+  restored AS (
+    UPDATE events s SET updated_at = now() FROM unexcepted u
+    WHERE s.account_id = ${p.account}::uuid AND s.id = ${p.series}::uuid AND u.event_id = s.id
+    RETURNING s.id, ${occurrenceData("s", "'upcoming'", "p_restored")}),
+  ev AS (SELECT id, status, false AS created FROM series),
+  ${emitMessagesCte(
+    "notified",
+    `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, restored.data
+    FROM restored`,
+  )}`,
+  "event_not_found",
+  `${p.starts_at}::timestamptz`,
+  ", 'upcoming' AS occurrence_status",
+);
+
 export type SeriesCandidate = {
   timezone: string;
   id: string | null;
@@ -104,4 +135,43 @@ export function seriesWithOccurrence(rows: SeriesCandidate[], instant: Date): st
     if (occurrenceAt(series, instant)?.first === false) return row.id;
   }
   return null;
+}
+
+/** The statement that applies an action, named for preparing; for an occurrence, the series and occurrence. */
+export type ActionPlan = {
+  name: string;
+  statement: Statement<ActionParams>;
+  series?: string;
+  occurrence?: { starts_at: string; status: string };
+};
+
+/**
+ * The plan for an action that names a later occurrence of a series (`rows`: FIND_SERIES_SQL's), or null
+ * when it names none: a cancel or delete acts on that occurrence alone; an upsert restores it, or cancels
+ * it when its status is cancelled (UPSERT_OCCURRENCE_SQL).
+ */
+export function occurrencePlan(
+  rows: SeriesCandidate[],
+  action: "upsert" | "cancel" | "delete",
+  instant: Date,
+  status: string,
+): ActionPlan | null {
+  const series = seriesWithOccurrence(rows, instant);
+  if (!series) return null;
+  const starts_at = instant.toISOString();
+  if (action === "upsert" && status !== "cancelled")
+    return {
+      name: "webhook-upsert-occurrence",
+      statement: UPSERT_OCCURRENCE_SQL,
+      series,
+      occurrence: { starts_at, status: "upcoming" },
+    };
+  // Named by the statement, not the action: one name, one text.
+  const cancel = action !== "delete";
+  return {
+    name: cancel ? "webhook-cancel-occurrence" : "webhook-delete-occurrence",
+    statement: cancel ? CANCEL_OCCURRENCE_SQL : DELETE_OCCURRENCE_SQL,
+    series,
+    occurrence: { starts_at, status: cancel ? "cancelled" : "deleted" },
+  };
 }

@@ -246,9 +246,10 @@ describe("concurrent occurrence actions", () => {
     await send(source, remove(occurrence));
     const [series] = await eventRows(source);
     const answers = await race(source, [upsert(occurrence), upsert({ ...occurrence, description: "twin" })]);
+    const restored = { starts_at: "2026-11-14T08:00:00.000Z", status: "upcoming" };
     expect(answers.map((answer) => [answer.status, answer.body.event])).toEqual([
-      [200, { id: series.id, status: "upcoming", created: false }],
-      [200, { id: series.id, status: "upcoming", created: false }],
+      [200, { id: series.id, status: "upcoming", created: false, occurrence: restored }],
+      [200, { id: series.id, status: "upcoming", created: false, occurrence: restored }],
     ]);
     expect(await exceptions(source)).toEqual([]);
     expect(await eventRows(source)).toHaveLength(1);
