@@ -47,35 +47,48 @@ export const FIND_SERIES_SQL =
  */
 function occurrenceStatement(kind: "cancelled" | "deleted") {
   return actionStatement(
-    `series AS (
-    SELECT s.id, s.status::text AS status FROM events s
-    WHERE s.id = ${p.series}::uuid AND s.account_id = ${p.account}::uuid AND s.title = ${p.title}::text
-      AND s.location = ${p.location}::text AND EXISTS (SELECT 1 FROM allowed)),
-  excepted AS (
+    occurrenceCtes(
+      `changed AS (
     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
     SELECT ${p.account}::uuid, ${p.starts_at}::timestamptz, series.id, '${kind}' FROM series
     ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = 'deleted' WHERE x.kind = 'cancelled'
       AND EXCLUDED.kind = 'deleted'
-    RETURNING event_id, kind),
-  touched AS (
-    UPDATE events s SET updated_at = now() FROM excepted c
-    WHERE s.account_id = ${p.account}::uuid AND s.id = ${p.series}::uuid AND c.event_id = s.id
-    RETURNING s.id, ${occurrenceData("s", "c.kind", "p_removed")}),
-  ev AS (SELECT id, status, false AS created FROM series),
-  ${emitMessagesCte(
-    "notified",
-    `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data
-    FROM touched`,
-  )}`,
+    RETURNING event_id, kind)`,
+      "c.kind",
+      "p_removed",
+    ),
     "event_not_found",
     `${p.starts_at}::timestamptz`,
     // What the occurrence is now: this write's kind, else the kept one (a cancel never undoes a delete).
-    `, COALESCE((SELECT kind FROM excepted),
+    `, COALESCE((SELECT kind FROM changed),
       (SELECT kind FROM event_exceptions
         WHERE account_id = ${p.account}::uuid AND occurs_at = ${p.starts_at}::timestamptz
           AND event_id = ${p.series}::uuid),
       '${kind}') AS occurrence_status`,
   );
+}
+
+/**
+ * The series the request names (checked against its title and location), `change` (a CTE `changed` that
+ * writes the occurrence's exception and returns event_id), then for a change made: the series'
+ * updated_at and event.updated naming the occurrence and what it now is (`status`, over `changed c`).
+ */
+function occurrenceCtes(change: string, status: string, which: "p_removed" | "p_restored"): string {
+  return `series AS (
+    SELECT s.id, s.status::text AS status FROM events s
+    WHERE s.id = ${p.series}::uuid AND s.account_id = ${p.account}::uuid AND s.title = ${p.title}::text
+      AND s.location = ${p.location}::text AND EXISTS (SELECT 1 FROM allowed)),
+  ${change},
+  touched AS (
+    UPDATE events s SET updated_at = now() FROM changed c
+    WHERE s.account_id = ${p.account}::uuid AND s.id = ${p.series}::uuid AND c.event_id = s.id
+    RETURNING s.id, ${occurrenceData("s", status, which)}),
+  ev AS (SELECT id, status, false AS created FROM series),
+  ${emitMessagesCte(
+    "notified",
+    `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, touched.data
+    FROM touched`,
+  )}`;
 }
 
 export const CANCEL_OCCURRENCE_SQL = occurrenceStatement("cancelled");
@@ -89,24 +102,14 @@ export const DELETE_OCCURRENCE_SQL = occurrenceStatement("deleted");
  * fields change nothing (the series' first occurrence carries them).
  */
 export const UPSERT_OCCURRENCE_SQL = actionStatement(
-  `series AS (
-    SELECT s.id, s.status::text AS status FROM events s
-    WHERE s.id = ${p.series}::uuid AND s.account_id = ${p.account}::uuid AND s.title = ${p.title}::text
-      AND s.location = ${p.location}::text AND EXISTS (SELECT 1 FROM allowed)),
-  unexcepted AS (
+  occurrenceCtes(
+    `changed AS (
     DELETE FROM event_exceptions x USING series
     WHERE x.account_id = ${p.account}::uuid AND x.occurs_at = ${p.starts_at}::timestamptz AND x.event_id = series.id
-    RETURNING x.event_id),
-  restored AS (
-    UPDATE events s SET updated_at = now() FROM unexcepted u
-    WHERE s.account_id = ${p.account}::uuid AND s.id = ${p.series}::uuid AND u.event_id = s.id
-    RETURNING s.id, ${occurrenceData("s", "'upcoming'", "p_restored")}),
-  ev AS (SELECT id, status, false AS created FROM series),
-  ${emitMessagesCte(
-    "notified",
-    `SELECT ${p.account}::uuid AS account_id, 'event.updated' AS type, restored.data
-    FROM restored`,
-  )}`,
+    RETURNING x.event_id)`,
+    "'upcoming'",
+    "p_restored",
+  ),
   "event_not_found",
   `${p.starts_at}::timestamptz`,
   ", 'upcoming' AS occurrence_status",

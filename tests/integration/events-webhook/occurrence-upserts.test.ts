@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/platform/db/client";
-import { cancel, createSource, eventRows, lastDelivery, send, upsert, type TestSource } from "./support";
+import {
+  cancel,
+  eventRows,
+  exceptionsOf as exceptions,
+  lastDelivery,
+  messageTypesOf as messageTypes,
+  send,
+  upsert,
+  YOGA,
+  yogaSource,
+  type TestSource,
+} from "./support";
 
 /*
  * An upsert naming a later occurrence of a recurring series (same title and location) acts on that
@@ -8,30 +19,7 @@ import { cancel, createSource, eventRows, lastDelivery, send, upsert, type TestS
  * (docs/recurring-events.md). Account zone Europe/Berlin; the series is every Saturday at 09:00.
  */
 
-const YOGA = { title: "Morning Yoga", location: "Studio 2" };
-const FIRST = "2026-10-03T09:00:00+02:00";
 const DEC_5 = { ...YOGA, starts_at: "2026-12-05T09:00:00+01:00" };
-
-async function yogaSource(): Promise<TestSource> {
-  const source = await createSource({ name: "Yoga Studio" });
-  await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [source.accountId]);
-  expect((await send(source, upsert({ ...YOGA, starts_at: FIRST, recurring: "weekly" }))).status).toBe(200);
-  return source;
-}
-
-const exceptions = async (source: TestSource) =>
-  (
-    await db.pool.query("SELECT occurs_at, kind FROM event_exceptions WHERE account_id = $1 ORDER BY occurs_at", [
-      source.accountId,
-    ])
-  ).rows.map((row) => [row.occurs_at.toISOString(), row.kind]);
-
-const messageTypes = async (source: TestSource) =>
-  (
-    await db.pool.query("SELECT type FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", [
-      source.accountId,
-    ])
-  ).rows.map((row) => row.type);
 
 const ratePoints = async (source: TestSource) =>
   (await db.pool.query("SELECT points FROM rate_limits WHERE key = $1", [`webhook:${source.sourceId}`])).rows[0]

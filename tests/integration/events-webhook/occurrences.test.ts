@@ -5,13 +5,17 @@ import { occurrencesBetween } from "@/lib/events/occurrences";
 import { formatShortDayTime } from "@/lib/platform/format/date-time";
 import {
   cancel,
-  createSource,
   eventRows,
   lastDelivery,
   remove,
   send,
   snapshot,
   upsert,
+  exceptionsOf as exceptions,
+  messageTypesOf as messages,
+  YOGA,
+  YOGA_FIRST as FIRST,
+  yogaSource,
   type TestSource,
 } from "./support";
 
@@ -20,31 +24,6 @@ import {
  * it restores it (docs/recurring-events.md). The account's zone is Europe/Berlin: the series keeps 09:00
  * local, so after the October DST change its occurrences move from 07:00Z to 08:00Z.
  */
-
-const YOGA = { title: "Morning Yoga", location: "Studio 2" };
-const FIRST = "2026-10-03T09:00:00+02:00";
-
-async function yogaSource(): Promise<TestSource> {
-  const source = await createSource({ name: "Yoga Studio" });
-  await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [source.accountId]);
-  const created = await send(source, upsert({ ...YOGA, starts_at: FIRST, recurring: "weekly" }));
-  expect(created.status).toBe(200);
-  return source;
-}
-
-const exceptions = async (source: TestSource) =>
-  (
-    await db.pool.query("SELECT occurs_at, kind FROM event_exceptions WHERE account_id = $1 ORDER BY occurs_at", [
-      source.accountId,
-    ])
-  ).rows.map((row) => [row.occurs_at.toISOString(), row.kind]);
-
-const messages = async (source: TestSource) =>
-  (
-    await db.pool.query("SELECT type FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", [
-      source.accountId,
-    ])
-  ).rows.map((row) => row.type);
 
 describe("occurrence actions on a recurring series", () => {
   it("cancels one later occurrence only, and the delivery log names it", async () => {

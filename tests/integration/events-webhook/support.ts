@@ -138,3 +138,31 @@ export async function eventRows(source: TestSource) {
   return (await db.pool.query("SELECT * FROM events WHERE account_id = $1 ORDER BY created_at, id", [source.accountId]))
     .rows;
 }
+
+/** A weekly series, Saturdays at 09:00 in Europe/Berlin from 3 October 2026: the occurrence tests' account. */
+export const YOGA = { title: "Morning Yoga", location: "Studio 2" };
+export const YOGA_FIRST = "2026-10-03T09:00:00+02:00";
+
+export async function yogaSource(): Promise<TestSource> {
+  const source = await createSource({ name: "Yoga Studio" });
+  await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [source.accountId]);
+  const created = await send(source, upsert({ ...YOGA, starts_at: YOGA_FIRST, recurring: "weekly" }));
+  if (created.status !== 200) throw new Error(`the series was not created: ${created.status}`);
+  return source;
+}
+
+/** The account's removed occurrences, [instant, kind], in time order. */
+export const exceptionsOf = async (source: TestSource) =>
+  (
+    await db.pool.query("SELECT occurs_at, kind FROM event_exceptions WHERE account_id = $1 ORDER BY occurs_at", [
+      source.accountId,
+    ])
+  ).rows.map((row) => [row.occurs_at.toISOString(), row.kind]);
+
+/** The types of the account's outbound notifications, oldest first. */
+export const messageTypesOf = async (source: TestSource) =>
+  (
+    await db.pool.query("SELECT type FROM outbound_messages WHERE account_id = $1 ORDER BY created_at, id", [
+      source.accountId,
+    ])
+  ).rows.map((row) => row.type);
