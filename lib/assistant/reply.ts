@@ -132,8 +132,10 @@ export function composeReply(intent: Intent, result: SearchResult | null, timeZo
     const heading = `I couldn’t find an exact match${when}, but these come close:`;
     return reply([heading, ...lines, ...more, NEAR_OFFER].join("\n"), { events: payload(shown), offerHandoff: true });
   }
-  const heading =
-    intent.topic.length > 0 ? `Here is what I found${free}${when}:` : `Here is what’s on${free}${when || " next"}:`;
+  // A day's label starts with "on" ("on Sat 28 November"): "what’s on on …" would say it twice.
+  const whatsOn =
+    when.startsWith(" on ") && !free ? `Here is what’s${when}:` : `Here is what’s on${free}${when || " next"}:`;
+  const heading = intent.topic.length > 0 ? `Here is what I found${free}${when}:` : whatsOn;
   return reply([heading, ...lines, ...more].join("\n"), { events: payload(shown) });
 }
 

@@ -119,6 +119,27 @@ describe("the reply text", () => {
     ]);
   });
 
+  it("says what is on a day without saying “on” twice", () => {
+    const event = {
+      id: "e1",
+      title: "Morning Yoga",
+      startsAt: new Date("2026-06-13T07:00:00Z"),
+      endsAt: null,
+      location: "Studio 2",
+      url: "",
+      price: "",
+      matched: 0,
+      recurring: "" as const,
+      seriesStartsAt: new Date("2026-06-13T07:00:00Z"),
+    };
+    const found = { events: [event], complete: true, more: false };
+    const heading = (question: string) => composeReply(read(question), found, "Europe/Berlin", NOW).text.split("\n")[0];
+    expect(heading("What is on on Saturday?")).toBe("Here is what’s on Sat 13 June:");
+    expect(heading("what's on this Saturday?")).toBe("Here is what’s on Sat 13 June:");
+    expect(heading("What's on this weekend?")).toBe("Here is what’s on this weekend, Sat 13 – Sun 14 June:");
+    expect(heading("anything free on Saturday?")).toBe("Here is what’s on with free entry on Sat 13 June:");
+  });
+
   it("lists three of more events, says how many more, and shows them five at a time on “show more”", () => {
     const events = Array.from({ length: 9 }, (_, index) => ({
       id: `e${index + 1}`,
