@@ -111,11 +111,13 @@ function CsvImportFlow({
       <DialogBody>
         {state.stage === "done" ? (
           <div role="status" aria-label="Import result" className="space-y-4">
-            <div className="grid grid-cols-3 gap-3 text-center">
+            <div className={`grid gap-3 text-center ${state.unchanged ? "grid-cols-2 sm:grid-cols-4" : "grid-cols-3"}`}>
               {(
                 [
                   ["Created", state.created, "text-emerald-700"],
                   ["Updated", state.updated, "text-indigo-700"],
+                  // Rows already exactly as the file has them: shown only when there are some.
+                  ...(state.unchanged ? ([["Unchanged", state.unchanged, "text-zinc-700"]] as const) : []),
                   ["Failed", state.failed, state.failed ? "text-red-700" : "text-zinc-500"],
                 ] as const
               ).map(([label, value, tone]) => (

@@ -31,9 +31,16 @@ export type CsvImportState =
       rows: CsvPreviewRow[];
       problems: CsvRowProblem[];
     }
-  | { stage: "done"; created: number; updated: number; failed: number; problems: CsvRowProblem[] };
+  | { stage: "done"; created: number; updated: number; unchanged: number; failed: number; problems: CsvRowProblem[] };
 
-export type CsvImportSummary = { created: number; updated: number; failed: number; problems: CsvRowProblem[] };
+/** `unchanged`: rows whose record was already exactly as the file has it (nothing written). */
+export type CsvImportSummary = {
+  created: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  problems: CsvRowProblem[];
+};
 export type CsvRowCheck<V> = { ok: true; row: V } | { ok: false; problems: CsvRowProblem[] };
 
 /** One kind of import: its file layout, how a row is checked and how the valid rows are written. */
@@ -243,7 +250,13 @@ async function readAndApply<C extends string, V>(
     actor: upload.actor,
     action: importer.auditAction,
     target: { type: "account", id: upload.accountId, label: fileName },
-    metadata: { rows: parsed.total, created: summary.created, updated: summary.updated, failed },
+    metadata: {
+      rows: parsed.total,
+      created: summary.created,
+      updated: summary.updated,
+      unchanged: summary.unchanged,
+      failed,
+    },
   });
   const allProblems = [...problems, ...summary.problems].sort((a, b) => a.line - b.line);
   return {
@@ -252,6 +265,7 @@ async function readAndApply<C extends string, V>(
       stage: "done",
       created: summary.created,
       updated: summary.updated,
+      unchanged: summary.unchanged,
       failed,
       problems: allProblems.slice(0, MAX_LISTED_PROBLEMS),
     },

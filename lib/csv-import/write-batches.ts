@@ -16,7 +16,7 @@ export async function writeInBatches<R>(
   unique: (rows: R[]) => R[],
   writeBatch: (client: pg.PoolClient, batch: R[], summary: CsvImportSummary) => Promise<void>,
 ): Promise<CsvImportSummary> {
-  const summary: CsvImportSummary = { created: 0, updated: 0, failed: 0, problems: [] };
+  const summary: CsvImportSummary = { created: 0, updated: 0, unchanged: 0, failed: 0, problems: [] };
   const kept = unique(rows);
   summary.updated += rows.length - kept.length;
   const client = await db.pool.connect();

@@ -7,8 +7,8 @@ import type { CsvImportSummary, CsvRowCheck } from "@/lib/csv-import/upload";
 import { writeInBatches } from "@/lib/csv-import/write-batches";
 import type { CsvRow } from "./csv-format";
 import { parseEventFields, type EventInput } from "./schema";
-import { emitMessagesCte } from "@/lib/outbound/sql";
-import { param, sql, statement } from "@/lib/platform/db/sql";
+import { emitMessagesCte, eventData } from "@/lib/outbound/sql";
+import { param, placeholders, sql, statement } from "@/lib/platform/db/sql";
 import { eventFieldArrays, upsertEventBatchSql, upsertNotifications, type EventFields } from "./sql";
 
 /*
@@ -27,7 +27,26 @@ import { eventFieldArrays, upsertEventBatchSql, upsertNotifications, type EventF
 /** The batch upsert: one array per event field (eventFieldArrays), for one account. */
 const UPSERT_BATCH = statement<Record<keyof EventFields, unknown[]> & { account: string }>(
   `WITH ev AS (${upsertEventBatchSql()}), ${emitMessagesCte("notified", upsertNotifications("ev"))}
-   SELECT created FROM ev`,
+   SELECT id, created FROM ev`,
+);
+
+/**
+ * Series whose fields were as sent but whose exceptions the file changed: updated all the same
+ * (updated_at, event.updated), in a statement after the exceptions' so the notification's
+ * next_occurrence_at sees them.
+ */
+type TouchParams = { account: string; ids: string[] };
+const t = placeholders<TouchParams>();
+const TOUCH_SERIES = statement<TouchParams>(
+  `WITH touched AS (
+     UPDATE events e SET updated_at = now()
+     WHERE e.account_id = ${t.account}::uuid AND e.id = ANY(${t.ids}::uuid[])
+     RETURNING ${eventData("e")}),
+   ${emitMessagesCte(
+     "notified",
+     `SELECT ${t.account}::uuid AS account_id, 'event.updated' AS type, touched.data FROM touched`,
+   )}
+   SELECT count(*)::int AS touched FROM touched`,
 );
 
 /** `exceptions` is undefined when the file has no such column: the series keeps the exceptions it has. */
@@ -112,15 +131,24 @@ async function importBatch(
       });
     }
     if (batch.length) {
-      const result = await client.query<{ created: boolean }>(
+      const result = await client.query<{ id: string; created: boolean }>(
         UPSERT_BATCH.text,
         UPSERT_BATCH.values({ account: accountId, ...eventFieldArrays(batch.map((row) => row.input)) }),
       );
-      for (const row of result.rows) {
-        if (row.created) summary.created++;
-        else summary.updated++;
+      const written = new Set(result.rows.map((row) => row.id));
+      const created = result.rows.filter((row) => row.created).length;
+      const excepted = (await replaceExceptions(client, accountId, batch)).filter((id) => !written.has(id));
+      let touched = 0;
+      if (excepted.length) {
+        const { rows } = await client.query<{ touched: number }>(
+          TOUCH_SERIES.text,
+          TOUCH_SERIES.values({ account: accountId, ids: excepted }),
+        );
+        touched = rows[0].touched;
       }
-      await replaceExceptions(client, accountId, batch);
+      summary.created += created;
+      summary.updated += result.rows.length - created + touched;
+      summary.unchanged += batch.length - result.rows.length - touched;
     }
   });
 }
@@ -137,12 +165,13 @@ async function existingIdentities(client: Queryable, accountId: string, batch: V
 
 /**
  * Makes each written row's exceptions exactly its `exceptions` (rows without the column are left out):
- * one statement per batch. The rows it removes and the rows it adds or changes are disjoint, so the
- * DELETE and the INSERT … ON CONFLICT never touch the same row.
+ * one statement per batch, which returns the ids of the events whose exceptions it changed. The rows it
+ * removes and the rows it adds or changes are disjoint, so the DELETE and the INSERT … ON CONFLICT never
+ * touch the same row.
  */
-async function replaceExceptions(client: Queryable, accountId: string, batch: ValidRow[]): Promise<void> {
+async function replaceExceptions(client: Queryable, accountId: string, batch: ValidRow[]): Promise<string[]> {
   const replaced = batch.filter((row) => row.exceptions !== undefined);
-  if (replaced.length === 0) return;
+  if (replaced.length === 0) return [];
   const { title, starts_at, location } = eventFieldArrays(replaced.map((row) => row.input));
   const account = param(accountId, "uuid");
   const rowIndexes: number[] = [];
@@ -168,9 +197,13 @@ async function replaceExceptions(client: Queryable, accountId: string, batch: Va
      removed AS (
        DELETE FROM event_exceptions x USING target t
        WHERE x.account_id = ${account} AND x.event_id = t.id
-         AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.event_id = x.event_id AND w.occurs_at = x.occurs_at))
-     INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
-     SELECT ${account}, occurs_at, event_id, kind FROM wanted
-     ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = EXCLUDED.kind WHERE x.kind <> EXCLUDED.kind`;
-  await client.query(query.text, query.values);
+         AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.event_id = x.event_id AND w.occurs_at = x.occurs_at)
+       RETURNING x.event_id),
+     added AS (
+       INSERT INTO event_exceptions AS x (account_id, occurs_at, event_id, kind)
+       SELECT ${account}, occurs_at, event_id, kind FROM wanted
+       ON CONFLICT (account_id, occurs_at, event_id) DO UPDATE SET kind = EXCLUDED.kind WHERE x.kind <> EXCLUDED.kind
+       RETURNING x.event_id)
+     SELECT event_id AS id FROM removed UNION SELECT event_id FROM added`;
+  return (await client.query<{ id: string }>(query.text, query.values)).rows.map((row) => row.id);
 }

@@ -121,10 +121,11 @@ const INSERT_COLUMNS = `account_id, ${FIELD_NAMES.join(", ")}`;
 
 // Full replacement of every field but the identity; xmax = 0 only for a freshly inserted tuple. `data`
 // is the event as notifications carry it, for the outbox message every writer adds (lib/outbound/sql.ts).
-const REPLACE_ON_CONFLICT = `ON CONFLICT (account_id, title, starts_at, location) DO UPDATE SET
-      starts_at_offset = EXCLUDED.starts_at_offset, ends_at = EXCLUDED.ends_at, description = EXCLUDED.description,
-      url = EXCLUDED.url, price = EXCLUDED.price, recurring = EXCLUDED.recurring, status = EXCLUDED.status,
-      updated_at = now()
+// `onlyChanged`: an event whose fields are all as sent is left as it is (no updated_at, no row returned).
+const REPLACED = ["starts_at_offset", "ends_at", "description", "url", "price", "recurring", "status"];
+const replaceOnConflict = (onlyChanged: boolean) => `ON CONFLICT (account_id, title, starts_at, location) DO UPDATE SET
+      ${REPLACED.map((column) => `${column} = EXCLUDED.${column}`).join(", ")}, updated_at = now()
+    ${onlyChanged ? `WHERE (${REPLACED.map((c) => `e.${c}`).join(", ")}) IS DISTINCT FROM (${REPLACED.map((c) => `EXCLUDED.${c}`).join(", ")})` : ""}
     RETURNING e.id, e.status::text AS status, (e.xmax = 0) AS created, ${eventData("e")}`;
 
 /** The outbox source for upsert results (a CTE `from` with created and data): event.created or event.updated. */
@@ -143,12 +144,13 @@ export function upsertEventSql(source: string): string {
   return `INSERT INTO events AS e (${INSERT_COLUMNS})
     SELECT ${p.account}::uuid, ${values}
     ${source}
-    ${REPLACE_ON_CONFLICT}`;
+    ${replaceOnConflict(false)}`;
 }
 
 /**
  * The same upsert for many events (CSV import): each field parameter is an array (eventFieldArrays).
- * The rows must not repeat an identity: one statement cannot change the same row twice.
+ * The rows must not repeat an identity: one statement cannot change the same row twice. An event already
+ * as sent is left untouched and not returned, so importing a file again changes and notifies nothing.
  */
 export function upsertEventBatchSql(): string {
   const arrays = FIELD_NAMES.map((name) => `${p[name]}::${fieldArrayCast(name)}`);
@@ -156,7 +158,7 @@ export function upsertEventBatchSql(): string {
   return `INSERT INTO events AS e (${INSERT_COLUMNS})
     SELECT ${p.account}::uuid, ${values}
     FROM unnest(${arrays.join(", ")}) AS u(${FIELD_NAMES.join(", ")})
-    ${REPLACE_ON_CONFLICT}`;
+    ${replaceOnConflict(true)}`;
 }
 
 /** One array per field, for upsertEventBatchSql. */

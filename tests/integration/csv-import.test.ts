@@ -90,9 +90,18 @@ describe("preview and import", () => {
     expect(await eventsOf(owner.accountId)).toHaveLength(0);
   });
 
-  it("imports valid rows as upserts, counts created, updated and failed, and records it in the audit log", async () => {
+  it("imports valid rows as upserts, counts created, unchanged and failed, and records it in the audit log", async () => {
     expect((await upload(mixed)).state).toMatchObject({ stage: "done", created: 2, updated: 0, failed: 2 });
-    expect((await upload(mixed)).state).toMatchObject({ stage: "done", created: 0, updated: 2, failed: 2 });
+    const written = (await eventsOf(owner.accountId)).map((event) => event.updatedAt);
+    // The same file again changes nothing: no event is written, so none is counted as updated.
+    expect((await upload(mixed)).state).toMatchObject({
+      stage: "done",
+      created: 0,
+      updated: 0,
+      unchanged: 2,
+      failed: 2,
+    });
+    expect((await eventsOf(owner.accountId)).map((event) => event.updatedAt)).toEqual(written);
     expect(await eventsOf(owner.accountId)).toMatchObject([
       { title: "Good one", location: "Berlin", price: "Free" },
       { title: "Quoted, with comma", location: "Line\nbreak", startsAt: new Date("2027-03-01T09:00:00Z") },
@@ -171,11 +180,13 @@ describe("caps", () => {
   });
 
   it("stops creating at the plan's event limit but still applies updates", async () => {
-    const rows = async (count: number, from = 0) => {
+    const rows = async (count: number, from = 0, description = "") => {
       const valid: ValidRow[] = [];
       const text =
-        "title,starts_at\n" +
-        Array.from({ length: count }, (_, index) => `Event ${from + index},2027-01-01T10:00:00Z`).join("\n") +
+        "title,starts_at,description\n" +
+        Array.from({ length: count }, (_, index) => `Event ${from + index},2027-01-01T10:00:00Z,${description}`).join(
+          "\n",
+        ) +
         "\n";
       const parsed = await parseEventsCsv(text, {
         onRow: (row) => {
@@ -187,7 +198,7 @@ describe("caps", () => {
       return valid;
     };
     expect(await importEvents(owner.accountId, await rows(998))).toMatchObject({ created: 998, failed: 0 });
-    const summary = await importEvents(owner.accountId, await rows(5, 996));
+    const summary = await importEvents(owner.accountId, await rows(5, 996, "Doors at 9"));
     expect(summary).toMatchObject({ created: 2, updated: 2, failed: 1 });
     expect(summary.problems).toEqual([{ line: 6, message: expect.stringMatching(/limit of 1,000 events/) }]);
     expect(await db.prisma.event.count({ where: { accountId: owner.accountId } })).toBe(1000);

@@ -119,13 +119,16 @@ describe("what an import does to a series' exceptions", () => {
     await upload(header + row("cancelled 2026-10-17T09:00:00+02:00; cancelled 2026-10-24T09:00:00+02:00"));
     expect(await exceptionsOf()).toEqual(["cancelled 2026-10-17T07:00:00.000Z", "cancelled 2026-10-24T07:00:00.000Z"]);
 
-    // One kept as it is, one changed to deleted, one removed (restored), one added.
-    await upload(header + row("cancelled 2026-10-17T09:00:00+02:00; deleted 2026-10-31T09:00:00+01:00"));
+    // One kept as it is, one changed to deleted, one removed (restored), one added: the series is updated.
+    const changed = await upload(
+      header + row("cancelled 2026-10-17T09:00:00+02:00; deleted 2026-10-31T09:00:00+01:00"),
+    );
+    expect(changed.state).toMatchObject({ stage: "done", updated: 1, unchanged: 0 });
     expect(await exceptionsOf()).toEqual(["cancelled 2026-10-17T07:00:00.000Z", "deleted 2026-10-31T08:00:00.000Z"]);
 
     const withoutColumn =
       "title,starts_at,location,recurring\r\n" + "Morning Yoga,2026-10-03T09:00:00+02:00,Studio 2,weekly\r\n";
-    expect((await upload(withoutColumn)).state).toMatchObject({ stage: "done", updated: 1 });
+    expect((await upload(withoutColumn)).state).toMatchObject({ stage: "done", updated: 0, unchanged: 1 });
     expect(await exceptionsOf()).toEqual(["cancelled 2026-10-17T07:00:00.000Z", "deleted 2026-10-31T08:00:00.000Z"]);
 
     await upload(header + row(""));

@@ -195,7 +195,7 @@ describe("every writer of calendar events notifies", () => {
     const rows = ["Existing", "New one", "New two"].map((title, index) => {
       const result = validateCsvRow({
         line: index + 2,
-        values: { title, starts_at: "2026-05-01T10:00:00+02:00", location: "Main Hall" },
+        values: { title, starts_at: "2026-05-01T10:00:00+02:00", location: "Main Hall", description: "Doors at 9" },
       });
       if (!result.ok) throw new Error("invalid row");
       return result.row;
