@@ -1,6 +1,6 @@
 import { formatOffset, zoneOffsetMinutes } from "@/lib/platform/format/zoned-time";
 import { formatWithOffset, parseDateTime } from "./datetime";
-import { describeRecurrence, occurrenceAt, type Series } from "./occurrences";
+import { describeRecurrence, occurrenceAt, occurrencesBetween, type Series } from "./occurrences";
 
 /*
  * The `exceptions` column of the events CSV (docs/recurring-events.md, "CSV"): the occurrences removed
@@ -25,6 +25,43 @@ export const MAX_EXCEPTIONS_CELL = 25_000;
 
 const ITEM = /^(\S+)\s+(\S+)$/;
 
+/**
+ * How far an exception written in another zone's offset may lie from the occurrence it means: the same
+ * series kept in two zones drifts apart by their daylight-saving differences (an hour, at most two),
+ * while occurrences are a day or more apart.
+ */
+const OTHER_ZONE_DRIFT_MS = 2 * 3_600_000;
+
+/** A row's series, with the offset its start was written in when known (an import's row). */
+type RowSeries = Omit<Series, "exceptions"> & { startsAtOffset?: string };
+
+/** Whether `offset` is not the one the series' zone has at `instant`: written for another zone. */
+const otherZone = (series: RowSeries, instant: Date, offset: string) =>
+  offset !== formatOffset(zoneOffsetMinutes(instant, series.timeZone));
+
+/**
+ * The occurrence an exception names: the instant itself, or, in a row written for another zone (its start
+ * and the exception both in offsets the account's zone does not have then: a file exported from an account
+ * in another zone), the occurrence nearest to it within OTHER_ZONE_DRIFT_MS. Null when there is none.
+ */
+function namedOccurrence(series: RowSeries, instant: Date, offset: string): { at: Date; first: boolean } | null {
+  const exact = occurrenceAt(series, instant);
+  if (exact) return { at: instant, ...exact };
+  const { startsAtOffset } = series;
+  if (startsAtOffset === undefined || !otherZone(series, series.startsAt, startsAtOffset)) return null;
+  if (!otherZone(series, instant, offset)) return null;
+  const near = occurrencesBetween(
+    { ...series, exceptions: new Set<number>() },
+    new Date(instant.getTime() - OTHER_ZONE_DRIFT_MS - 86_400_000),
+    new Date(instant.getTime() + OTHER_ZONE_DRIFT_MS + 1),
+  )
+    .map((occurrence) => occurrence.startsAt)
+    .filter((start) => Math.abs(start.getTime() - instant.getTime()) <= OTHER_ZONE_DRIFT_MS)
+    .sort((a, b) => Math.abs(a.getTime() - instant.getTime()) - Math.abs(b.getTime() - instant.getTime()));
+  if (near.length === 0) return null;
+  return { at: near[0], first: near[0].getTime() === series.startsAt.getTime() };
+}
+
 /** A value as quoted in a message: never the whole of a long cell. */
 const quoted = (value: string) => `"${value.length > 60 ? `${value.slice(0, 57)}…` : value}"`;
 
@@ -47,9 +84,10 @@ export type ExceptionsResult = { ok: true; value: CsvException[] } | { ok: false
 
 /**
  * Reads a row's `exceptions` cell against the row's own series (the account's zone in `series`). Empty
- * means none. Each entry must be an occurrence of the series other than the first, listed once.
+ * means none. Each entry must be an occurrence of the series other than the first, listed once; in a row
+ * written for another zone, the occurrence nearest to it (namedOccurrence).
  */
-export function parseExceptionsCell(cell: string, series: Omit<Series, "exceptions">): ExceptionsResult {
+export function parseExceptionsCell(cell: string, series: RowSeries): ExceptionsResult {
   const text = cell.trim();
   if (text === "") return { ok: true, value: [] };
   if (series.recurring === "") {
@@ -80,8 +118,7 @@ export function parseExceptionsCell(cell: string, series: Omit<Series, "exceptio
     }
     const parsed = parseDateTime(when);
     if (!parsed.ok) return { ok: false, message: `${quoted(item)}: ${parsed.message}` };
-    const occursAt = parsed.value.instant;
-    const occurrence = occurrenceAt(series, occursAt);
+    const occurrence = namedOccurrence(series, parsed.value.instant, parsed.value.offset);
     if (occurrence === null) {
       const how = `${describeRecurrence(series)} in ${series.timeZone}`;
       return { ok: false, message: `${quoted(when)} is not an occurrence of this series (${how}).` };
@@ -90,6 +127,7 @@ export function parseExceptionsCell(cell: string, series: Omit<Series, "exceptio
       const instead = "set status to cancelled, or delete the event";
       return { ok: false, message: `${quoted(when)} is the series' first occurrence: ${instead}.` };
     }
+    const occursAt = occurrence.at;
     if (seen.has(occursAt.getTime())) return { ok: false, message: `${quoted(when)} is listed twice.` };
     seen.add(occursAt.getTime());
     value.push({ occursAt, kind: kind as ExceptionKind });

@@ -108,6 +108,24 @@ describe("a CSV round trip", () => {
     expect(await knowledge(fresh.accountId)).toEqual(await knowledge(owner.accountId));
     expect(await exported(fresh.accountId)).toBe(first);
   });
+
+  it("imports a series exported in another zone with each exception on that zone's occurrence", async () => {
+    const yoga = { title: "Morning Yoga", starts_at: "2026-10-24T09:00:00+02:00", recurring: "weekly" };
+    expect((await createEvent(owner.accountId, yoga)).ok).toBe(true);
+    // 31 October: Berlin is back on winter time, New York not yet, so the zones are five hours apart.
+    await except(owner.accountId, "Morning Yoga", "2026-10-31T08:00:00Z", "cancelled");
+    await except(owner.accountId, "Morning Yoga", "2026-11-07T08:00:00Z", "deleted");
+
+    const newYork = await accountIn("America/New_York", "New York");
+    await signInAs(newYork.user);
+    const { state } = await upload(await exported(owner.accountId));
+    expect(state).toMatchObject({ stage: "done", created: 1, failed: 0, problems: [] });
+    // The series keeps its first start; in New York it is every Saturday at 03:00.
+    expect((await knowledge(newYork.accountId))[0].exceptions).toEqual([
+      "cancelled 2026-10-31T07:00:00.000Z",
+      "deleted 2026-11-07T08:00:00.000Z",
+    ]);
+  });
 });
 
 describe("what an import does to a series' exceptions", () => {
@@ -135,14 +153,19 @@ describe("what an import does to a series' exceptions", () => {
     expect(await exceptionsOf()).toEqual([]);
   });
 
-  it("checks exceptions in the account's time zone: 09:00 in Berlin is no occurrence for a UTC account", async () => {
+  it("checks exceptions in the account's time zone, a row written for another zone by its nearest occurrence", async () => {
     const utc = await accountIn("UTC", "Elsewhere");
     await signInAs(utc.user);
-    const { state } = await upload(header + row("cancelled 2026-11-14T09:00:00+01:00"));
+    // Written in UTC for this UTC account: 08:00Z is no occurrence of a 07:00 class.
+    const inUtc = "Morning Yoga,2026-10-03T07:00:00Z,Studio 2,weekly,cancelled 2026-11-14T08:00:00Z\r\n";
+    const { state } = await upload(header + inUtc);
     expect(state).toMatchObject({ stage: "done", created: 0, failed: 1 });
     if (state.stage !== "done") throw new Error("not imported");
     const message = expect.stringMatching(/every Saturday, 07:00 in UTC/);
     expect(state.problems).toEqual([{ line: 2, field: "exceptions", message }]);
+    // Written in Berlin: 09:00 CET on 14 November names that Saturday's class, 07:00 in UTC.
+    expect((await upload(header + row("cancelled 2026-11-14T09:00:00+01:00"))).state).toMatchObject({ created: 1 });
+    expect((await knowledge(utc.accountId))[0].exceptions).toEqual(["cancelled 2026-11-14T07:00:00.000Z"]);
   });
 });
 

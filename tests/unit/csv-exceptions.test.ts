@@ -79,6 +79,32 @@ describe("the exceptions cell as imported", () => {
     expect(refused("cancelled 2026-11-14T09:00:00+02:00")).toMatch(/is not an occurrence/);
   });
 
+  it("reads a row exported from an account in another zone as that row's occurrences", () => {
+    // Exported in Berlin (summer time ends 25 October), imported in New York (1 November): for a week the
+    // two zones are five hours apart, not six, so the class on 31 October is at 08:00Z in Berlin but
+    // 07:00Z (03:00 local) in New York. Each exception names the New York occurrence nearest to it.
+    const exported = {
+      ...yoga,
+      startsAt: at("2026-10-24T09:00:00+02:00"),
+      endsAt: at("2026-10-24T10:30:00+02:00"),
+      startsAtOffset: "+02:00",
+    };
+    const inNewYork = { ...exported, timeZone: "America/New_York" };
+    const cell = "cancelled 2026-10-31T09:00:00+01:00; deleted 2026-11-07T09:00:00+01:00";
+    expect(parseExceptionsCell(cell, inNewYork)).toEqual({
+      ok: true,
+      value: [
+        { occursAt: at("2026-10-31T07:00:00Z"), kind: "cancelled" },
+        { occursAt: at("2026-11-07T08:00:00Z"), kind: "deleted" },
+      ],
+    });
+    // In the zone it was written for, the same cell must name the occurrences exactly.
+    expect(parseExceptionsCell(cell, exported)).toMatchObject({ ok: true });
+    expect(refused("cancelled 2026-10-31T10:00:00+01:00", exported)).toMatch(/is not an occurrence/);
+    // Nor does another zone make a day without a class one: Fridays stay refused.
+    expect(refused("cancelled 2026-10-30T09:00:00+01:00", inNewYork)).toMatch(/is not an occurrence/);
+  });
+
   it("refuses the first occurrence: that is the series itself", () => {
     expect(refused("deleted 2026-10-03T07:00:00Z")).toMatch(/first occurrence: set status to cancelled, or delete the/);
   });
