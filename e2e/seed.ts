@@ -96,6 +96,7 @@ export async function seededAccount(page: Page, request: APIRequestContext, firs
     "/leads",
     lead,
     "/conversations",
+    "/settings/account",
     "/settings/api-keys",
     "/settings/webhooks",
     subscription,

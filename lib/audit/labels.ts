@@ -39,6 +39,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "chat_widget.updated": "Changed chat widget settings",
   "conversation.closed": "Closed conversation",
   "conversation.lead_linked": "Linked conversation to lead",
+  "account.timezone_changed": "Changed time zone",
 };
 
 /** Removals read red in the log; everything else neutral-indigo. */

@@ -40,7 +40,8 @@ export type AuditAction =
   | "webhook_subscription.secret_revealed"
   | "chat_widget.updated"
   | "conversation.closed"
-  | "conversation.lead_linked";
+  | "conversation.lead_linked"
+  | "account.timezone_changed";
 
 /** Who did it: a user, an API key (public API writes), or null for the system (sign-up, jobs). */
 export type AuditActor =

@@ -11,7 +11,7 @@ import { db } from "@/lib/platform/db/client";
 import { occurrenceLabel } from "@/lib/events/exceptions";
 import { occurrencesBetween } from "@/lib/events/occurrences";
 import { zonedInputToIso } from "@/lib/platform/format/zoned-time";
-import { addMember, createAccount, type TestAccount } from "../support/factories";
+import { addMember, createAccount, signedInOwner, type TestAccount } from "../support/factories";
 import { signInAs, signOut } from "../support/request-context";
 import { notFoundOf, renderedText } from "../support/rendered-text";
 
@@ -83,9 +83,7 @@ function propsOf(tree: unknown, type: unknown, seen = new Set<unknown>()): Recor
 }
 
 beforeEach(async () => {
-  owner = await createAccount("Yoga Studio");
-  await db.pool.query("UPDATE accounts SET timezone = 'Europe/Berlin' WHERE id = $1", [owner.accountId]);
-  await signInAs(owner.user);
+  owner = await signedInOwner("Yoga Studio", "Europe/Berlin");
 });
 
 describe("removing and restoring one occurrence from the dashboard", () => {

@@ -10,16 +10,17 @@ export const uniqueEmail = (label = "user") => `${label}-${crypto.randomBytes(5)
 export type TestAccount = { user: SessionContext["user"]; accountId: string; password: string };
 
 /** A user who signed up: their own account, owner membership and everything sign-up creates. */
-export async function createAccount(name = "Ada Lovelace"): Promise<TestAccount> {
+/** A signed-up account; `timezone` as the browser would send it at sign-up (else UTC). */
+export async function createAccount(name = "Ada Lovelace", timezone?: string): Promise<TestAccount> {
   const password = "correct horse battery";
-  const result = await signUp({ name, email: uniqueEmail(), password });
+  const result = await signUp({ name, email: uniqueEmail(), password, timezone });
   if (!result.ok) throw new Error(`sign-up refused: ${result.code}`);
   return { user: result.user, accountId: result.accountId, password };
 }
 
 /** The owner of a new account, signed in: where most dashboard tests start. */
-export async function signedInOwner(name?: string): Promise<TestAccount> {
-  const owner = await createAccount(name);
+export async function signedInOwner(name?: string, timezone?: string): Promise<TestAccount> {
+  const owner = await createAccount(name, timezone);
   await signInAs(owner.user);
   return owner;
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import {
+  Building2,
   CalendarDays,
   KeyRound,
   Kanban,
@@ -47,6 +48,7 @@ const sections: Section[] = [
   {
     heading: "Settings",
     links: [
+      { href: "/settings/account", label: "Account", icon: Building2 },
       { href: "/settings/api-keys", label: "API Keys", icon: KeyRound },
       { href: "/settings/webhooks", label: "Webhooks", icon: Send },
       { href: "/settings/chat-widget", label: "Chat widget", icon: MessageSquareText },
