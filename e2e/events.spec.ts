@@ -169,8 +169,16 @@ test("CSV import previews good and bad rows, imports the good ones and reports t
 test("an owner creates, edits, cancels and deletes an event by hand", async ({ page }) => {
   await signUp(page, "Grace");
   await page.goto("/knowledge/events");
-  await page.getByRole("button", { name: "New event" }).click();
+  // A dialog gives focus back to the button that opened it, closed by Escape or by Cancel.
+  const newEvent = page.getByRole("button", { name: "New event" });
+  await newEvent.focus();
+  await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "New event" });
+  await expect(dialog.getByLabel("Title")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(newEvent).toBeFocused();
+  await newEvent.click();
   await dialog.getByRole("button", { name: "Create event" }).click();
   await expect(dialog.getByText("This field is required.")).toBeVisible();
   await dialog.getByLabel("Title").fill("Board meeting");
@@ -181,8 +189,13 @@ test("an owner creates, edits, cancels and deletes an event by hand", async ({ p
   const events = page.getByRole("table", { name: "Events" });
   await expect(events).toContainText("Board meeting");
 
-  await events.getByRole("button", { name: "Edit Board meeting" }).click();
+  const editButton = events.getByRole("button", { name: "Edit Board meeting" });
+  await editButton.focus();
+  await page.keyboard.press("Enter");
   const edit = page.getByRole("dialog", { name: "Edit event" });
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await expect(editButton).toBeFocused();
+  await editButton.click();
   await expect(edit.getByLabel("Starts")).toHaveValue("2027-03-01T09:30");
   await shot(page, "event-edit-dialog", { fullPage: false });
   await edit.getByLabel("Title").fill("Board meeting (moved)");

@@ -35,7 +35,8 @@ export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { sta
           <CheckCircle2 className="size-4 text-emerald-600" aria-hidden />
         )}
         <span>
-          <strong>{preview.fileName}</strong>: {number.format(preview.total)} rows, {number.format(preview.valid)} valid
+          <strong>{preview.fileName}</strong>: {number.format(preview.total)} {preview.total === 1 ? "row" : "rows"},{" "}
+          {number.format(preview.valid)} valid
           {invalid ? `, ${number.format(invalid)} with errors (they will be skipped)` : ""}.
         </span>
       </p>

@@ -1,5 +1,6 @@
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
+import { Fragment } from "react";
 import { cn } from "./cn";
 import { DetailList } from "./detail-item";
 
@@ -83,9 +84,20 @@ export function RecordCard({
   when: (date: Date) => React.ReactNode;
   moments?: ReadonlyArray<readonly [string, Date]>;
 }) {
+  // A uuid may wrap after a hyphen (a hyphen before a digit is no break opportunity of its own), and
+  // anywhere only when a part still does not fit: never its last character alone on a line.
   const idCode = (
-    <code key="id" className="font-mono text-xs break-all">
-      {record.id}
+    <code key="id" className="font-mono text-xs [overflow-wrap:anywhere]">
+      {record.id.split("-").map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? (
+            <>
+              -<wbr />
+            </>
+          ) : null}
+          {part}
+        </Fragment>
+      ))}
     </code>
   );
   const entries: Array<readonly [string, React.ReactNode]> = [

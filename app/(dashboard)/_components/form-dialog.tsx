@@ -1,13 +1,21 @@
 "use client";
 
-import { Fragment, useActionState, useEffect, useState } from "react";
+import { Fragment, useActionState, useEffect, useRef, useState, type RefObject } from "react";
 import { toast } from "sonner";
 import { Button, type ButtonProps } from "@/components/ui/button";
 import { Dialog, DialogContent, type DialogContentProps } from "@/components/ui/dialog";
 import { firstFieldErrors, formError, type ActionResult } from "@/lib/actions/result";
 
-/** Whether a dialog is open, and how it opens and closes: what DialogButton hands to the dialog it renders. */
-export type DialogState = { open: boolean; onOpenChange: (open: boolean) => void };
+/**
+ * Whether a dialog is open, and how it opens and closes: what DialogButton hands to the dialog it renders.
+ * `opener` is the button that opened it, which gets focus back when it closes (Radix does that only for a
+ * DialogTrigger, and these dialogs open from state).
+ */
+export type DialogState = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  opener?: RefObject<HTMLElement | null>;
+};
 
 /** A button ("New lead", "Edit") that opens the dialog `children` renders: `{(dialog) => <X {...dialog} />}`. */
 export function DialogButton({
@@ -22,13 +30,14 @@ export function DialogButton({
   children: (dialog: DialogState) => React.ReactNode;
 }) {
   const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
   return (
     <>
-      <Button variant={variant} onClick={() => setOpen(true)}>
+      <Button ref={opener} variant={variant} onClick={() => setOpen(true)}>
         {icon}
         {label}
       </Button>
-      {children({ open, onOpenChange: setOpen })}
+      {children({ open, onOpenChange: setOpen, opener })}
     </>
   );
 }
@@ -40,6 +49,7 @@ export function DialogButton({
 export function FormDialog({
   open,
   onOpenChange,
+  opener,
   formKey,
   title,
   description,
@@ -56,7 +66,17 @@ export function FormDialog({
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent title={title} description={description} icon={icon} size={size}>
+      <DialogContent
+        title={title}
+        description={description}
+        icon={icon}
+        size={size}
+        onCloseAutoFocus={(event) => {
+          if (!opener?.current?.isConnected) return;
+          event.preventDefault();
+          opener.current.focus();
+        }}
+      >
         {open ? <Fragment key={formKey}>{children(() => onOpenChange(false))}</Fragment> : null}
       </DialogContent>
     </Dialog>

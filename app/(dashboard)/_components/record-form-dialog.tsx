@@ -31,6 +31,7 @@ export function RecordFormDialog<V extends Values>({
   createIcon,
   open,
   onOpenChange,
+  opener,
   ...form
 }: DialogState & RecordFormProps<V> & { description: string; createIcon: React.ReactNode }) {
   const editing = Boolean(form.recordId);
@@ -38,6 +39,7 @@ export function RecordFormDialog<V extends Values>({
     <FormDialog
       open={open}
       onOpenChange={onOpenChange}
+      opener={opener}
       formKey={form.recordId ?? "new"}
       title={`${editing ? "Edit" : "New"} ${form.noun}`}
       description={description}

@@ -116,7 +116,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
                             {label(occurrence.startsAt)}
                           </time>
                           {occurrence.endsAt ? (
-                            <span className="ml-2 text-xs text-zinc-500">
+                            <span className="ml-2 text-xs whitespace-nowrap text-zinc-500">
                               until {formatTime(occurrence.endsAt, zone)}
                             </span>
                           ) : null}

@@ -2,7 +2,7 @@
 
 import type { ColumnDef } from "@tanstack/react-table";
 import { Ban, Pencil, Repeat, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { IconConfirm } from "@/components/ui/alert-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -37,6 +37,9 @@ const CHANGES = {
     Icon: Ban,
     verb: "Cancel",
     effect: "The event stays in your knowledge with the status cancelled, as a cancel from the webhook would leave it.",
+    seriesEffect:
+      "Every occurrence of this series is cancelled: it stays in your knowledge with the status cancelled. " +
+      "To cancel one occurrence, open the event and cancel it in Next occurrences.",
     confirmLabel: "Cancel event",
     cancelLabel: "Keep it",
     action: cancelEventAction,
@@ -47,6 +50,9 @@ const CHANGES = {
     effect:
       "The event is removed from your knowledge. This cannot be undone; " +
       "a later upsert from your system would create it again.",
+    seriesEffect:
+      "The whole series is removed, every occurrence with it. This cannot be undone; " +
+      "to remove one occurrence, open the event and delete it in Next occurrences.",
     confirmLabel: "Delete",
     cancelLabel: undefined,
     action: deleteEventAction,
@@ -62,13 +68,13 @@ function ChangeConfirm({
   change: keyof typeof CHANGES;
   run: ReturnType<typeof useAct>["act"];
 }) {
-  const { Icon, verb, effect, confirmLabel, cancelLabel, action } = CHANGES[change];
+  const { Icon, verb, effect, seriesEffect, confirmLabel, cancelLabel, action } = CHANGES[change];
   return (
     <IconConfirm
       Icon={Icon}
       label={`${verb} ${row.title}`}
       title={`${verb} “${row.title}”?`}
-      description={effect}
+      description={row.repeats ? seriesEffect : effect}
       confirmLabel={confirmLabel}
       cancelLabel={cancelLabel}
       onConfirm={() => run(() => action({ eventId: row.id }))}
@@ -78,15 +84,23 @@ function ChangeConfirm({
 
 function RowActions({ row, timezone }: { row: EventRowView; timezone: string }) {
   const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   const run = useAct().act;
   return (
     <div className="-mr-2 flex justify-end gap-0.5">
-      <Button variant="ghost" size="sm" aria-label={`Edit ${row.title}`} onClick={() => setEditing(true)}>
+      <Button
+        ref={editButton}
+        variant="ghost"
+        size="sm"
+        aria-label={`Edit ${row.title}`}
+        onClick={() => setEditing(true)}
+      >
         <Pencil className="size-4" aria-hidden />
       </Button>
       <EventFormDialog
         open={editing}
         onOpenChange={setEditing}
+        opener={editButton}
         eventId={row.id}
         initial={row.form}
         timezone={timezone}

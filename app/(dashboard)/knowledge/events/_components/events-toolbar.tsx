@@ -19,7 +19,8 @@ const FILTERS: FilterSpec[] = [
     name: "when",
     options: [
       ["", "Past and future"],
-      ["upcoming", "Not started yet"],
+      // A series counts as coming up while it repeats, whenever it began.
+      ["upcoming", "Coming up"],
       ["past", "Already started"],
     ],
   },
