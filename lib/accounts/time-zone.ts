@@ -13,28 +13,38 @@ import { isKnownTimeZone } from "@/lib/platform/format/zoned-time";
 /** The longest IANA zone name accepted (sign-up's limit). */
 const MAX_ZONE_LENGTH = 64;
 
+/** The zones offered: every one this server knows, UTC, and the current one. */
+export function timeZoneChoices(current: string): Array<[string, string]> {
+  const zones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", current]);
+  return [...zones].sort().map((zone) => [zone, zone.replaceAll("_", " ")]);
+}
+
 export type TimeZoneChange = { ok: true; changed: boolean; timeZone: string } | { ok: false; message: string };
 
 export async function changeTimeZone(accountId: string, actor: AuditActor, timeZone: string): Promise<TimeZoneChange> {
   if (timeZone.length > MAX_ZONE_LENGTH || !isKnownTimeZone(timeZone)) {
     return { ok: false, message: "Choose a time zone from the list." };
   }
-  return db.prisma.$transaction(async (tx) => {
-    const [account] = await tx.$queryRaw<Array<{ name: string; timezone: string }>>`
+  return db.prisma.$transaction(
+    async (tx) => {
+      const [account] = await tx.$queryRaw<Array<{ name: string; timezone: string }>>`
       SELECT name, timezone FROM accounts WHERE id = ${accountId}::uuid FOR UPDATE`;
-    if (!account) return { ok: false as const, message: "The account does not exist." };
-    if (account.timezone === timeZone) return { ok: true as const, changed: false, timeZone };
-    await tx.account.update({ where: { id: accountId }, data: { timezone: timeZone } });
-    await recordAudit(
-      {
-        accountId,
-        actor,
-        action: "account.timezone_changed",
-        target: { type: "account", id: accountId, label: account.name },
-        metadata: { from: account.timezone, to: timeZone },
-      },
-      tx,
-    );
-    return { ok: true as const, changed: true, timeZone };
-  });
+      if (!account) return { ok: false as const, message: "The account does not exist." };
+      if (account.timezone === timeZone) return { ok: true as const, changed: false, timeZone };
+      await tx.account.update({ where: { id: accountId }, data: { timezone: timeZone } });
+      await recordAudit(
+        {
+          accountId,
+          actor,
+          action: "account.timezone_changed",
+          target: { type: "account", id: accountId, label: account.name },
+          metadata: { from: account.timezone, to: timeZone },
+        },
+        tx,
+      );
+      return { ok: true as const, changed: true, timeZone };
+      // The triggers rewrite every series of the account (up to the plan's 100,000 events).
+    },
+    { timeout: 60_000 },
+  );
 }

@@ -35,9 +35,15 @@ const OTHER_ZONE_DRIFT_MS = 2 * 3_600_000;
 /** A row's series, with the offset its start was written in when known (an import's row). */
 type RowSeries = Omit<Series, "exceptions"> & { startsAtOffset?: string };
 
-/** Whether `offset` is not the one the series' zone has at `instant`: written for another zone. */
+/** An offset as parseDateTime keeps it ("Z", "+01:00", "-04:00"), in minutes. */
+function offsetMinutes(offset: string): number {
+  const match = /^([+-])(\d{2}):(\d{2})$/.exec(offset);
+  return match ? (match[1] === "-" ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
+}
+
+/** Whether `offset` is not the one the series' zone has at `instant` ("+00:00" is "Z"): written for another zone. */
 const otherZone = (series: RowSeries, instant: Date, offset: string) =>
-  offset !== formatOffset(zoneOffsetMinutes(instant, series.timeZone));
+  offsetMinutes(offset) !== zoneOffsetMinutes(instant, series.timeZone);
 
 /**
  * The occurrence an exception names: the instant itself, or, in a row written for another zone (its start

@@ -77,6 +77,29 @@ describe("changing a series' first start or rule", () => {
     expect(await exceptions()).toEqual([]);
   });
 
+  it("keeps one of two removals on one day (one left over from an earlier start), never two on one instant", async () => {
+    // 12 December 10:00 Berlin, beside the 09:00 one: as an edit to 10:00 before this rule existed left them.
+    await db.pool.query(
+      "INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind) VALUES ($1, $2, '2026-12-12T09:00:00Z', 'cancelled')",
+      [owner.accountId, seriesId],
+    );
+    await edit({ starts_at: "2026-10-03T11:00:00+02:00" });
+    expect(await exceptions()).toEqual([
+      ["2026-12-12T10:00:00.000Z", "cancelled"],
+      ["2026-12-19T10:00:00.000Z", "deleted"],
+    ]);
+    // Back to 09:00: the removal already at the new time is the one kept.
+    await db.pool.query(
+      "INSERT INTO event_exceptions (account_id, event_id, occurs_at, kind) VALUES ($1, $2, $3, 'deleted')",
+      [owner.accountId, seriesId, DEC_12],
+    );
+    await edit({ starts_at: "2026-10-03T09:00:00+02:00" });
+    expect(await exceptions()).toEqual([
+      [DEC_12, "deleted"],
+      [DEC_19, "deleted"],
+    ]);
+  });
+
   it("leaves removals alone when only other fields change", async () => {
     await edit({ starts_at: "2026-10-03T09:00:00+02:00", description: "Bring a mat" });
     expect(await exceptions()).toEqual([

@@ -17,7 +17,7 @@ const yoga: Omit<Series, "exceptions"> = {
   timeZone: "Europe/Berlin",
 };
 
-const refused = (cell: string, series = yoga) => {
+const refused = (cell: string, series: Parameters<typeof parseExceptionsCell>[1] = yoga) => {
   const result = parseExceptionsCell(cell, series);
   if (result.ok) throw new Error(`accepted ${cell}`);
   return result.message;
@@ -101,6 +101,11 @@ describe("the exceptions cell as imported", () => {
     // In the zone it was written for, the same cell must name the occurrences exactly.
     expect(parseExceptionsCell(cell, exported)).toMatchObject({ ok: true });
     expect(refused("cancelled 2026-10-31T10:00:00+01:00", exported)).toMatch(/is not an occurrence/);
+    // "+00:00" is UTC's offset as much as "Z" is: a London row in winter is written for London.
+    const london = { ...yoga, startsAt: at("2026-01-10T09:00:00Z"), endsAt: null, timeZone: "Europe/London" };
+    const inLondon = { ...london, startsAtOffset: "+00:00" };
+    expect(refused("cancelled 2026-01-17T10:00:00+00:00", inLondon)).toMatch(/is not an occurrence/);
+    expect(refused("cancelled 2026-01-17T10:00:00Z", { ...london, startsAtOffset: "Z" })).toMatch(/not an occurrence/);
     // Nor does another zone make a day without a class one: Fridays stay refused.
     expect(refused("cancelled 2026-10-30T09:00:00+01:00", inNewYork)).toMatch(/is not an occurrence/);
   });

@@ -22,14 +22,20 @@ BEGIN
     v_first := NEW."starts_at" AT TIME ZONE 'UTC';
   END;
   -- Each removal's day, the changed series' period on that day (or the one before) and that period's
-  -- wall-clock start: the removal moves there when it is on the same day, later than the first.
-  WITH moved AS (
-    SELECT x."occurs_at" AS was, p.k, p.wall, (p.k >= 1 AND p.wall::date IS NOT DISTINCT FROM d.day) AS kept
+  -- wall-clock start: the removal moves there when it is on the same day, later than the first. Of two
+  -- removals on one day (one left over from an earlier start), one moves: the one already there, else the
+  -- deleted one; the other is dropped, so no two land on one instant.
+  WITH placed AS (
+    SELECT x."occurs_at" AS was, x."kind", p.k, p.wall, (p.k >= 1 AND p.wall::date IS NOT DISTINCT FROM d.day) AS fits
     FROM "event_exceptions" x
     CROSS JOIN LATERAL (SELECT (x."occurs_at" AT TIME ZONE v_zone)::date AS day) d
     CROSS JOIN LATERAL (SELECT series_period_at(v_first, NEW."recurring", d.day + (v_first - date_trunc('day', v_first))) AS k) k
     CROSS JOIN LATERAL (SELECT k.k, series_period_wall(v_first, NEW."recurring", k.k) AS wall) p
     WHERE x."account_id" = NEW."account_id" AND x."event_id" = NEW."id"
+  ), moved AS (
+    SELECT was, wall, fits AND row_number() OVER (PARTITION BY fits, wall
+      ORDER BY (was = wall_clock_instant(wall, v_zone)) DESC, ("kind" = 'deleted') DESC, was) = 1 AS kept
+    FROM placed
   ), dropped AS (
     DELETE FROM "event_exceptions" x USING moved m
     WHERE x."account_id" = NEW."account_id" AND x."event_id" = NEW."id" AND x."occurs_at" = m.was AND NOT m.kept
@@ -44,3 +50,18 @@ END $$;
 CREATE TRIGGER "events_exceptions_after_series_change" AFTER UPDATE OF "starts_at", "recurring" ON "events" FOR EACH ROW
   WHEN (OLD."recurring" <> '' AND (OLD."starts_at" IS DISTINCT FROM NEW."starts_at" OR OLD."recurring" IS DISTINCT FROM NEW."recurring"))
   EXECUTE FUNCTION "events_move_exceptions"();
+
+-- Removals left over from before this migration by an earlier change of their series' start or rule
+-- name no occurrence: they never removed anything, yet showed with Restore and went into the published
+-- feed as EXDATEs matching nothing. They are deleted (not moved: moving one would now cancel a class
+-- that has been taking place).
+DELETE FROM "event_exceptions" x
+USING "events" e, "accounts" a
+WHERE e."id" = x."event_id" AND e."account_id" = x."account_id" AND a."id" = e."account_id"
+  AND NOT EXISTS (
+    SELECT 1
+    FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = a."timezone") THEN a."timezone" ELSE 'UTC' END AS zone) z
+    CROSS JOIN LATERAL (SELECT e."starts_at" AT TIME ZONE z.zone AS first) f
+    CROSS JOIN LATERAL (SELECT series_period_at(f.first, e."recurring", x."occurs_at" AT TIME ZONE z.zone) AS k) k
+    WHERE e."recurring" <> '' AND k.k >= 1
+      AND wall_clock_instant(series_period_wall(f.first, e."recurring", k.k), z.zone) = x."occurs_at");

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
+import { timeZoneChoices } from "@/lib/accounts/time-zone";
 import { canManage, requireSession } from "@/lib/auth/session";
 import { TimeZoneForm } from "./_components/time-zone-form";
 
@@ -22,7 +23,11 @@ export default async function AccountSettingsPage() {
           keep the instant they start at; a series repeats at the time of day its first start has in this zone, and its
           cancelled or deleted occurrences move with it.
         </p>
-        <TimeZoneForm current={session.account.timezone} canManage={canManage(session)} />
+        <TimeZoneForm
+          current={session.account.timezone}
+          zones={timeZoneChoices(session.account.timezone)}
+          canManage={canManage(session)}
+        />
       </section>
     </>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useMemo } from "react";
+import { useActionState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
@@ -10,14 +10,19 @@ import { changeTimeZoneAction } from "../actions";
 
 type Result = ActionResult<{ timeZone: string; message: string }> | null;
 
-/** Every zone this browser knows, and the current one even if it does not ("UTC" is not always listed). */
-function zoneOptions(current: string): Array<[string, string]> {
-  const zones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", current]);
-  return [...zones].sort().map((zone) => [zone, zone.replaceAll("_", " ")]);
-}
-
-/** The account's time zone: a list of zones and Save for owners and admins, the zone alone for members. */
-export function TimeZoneForm({ current, canManage }: { current: string; canManage: boolean }) {
+/**
+ * The account's time zone: a list of zones and Save for owners and admins, the zone alone for members.
+ * `zones` comes from the server, which checks the choice: browsers' lists differ.
+ */
+export function TimeZoneForm({
+  current,
+  zones,
+  canManage,
+}: {
+  current: string;
+  zones: ReadonlyArray<readonly [string, string]>;
+  canManage: boolean;
+}) {
   const [result, submit, pending] = useActionState<Result, FormData>(async (_previous, form) => {
     try {
       const answer = await changeTimeZoneAction(form);
@@ -27,7 +32,6 @@ export function TimeZoneForm({ current, canManage }: { current: string; canManag
       return { ok: false, error: "The time zone could not be saved. Check your connection and try again." };
     }
   }, null);
-  const options = useMemo(() => zoneOptions(current), [current]);
   const saved = result?.ok ? result.data.timeZone : current;
   if (!canManage) {
     return (
@@ -46,7 +50,7 @@ export function TimeZoneForm({ current, canManage }: { current: string; canManag
         name="timezone"
         defaultValue={saved}
         key={saved}
-        options={options}
+        options={zones}
         error={error}
         className="max-w-sm"
       />
