@@ -26,6 +26,8 @@ export function CsvProblems({ problems }: { problems: CsvRowProblem[] }) {
 
 export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { stage: "preview" }> }) {
   const invalid = preview.total - preview.valid;
+  const rows = `${number.format(preview.total)} ${preview.total === 1 ? "row" : "rows"}`;
+  const counts = `${rows}, ${number.format(preview.valid)} valid`;
   return (
     <div className="space-y-4">
       <p role="status" className="flex items-center gap-2 text-sm text-zinc-700">
@@ -35,8 +37,7 @@ export function CsvPreview({ preview }: { preview: Extract<CsvImportState, { sta
           <CheckCircle2 className="size-4 text-emerald-600" aria-hidden />
         )}
         <span>
-          <strong>{preview.fileName}</strong>: {number.format(preview.total)} {preview.total === 1 ? "row" : "rows"},{" "}
-          {number.format(preview.valid)} valid
+          <strong>{preview.fileName}</strong>: {counts}
           {invalid ? `, ${number.format(invalid)} with errors (they will be skipped)` : ""}.
         </span>
       </p>

@@ -43,8 +43,8 @@ export async function changeTimeZone(accountId: string, actor: AuditActor, timeZ
         tx,
       );
       return { ok: true as const, changed: true, timeZone };
-      // The triggers rewrite every series of the account (up to the plan's 100,000 events).
     },
+    // The triggers rewrite every series of the account (up to the plan's 100,000 events).
     { timeout: 60_000 },
   );
 }

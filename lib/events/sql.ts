@@ -123,9 +123,10 @@ const INSERT_COLUMNS = `account_id, ${FIELD_NAMES.join(", ")}`;
 // is the event as notifications carry it, for the outbox message every writer adds (lib/outbound/sql.ts).
 // `onlyChanged`: an event whose fields are all as sent is left as it is (no updated_at, no row returned).
 const REPLACED = ["starts_at_offset", "ends_at", "description", "url", "price", "recurring", "status"];
+const columnsOf = (alias: string) => REPLACED.map((column) => `${alias}.${column}`).join(", ");
 const replaceOnConflict = (onlyChanged: boolean) => `ON CONFLICT (account_id, title, starts_at, location) DO UPDATE SET
       ${REPLACED.map((column) => `${column} = EXCLUDED.${column}`).join(", ")}, updated_at = now()
-    ${onlyChanged ? `WHERE (${REPLACED.map((c) => `e.${c}`).join(", ")}) IS DISTINCT FROM (${REPLACED.map((c) => `EXCLUDED.${c}`).join(", ")})` : ""}
+    ${onlyChanged ? `WHERE (${columnsOf("e")}) IS DISTINCT FROM (${columnsOf("EXCLUDED")})` : ""}
     RETURNING e.id, e.status::text AS status, (e.xmax = 0) AS created, ${eventData("e")}`;
 
 /** The outbox source for upsert results (a CTE `from` with created and data): event.created or event.updated. */

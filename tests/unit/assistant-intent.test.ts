@@ -4,6 +4,19 @@ import { composeFollowUp, composeReply, formatEventTime, isFreePrice } from "@/l
 
 const NOW = new Date("2026-06-10T10:00:00Z");
 const read = (message: string) => understand(message, NOW, "Europe/Berlin");
+/** An event as the search finds it: Saturday 13 June, 19:30 in Berlin. */
+const JAZZ_NIGHT = {
+  id: "e1",
+  title: "Jazz Night",
+  startsAt: new Date("2026-06-13T17:30:00Z"),
+  endsAt: null,
+  location: "Old Mill",
+  url: "https://example.test/jazz",
+  price: "0",
+  matched: 1,
+  recurring: "" as const,
+  seriesStartsAt: new Date("2026-06-13T17:30:00Z"),
+};
 
 describe("what a visitor's message asks for", () => {
   it.each([
@@ -98,19 +111,12 @@ describe("the reply text", () => {
   });
 
   it("lists an event with local time, location, price and link", () => {
-    const event = {
-      id: "e1",
-      title: "Jazz Night",
-      startsAt: new Date("2026-06-13T17:30:00Z"),
-      endsAt: null,
-      location: "Old Mill",
-      url: "https://example.test/jazz",
-      price: "0",
-      matched: 1,
-      recurring: "" as const,
-      seriesStartsAt: new Date("2026-06-13T17:30:00Z"),
-    };
-    const reply = composeReply(read("jazz"), { events: [event], complete: true, more: false }, "Europe/Berlin", NOW);
+    const reply = composeReply(
+      read("jazz"),
+      { events: [JAZZ_NIGHT], complete: true, more: false },
+      "Europe/Berlin",
+      NOW,
+    );
     expect(reply.text).toBe(
       "Here is what I found:\n• Jazz Night — Sat 13 June, 19:30 · Old Mill · Free · https://example.test/jazz",
     );
@@ -120,19 +126,7 @@ describe("the reply text", () => {
   });
 
   it("says what is on a day without saying “on” twice", () => {
-    const event = {
-      id: "e1",
-      title: "Morning Yoga",
-      startsAt: new Date("2026-06-13T07:00:00Z"),
-      endsAt: null,
-      location: "Studio 2",
-      url: "",
-      price: "",
-      matched: 0,
-      recurring: "" as const,
-      seriesStartsAt: new Date("2026-06-13T07:00:00Z"),
-    };
-    const found = { events: [event], complete: true, more: false };
+    const found = { events: [JAZZ_NIGHT], complete: true, more: false };
     const heading = (question: string) => composeReply(read(question), found, "Europe/Berlin", NOW).text.split("\n")[0];
     expect(heading("What is on on Saturday?")).toBe("Here is what’s on Sat 13 June:");
     expect(heading("what's on this Saturday?")).toBe("Here is what’s on Sat 13 June:");

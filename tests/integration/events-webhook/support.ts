@@ -151,6 +151,13 @@ export async function yogaSource(): Promise<TestSource> {
   return source;
 }
 
+/** The answer to an action on one occurrence of a series: the series (upcoming), naming the occurrence. */
+export const occurrenceAnswer = (action: string, seriesId: string, startsAt: string, status: string) => ({
+  ok: true,
+  action,
+  event: { id: seriesId, status: "upcoming", created: false, occurrence: { starts_at: startsAt, status } },
+});
+
 /** The account's removed occurrences, [instant, kind], in time order. */
 export const exceptionsOf = async (source: TestSource) =>
   (
